@@ -1,0 +1,103 @@
+//===- ChipSpec.h - The chip description ------------------------*- C++ -*-===//
+//
+// Every parameter the compiler's cost model and the simulator use, read from a
+// YAML file. Presets are YAML files too (isa/chips/); each documents where its
+// figures come from. The compiler schedules against a spec and embeds its text
+// in the program, so the simulator times the program on the same chip.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_ISA_CHIPSPEC_H
+#define LPX_ISA_CHIPSPEC_H
+
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lpx::isa {
+
+struct SramSpec {
+  uint64_t bytes = 0;          // capacity per chip
+  uint32_t slices = 0;
+  uint32_t banksPerSlice = 0;
+};
+
+struct VectorSpec {
+  uint32_t lanes = 0;
+  uint32_t bytes = 0;          // bytes per vector: the unit of every stream
+};
+
+struct MxmSpec {
+  uint32_t planes = 0;
+  uint32_t rows = 0;           // K extent of one weight tile
+  uint32_t cols = 0;           // N extent of one weight tile
+  uint32_t weightLoadCycles = 0; // cycles to load one int8 tile into a plane
+  uint32_t latency = 0;        // cycles from last input vector to last output
+  // Cycles per activation vector for each operand width, relative to int8.
+  uint32_t cyclesPerVectorInt8 = 1;
+  uint32_t cyclesPerVector16 = 4;
+  uint32_t cyclesPerVector32 = 16;
+};
+
+struct StreamUnitSpec {
+  uint32_t vectorsPerCycle = 1; // vectors the unit consumes per cycle
+  uint32_t latency = 0;         // pipeline depth in cycles
+};
+
+struct VxmSpec : StreamUnitSpec {
+  uint32_t transcendentalPasses = 1; // extra passes for exp/tanh/sigmoid/pow
+};
+
+struct LinkSpec {
+  uint32_t perChip = 0;         // outgoing links per chip
+  double bytesPerCycle = 0;     // per link, one direction
+  uint32_t latency = 0;         // cycles, SRAM to SRAM for one hop
+  uint32_t flitPayload = 0;     // bytes of data per flit
+  uint32_t flitBytes = 0;       // bytes on the wire per flit
+};
+
+struct TopologySpec {
+  uint32_t groupSize = 0;       // chips fully connected to each other
+};
+
+struct HostSpec {
+  double latencyUs = 0;         // fixed cost per host transfer
+  double gbPerSecond = 0;       // PCIe bandwidth each way
+};
+
+struct ChipSpec {
+  std::string name;
+  std::string description;
+  double clockMHz = 0;
+  SramSpec sram;
+  VectorSpec vector;
+  MxmSpec mxm;
+  VxmSpec vxm;
+  StreamUnitSpec sxm;
+  StreamUnitSpec mem;
+  LinkSpec link;
+  TopologySpec topology;
+  HostSpec host;
+
+  /// Vectors needed to hold `bytes` bytes (rounded up).
+  uint64_t vectorsFor(uint64_t bytes) const {
+    return (bytes + vector.bytes - 1) / vector.bytes;
+  }
+};
+
+/// Parses and validates a chip description. Unknown keys and impossible
+/// values are errors that name the key.
+llvm::Expected<ChipSpec> parseChipSpec(llvm::StringRef yamlText,
+                                       llvm::StringRef sourceName);
+/// Reads a preset name (see presetNames()) or a path to a YAML file.
+llvm::Expected<ChipSpec> loadChipSpec(llvm::StringRef presetOrPath);
+/// Writes the resolved description back as YAML (what a program embeds).
+std::string printChipSpec(const ChipSpec &spec);
+/// Names of the built-in presets; the first is the default.
+std::vector<std::string> presetNames();
+/// FNV-1a hash of a text, used to tie a program to its chip description.
+uint64_t hashText(llvm::StringRef text);
+
+} // namespace lpx::isa
+
+#endif

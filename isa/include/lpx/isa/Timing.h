@@ -1,0 +1,41 @@
+//===- Timing.h - Cycle cost of one instruction -----------------*- C++ -*-===//
+//
+// The one cost model: the compiler's scheduler uses it to pick issue cycles
+// and the simulator uses it to check them. An instruction occupies its unit
+// (or link) for `busy` cycles from its issue cycle; its result is complete
+// `latency` cycles after that.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_ISA_TIMING_H
+#define LPX_ISA_TIMING_H
+
+#include "lpx/isa/ChipSpec.h"
+#include "lpx/isa/DType.h"
+#include "lpx/isa/Opcode.h"
+#include <cstdint>
+#include <vector>
+
+namespace lpx::isa {
+
+struct TensorDesc {
+  DType dtype = DType::Undefined;
+  std::vector<int64_t> shape;
+  uint64_t elements() const;
+  uint64_t bytes() const { return elements() * dtypeBytes(dtype); }
+};
+
+struct Cost {
+  uint64_t busy = 0;    // cycles the unit or link is occupied
+  uint64_t latency = 0; // further cycles until the result is complete
+  uint64_t done(uint64_t issue) const { return issue + busy + latency; }
+};
+
+/// Cost of one instruction on `chip`. Every instruction occupies its unit for
+/// at least one cycle.
+Cost instructionCost(const ChipSpec &chip, Opcode op,
+                     const std::vector<TensorDesc> &operands,
+                     const TensorDesc &result);
+
+} // namespace lpx::isa
+
+#endif

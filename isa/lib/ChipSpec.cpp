@@ -1,0 +1,234 @@
+//===- ChipSpec.cpp - Reading and writing chip descriptions ---------------===//
+#include "lpx/isa/ChipSpec.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace lpx::isa;
+using llvm::yaml::IO;
+using llvm::yaml::MappingTraits;
+
+namespace {
+// The preset files, embedded at build time from isa/chips/*.yaml.
+struct Preset {
+  const char *name;
+  const char *text;
+};
+#include "ChipPresets.inc"
+} // namespace
+
+namespace llvm::yaml {
+
+template <> struct MappingTraits<SramSpec> {
+  static void mapping(IO &io, SramSpec &s) {
+    io.mapRequired("bytes", s.bytes);
+    io.mapRequired("slices", s.slices);
+    io.mapRequired("banks_per_slice", s.banksPerSlice);
+  }
+  static std::string validate(IO &, SramSpec &s) {
+    if (s.slices == 0) return "sram.slices must be positive";
+    if (s.banksPerSlice == 0) return "sram.banks_per_slice must be positive";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<VectorSpec> {
+  static void mapping(IO &io, VectorSpec &s) {
+    io.mapRequired("lanes", s.lanes);
+    io.mapRequired("bytes", s.bytes);
+  }
+  static std::string validate(IO &, VectorSpec &s) {
+    if (s.lanes == 0) return "vector.lanes must be positive";
+    if (s.bytes == 0) return "vector.bytes must be positive";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<MxmSpec> {
+  static void mapping(IO &io, MxmSpec &s) {
+    io.mapRequired("planes", s.planes);
+    io.mapRequired("rows", s.rows);
+    io.mapRequired("cols", s.cols);
+    io.mapRequired("weight_load_cycles", s.weightLoadCycles);
+    io.mapRequired("latency", s.latency);
+    io.mapRequired("cycles_per_vector_int8", s.cyclesPerVectorInt8);
+    io.mapRequired("cycles_per_vector_16bit", s.cyclesPerVector16);
+    io.mapRequired("cycles_per_vector_32bit", s.cyclesPerVector32);
+  }
+  static std::string validate(IO &, MxmSpec &s) {
+    if (s.planes == 0) return "mxm.planes must be positive";
+    if (s.rows == 0) return "mxm.rows must be positive";
+    if (s.cols == 0) return "mxm.cols must be positive";
+    if (s.cyclesPerVectorInt8 == 0 || s.cyclesPerVector16 == 0 ||
+        s.cyclesPerVector32 == 0)
+      return "mxm.cycles_per_vector_* must be positive";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<StreamUnitSpec> {
+  static void mapping(IO &io, StreamUnitSpec &s) {
+    io.mapRequired("vectors_per_cycle", s.vectorsPerCycle);
+    io.mapRequired("latency", s.latency);
+  }
+  static std::string validate(IO &, StreamUnitSpec &s) {
+    if (s.vectorsPerCycle == 0) return "vectors_per_cycle must be positive";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<VxmSpec> {
+  static void mapping(IO &io, VxmSpec &s) {
+    io.mapRequired("vectors_per_cycle", s.vectorsPerCycle);
+    io.mapRequired("latency", s.latency);
+    io.mapRequired("transcendental_passes", s.transcendentalPasses);
+  }
+  static std::string validate(IO &, VxmSpec &s) {
+    if (s.vectorsPerCycle == 0) return "vxm.vectors_per_cycle must be positive";
+    if (s.transcendentalPasses == 0)
+      return "vxm.transcendental_passes must be positive";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<LinkSpec> {
+  static void mapping(IO &io, LinkSpec &s) {
+    io.mapRequired("per_chip", s.perChip);
+    io.mapRequired("bytes_per_cycle", s.bytesPerCycle);
+    io.mapRequired("latency", s.latency);
+    io.mapRequired("flit_payload", s.flitPayload);
+    io.mapRequired("flit_bytes", s.flitBytes);
+  }
+  static std::string validate(IO &, LinkSpec &s) {
+    if (!(s.bytesPerCycle > 0)) return "link.bytes_per_cycle must be positive";
+    if (s.flitPayload == 0) return "link.flit_payload must be positive";
+    if (s.flitBytes < s.flitPayload)
+      return "link.flit_bytes must be at least link.flit_payload";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<TopologySpec> {
+  static void mapping(IO &io, TopologySpec &s) {
+    io.mapRequired("group_size", s.groupSize);
+  }
+  static std::string validate(IO &, TopologySpec &s) {
+    if (s.groupSize == 0) return "topology.group_size must be positive";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<HostSpec> {
+  static void mapping(IO &io, HostSpec &s) {
+    io.mapRequired("latency_us", s.latencyUs);
+    io.mapRequired("gb_per_second", s.gbPerSecond);
+  }
+  static std::string validate(IO &, HostSpec &s) {
+    if (s.latencyUs < 0) return "host.latency_us must not be negative";
+    if (!(s.gbPerSecond > 0)) return "host.gb_per_second must be positive";
+    return "";
+  }
+};
+
+template <> struct MappingTraits<ChipSpec> {
+  static void mapping(IO &io, ChipSpec &s) {
+    io.mapRequired("name", s.name);
+    io.mapOptional("description", s.description, std::string());
+    io.mapRequired("clock_mhz", s.clockMHz);
+    io.mapRequired("sram", s.sram);
+    io.mapRequired("vector", s.vector);
+    io.mapRequired("mxm", s.mxm);
+    io.mapRequired("vxm", s.vxm);
+    io.mapRequired("sxm", s.sxm);
+    io.mapRequired("mem", s.mem);
+    io.mapRequired("link", s.link);
+    io.mapRequired("topology", s.topology);
+    io.mapRequired("host", s.host);
+  }
+  static std::string validate(IO &, ChipSpec &s) {
+    if (!(s.clockMHz > 0)) return "clock_mhz must be positive";
+    if (s.vector.bytes != 0 && s.sram.bytes < s.vector.bytes)
+      return "sram.bytes is smaller than one vector";
+    return "";
+  }
+};
+
+} // namespace llvm::yaml
+
+namespace {
+// Collects the YAML parser's diagnostics as one line naming file, line and key.
+struct DiagCollector {
+  std::string message;
+  static void handle(const llvm::SMDiagnostic &d, void *ctx) {
+    auto *self = static_cast<DiagCollector *>(ctx);
+    if (!self->message.empty())
+      return; // keep the first, it is the cause
+    self->message = llvm::formatv("{0}:{1}: {2}", d.getFilename(),
+                                  d.getLineNo(), d.getMessage())
+                        .str();
+  }
+};
+} // namespace
+
+llvm::Expected<ChipSpec> lpx::isa::parseChipSpec(llvm::StringRef yamlText,
+                                                 llvm::StringRef sourceName) {
+  DiagCollector diags;
+  ChipSpec spec;
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(yamlText, sourceName,
+                                                 /*RequiresNullTerminator=*/false);
+  llvm::yaml::Input in(buffer->getMemBufferRef(), nullptr,
+                       &DiagCollector::handle, &diags);
+  in >> spec;
+  if (in.error() || !diags.message.empty()) {
+    std::string msg = diags.message.empty()
+                          ? ("invalid chip description " + sourceName).str()
+                          : diags.message;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+  }
+  return spec;
+}
+
+llvm::Expected<ChipSpec> lpx::isa::loadChipSpec(llvm::StringRef presetOrPath) {
+  for (const Preset &p : kPresets)
+    if (presetOrPath == p.name)
+      return parseChipSpec(p.text, presetOrPath);
+  auto file = llvm::MemoryBuffer::getFile(presetOrPath, /*IsText=*/true);
+  if (!file) {
+    std::string names;
+    for (const Preset &p : kPresets)
+      names += (names.empty() ? "" : ", ") + std::string(p.name);
+    return llvm::createStringError(
+        file.getError(), "cannot read chip description '%s': %s (presets: %s)",
+        presetOrPath.str().c_str(), file.getError().message().c_str(),
+        names.c_str());
+  }
+  return parseChipSpec((*file)->getBuffer(), presetOrPath);
+}
+
+std::string lpx::isa::printChipSpec(const ChipSpec &spec) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::yaml::Output out(os);
+  ChipSpec copy = spec;
+  out << copy;
+  return os.str();
+}
+
+std::vector<std::string> lpx::isa::presetNames() {
+  std::vector<std::string> names;
+  for (const Preset &p : kPresets)
+    names.push_back(p.name);
+  return names;
+}
+
+uint64_t lpx::isa::hashText(llvm::StringRef text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}

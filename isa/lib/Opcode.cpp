@@ -1,0 +1,60 @@
+//===- Opcode.cpp - Opcodes and functional units --------------------------===//
+#include "lpx/isa/Opcode.h"
+
+namespace lpx::isa {
+
+std::string_view unitName(Unit u) {
+  switch (u) {
+  case Unit::MEM: return "mem";
+  case Unit::VXM: return "vxm";
+  case Unit::MXM: return "mxm";
+  case Unit::SXM: return "sxm";
+  case Unit::C2C: return "c2c";
+  }
+  return "?";
+}
+
+Unit unitOf(Opcode op) {
+  switch (op) {
+#define LPX_OPCODE(Name, U, Mnemonic)                                          \
+  case Opcode::Name:                                                           \
+    return Unit::U;
+#include "lpx/isa/Opcodes.def"
+  case Opcode::NumOpcodes:
+    break;
+  }
+  return Unit::MEM;
+}
+
+std::string_view mnemonic(Opcode op) {
+  switch (op) {
+#define LPX_OPCODE(Name, U, Mnemonic)                                          \
+  case Opcode::Name:                                                           \
+    return Mnemonic;
+#include "lpx/isa/Opcodes.def"
+  case Opcode::NumOpcodes:
+    break;
+  }
+  return "?";
+}
+
+std::optional<Opcode> opcodeFromMnemonic(std::string_view m) {
+#define LPX_OPCODE(Name, U, Mnemonic)                                          \
+  if (m == Mnemonic)                                                           \
+    return Opcode::Name;
+#include "lpx/isa/Opcodes.def"
+  return std::nullopt;
+}
+
+bool isElementwise(Opcode op) {
+  switch (op) {
+  case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Div:
+  case Opcode::Pow: case Opcode::Where: case Opcode::Sqrt: case Opcode::Neg:
+  case Opcode::Relu: case Opcode::Sigmoid: case Opcode::Tanh: case Opcode::Cast:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace lpx::isa

@@ -1,0 +1,267 @@
+//===- Program.cpp - Reading, writing and verifying program files ---------===//
+#include "lpx/isa/Program.h"
+#include "lpx/isa/Version.h"
+
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstring>
+
+using namespace lpx::isa;
+using llvm::createStringError;
+using llvm::inconvertibleErrorCode;
+
+template <typename... Ts>
+static llvm::Error fail(const char *fmt, Ts... args) {
+  return createStringError(inconvertibleErrorCode(), fmt, args...);
+}
+
+TensorDesc lpx::isa::descOf(const pb::Buffer &b) {
+  TensorDesc d;
+  d.dtype = static_cast<DType>(b.dtype());
+  d.shape.assign(b.shape().begin(), b.shape().end());
+  return d;
+}
+
+Opcode lpx::isa::opcodeOf(const pb::Instruction &inst) {
+  return static_cast<Opcode>(inst.opcode());
+}
+
+uint32_t lpx::isa::directLink(uint32_t src, uint32_t dst) {
+  return dst < src ? dst : dst - 1;
+}
+
+// Arity and attribute checks for one instruction; `rank` is the result rank.
+static llvm::Error verifyOperands(const pb::Program &p,
+                                  const pb::Instruction &inst, size_t index) {
+  Opcode op = opcodeOf(inst);
+  int n = inst.operands_size();
+  size_t rank = p.buffers(inst.result()).shape_size();
+  int attrs = inst.attrs_size();
+  auto arity = [&](int want) -> llvm::Error {
+    if (n != want)
+      return fail("instruction %zu (%s): expects %d operands, has %d", index,
+                  std::string(mnemonic(op)).c_str(), want, n);
+    return llvm::Error::success();
+  };
+  auto attrCount = [&](int want) -> llvm::Error {
+    if (attrs != want)
+      return fail("instruction %zu (%s): expects %d attributes, has %d", index,
+                  std::string(mnemonic(op)).c_str(), want, attrs);
+    return llvm::Error::success();
+  };
+  switch (op) {
+  case Opcode::MatMul:
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::Pow:
+    return arity(2);
+  case Opcode::Where:
+    return arity(3);
+  case Opcode::Sqrt:
+  case Opcode::Neg:
+  case Opcode::Relu:
+  case Opcode::Sigmoid:
+  case Opcode::Tanh:
+  case Opcode::Cast:
+  case Opcode::Copy:
+  case Opcode::Send:
+    return arity(1);
+  case Opcode::Softmax:
+    if (auto e = arity(1)) return e;
+    return attrCount(1);
+  case Opcode::ReduceMean:
+    return arity(1);
+  case Opcode::Transpose:
+    if (auto e = arity(1)) return e;
+    return attrCount(static_cast<int>(rank));
+  case Opcode::Slice:
+    if (auto e = arity(1)) return e;
+    return attrCount(static_cast<int>(2 * rank));
+  case Opcode::Gather:
+    if (auto e = arity(2)) return e;
+    return attrCount(1);
+  case Opcode::Concat:
+    if (n < 1)
+      return fail("instruction %zu (concat): needs an operand", index);
+    return attrCount(1);
+  case Opcode::NumOpcodes:
+    break;
+  }
+  return fail("instruction %zu: unknown opcode %u", index, inst.opcode());
+}
+
+llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
+                                    const ChipSpec &chip) {
+  if (p.num_nodes() == 0)
+    return fail("program has zero nodes");
+  const uint32_t nodes = p.num_nodes();
+  const int numBuffers = p.buffers_size();
+  for (int i = 0; i < numBuffers; ++i) {
+    const pb::Buffer &b = p.buffers(i);
+    if (b.node() >= nodes)
+      return fail("buffer %d (%s): node %u out of range", i, b.name().c_str(),
+                  b.node());
+    DType t = static_cast<DType>(b.dtype());
+    if (dtypeBytes(t) == 0)
+      return fail("buffer %d (%s): unknown element type %u", i,
+                  b.name().c_str(), b.dtype());
+    uint64_t elems = 1;
+    for (int64_t d : b.shape()) {
+      if (d < 0)
+        return fail("buffer %d (%s): negative dimension", i, b.name().c_str());
+      if (d != 0 && elems > (UINT64_MAX / 16) / static_cast<uint64_t>(d))
+        return fail("buffer %d (%s): size overflows", i, b.name().c_str());
+      elems *= static_cast<uint64_t>(d);
+    }
+    if (elems * dtypeBytes(t) != b.bytes())
+      return fail("buffer %d (%s): %llu bytes do not match its shape", i,
+                  b.name().c_str(), (unsigned long long)b.bytes());
+    if (b.addr() > chip.sram.bytes || b.bytes() > chip.sram.bytes - b.addr())
+      return fail("buffer %d (%s): [%llu, +%llu) lies outside node SRAM of "
+                  "%llu bytes",
+                  i, b.name().c_str(), (unsigned long long)b.addr(),
+                  (unsigned long long)b.bytes(),
+                  (unsigned long long)chip.sram.bytes);
+  }
+  for (const pb::Constant &c : p.constants()) {
+    if (c.buffer() >= uint32_t(numBuffers))
+      return fail("constant refers to missing buffer %u", c.buffer());
+    const pb::Buffer &b = p.buffers(c.buffer());
+    if (b.kind() != pb::CONSTANT)
+      return fail("constant data for non-constant buffer %s", b.name().c_str());
+    if (!c.data().empty() && c.data().size() != b.bytes())
+      return fail("constant %s: %zu bytes of data for a %llu-byte buffer",
+                  b.name().c_str(), c.data().size(),
+                  (unsigned long long)b.bytes());
+  }
+  for (const auto *list : {&p.inputs(), &p.outputs()})
+    for (const pb::Binding &bind : *list)
+      if (bind.buffer() >= uint32_t(numBuffers))
+        return fail("binding %s refers to missing buffer %u",
+                    bind.name().c_str(), bind.buffer());
+
+  uint64_t lastIssue = 0;
+  for (int i = 0; i < p.instructions_size(); ++i) {
+    const pb::Instruction &inst = p.instructions(i);
+    if (inst.opcode() >= uint32_t(Opcode::NumOpcodes))
+      return fail("instruction %d: unknown opcode %u", i, inst.opcode());
+    if (inst.node() >= nodes)
+      return fail("instruction %d: node %u out of range", i, inst.node());
+    if (inst.issue() < lastIssue)
+      return fail("instruction %d: issue cycle %llu precedes the previous "
+                  "instruction's %llu (instructions must be sorted)",
+                  i, (unsigned long long)inst.issue(),
+                  (unsigned long long)lastIssue);
+    lastIssue = inst.issue();
+    if (inst.result() >= uint32_t(numBuffers))
+      return fail("instruction %d: result buffer %u out of range", i,
+                  inst.result());
+    for (uint32_t id : inst.operands()) {
+      if (id >= uint32_t(numBuffers))
+        return fail("instruction %d: operand buffer %u out of range", i, id);
+      if (p.buffers(id).node() != inst.node())
+        return fail("instruction %d: operand %s lives on node %u, not on the "
+                    "issuing node %u",
+                    i, p.buffers(id).name().c_str(), p.buffers(id).node(),
+                    inst.node());
+    }
+    bool send = opcodeOf(inst) == Opcode::Send;
+    uint32_t resultNode = send ? inst.dst_node() : inst.node();
+    if (send && (inst.dst_node() >= nodes || inst.dst_node() == inst.node()))
+      return fail("instruction %d: send to invalid node %u", i,
+                  inst.dst_node());
+    if (send && inst.link() >= chip.link.perChip)
+      return fail("instruction %d: link %u exceeds the chip's %u links", i,
+                  inst.link(), chip.link.perChip);
+    if (p.buffers(inst.result()).node() != resultNode)
+      return fail("instruction %d: result %s is not on node %u", i,
+                  p.buffers(inst.result()).name().c_str(), resultNode);
+    if (auto e = verifyOperands(p, inst, i))
+      return e;
+  }
+  return llvm::Error::success();
+}
+
+std::string lpx::isa::serializeProgram(const pb::Program &p) {
+  std::string payload;
+  p.SerializeToString(&payload);
+  std::string out(kHeaderBytes, '\0');
+  std::memcpy(&out[0], kMagic, 4);
+  llvm::support::endian::write16le(&out[4], kFormatMajor);
+  llvm::support::endian::write16le(&out[6], kFormatMinor);
+  llvm::support::endian::write64le(&out[8], payload.size());
+  return out + payload;
+}
+
+llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
+                                       llvm::StringRef path) {
+  std::string bytes = serializeProgram(p);
+  llvm::SmallString<256> tmp(path);
+  tmp += ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec)
+      return fail("cannot write '%s': %s", path.str().c_str(),
+                  ec.message().c_str());
+    os << bytes;
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      llvm::sys::fs::remove(tmp);
+      return fail("cannot write '%s'", path.str().c_str());
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
+    llvm::sys::fs::remove(tmp);
+    return fail("cannot write '%s': %s", path.str().c_str(),
+                ec.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<LoadedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
+                                                     llvm::StringRef name) {
+  std::string nm = name.str();
+  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, 4) != 0)
+    return fail("%s: not an lpx program file (bad header)", nm.c_str());
+  uint16_t major = llvm::support::endian::read16le(bytes.data() + 4);
+  uint16_t minor = llvm::support::endian::read16le(bytes.data() + 6);
+  uint64_t size = llvm::support::endian::read64le(bytes.data() + 8);
+  if (major != kFormatMajor || minor > kFormatMinor)
+    return fail("%s: program format %u.%u, this tool reads %u.%u", nm.c_str(),
+                major, minor, kFormatMajor, kFormatMinor);
+  if (size != bytes.size() - kHeaderBytes)
+    return fail("%s: truncated program file (%llu payload bytes expected, "
+                "%zu present)",
+                nm.c_str(), (unsigned long long)size,
+                bytes.size() - kHeaderBytes);
+  LoadedProgram lp;
+  if (!lp.program.ParseFromArray(bytes.data() + kHeaderBytes,
+                                 static_cast<int>(size)))
+    return fail("%s: corrupt program payload", nm.c_str());
+  const pb::Program &p = lp.program;
+  if (hashText(p.chip_yaml()) != p.chip_hash())
+    return fail("%s: chip description does not match its hash", nm.c_str());
+  auto chip = parseChipSpec(p.chip_yaml(), "embedded chip description");
+  if (!chip)
+    return chip.takeError();
+  lp.chip = std::move(*chip);
+  if (auto e = verifyProgram(p, lp.chip))
+    return fail("%s: %s", nm.c_str(), llvm::toString(std::move(e)).c_str());
+  return lp;
+}
+
+llvm::Expected<LoadedProgram> lpx::isa::readProgramFile(llvm::StringRef path) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return fail("cannot read '%s': %s", path.str().c_str(),
+                file.getError().message().c_str());
+  return parseProgram((*file)->getBuffer(), path);
+}

@@ -1,0 +1,132 @@
+//===- Timing.cpp - Cycle cost of one instruction -------------------------===//
+//
+// Instructions stream whole tensors as runs of vectors. A unit consumes a
+// fixed number of vectors per cycle through SRAM stream ports it owns, so an
+// instruction's busy time depends only on its own operands: nothing on the
+// chip arbitrates between instructions at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "lpx/isa/Timing.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace lpx::isa;
+
+uint64_t TensorDesc::elements() const {
+  uint64_t n = 1;
+  for (int64_t d : shape)
+    n *= static_cast<uint64_t>(std::max<int64_t>(d, 0));
+  return n;
+}
+
+static uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+static uint64_t product(const std::vector<int64_t> &v, size_t from,
+                        size_t to) {
+  uint64_t n = 1;
+  for (size_t i = from; i < to && i < v.size(); ++i)
+    n *= static_cast<uint64_t>(std::max<int64_t>(v[i], 0));
+  return n;
+}
+
+// Weight tiles are installed in MXM planes and activation vectors streamed
+// through them. Installing the next tile overlaps streaming the current one,
+// so a plane spends max(load, stream) per tile plus one exposed first load.
+static Cost matmulCost(const ChipSpec &chip, const TensorDesc &a,
+                       const TensorDesc &b, const TensorDesc &r) {
+  const MxmSpec &m = chip.mxm;
+  size_t ra = a.shape.size(), rb = b.shape.size();
+  uint64_t M = ra >= 2 ? static_cast<uint64_t>(a.shape[ra - 2]) : 1;
+  uint64_t K = ra >= 1 ? static_cast<uint64_t>(a.shape[ra - 1]) : 1;
+  uint64_t N = rb >= 2 ? static_cast<uint64_t>(b.shape[rb - 1]) : 1;
+  uint64_t batchB = rb > 2 ? product(b.shape, 0, rb - 2) : 1;
+  uint64_t resultRank = r.shape.size();
+  uint64_t batchR = 1;
+  if (resultRank > 2)
+    batchR = product(r.shape, 0, resultRank - 2);
+  else if (ra > 2)
+    batchR = product(a.shape, 0, ra - 2);
+
+  uint64_t kTiles = ceilDiv(std::max<uint64_t>(K, 1), m.rows);
+  uint64_t nTiles = ceilDiv(std::max<uint64_t>(N, 1), m.cols);
+  uint64_t tiles, rowsPerTile;
+  if (batchB <= 1) { // one weight matrix shared by every batch row
+    tiles = kTiles * nTiles;
+    rowsPerTile = batchR * M;
+  } else {
+    tiles = batchR * kTiles * nTiles;
+    rowsPerTile = M;
+  }
+  unsigned width = std::max(dtypeBytes(a.dtype), dtypeBytes(b.dtype));
+  uint64_t perVector = width <= 1   ? m.cyclesPerVectorInt8
+                       : width == 2 ? m.cyclesPerVector16
+                                    : m.cyclesPerVector32;
+  uint64_t load = uint64_t(m.weightLoadCycles) *
+                  std::max<unsigned>(dtypeBytes(b.dtype), 1);
+  uint64_t stream = rowsPerTile * perVector;
+  uint64_t tilesPerPlane = ceilDiv(tiles, m.planes);
+  return {load + tilesPerPlane * std::max(load, stream), m.latency};
+}
+
+static uint64_t vectorsOf(const ChipSpec &chip, const TensorDesc &t) {
+  return chip.vectorsFor(t.bytes());
+}
+
+Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
+                               const std::vector<TensorDesc> &operands,
+                               const TensorDesc &result) {
+  uint64_t vectors = vectorsOf(chip, result);
+  for (const TensorDesc &t : operands)
+    vectors = std::max(vectors, vectorsOf(chip, t));
+  vectors = std::max<uint64_t>(vectors, 1);
+
+  auto streamed = [&](const StreamUnitSpec &u, uint64_t passes) {
+    return Cost{std::max<uint64_t>(1, ceilDiv(vectors * passes,
+                                              u.vectorsPerCycle)),
+                u.latency};
+  };
+  const uint64_t tp = chip.vxm.transcendentalPasses;
+
+  switch (op) {
+  case Opcode::MatMul:
+    if (operands.size() != 2)
+      return {1, chip.mxm.latency};
+    return matmulCost(chip, operands[0], operands[1], result);
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Where:
+  case Opcode::Neg:
+  case Opcode::Relu:
+  case Opcode::Cast:
+    return streamed(chip.vxm, 1);
+  case Opcode::Div:
+  case Opcode::Pow:
+  case Opcode::Sqrt:
+  case Opcode::Sigmoid:
+  case Opcode::Tanh:
+    return streamed(chip.vxm, tp);
+  case Opcode::Softmax: // max, subtract+exp, sum, scale
+    return streamed(chip.vxm, 3 + tp);
+  case Opcode::ReduceMean: // sum, scale
+    return streamed(chip.vxm, 2);
+  case Opcode::Transpose:
+  case Opcode::Concat:
+  case Opcode::Slice:
+  case Opcode::Gather:
+    return streamed(chip.sxm, 1);
+  case Opcode::Copy:
+    return streamed(chip.mem, 1);
+  case Opcode::Send: {
+    uint64_t bytes = operands.empty() ? result.bytes() : operands[0].bytes();
+    uint64_t flits = std::max<uint64_t>(1, ceilDiv(bytes, chip.link.flitPayload));
+    double wire = double(flits) * chip.link.flitBytes;
+    uint64_t busy = static_cast<uint64_t>(std::ceil(wire / chip.link.bytesPerCycle));
+    return {std::max<uint64_t>(busy, 1), chip.link.latency};
+  }
+  case Opcode::NumOpcodes:
+    break;
+  }
+  return {1, 0};
+}
