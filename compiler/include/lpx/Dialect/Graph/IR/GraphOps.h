@@ -1,0 +1,22 @@
+//===- GraphOps.h - lpx_graph operations ------------------------*- C++ -*-===//
+#ifndef LPX_DIALECT_GRAPH_IR_GRAPHOPS_H
+#define LPX_DIALECT_GRAPH_IR_GRAPHOPS_H
+
+#include "lpx/Dialect/Graph/IR/GraphDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "lpx/Dialect/Graph/IR/GraphOps.h.inc"
+
+namespace lpx::graph {
+/// numpy broadcast of two shapes; failure when they are incompatible.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+} // namespace lpx::graph
+
+#endif

@@ -1,0 +1,240 @@
+//===- GraphOps.td - lpx_graph operations ------------------*- tablegen -*-===//
+#ifndef LPX_GRAPH_OPS_TD
+#define LPX_GRAPH_OPS_TD
+
+include "lpx/Dialect/Graph/IR/GraphDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+def Graph_ConstantOp : Graph_Op<"constant", [Pure, ConstantLike,
+                                              FirstAttrDerivedResultType]> {
+  let summary = "A tensor known at compile time (an ONNX initializer or Constant)";
+  let description = [{
+    ```mlir
+    %w = lpx_graph.constant dense<1.0> : tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasFolder = 1;
+  let builders = [OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
+    build($_builder, $_state, value.getType(), value);
+  }]>];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops with numpy broadcasting.
+//===----------------------------------------------------------------------===//
+
+class Graph_BinaryOp<string mnemonic, string what>
+    : Graph_Op<mnemonic, [Pure]> {
+  let summary = "Elementwise " # what # " with numpy broadcasting";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.}] # mnemonic # [{ %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_AddOp : Graph_BinaryOp<"add", "addition">;
+def Graph_SubOp : Graph_BinaryOp<"sub", "subtraction">;
+def Graph_MulOp : Graph_BinaryOp<"mul", "multiplication">;
+def Graph_DivOp : Graph_BinaryOp<"div", "division (integer division truncates)">;
+def Graph_PowOp : Graph_BinaryOp<"pow", "power (the exponent may have another type)">;
+
+def Graph_WhereOp : Graph_Op<"where", [Pure]> {
+  let summary = "Elementwise select with numpy broadcasting";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.where %c, %x, %y : (tensor<2xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$condition, AnyRankedTensor:$x,
+                       AnyRankedTensor:$y);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+class Graph_UnaryOp<string mnemonic, string what>
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise " # what;
+  let description = [{
+    ```mlir
+    %r = lpx_graph.}] # mnemonic # [{ %a : tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Graph_SqrtOp : Graph_UnaryOp<"sqrt", "square root">;
+def Graph_NegOp : Graph_UnaryOp<"neg", "negation">;
+def Graph_ReluOp : Graph_UnaryOp<"relu", "max(x, 0)">;
+def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", "logistic function">;
+def Graph_TanhOp : Graph_UnaryOp<"tanh", "hyperbolic tangent">;
+
+def Graph_CastOp : Graph_Op<"cast", [Pure]> {
+  let summary = "Elementwise conversion to the result's element type";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.cast %a : tensor<4xf32> to tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix ops.
+//===----------------------------------------------------------------------===//
+
+def Graph_MatMulOp : Graph_Op<"matmul", [Pure]> {
+  let summary = "numpy matmul (1-D operands and broadcast batch dims allowed)";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.matmul %a, %b : (tensor<1x64xf32>, tensor<64x128xf32>) -> tensor<1x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_GemmOp : Graph_Op<"gemm", [Pure]> {
+  let summary = "ONNX Gemm: alpha * op(A) * op(B) + beta * C";
+  let description = [{
+    Kept at import so the op stays recognisable; `lpx-graph-decompose`
+    rewrites it into transpose, matmul, mul and add.
+    ```mlir
+    %r = lpx_graph.gemm %a, %b, %c {alpha = 1.0 : f32, beta = 1.0 : f32, transA = false, transB = true}
+        : (tensor<1x64xf32>, tensor<128x64xf32>, tensor<128xf32>) -> tensor<1x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b,
+                       Optional<AnyRankedTensor>:$c,
+                       DefaultValuedAttr<F32Attr, "1.0">:$alpha,
+                       DefaultValuedAttr<F32Attr, "1.0">:$beta,
+                       DefaultValuedAttr<BoolAttr, "false">:$transA,
+                       DefaultValuedAttr<BoolAttr, "false">:$transB);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalisation.
+//===----------------------------------------------------------------------===//
+
+def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "Softmax along one axis (ONNX opset 13 semantics)";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.softmax %a {axis = 1 : i64} : tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_ReduceMeanOp : Graph_Op<"reduce_mean", [Pure]> {
+  let summary = "Mean over the listed axes; the result type says keepdims";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.reduce_mean %a {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement.
+//===----------------------------------------------------------------------===//
+
+def Graph_ReshapeOp : Graph_Op<"reshape", [Pure]> {
+  let summary = "Same elements in a new shape (also a plain copy)";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.reshape %a : tensor<2x8xf32> to tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_TransposeOp : Graph_Op<"transpose", [Pure]> {
+  let summary = "Permute dimensions";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_ConcatOp : Graph_Op<"concat", [Pure]> {
+  let summary = "Join tensors along one axis";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.concat %a, %b {axis = 0 : i64} : (tensor<2xf32>, tensor<3xf32>) -> tensor<5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_SliceOp : Graph_Op<"slice", [Pure]> {
+  let summary = "Strided slice with a start and a step for every dimension";
+  let description = [{
+    Element `i` of dimension `d` of the result is element
+    `starts[d] + i * steps[d]` of the input; the result shape gives the
+    counts. The importer resolves ONNX's clamping and negative indices.
+    ```mlir
+    %r = lpx_graph.slice %a {starts = array<i64: 0, 1>, steps = array<i64: 1, 2>}
+        : (tensor<2x5xf32>) -> tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$steps);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_GatherOp : Graph_Op<"gather", [Pure]> {
+  let summary = "ONNX Gather: take slices along an axis at the given indices";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.gather %data, %idx {axis = 0 : i64}
+        : (tensor<10x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$data, AnyRankedTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+#endif // LPX_GRAPH_OPS_TD

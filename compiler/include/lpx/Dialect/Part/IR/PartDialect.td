@@ -1,0 +1,28 @@
+//===- PartDialect.td - lpx_part dialect definition --------*- tablegen -*-===//
+#ifndef LPX_PART_DIALECT_TD
+#define LPX_PART_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+def Part_Dialect : Dialect {
+  let name = "lpx_part";
+  let cppNamespace = "::lpx::part";
+  let summary = "Placement on nodes and explicit transfers (IR level 2)";
+  let description = [{
+    At this level every op carries `lpx_part.node = <i64>`, the node (chip)
+    whose SRAM holds its result and whose units compute it. A value used on
+    another node reaches it only through `lpx_part.transfer`. The module
+    carries `lpx_part.num_nodes`.
+  }];
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral kNodeAttr = "lpx_part.node";
+    static constexpr ::llvm::StringLiteral kNumNodesAttr = "lpx_part.num_nodes";
+  }];
+}
+
+class Part_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Part_Dialect, mnemonic, traits>;
+
+#endif // LPX_PART_DIALECT_TD

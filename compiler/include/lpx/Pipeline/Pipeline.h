@@ -1,0 +1,28 @@
+//===- Pipeline.h - The compile pipeline from level 1 to level 3 -*- C++ -*-===//
+#ifndef LPX_PIPELINE_PIPELINE_H
+#define LPX_PIPELINE_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include <string>
+
+namespace lpx {
+
+struct CompileOptions {
+  std::string chip;    // preset name or description file; empty: default
+  unsigned nodes = 1;
+};
+
+/// How far the pipeline goes: each IR level can be stopped at and printed.
+enum class StopAfter { Graph, Partitioned, Scheduled };
+
+/// Adds decompose, partition, schedule and allocate-sram (up to `stop`).
+void buildPipeline(mlir::OpPassManager &pm, const CompileOptions &opts,
+                   StopAfter stop = StopAfter::Scheduled);
+
+/// Registers the pipeline as `lpx-compile` for lpx-opt.
+void registerPipelines();
+
+} // namespace lpx
+
+#endif

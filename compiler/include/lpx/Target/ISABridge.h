@@ -1,0 +1,39 @@
+//===- ISABridge.h - Map compiler IR onto the instruction set ---*- C++ -*-===//
+//
+// The one place that says which program instruction an op becomes, with
+// which attributes, and what it costs. The scheduler and the emitter both
+// use it, so the cycles the compiler plans are the cycles it writes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_TARGET_ISABRIDGE_H
+#define LPX_TARGET_ISABRIDGE_H
+
+#include "lpx/isa/ChipSpec.h"
+#include "lpx/isa/DType.h"
+#include "lpx/isa/Opcode.h"
+#include "lpx/isa/Timing.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
+#include <optional>
+
+namespace lpx {
+
+std::optional<isa::DType> dtypeOf(mlir::Type elementType);
+isa::TensorDesc tensorDescOf(mlir::Type tensorType);
+
+/// The opcode an op executes as; failure for ops that are not instructions
+/// (constants, returns) or are not known.
+mlir::FailureOr<isa::Opcode> opcodeOf(mlir::Operation *op);
+/// The integer attributes of the instruction (see Opcodes.def).
+llvm::SmallVector<int64_t> instructionAttrs(mlir::Operation *op);
+/// Busy and latency cycles of `op` on `chip`, from operand and result types.
+isa::Cost costOf(const isa::ChipSpec &chip, mlir::Operation *op);
+
+/// Loads a pass's `chip` option (empty: the default preset); on failure
+/// emits an error on `anchor`.
+mlir::FailureOr<isa::ChipSpec> loadChipForPass(llvm::StringRef chip,
+                                               mlir::Operation *anchor);
+
+} // namespace lpx
+
+#endif

@@ -1,0 +1,65 @@
+//===- Passes.td - lpx compiler passes ---------------------*- tablegen -*-===//
+#ifndef LPX_TRANSFORMS_PASSES_TD
+#define LPX_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GraphDecompose : Pass<"lpx-graph-decompose", "mlir::func::FuncOp"> {
+  let summary = "Rewrite composite graph ops into ops the chip executes";
+  let description = [{
+    Gemm becomes transpose (for transA/transB), matmul, mul by alpha and add
+    of beta * C. Stays at IR level 1.
+  }];
+  let dependentDialects = ["::lpx::graph::GraphDialect"];
+}
+
+def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
+  let summary = "Place every op on a node and make cross-node values explicit";
+  let description = [{
+    IR level 1 to 2. MatMuls whose right operand is a constant 2-D weight are
+    split tensor-parallel over all nodes: by output columns (the activation
+    is sent to every node and the slices concatenated), or by the reduction
+    dimension when it is the larger one (the activation is sliced and the
+    partial products summed). Other ops stay on a home node that moves to
+    the next node when the current one's SRAM is full of weights. Every value
+    used on another node than its own goes through `lpx_part.transfer`.
+  }];
+  let options = [
+    Option<"numNodes", "nodes", "unsigned", "1", "Number of nodes (chips)">,
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Chip preset name or description file (default: the first preset)">,
+  ];
+  let dependentDialects = ["::lpx::graph::GraphDialect",
+                           "::lpx::part::PartDialect"];
+}
+
+def Schedule : Pass<"lpx-schedule", "mlir::ModuleOp"> {
+  let summary = "Give every instruction a unit and an issue cycle";
+  let description = [{
+    IR level 2 to 3. Visits ops in program order and issues each at the first
+    cycle where all operands are complete and its unit (or link) is free,
+    using the shared cost model (`isa::instructionCost`). Transfers become
+    `lpx_sched.send` with a link, departure and arrival cycle.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Chip preset name or description file (default: the first preset)">,
+  ];
+  let dependentDialects = ["::lpx::sched::SchedDialect"];
+}
+
+def AllocateSram : Pass<"lpx-allocate-sram", "mlir::ModuleOp"> {
+  let summary = "Give every value an address in its node's SRAM";
+  let description = [{
+    Constants, inputs and outputs keep their space for the whole program;
+    other values are freed once their last reader has finished (by scheduled
+    cycle), so reusing space cannot overwrite data still being read. Fails
+    with the bytes needed when a node's SRAM is too small.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Chip preset name or description file (default: the first preset)">,
+  ];
+}
+
+#endif // LPX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,15 @@
+//===- GraphDialect.cpp - lpx_graph dialect -------------------------------===//
+#include "lpx/Dialect/Graph/IR/GraphDialect.h"
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+
+using namespace mlir;
+using namespace lpx::graph;
+
+#include "lpx/Dialect/Graph/IR/GraphOpsDialect.cpp.inc"
+
+void GraphDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "lpx/Dialect/Graph/IR/GraphOps.cpp.inc"
+      >();
+}

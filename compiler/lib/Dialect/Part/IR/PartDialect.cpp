@@ -1,0 +1,63 @@
+//===- PartDialect.cpp - lpx_part dialect ---------------------------------===//
+#include "lpx/Dialect/Part/IR/PartDialect.h"
+#include "lpx/Dialect/Part/IR/PartOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace lpx::part;
+
+#include "lpx/Dialect/Part/IR/PartOpsDialect.cpp.inc"
+
+void PartDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "lpx/Dialect/Part/IR/PartOps.cpp.inc"
+      >();
+}
+
+LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == kNodeAttr || attr.getName() == kNumNodesAttr) {
+    auto i = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!i || i.getInt() < 0)
+      return op->emitError() << attr.getName()
+                             << " must be a non-negative integer";
+    if (attr.getName() == kNumNodesAttr && i.getInt() == 0)
+      return op->emitError() << kNumNodesAttr << " must be positive";
+    return success();
+  }
+  return op->emitError() << "unknown attribute " << attr.getName();
+}
+
+std::optional<int64_t> lpx::part::getNode(Operation *op) {
+  if (auto a = op->getAttrOfType<IntegerAttr>(PartDialect::kNodeAttr))
+    return a.getInt();
+  return std::nullopt;
+}
+
+void lpx::part::setNode(Operation *op, int64_t node) {
+  op->setAttr(PartDialect::kNodeAttr,
+              IntegerAttr::get(IntegerType::get(op->getContext(), 64), node));
+}
+
+int64_t lpx::part::getNodeOfValue(Value v) {
+  if (Operation *def = v.getDefiningOp())
+    return getNode(def).value_or(0);
+  return 0; // program inputs arrive on node 0
+}
+
+LogicalResult TransferOp::verify() {
+  if (getFrom() < 0 || getTo() < 0)
+    return emitOpError("nodes must be non-negative");
+  if (getFrom() == getTo())
+    return emitOpError("transfer from node ") << getFrom() << " to itself";
+  if (auto n = getNode(*this); n && *n != getTo())
+    return emitOpError("is placed on node ") << *n << " but delivers to node "
+                                             << getTo();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "lpx/Dialect/Part/IR/PartOps.cpp.inc"

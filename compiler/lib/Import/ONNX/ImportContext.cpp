@@ -1,0 +1,127 @@
+//===- ImportContext.cpp - State shared by the op importers ---------------===//
+#include "ImportContext.h"
+
+#include "Tensors.h"
+
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+
+using namespace mlir;
+
+namespace lpx::onnximport {
+
+FailureOr<Value> GraphState::lookup(llvm::StringRef name) {
+  auto it = values.find(name);
+  if (it != values.end())
+    return it->second;
+  auto c = constants.find(name);
+  if (c == constants.end())
+    return failure();
+  LocationAttr locAttr = constantLocs.lookup(name);
+  Location loc = locAttr ? Location(locAttr)
+                         : Location(NameLoc::get(StringAttr::get(&ctx, name)));
+  auto bytes = decodeTensor(*c->second);
+  if (!bytes) {
+    emitError(loc) << llvm::toString(bytes.takeError());
+    ++errors;
+    return failure();
+  }
+  auto attr = toElementsAttr(ctx, *bytes);
+  if (!attr) {
+    emitError(loc) << "constant '" << name
+                   << "': " << llvm::toString(attr.takeError());
+    ++errors;
+    return failure();
+  }
+  Value v = builder.create<graph::ConstantOp>(loc, attr->getType(), *attr);
+  values[name] = v;
+  return v;
+}
+
+LogicalResult NodeContext::fail(const llvm::Twine &reason) {
+  emitError(loc) << "node '" << name << "' (" << node.op_type()
+                 << "): " << reason;
+  ++st.errors;
+  return failure();
+}
+
+FailureOr<Value> NodeContext::input(unsigned i) {
+  if (!hasInput(i))
+    return fail("input " + llvm::Twine(i) + " is required but missing");
+  // Undefined names were reported by the graph check and poisoned names by
+  // the node that failed, so a miss here needs no second message.
+  return st.lookup(node.input(i));
+}
+
+const onnx::TensorProto *NodeContext::constTensor(unsigned i) const {
+  if (!hasInput(i))
+    return nullptr;
+  return st.constants.lookup(node.input(i));
+}
+
+FailureOr<std::vector<int64_t>> NodeContext::constInts(unsigned i) {
+  const onnx::TensorProto *t = constTensor(i);
+  if (!t) {
+    if (!hasInput(i))
+      return fail("input " + llvm::Twine(i) + " is required but missing");
+    return fail("input '" + node.input(i) +
+                "' must be a compile-time constant (an initializer, a "
+                "Constant node or a folded input)");
+  }
+  auto bytes = decodeTensor(*t);
+  if (!bytes)
+    return fail(llvm::toString(bytes.takeError()));
+  auto ints = toInt64s(*bytes);
+  if (!ints)
+    return fail("input '" + node.input(i) +
+                "': " + llvm::toString(ints.takeError()));
+  return std::move(*ints);
+}
+
+const onnx::AttributeProto *NodeContext::attr(llvm::StringRef attrName) const {
+  for (const auto &a : node.attribute())
+    if (a.name() == attrName)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::intAttr(llvm::StringRef attrName, int64_t dflt) const {
+  const onnx::AttributeProto *a = attr(attrName);
+  return a ? a->i() : dflt;
+}
+
+float NodeContext::floatAttr(llvm::StringRef attrName, float dflt) const {
+  const onnx::AttributeProto *a = attr(attrName);
+  return a ? a->f() : dflt;
+}
+
+std::optional<std::vector<int64_t>>
+NodeContext::intsAttr(llvm::StringRef attrName) const {
+  const onnx::AttributeProto *a = attr(attrName);
+  if (!a)
+    return std::nullopt;
+  return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+FailureOr<int64_t> NodeContext::axis(int64_t a, int64_t rank,
+                                     llvm::StringRef what) {
+  if (a < -rank || a >= rank) {
+    (void)fail(what + " " + llvm::Twine(a) + " is out of range for rank " +
+               llvm::Twine(rank));
+    return failure();
+  }
+  return a < 0 ? a + rank : a;
+}
+
+void NodeContext::setOutput(unsigned i, Value v) {
+  if (int(i) < node.output_size() && !node.output(i).empty())
+    st.values[node.output(i)] = v;
+}
+
+Value NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
+  auto t = typeOf(v);
+  if (t.getShape() == shape)
+    return v;
+  return create<graph::ReshapeOp>(tensorOf(shape, t.getElementType()), v);
+}
+
+} // namespace lpx::onnximport

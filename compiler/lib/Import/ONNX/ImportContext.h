@@ -1,0 +1,119 @@
+//===- ImportContext.h - State shared by the op importers -------*- C++ -*-===//
+//
+// GraphState holds what the driver knows about the ONNX values while it walks
+// the nodes; NodeContext is one node's view of it, with the helpers every op
+// importer needs (operands, compile-time constant operands, attributes,
+// errors). Op importers only see NodeContext.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_LIB_IMPORT_ONNX_IMPORTCONTEXT_H
+#define LPX_LIB_IMPORT_ONNX_IMPORTCONTEXT_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lpx::onnximport {
+
+struct GraphState {
+  GraphState(mlir::MLIRContext &ctx, int64_t opset)
+      : ctx(ctx), builder(&ctx), opset(opset) {}
+
+  mlir::MLIRContext &ctx;
+  mlir::OpBuilder builder;
+  int64_t opset;
+  /// ONNX name -> MLIR value: arguments, op results, materialised constants.
+  llvm::StringMap<mlir::Value> values;
+  /// ONNX names whose value is known at compile time (initializers, folded
+  /// inputs, Constant outputs). Materialised as lpx_graph.constant only when
+  /// an op takes them as a tensor operand, so shape operands cost nothing.
+  llvm::StringMap<const onnx::TensorProto *> constants;
+  llvm::StringMap<mlir::LocationAttr> constantLocs;
+  std::deque<onnx::TensorProto> ownedConstants;
+  /// Outputs of nodes that failed to import: their users are skipped
+  /// without another error, so each problem is reported once.
+  llvm::StringSet<> poisoned;
+  /// Types ONNX shape inference found, to cross-check the importer's own.
+  llvm::StringMap<const onnx::TypeProto *> onnxTypes;
+  unsigned errors = 0;
+
+  /// The value of `name`, materialising a constant at the insertion point.
+  mlir::FailureOr<mlir::Value> lookup(llvm::StringRef name);
+};
+
+class NodeContext {
+public:
+  NodeContext(GraphState &st, const onnx::NodeProto &node, std::string name)
+      : st(st), node(node), name(std::move(name)),
+        loc(mlir::NameLoc::get(mlir::StringAttr::get(&st.ctx, this->name))) {}
+
+  GraphState &st;
+  const onnx::NodeProto &node;
+  std::string name;
+  mlir::Location loc;
+
+  int64_t opset() const { return st.opset; }
+  mlir::OpBuilder &builder() { return st.builder; }
+  mlir::MLIRContext *ctx() { return &st.ctx; }
+  template <typename OpT, typename... Args> OpT create(Args &&...args) {
+    return st.builder.create<OpT>(loc, std::forward<Args>(args)...);
+  }
+
+  /// Reports `reason` for this node ("node 'N' (Op): reason"); returns
+  /// failure so importers can `return n.fail(...)`.
+  mlir::LogicalResult fail(const llvm::Twine &reason);
+
+  /// Input `i` is present (ONNX marks omitted optional inputs by "").
+  bool hasInput(unsigned i) const {
+    return int(i) < node.input_size() && !node.input(i).empty();
+  }
+  /// Tensor operand `i`; must be present.
+  mlir::FailureOr<mlir::Value> input(unsigned i);
+  /// Its type (ranked: the importer only makes ranked tensors).
+  mlir::RankedTensorType typeOf(mlir::Value v) {
+    return mlir::cast<mlir::RankedTensorType>(v.getType());
+  }
+  /// Input `i` as compile-time integers; an error when it is not a constant.
+  mlir::FailureOr<std::vector<int64_t>> constInts(unsigned i);
+  /// Input `i`'s TensorProto when it is a compile-time constant.
+  const onnx::TensorProto *constTensor(unsigned i) const;
+
+  const onnx::AttributeProto *attr(llvm::StringRef attrName) const;
+  int64_t intAttr(llvm::StringRef attrName, int64_t dflt) const;
+  float floatAttr(llvm::StringRef attrName, float dflt) const;
+  std::optional<std::vector<int64_t>> intsAttr(llvm::StringRef attrName) const;
+
+  /// Normalises a possibly negative axis for `rank`; reports out of range.
+  mlir::FailureOr<int64_t> axis(int64_t a, int64_t rank, llvm::StringRef what);
+
+  /// Binds ONNX output `i` (skipped when the output name is empty).
+  void setOutput(unsigned i, mlir::Value v);
+
+  /// A tensor type with the element type of `like`.
+  mlir::RankedTensorType tensorOf(llvm::ArrayRef<int64_t> shape,
+                                  mlir::Type elt) {
+    return mlir::RankedTensorType::get(shape, elt);
+  }
+  /// lpx_graph.reshape of `v` to `shape` (skipped when it already has it).
+  mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+};
+
+/// One importer per ONNX op family.
+using OpImporter = mlir::LogicalResult (*)(NodeContext &);
+/// The importer for a default-domain op type, or null.
+OpImporter findOpImporter(llvm::StringRef opType);
+/// Every op type with an importer, sorted.
+std::vector<std::string> opImporterNames();
+
+} // namespace lpx::onnximport
+
+#endif

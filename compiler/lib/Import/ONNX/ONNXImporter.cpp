@@ -1,0 +1,269 @@
+//===- ONNXImporter.cpp - ONNX model to lpx_graph IR (driver) -------------===//
+//
+// Load the file, resolve static types, check the graph's structure, then walk
+// the nodes in order and let each op importer build its lpx_graph ops. A node
+// that fails poisons its outputs, so the walk continues and every unsupported
+// node is reported once.
+//
+//===----------------------------------------------------------------------===//
+#include "lpx/Import/ONNXImporter.h"
+
+#include "ImportContext.h"
+#include "ModelLoader.h"
+#include "OpImporters.h"
+#include "ShapeResolution.h"
+
+#include "lpx/Dialect/Graph/IR/GraphDialect.h"
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Target/Program/EmitProgram.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+namespace lpx {
+using namespace onnximport;
+
+namespace {
+/// The newest default-domain opset ONNX 1.12 (Debian 12) has schemas for.
+constexpr int64_t kMaxOpset = 17;
+
+bool isDefaultDomain(const std::string &d) { return d.empty() || d == "ai.onnx"; }
+
+std::string nodeName(const onnx::NodeProto &node, int index) {
+  if (!node.name().empty())
+    return node.name();
+  return node.op_type() + "_" + std::to_string(index);
+}
+
+/// Every node input is a graph input, an initializer or the output of an
+/// earlier node. Reports each violation; fails if there was any.
+LogicalResult checkStructure(MLIRContext &ctx, const onnx::GraphProto &g,
+                             const std::vector<std::string> &names,
+                             Location fileLoc) {
+  llvm::StringSet<> defined;
+  for (const auto &in : g.input())
+    defined.insert(in.name());
+  for (const auto &t : g.initializer())
+    defined.insert(t.name());
+  llvm::StringMap<int> producer;
+  for (int i = 0; i < g.node_size(); ++i)
+    for (const auto &out : g.node(i).output())
+      if (!out.empty())
+        producer.try_emplace(out, i);
+
+  bool ok = true;
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto &node = g.node(i);
+    Location loc = NameLoc::get(StringAttr::get(&ctx, names[i]));
+    for (const auto &in : node.input()) {
+      if (in.empty() || defined.contains(in))
+        continue;
+      ok = false;
+      auto p = producer.find(in);
+      if (p != producer.end())
+        emitError(loc) << "node '" << names[i] << "' (" << node.op_type()
+                       << ") reads '" << in << "' before node '"
+                       << names[p->second]
+                       << "' produces it: the graph is not topologically "
+                          "sorted";
+      else
+        emitError(loc) << "node '" << names[i] << "' (" << node.op_type()
+                       << ") reads '" << in
+                       << "', which no node, graph input or initializer "
+                          "defines";
+    }
+    for (const auto &out : node.output()) {
+      if (out.empty())
+        continue;
+      if (!defined.insert(out).second) {
+        emitError(loc) << "node '" << names[i] << "' (" << node.op_type()
+                       << ") redefines '" << out << "'";
+        ok = false;
+      }
+    }
+  }
+  for (const auto &out : g.output())
+    if (!defined.contains(out.name())) {
+      emitError(fileLoc) << "graph output '" << out.name()
+                         << "' is never produced";
+      ok = false;
+    }
+  return success(ok);
+}
+
+/// Whether every node is one we can import; ONNX shape inference is only
+/// run then, as it may throw on unknown domains before we could report them.
+bool allNodesKnown(const onnx::GraphProto &g) {
+  for (const auto &node : g.node())
+    if (!isDefaultDomain(node.domain()) || !findOpImporter(node.op_type()))
+      return false;
+  return true;
+}
+
+std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+/// Our type for `name` must agree with a fully known ONNX type; a
+/// difference is an importer bug, better caught here than in a verifier.
+void crossCheck(NodeContext &n, const std::string &name, Value v) {
+  const onnx::TypeProto *t = n.st.onnxTypes.lookup(name);
+  if (!t)
+    return;
+  auto onnxType = knownStaticType(n.st.ctx, *t);
+  if (onnxType && *onnxType != v.getType())
+    (void)n.fail("importer computed " + typeString(v.getType()) + " for '" +
+                 name + "' but ONNX infers " + typeString(*onnxType));
+}
+
+void importNode(GraphState &st, const onnx::NodeProto &node,
+                const std::string &name) {
+  NodeContext n(st, node, name);
+  auto poison = [&] {
+    for (const auto &out : node.output())
+      if (!out.empty())
+        st.poisoned.insert(out);
+  };
+  for (const auto &in : node.input())
+    if (!in.empty() && st.poisoned.contains(in))
+      return poison(); // The failing producer was reported already.
+  if (!isDefaultDomain(node.domain())) {
+    (void)n.fail("unknown domain '" + node.domain() + "'");
+    return poison();
+  }
+  OpImporter importer = findOpImporter(node.op_type());
+  if (!importer) {
+    (void)n.fail("op type '" + node.op_type() + "' is not supported");
+    return poison();
+  }
+  unsigned before = st.errors;
+  if (failed(importer(n))) {
+    if (st.errors == before)
+      (void)n.fail("could not be imported");
+    return poison();
+  }
+  for (const auto &out : node.output()) {
+    if (out.empty() || st.constants.contains(out))
+      continue;
+    Value v = st.values.lookup(out);
+    if (!v) {
+      (void)n.fail("output '" + out + "' is not supported");
+      st.poisoned.insert(out);
+      continue;
+    }
+    crossCheck(n, out, v);
+  }
+}
+} // namespace
+
+FailureOr<OwningOpRef<ModuleOp>>
+importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
+               const ImportOptions &opts) {
+  ctx.loadDialect<func::FuncDialect, graph::GraphDialect>();
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+
+  auto loaded = loadModel(path);
+  if (!loaded) {
+    emitError(fileLoc) << llvm::toString(loaded.takeError());
+    return failure();
+  }
+  onnx::ModelProto &model = **loaded;
+  int64_t opset = -1;
+  for (const auto &imp : model.opset_import())
+    if (isDefaultDomain(imp.domain()))
+      opset = imp.version();
+  if (opset < 1)
+    return emitError(fileLoc)
+           << "the model imports no opset of the default ONNX domain";
+  if (opset > kMaxOpset)
+    return emitError(fileLoc)
+           << "the model uses default-domain opset " << opset
+           << "; the importer supports opsets 1 to " << kMaxOpset;
+
+  if (failed(foldConstInputs(model, opts.constInputs, fileLoc)) ||
+      failed(applyInputShapes(model, opts.inputShapes, fileLoc)))
+    return failure();
+  onnx::GraphProto &g = *model.mutable_graph();
+  std::vector<std::string> names;
+  for (int i = 0; i < g.node_size(); ++i)
+    names.push_back(nodeName(g.node(i), i));
+  if (failed(checkStructure(ctx, g, names, fileLoc)))
+    return failure();
+
+  // Arguments: graph inputs that no initializer gives a value (before IR
+  // version 4 initializers were also listed as inputs).
+  llvm::StringSet<> initializerNames;
+  for (const auto &t : g.initializer())
+    initializerNames.insert(t.name());
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames;
+  bool inputsOk = true;
+  for (const auto &in : g.input()) {
+    if (initializerNames.contains(in.name()))
+      continue;
+    auto type = graphInputType(ctx, in, fileLoc);
+    if (failed(type)) {
+      inputsOk = false;
+      continue;
+    }
+    argTypes.push_back(*type);
+    argNames.push_back(in.name());
+  }
+  if (!inputsOk)
+    return failure();
+
+  if (allNodesKnown(g) && failed(runShapeInference(model, fileLoc)))
+    return failure();
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  GraphState st(ctx, opset);
+  st.builder.setInsertionPointToEnd(module->getBody());
+  auto func = st.builder.create<func::FuncOp>(
+      fileLoc, "main", st.builder.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  for (unsigned i = 0; i < argNames.size(); ++i) {
+    func.setArgAttr(i, kInputNameAttr, st.builder.getStringAttr(argNames[i]));
+    st.values[argNames[i]] = body->getArgument(i);
+  }
+  for (const auto &t : g.initializer()) {
+    st.constants[t.name()] = &t;
+    st.constantLocs[t.name()] = NameLoc::get(st.builder.getStringAttr(t.name()));
+  }
+  for (const auto &vi : g.value_info())
+    st.onnxTypes[vi.name()] = &vi.type();
+  for (const auto &vi : g.output())
+    st.onnxTypes[vi.name()] = &vi.type();
+
+  st.builder.setInsertionPointToEnd(body);
+  for (int i = 0; i < g.node_size(); ++i)
+    importNode(st, g.node(i), names[i]);
+
+  SmallVector<Value> results;
+  SmallVector<Attribute> outNames;
+  for (const auto &out : g.output()) {
+    if (st.poisoned.contains(out.name()))
+      continue;
+    auto v = st.lookup(out.name());
+    if (failed(v))
+      continue; // Reported where the value failed.
+    results.push_back(*v);
+    outNames.push_back(st.builder.getStringAttr(out.name()));
+  }
+  if (st.errors)
+    return failure();
+  st.builder.create<func::ReturnOp>(fileLoc, results);
+  func.setFunctionType(
+      st.builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func->setAttr(kOutputNamesAttr, st.builder.getArrayAttr(outNames));
+  return std::move(module);
+}
+
+std::vector<std::string> supportedOnnxOps() { return opImporterNames(); }
+
+} // namespace lpx

@@ -1,0 +1,59 @@
+//===- OpImporters.h - One importer per ONNX op family ----------*- C++ -*-===//
+//
+// Each importer reads one ONNX node through its NodeContext, computes the
+// static result type itself (ONNX inference is only a cross-check) and
+// builds the canonical lpx_graph form the op verifiers accept. On failure it
+// has reported the reason via NodeContext::fail.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_LIB_IMPORT_ONNX_OPIMPORTERS_H
+#define LPX_LIB_IMPORT_ONNX_OPIMPORTERS_H
+
+#include "ImportContext.h"
+
+namespace lpx::onnximport {
+
+// ElementwiseImporters.cpp
+mlir::LogicalResult importAdd(NodeContext &n);
+mlir::LogicalResult importSub(NodeContext &n);
+mlir::LogicalResult importMul(NodeContext &n);
+mlir::LogicalResult importDiv(NodeContext &n);
+mlir::LogicalResult importPow(NodeContext &n);
+mlir::LogicalResult importSqrt(NodeContext &n);
+mlir::LogicalResult importNeg(NodeContext &n);
+mlir::LogicalResult importRelu(NodeContext &n);
+mlir::LogicalResult importSigmoid(NodeContext &n);
+mlir::LogicalResult importTanh(NodeContext &n);
+mlir::LogicalResult importCast(NodeContext &n);
+mlir::LogicalResult importWhere(NodeContext &n);
+
+// MatrixImporters.cpp
+mlir::LogicalResult importMatMul(NodeContext &n);
+mlir::LogicalResult importGemm(NodeContext &n);
+mlir::LogicalResult importSoftmax(NodeContext &n);
+mlir::LogicalResult importReduceMean(NodeContext &n);
+
+// DataMovementImporters.cpp
+mlir::LogicalResult importReshape(NodeContext &n);
+mlir::LogicalResult importSqueeze(NodeContext &n);
+mlir::LogicalResult importUnsqueeze(NodeContext &n);
+mlir::LogicalResult importTranspose(NodeContext &n);
+mlir::LogicalResult importConcat(NodeContext &n);
+mlir::LogicalResult importSlice(NodeContext &n);
+mlir::LogicalResult importGather(NodeContext &n);
+
+// OpTable.cpp
+mlir::LogicalResult importConstant(NodeContext &n);
+
+/// ONNX Slice for one axis: clamps `start`/`end` as the spec says and returns
+/// the first index and the element count (start 0 when the count is 0).
+struct SliceDim {
+  int64_t start;
+  int64_t count;
+};
+SliceDim resolveSliceDim(int64_t start, int64_t end, int64_t step,
+                         int64_t dim);
+
+} // namespace lpx::onnximport
+
+#endif

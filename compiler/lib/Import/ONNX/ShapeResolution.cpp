@@ -1,0 +1,212 @@
+//===- ShapeResolution.cpp - Static types for an ONNX graph ---------------===//
+#include "ShapeResolution.h"
+
+#include "ModelLoader.h"
+#include "Tensors.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+#include "onnx/shape_inference/implementation.h"
+
+using namespace mlir;
+
+namespace lpx::onnximport {
+
+static std::string dimsString(const onnx::TensorShapeProto &shape) {
+  std::string s;
+  for (int i = 0; i < shape.dim_size(); ++i) {
+    const auto &d = shape.dim(i);
+    s += i ? "x" : "";
+    s += d.has_dim_value() ? std::to_string(d.dim_value())
+         : d.has_dim_param() ? d.dim_param()
+                             : std::string("?");
+  }
+  return s.empty() ? "scalar" : s;
+}
+
+static onnx::ValueInfoProto *findInput(onnx::GraphProto &g,
+                                       const std::string &name, int *index) {
+  for (int i = 0; i < g.input_size(); ++i)
+    if (g.input(i).name() == name) {
+      *index = i;
+      return g.mutable_input(i);
+    }
+  return nullptr;
+}
+
+LogicalResult
+foldConstInputs(onnx::ModelProto &model,
+                const std::map<std::string, std::string> &constInputs,
+                Location fileLoc) {
+  onnx::GraphProto &g = *model.mutable_graph();
+  bool ok = true;
+  for (const auto &[name, file] : constInputs) {
+    int index = -1;
+    onnx::ValueInfoProto *vi = findInput(g, name, &index);
+    if (!vi) {
+      emitError(fileLoc) << "constant input '" << name
+                         << "' is not a graph input of the model";
+      ok = false;
+      continue;
+    }
+    auto tensor = loadTensorFile(file);
+    if (!tensor) {
+      emitError(fileLoc) << "constant input '" << name
+                         << "': " << llvm::toString(tensor.takeError());
+      ok = false;
+      continue;
+    }
+    const auto &tt = vi->type().tensor_type();
+    if (tt.elem_type() != 0 && tt.elem_type() != tensor->data_type()) {
+      emitError(fileLoc) << "constant input '" << name << "' is "
+                         << dataTypeName(tensor->data_type())
+                         << " but the model declares "
+                         << dataTypeName(tt.elem_type());
+      ok = false;
+      continue;
+    }
+    if (tt.has_shape()) {
+      bool match = tt.shape().dim_size() == tensor->dims_size();
+      for (int d = 0; match && d < tensor->dims_size(); ++d)
+        if (tt.shape().dim(d).has_dim_value() &&
+            tt.shape().dim(d).dim_value() != tensor->dims(d))
+          match = false;
+      if (!match) {
+        std::vector<int64_t> dims(tensor->dims().begin(),
+                                  tensor->dims().end());
+        emitError(fileLoc) << "constant input '" << name << "' has shape "
+                           << shapeString(dims) << " but the model declares "
+                           << dimsString(tt.shape());
+        ok = false;
+        continue;
+      }
+    }
+    tensor->set_name(name);
+    *g.add_initializer() = std::move(*tensor);
+    g.mutable_input()->DeleteSubrange(index, 1);
+  }
+  return success(ok);
+}
+
+LogicalResult
+applyInputShapes(onnx::ModelProto &model,
+                 const std::map<std::string, std::vector<int64_t>> &shapes,
+                 Location fileLoc) {
+  onnx::GraphProto &g = *model.mutable_graph();
+  bool ok = true;
+  for (const auto &[name, dims] : shapes) {
+    int index = -1;
+    onnx::ValueInfoProto *vi = findInput(g, name, &index);
+    if (!vi) {
+      emitError(fileLoc) << "--input-shape names '" << name
+                         << "', which is not a graph input of the model";
+      ok = false;
+      continue;
+    }
+    auto *tt = vi->mutable_type()->mutable_tensor_type();
+    if (tt->has_shape() && tt->shape().dim_size() != int(dims.size())) {
+      emitError(fileLoc) << "--input-shape " << name << "=" << shapeString(dims)
+                         << " has rank " << dims.size() << " but input '"
+                         << name << "' has rank " << tt->shape().dim_size()
+                         << " (" << dimsString(tt->shape()) << ")";
+      ok = false;
+      continue;
+    }
+    if (!tt->has_shape())
+      for (size_t i = 0; i < dims.size(); ++i)
+        tt->mutable_shape()->add_dim();
+    for (size_t i = 0; i < dims.size(); ++i) {
+      auto *d = tt->mutable_shape()->mutable_dim(int(i));
+      if (dims[i] < 0) {
+        emitError(fileLoc) << "--input-shape " << name << ": dim " << i
+                           << " is negative";
+        ok = false;
+      } else if (d->has_dim_value() && d->dim_value() != dims[i]) {
+        emitError(fileLoc) << "--input-shape " << name << "="
+                           << shapeString(dims) << " conflicts with dim " << i
+                           << " of input '" << name << "', fixed to "
+                           << d->dim_value() << " by the model";
+        ok = false;
+      } else {
+        d->set_dim_value(dims[i]);
+      }
+    }
+  }
+  return success(ok);
+}
+
+LogicalResult runShapeInference(onnx::ModelProto &model, Location fileLoc) {
+  try {
+    onnx::ShapeInferenceOptions options(/*check_type=*/true,
+                                        /*strict_mode=*/1,
+                                        /*data_prop=*/true);
+    onnx::shape_inference::InferShapes(
+        model, onnx::OpSchemaRegistry::Instance(), options);
+  } catch (const std::exception &e) {
+    return emitError(fileLoc) << "ONNX shape inference failed: " << e.what();
+  }
+  return success();
+}
+
+FailureOr<RankedTensorType> graphInputType(MLIRContext &ctx,
+                                           const onnx::ValueInfoProto &vi,
+                                           Location loc) {
+  const std::string &name = vi.name();
+  if (!vi.type().has_tensor_type())
+    return emitError(loc) << "graph input '" << name
+                          << "' is not a tensor (sequences, maps and "
+                             "optionals are not supported)";
+  const auto &tt = vi.type().tensor_type();
+  auto elt = elementTypeOf(ctx, tt.elem_type());
+  if (!elt)
+    return emitError(loc) << "graph input '" << name
+                          << "': " << llvm::toString(elt.takeError());
+  if (!tt.has_shape())
+    return emitError(loc) << "graph input '" << name
+                          << "' has no shape; fix it with --input-shape "
+                          << name << "=dims";
+  SmallVector<int64_t> dims;
+  SmallVector<int64_t> example;
+  std::string unknown;
+  for (int i = 0; i < tt.shape().dim_size(); ++i) {
+    const auto &d = tt.shape().dim(i);
+    if (d.has_dim_value() && d.dim_value() >= 0) {
+      dims.push_back(d.dim_value());
+      example.push_back(d.dim_value());
+      continue;
+    }
+    if (!unknown.empty())
+      unknown += ", ";
+    unknown += std::to_string(i);
+    if (d.has_dim_param())
+      unknown += " ('" + d.dim_param() + "')";
+    example.push_back(1);
+  }
+  if (!unknown.empty())
+    return emitError(loc) << "graph input '" << name << "' ("
+                          << dimsString(tt.shape()) << ") has unknown dim "
+                          << unknown << "; fix it with --input-shape " << name
+                          << "=dims, for example --input-shape " << name << "="
+                          << shapeString(example);
+  return RankedTensorType::get(dims, *elt);
+}
+
+std::optional<RankedTensorType> knownStaticType(MLIRContext &ctx,
+                                                const onnx::TypeProto &type) {
+  if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+    return std::nullopt;
+  auto elt = elementTypeOf(ctx, type.tensor_type().elem_type());
+  if (!elt) {
+    llvm::consumeError(elt.takeError());
+    return std::nullopt;
+  }
+  SmallVector<int64_t> dims;
+  for (const auto &d : type.tensor_type().shape().dim()) {
+    if (!d.has_dim_value())
+      return std::nullopt;
+    dims.push_back(d.dim_value());
+  }
+  return RankedTensorType::get(dims, *elt);
+}
+
+} // namespace lpx::onnximport

@@ -1,0 +1,55 @@
+//===- ShapeResolution.h - Static types for an ONNX graph -------*- C++ -*-===//
+//
+// Turns the graph's interface into static types before any op is imported:
+// folds constant inputs, pins input dims from --input-shape, runs ONNX shape
+// inference, and converts ONNX value types to ranked MLIR tensor types.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_LIB_IMPORT_ONNX_SHAPERESOLUTION_H
+#define LPX_LIB_IMPORT_ONNX_SHAPERESOLUTION_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Support/LogicalResult.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lpx::onnximport {
+
+/// Moves each named graph input into the initializers, with the value read
+/// from its TensorProto file. Type and fixed dims must match the input's.
+mlir::LogicalResult
+foldConstInputs(onnx::ModelProto &model,
+                const std::map<std::string, std::string> &constInputs,
+                mlir::Location fileLoc);
+
+/// Pins graph input dims (`--input-shape name=dims`).
+mlir::LogicalResult
+applyInputShapes(onnx::ModelProto &model,
+                 const std::map<std::string, std::vector<int64_t>> &shapes,
+                 mlir::Location fileLoc);
+
+/// ONNX shape inference (strict mode); its exceptions become one error with
+/// ONNX's message.
+mlir::LogicalResult runShapeInference(onnx::ModelProto &model,
+                                      mlir::Location fileLoc);
+
+/// The static type of a graph input; reports an unknown element type or
+/// unknown dims (pointing at --input-shape).
+mlir::FailureOr<mlir::RankedTensorType>
+graphInputType(mlir::MLIRContext &ctx, const onnx::ValueInfoProto &vi,
+               mlir::Location loc);
+
+/// The type ONNX knows for a value, when it is a tensor with a supported
+/// element type and every dim fixed.
+std::optional<mlir::RankedTensorType>
+knownStaticType(mlir::MLIRContext &ctx, const onnx::TypeProto &type);
+
+} // namespace lpx::onnximport
+
+#endif

@@ -1,0 +1,59 @@
+//===- Tensors.h - ONNX tensors and element types ---------------*- C++ -*-===//
+//
+// Decoding of onnx::TensorProto payloads (raw_data or the typed fields) into
+// little-endian bytes, and the mapping from ONNX data types to the MLIR
+// element types the rest of the compiler understands (see dtypeOf in
+// Target/ISABridge.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_LIB_IMPORT_ONNX_TENSORS_H
+#define LPX_LIB_IMPORT_ONNX_TENSORS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Error.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lpx::onnximport {
+
+/// The ONNX name of a data type ("FLOAT", "STRING", ...).
+std::string dataTypeName(int32_t onnxType);
+
+/// The MLIR element type of an ONNX data type; an error "element type X is
+/// not supported" for strings, complex numbers and anything unknown.
+llvm::Expected<mlir::Type> elementTypeOf(mlir::MLIRContext &ctx,
+                                         int32_t onnxType);
+
+/// A tensor's elements as little-endian bytes (bool: one byte per element).
+/// `bytes` points either into the TensorProto's raw_data (no copy, which
+/// matters for weights) or into `owned`.
+struct TensorBytes {
+  int32_t dataType = 0;
+  std::vector<int64_t> shape;
+  std::string owned;
+  llvm::StringRef bytes;
+  int64_t numElements() const;
+};
+
+/// Decodes raw_data or the typed field of `t`; the byte count or value count
+/// must match the shape. External data must already be resolved.
+llvm::Expected<TensorBytes> decodeTensor(const onnx::TensorProto &t);
+
+/// The value as an attribute of type tensor<shape x elementTypeOf(dataType)>.
+llvm::Expected<mlir::DenseElementsAttr> toElementsAttr(mlir::MLIRContext &ctx,
+                                                       const TensorBytes &t);
+
+/// Integer (or bool) elements widened to int64, for shape-like operands.
+llvm::Expected<std::vector<int64_t>> toInt64s(const TensorBytes &t);
+
+/// "2x3" or "scalar", for messages.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
+} // namespace lpx::onnximport
+
+#endif

@@ -1,0 +1,37 @@
+//===- Pipeline.cpp - The compile pipeline from level 1 to level 3 --------===//
+#include "lpx/Pipeline/Pipeline.h"
+#include "lpx/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+void lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
+                        StopAfter stop) {
+  pm.addNestedPass<func::FuncOp>(createGraphDecompose());
+  if (stop == StopAfter::Graph)
+    return;
+  pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.chip}));
+  if (stop == StopAfter::Partitioned)
+    return;
+  pm.addPass(createSchedule(ScheduleOptions{opts.chip}));
+  pm.addPass(createAllocateSram(AllocateSramOptions{opts.chip}));
+}
+
+namespace {
+struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
+  Option<unsigned> nodes{*this, "nodes", llvm::cl::desc("Number of nodes"),
+                         llvm::cl::init(1)};
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Chip preset or description file"),
+                           llvm::cl::init("")};
+};
+} // namespace
+
+void lpx::registerPipelines() {
+  PassPipelineRegistration<PipelineOptions>(
+      "lpx-compile", "Graph (level 1) to scheduled, allocated IR (level 3)",
+      [](OpPassManager &pm, const PipelineOptions &o) {
+        buildPipeline(pm, CompileOptions{o.chip, o.nodes});
+      });
+}

@@ -1,0 +1,110 @@
+//===- ISABridge.cpp - Map compiler IR onto the instruction set -----------===//
+#include "lpx/Target/ISABridge.h"
+
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Part/IR/PartOps.h"
+#include "lpx/Dialect/Sched/IR/SchedOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace lpx;
+using isa::DType;
+using isa::Opcode;
+
+std::optional<DType> lpx::dtypeOf(Type t) {
+  if (t.isF32()) return DType::F32;
+  if (t.isF16()) return DType::F16;
+  if (t.isBF16()) return DType::BF16;
+  if (t.isF64()) return DType::F64;
+  if (auto i = dyn_cast<IntegerType>(t)) {
+    bool u = i.isUnsigned();
+    switch (i.getWidth()) {
+    case 1: return DType::Bool;
+    case 8: return u ? DType::U8 : DType::I8;
+    case 16: return u ? DType::U16 : DType::I16;
+    case 32: return u ? DType::U32 : DType::I32;
+    case 64: return u ? DType::U64 : DType::I64;
+    default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+isa::TensorDesc lpx::tensorDescOf(Type type) {
+  isa::TensorDesc d;
+  auto t = cast<RankedTensorType>(type);
+  d.dtype = dtypeOf(t.getElementType()).value_or(DType::Undefined);
+  d.shape.assign(t.getShape().begin(), t.getShape().end());
+  return d;
+}
+
+FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
+  using namespace lpx::graph;
+  std::optional<Opcode> code =
+      llvm::TypeSwitch<Operation *, std::optional<Opcode>>(op)
+          .Case([](MatMulOp) { return Opcode::MatMul; })
+          .Case([](AddOp) { return Opcode::Add; })
+          .Case([](SubOp) { return Opcode::Sub; })
+          .Case([](MulOp) { return Opcode::Mul; })
+          .Case([](DivOp) { return Opcode::Div; })
+          .Case([](PowOp) { return Opcode::Pow; })
+          .Case([](WhereOp) { return Opcode::Where; })
+          .Case([](SqrtOp) { return Opcode::Sqrt; })
+          .Case([](NegOp) { return Opcode::Neg; })
+          .Case([](ReluOp) { return Opcode::Relu; })
+          .Case([](SigmoidOp) { return Opcode::Sigmoid; })
+          .Case([](TanhOp) { return Opcode::Tanh; })
+          .Case([](CastOp) { return Opcode::Cast; })
+          .Case([](SoftmaxOp) { return Opcode::Softmax; })
+          .Case([](ReduceMeanOp) { return Opcode::ReduceMean; })
+          .Case([](TransposeOp) { return Opcode::Transpose; })
+          .Case([](ConcatOp) { return Opcode::Concat; })
+          .Case([](SliceOp) { return Opcode::Slice; })
+          .Case([](GatherOp) { return Opcode::Gather; })
+          .Case([](ReshapeOp) { return Opcode::Copy; })
+          .Case([](part::TransferOp) { return Opcode::Send; })
+          .Case([](sched::SendOp) { return Opcode::Send; })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!code)
+    return failure();
+  return *code;
+}
+
+SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
+  using namespace lpx::graph;
+  return llvm::TypeSwitch<Operation *, SmallVector<int64_t>>(op)
+      .Case([](SoftmaxOp o) { return SmallVector<int64_t>{o.getAxis()}; })
+      .Case([](ReduceMeanOp o) { return SmallVector<int64_t>(o.getAxes()); })
+      .Case([](TransposeOp o) { return SmallVector<int64_t>(o.getPerm()); })
+      .Case([](ConcatOp o) { return SmallVector<int64_t>{o.getAxis()}; })
+      .Case([](SliceOp o) {
+        SmallVector<int64_t> a(o.getStarts());
+        llvm::append_range(a, o.getSteps());
+        return a;
+      })
+      .Case([](GatherOp o) { return SmallVector<int64_t>{o.getAxis()}; })
+      .Default([](Operation *) { return SmallVector<int64_t>{}; });
+}
+
+isa::Cost lpx::costOf(const isa::ChipSpec &chip, Operation *op) {
+  FailureOr<Opcode> code = opcodeOf(op);
+  if (failed(code))
+    return {};
+  std::vector<isa::TensorDesc> operands;
+  for (Value v : op->getOperands())
+    operands.push_back(tensorDescOf(v.getType()));
+  return isa::instructionCost(chip, *code, operands,
+                              tensorDescOf(op->getResult(0).getType()));
+}
+
+FailureOr<isa::ChipSpec> lpx::loadChipForPass(StringRef chip,
+                                              Operation *anchor) {
+  std::string name = chip.empty() ? isa::presetNames().front() : chip.str();
+  auto spec = isa::loadChipSpec(name);
+  if (!spec) {
+    anchor->emitError() << llvm::toString(spec.takeError());
+    return failure();
+  }
+  return *spec;
+}

@@ -1,0 +1,198 @@
+//===- EmitProgram.cpp - Level-3 IR to a program file ---------------------===//
+#include "lpx/Target/Program/EmitProgram.h"
+
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Part/IR/PartOps.h"
+#include "lpx/Dialect/Sched/IR/SchedOps.h"
+#include "lpx/Target/ISABridge.h"
+#include "lpx/isa/Program.h"
+#include "lpx/isa/Version.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace lpx;
+
+namespace {
+
+/// The bytes of a constant in the program's little-endian layout (i1 as one
+/// byte per element, splats expanded).
+std::string constantBytes(DenseElementsAttr attr) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  int64_t n = type.getNumElements();
+  Type elem = type.getElementType();
+  std::string out;
+  if (elem.isInteger(1)) {
+    out.reserve(n);
+    for (bool b : attr.getValues<bool>())
+      out.push_back(b ? 1 : 0);
+    return out;
+  }
+  ArrayRef<char> raw = attr.getRawData();
+  if (!attr.isSplat())
+    return std::string(raw.begin(), raw.end());
+  unsigned eb = elem.getIntOrFloatBitWidth() / 8;
+  out.reserve(size_t(n) * eb);
+  for (int64_t i = 0; i < n; ++i)
+    out.append(raw.data(), eb);
+  return out;
+}
+
+std::string originOf(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location l : fused.getLocations())
+      if (auto s = originOf(l); !s.empty())
+        return s;
+  return "";
+}
+
+class Emitter {
+public:
+  Emitter(const isa::ChipSpec &spec) : spec(spec) {}
+
+  FailureOr<isa::pb::Program> run(func::FuncOp f, StringRef sourceName,
+                                  unsigned numNodes) {
+    program.set_producer("lpx 0.1.0 (program format " +
+                         std::to_string(isa::kFormatMajor) + "." +
+                         std::to_string(isa::kFormatMinor) + ")");
+    program.set_source_model(sourceName.str());
+    program.set_chip_yaml(isa::printChipSpec(spec));
+    program.set_chip_hash(isa::hashText(program.chip_yaml()));
+    program.set_num_nodes(numNodes);
+    Block &body = f.getBody().front();
+    for (BlockArgument arg : body.getArguments()) {
+      auto name = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                 kInputNameAttr);
+      std::string n = name ? name.str()
+                           : "arg" + std::to_string(arg.getArgNumber());
+      auto addr = f.getArgAttrOfType<IntegerAttr>(
+          arg.getArgNumber(), sched::SchedDialect::kAddrAttr);
+      if (!addr)
+        return f.emitError("argument ") << n << " has no SRAM address; run "
+                                               "lpx-allocate-sram first";
+      uint32_t id = addBuffer(arg, n, 0, addr.getInt(), isa::pb::INPUT);
+      auto *bind = program.add_inputs();
+      bind->set_name(n);
+      bind->set_buffer(id);
+    }
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    llvm::DenseMap<Value, std::string> outputNames;
+    auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+    for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+      std::string n = "output" + std::to_string(i);
+      if (names && i < names.size())
+        if (auto s = dyn_cast<StringAttr>(names[i]))
+          n = s.str();
+      outputNames[v] = n;
+    }
+    std::vector<std::pair<uint64_t, isa::pb::Instruction>> insts;
+    for (Operation &op : body.without_terminator()) {
+      std::optional<int64_t> node = part::getNode(&op);
+      auto addr = op.getAttrOfType<IntegerAttr>(sched::SchedDialect::kAddrAttr);
+      if (!node || !addr)
+        return op.emitOpError("is not placed and allocated; run the whole "
+                              "pipeline before emission");
+      Value v = op.getResult(0);
+      std::string origin = originOf(op.getLoc());
+      if (auto c = dyn_cast<graph::ConstantOp>(op)) {
+        auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+        uint32_t id = addBuffer(v, origin.empty() ? "const" : origin, *node,
+                                addr.getInt(), isa::pb::CONSTANT);
+        auto *k = program.add_constants();
+        k->set_buffer(id);
+        if (dense) // else shape-only: simulated, not run
+          k->set_data(constantBytes(dense));
+        continue;
+      }
+      auto slot = op.getAttrOfType<sched::SlotAttr>(
+          sched::SchedDialect::kSlotAttr);
+      FailureOr<isa::Opcode> code = opcodeOf(&op);
+      if (!slot || failed(code))
+        return op.emitOpError("is not a scheduled instruction");
+      auto out = outputNames.find(v);
+      bool isOutput = out != outputNames.end();
+      uint32_t id = addBuffer(v, isOutput ? out->second : bufferName(origin),
+                              *node, addr.getInt(),
+                              isOutput ? isa::pb::OUTPUT : isa::pb::TEMP);
+      isa::pb::Instruction inst;
+      inst.set_opcode(uint32_t(*code));
+      inst.set_issue(slot.getIssue());
+      inst.set_result(id);
+      inst.set_origin(origin);
+      for (Value operand : op.getOperands())
+        inst.add_operands(ids.lookup(operand));
+      for (int64_t a : instructionAttrs(&op))
+        inst.add_attrs(a);
+      if (auto send = dyn_cast<sched::SendOp>(op)) {
+        inst.set_node(uint32_t(send.getFrom()));
+        inst.set_dst_node(uint32_t(send.getTo()));
+        inst.set_link(uint32_t(send.getLink()));
+        inst.set_arrive(uint64_t(send.getArrive()));
+      } else {
+        inst.set_node(uint32_t(*node));
+      }
+      insts.emplace_back(insts.size(), std::move(inst));
+    }
+    for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+      auto *bind = program.add_outputs();
+      bind->set_name(outputNames[v]);
+      bind->set_buffer(ids.lookup(v));
+    }
+    // Issue order, program order among equals: the order every reader needs.
+    std::stable_sort(insts.begin(), insts.end(), [](auto &a, auto &b) {
+      return a.second.issue() < b.second.issue();
+    });
+    for (auto &entry : insts)
+      *program.add_instructions() = std::move(entry.second);
+    return std::move(program);
+  }
+
+private:
+  std::string bufferName(const std::string &origin) {
+    return (origin.empty() ? "t" : origin) + "#" +
+           std::to_string(program.buffers_size());
+  }
+
+  uint32_t addBuffer(Value v, const std::string &name, int64_t node,
+                     int64_t addr, isa::pb::BufferKind kind) {
+    isa::TensorDesc d = tensorDescOf(v.getType());
+    auto *b = program.add_buffers();
+    b->set_name(name);
+    b->set_node(uint32_t(node));
+    b->set_addr(uint64_t(addr));
+    b->set_bytes(d.bytes());
+    b->set_dtype(uint32_t(d.dtype));
+    for (int64_t s : d.shape)
+      b->add_shape(s);
+    b->set_kind(kind);
+    uint32_t id = uint32_t(program.buffers_size() - 1);
+    ids[v] = id;
+    return id;
+  }
+
+  const isa::ChipSpec &spec;
+  isa::pb::Program program;
+  llvm::DenseMap<Value, uint32_t> ids;
+};
+
+} // namespace
+
+FailureOr<isa::pb::Program> lpx::emitProgram(ModuleOp module,
+                                             const isa::ChipSpec &spec,
+                                             StringRef sourceName) {
+  auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
+  if (funcs.size() != 1)
+    return module.emitError("expected exactly one function to emit");
+  auto nodes = module->getAttrOfType<IntegerAttr>(
+      part::PartDialect::kNumNodesAttr);
+  if (!nodes)
+    return module.emitError("module is not partitioned; run lpx-partition");
+  auto chip = module->getAttrOfType<StringAttr>(sched::SchedDialect::kChipAttr);
+  if (!chip || chip.getValue() != spec.name)
+    return module.emitError("module was not scheduled for chip '")
+           << spec.name << "'";
+  return Emitter(spec).run(funcs.front(), sourceName, nodes.getInt());
+}

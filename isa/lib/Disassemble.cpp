@@ -1,0 +1,73 @@
+//===- Disassemble.cpp - Program file to stable text ----------------------===//
+#include "lpx/isa/Disassemble.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace lpx::isa;
+
+static std::string shapeText(const pb::Buffer &b) {
+  std::string s;
+  for (int i = 0; i < b.shape_size(); ++i)
+    s += (i ? "x" : "") + std::to_string(b.shape(i));
+  return (s.empty() ? "" : s + "x") +
+         std::string(dtypeName(static_cast<DType>(b.dtype())));
+}
+
+static const char *kindText(pb::BufferKind k) {
+  switch (k) {
+  case pb::INPUT: return "input";
+  case pb::OUTPUT: return "output";
+  case pb::CONSTANT: return "const";
+  case pb::TEMP: return "temp";
+  default: return "?";
+  }
+}
+
+void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
+  const pb::Program &p = prog.program;
+  os << "program: " << p.source_model() << " for " << p.num_nodes()
+     << " node(s) of " << prog.chip.name << " (" << p.producer() << ")\n";
+  os << "buffers:\n";
+  for (int i = 0; i < p.buffers_size(); ++i) {
+    const pb::Buffer &b = p.buffers(i);
+    os << llvm::formatv("  %{0,-5} node {1} @{2,-10} {3,-6} {4,-24} {5}\n", i,
+                        b.node(), b.addr(), kindText(b.kind()), shapeText(b),
+                        b.name());
+  }
+  for (uint32_t node = 0; node < p.num_nodes(); ++node) {
+    os << "node " << node << ":\n";
+    for (const pb::Instruction &inst : p.instructions()) {
+      if (inst.node() != node)
+        continue;
+      Opcode op = opcodeOf(inst);
+      std::vector<TensorDesc> operands;
+      for (uint32_t id : inst.operands())
+        operands.push_back(descOf(p.buffers(id)));
+      Cost c = instructionCost(prog.chip, op, operands,
+                               descOf(p.buffers(inst.result())));
+      std::string queue = std::string(unitName(unitOf(op)));
+      if (op == Opcode::Send)
+        queue = "link" + std::to_string(inst.link());
+      os << llvm::formatv("  {0,10} {1,-6} {2,-12}", inst.issue(), queue,
+                          mnemonic(op));
+      os << " %" << inst.result();
+      if (op == Opcode::Send)
+        os << "@node" << inst.dst_node();
+      os << " <-";
+      for (uint32_t id : inst.operands())
+        os << " %" << id;
+      if (inst.attrs_size()) {
+        os << " [";
+        for (int i = 0; i < inst.attrs_size(); ++i)
+          os << (i ? "," : "") << inst.attrs(i);
+        os << "]";
+      }
+      os << llvm::formatv("  busy {0} lat {1}", c.busy, c.latency);
+      if (op == Opcode::Send)
+        os << " arrive " << inst.arrive();
+      if (!inst.origin().empty())
+        os << "  ; " << inst.origin();
+      os << "\n";
+    }
+  }
+}

@@ -1,0 +1,83 @@
+//===- Simulator.h - Cycle-level check of a program schedule ----*- C++ -*-===//
+//
+// Replays a verified program against the cost model of the chip it was
+// scheduled for. The schedule is taken as written: the simulator never stalls
+// an instruction, it reports every place where the schedule could not have
+// run as declared (a hazard) and the cycles and utilisation it implies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_SIM_SIMULATOR_H
+#define LPX_SIM_SIMULATOR_H
+
+#include "lpx/isa/Program.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lpx::sim {
+
+/// One place where the schedule cannot run as written.
+struct Hazard {
+  uint32_t node = 0;        // node of the instruction that hits the hazard
+  uint64_t instruction = 0; // index in program.instructions
+  uint64_t cycle = 0;       // its issue cycle
+  /// "operand-not-ready", "unit-busy", "link-busy", "sram-overwrite" or
+  /// "arrival-mismatch".
+  std::string kind;
+  /// One line naming the mnemonic, the origin and the buffer concerned.
+  std::string message;
+};
+
+/// Occupancy of one in-order queue: a unit ("mem", "mxm", "sxm", "vxm") or an
+/// outgoing link ("link<k>") of a node.
+struct QueueStats {
+  uint32_t node = 0;
+  std::string queue;
+  uint64_t busyCycles = 0;   // cycles in which the queue was occupied
+  uint64_t instructions = 0; // instructions issued to it
+};
+
+struct SimResult {
+  uint64_t totalCycles = 0; // latest completion of any instruction
+  double seconds = 0;       // totalCycles at the chip clock
+  uint64_t instructions = 0;
+  /// The first SimOptions::maxHazards hazards, in program order.
+  std::vector<Hazard> hazards;
+  /// All hazards found, including those not kept in `hazards`.
+  uint64_t hazardCount = 0;
+  /// Every unit queue of every node and every link queue that carried a
+  /// send; sorted by node, then queue name (link numbers compare as numbers).
+  /// Utilisation is busyCycles / totalCycles.
+  std::vector<QueueStats> queues;
+  uint64_t bytesOverLinks = 0; // tensor bytes carried by sends (no framing)
+};
+
+struct SimOptions {
+  /// An instruction issuing after this cycle stops the simulation with an
+  /// error.
+  uint64_t maxCycles = UINT64_MAX;
+  /// Hazards kept in SimResult::hazards; the rest are only counted.
+  size_t maxHazards = 100;
+};
+
+/// Walks the instructions once in issue order. Fails only when an option's
+/// limit is exceeded; schedule violations are hazards, not errors.
+llvm::Expected<SimResult> simulate(const lpx::isa::LoadedProgram &prog,
+                                   const SimOptions &opts = {});
+
+/// Human-readable summary: cycles, time at the chip clock, per-queue busy
+/// cycles and utilisation, one line per hazard.
+void printReport(const SimResult &result, const lpx::isa::LoadedProgram &prog,
+                 llvm::raw_ostream &os);
+
+/// The same content as JSON, keys sorted, so identical runs print identical
+/// text.
+void printJson(const SimResult &result, const lpx::isa::LoadedProgram &prog,
+               llvm::raw_ostream &os);
+
+} // namespace lpx::sim
+
+#endif

@@ -1,0 +1,93 @@
+//===- Report.cpp - Printing a simulation result --------------------------===//
+//
+// Two views of one SimResult: a text summary for people and JSON for tools.
+// Both are pure functions of the result and the program, so identical runs
+// print identical bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "lpx/sim/Simulator.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace lpx;
+using namespace lpx::sim;
+
+static double utilisation(const QueueStats &q, const SimResult &r) {
+  return r.totalCycles == 0 ? 0.0
+                            : double(q.busyCycles) / double(r.totalCycles);
+}
+
+static double microseconds(const SimResult &r, const isa::ChipSpec &chip) {
+  return double(r.totalCycles) / chip.clockMHz;
+}
+
+void lpx::sim::printReport(const SimResult &r, const isa::LoadedProgram &prog,
+                           llvm::raw_ostream &os) {
+  const isa::pb::Program &p = prog.program;
+  const std::string &model =
+      p.source_model().empty() ? std::string("program") : p.source_model();
+  os << llvm::formatv("simulation of {0} on chip '{1}', {2} node(s)\n", model,
+                      prog.chip.name, p.num_nodes());
+  os << llvm::formatv("  total cycles:     {0}\n", r.totalCycles);
+  os << llvm::formatv("  time:             {0:f3} us at ",
+                      microseconds(r, prog.chip))
+     << llvm::format("%g", prog.chip.clockMHz) << " MHz\n";
+  os << llvm::formatv("  instructions:     {0}\n", r.instructions);
+  os << llvm::formatv("  bytes over links: {0}\n", r.bytesOverLinks);
+
+  os << "queues:\n";
+  os << llvm::formatv("  {0,-5} {1,-7} {2,12} {3,12} {4,8}\n", "node", "queue",
+                      "busy", "instrs", "util");
+  for (const QueueStats &q : r.queues)
+    os << llvm::formatv("  {0,-5} {1,-7} {2,12} {3,12} {4,7:f2}%\n", q.node,
+                        q.queue, q.busyCycles, q.instructions,
+                        100.0 * utilisation(q, r));
+
+  if (r.hazardCount == 0) {
+    os << "hazards: none\n";
+    return;
+  }
+  os << llvm::formatv("hazards: {0}\n", r.hazardCount);
+  for (const Hazard &h : r.hazards)
+    os << llvm::formatv("  cycle {0} node {1} instruction {2} {3}: {4}\n",
+                        h.cycle, h.node, h.instruction, h.kind, h.message);
+  if (r.hazardCount > r.hazards.size())
+    os << llvm::formatv("  ... {0} more not listed\n",
+                        r.hazardCount - r.hazards.size());
+}
+
+void lpx::sim::printJson(const SimResult &r, const isa::LoadedProgram &prog,
+                         llvm::raw_ostream &os) {
+  const isa::pb::Program &p = prog.program;
+  llvm::json::Array queues;
+  for (const QueueStats &q : r.queues)
+    queues.push_back(llvm::json::Object{
+        {"node", q.node},
+        {"queue", q.queue},
+        {"busy_cycles", q.busyCycles},
+        {"instructions", q.instructions},
+        {"utilisation", utilisation(q, r)},
+    });
+  llvm::json::Array hazards;
+  for (const Hazard &h : r.hazards)
+    hazards.push_back(llvm::json::Object{
+        {"node", h.node},
+        {"instruction", h.instruction},
+        {"cycle", h.cycle},
+        {"kind", h.kind},
+        {"message", h.message},
+    });
+  // llvm::json prints object keys in sorted order, which makes the text
+  // independent of insertion order.
+  llvm::json::Value root = llvm::json::Object{
+      {"source_model", p.source_model()},      {"chip", prog.chip.name},
+      {"clock_mhz", prog.chip.clockMHz},       {"nodes", p.num_nodes()},
+      {"total_cycles", r.totalCycles},         {"seconds", r.seconds},
+      {"time_us", microseconds(r, prog.chip)}, {"instructions", r.instructions},
+      {"bytes_over_links", r.bytesOverLinks},  {"queues", std::move(queues)},
+      {"hazard_count", r.hazardCount},         {"hazards", std::move(hazards)},
+  };
+  os << llvm::formatv("{0:2}", root) << "\n";
+}

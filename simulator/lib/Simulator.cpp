@@ -1,0 +1,317 @@
+//===- Simulator.cpp - Replaying a schedule against the cost model --------===//
+//
+// One pass over the instructions in issue order. Per queue we keep the cycle
+// it becomes free, per buffer the cycle its data is complete and the cycle its
+// last reader finishes, and per node which buffer holds each SRAM range. All
+// lookups are array indexing or ordered maps, so the pass is O(n log n) and its
+// output never depends on hashing or the wall clock.
+//
+//===----------------------------------------------------------------------===//
+#include "lpx/sim/Simulator.h"
+#include "SramOccupancy.h"
+
+#include "lpx/isa/Opcode.h"
+#include "lpx/isa/Timing.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+using namespace lpx;
+using namespace lpx::sim;
+
+namespace {
+
+constexpr uint64_t kNever = UINT64_MAX;
+constexpr uint64_t kNoInstruction = UINT64_MAX;
+// Unit queues reported per node, in name order: mem, mxm, sxm, vxm.
+constexpr isa::Unit kUnitsByName[] = {isa::Unit::MEM, isa::Unit::MXM,
+                                      isa::Unit::SXM, isa::Unit::VXM};
+constexpr unsigned kQueuedUnits = 4;
+
+uint64_t addSat(uint64_t a, uint64_t b) {
+  return a + b < a ? UINT64_MAX : a + b;
+}
+
+struct QueueState {
+  uint64_t freeAt = 0; // first cycle the queue can start another one
+  uint64_t busy = 0;   // union of occupied cycles
+  uint64_t count = 0;
+  uint64_t lastInst = kNoInstruction;
+};
+
+struct BufferState {
+  uint64_t readyAt = kNever; // data complete; kNever = never produced
+  uint64_t lastReadEnd = 0;  // latest issue + busy of a reader
+  // Set when another buffer took part of this one's SRAM range.
+  bool clobbered = false;
+  uint32_t clobberedBy = 0;
+  uint64_t clobberInst = kNoInstruction; // kNoInstruction: before cycle 0
+  uint64_t clobberCycle = 0;
+};
+
+unsigned unitSlot(isa::Unit u) {
+  for (unsigned i = 0; i < kQueuedUnits; ++i)
+    if (kUnitsByName[i] == u)
+      return i;
+  return 0;
+}
+
+class Engine {
+public:
+  Engine(const isa::LoadedProgram &prog, const SimOptions &opts)
+      : prog(prog), p(prog.program), opts(opts),
+        units(size_t(p.num_nodes()) * kQueuedUnits), buffers(p.buffers_size()),
+        sram(p.num_nodes()) {}
+
+  llvm::Expected<SimResult> run();
+
+private:
+  void placeInitialTenants();
+  void step(uint64_t index, const isa::pb::Instruction &inst);
+  void checkQueue(uint64_t index, const isa::pb::Instruction &inst,
+                  QueueState &q, const isa::Cost &cost, bool isLink);
+  void readOperands(uint64_t index, const isa::pb::Instruction &inst,
+                    uint64_t readEnd);
+  void writeResult(uint64_t index, const isa::pb::Instruction &inst,
+                   uint32_t node);
+  void hazard(uint64_t index, const isa::pb::Instruction &inst,
+              const char *kind, std::string message);
+  std::string describe(const isa::pb::Instruction &inst) const;
+  const std::string &nameOf(uint32_t buffer) const {
+    return p.buffers(buffer).name();
+  }
+  std::vector<QueueStats> collectQueues() const;
+
+  const isa::LoadedProgram &prog;
+  const isa::pb::Program &p;
+  const SimOptions &opts;
+  SimResult result;
+  std::vector<QueueState> units; // node * kQueuedUnits + unitSlot
+  std::map<std::pair<uint32_t, uint32_t>, QueueState> links; // (node, link)
+  std::vector<BufferState> buffers;
+  std::vector<SramOccupancy> sram;          // per node
+  llvm::SmallVector<uint32_t, 8> displaced; // scratch for writeResult
+};
+
+} // namespace
+
+std::string Engine::describe(const isa::pb::Instruction &inst) const {
+  std::string m(isa::mnemonic(isa::opcodeOf(inst)));
+  if (inst.origin().empty())
+    return m + " (no origin)";
+  return m + " (origin '" + inst.origin() + "')";
+}
+
+void Engine::hazard(uint64_t index, const isa::pb::Instruction &inst,
+                    const char *kind, std::string message) {
+  ++result.hazardCount;
+  if (result.hazards.size() >= opts.maxHazards)
+    return;
+  result.hazards.push_back(
+      Hazard{inst.node(), index, inst.issue(), kind, std::move(message)});
+}
+
+// Inputs and weights are in SRAM before cycle 0 and occupy their ranges.
+void Engine::placeInitialTenants() {
+  for (int id = 0; id < p.buffers_size(); ++id) {
+    const isa::pb::Buffer &b = p.buffers(id);
+    if (b.kind() != isa::pb::INPUT && b.kind() != isa::pb::CONSTANT)
+      continue;
+    buffers[id].readyAt = 0;
+    displaced.clear();
+    sram[b.node()].occupy(b.addr(), b.bytes(), id, displaced);
+    for (uint32_t d : displaced) {
+      if (d == uint32_t(id))
+        continue;
+      // Two preloaded buffers overlap: the earlier one is lost before the
+      // program starts; any read of it is reported.
+      BufferState &s = buffers[d];
+      s.clobbered = true;
+      s.clobberedBy = id;
+      s.clobberInst = kNoInstruction;
+      s.clobberCycle = 0;
+    }
+  }
+}
+
+void Engine::checkQueue(uint64_t index, const isa::pb::Instruction &inst,
+                        QueueState &q, const isa::Cost &cost, bool isLink) {
+  const uint64_t issue = inst.issue();
+  if (q.freeAt > issue) {
+    std::string what =
+        isLink ? llvm::formatv("link {0}", inst.link()).str()
+               : std::string(isa::unitName(isa::unitOf(isa::opcodeOf(inst))));
+    const isa::pb::Instruction &prev = p.instructions(int(q.lastInst));
+    hazard(index, inst, isLink ? "link-busy" : "unit-busy",
+           llvm::formatv("{0}: {1} is busy until cycle {2} with instruction "
+                         "{3}, {4}",
+                         describe(inst), what, q.freeAt, q.lastInst,
+                         describe(prev))
+               .str());
+  }
+  // Count only cycles not already covered, so busy <= total even when a
+  // hazard overlaps two instructions.
+  uint64_t end = addSat(issue, cost.busy);
+  uint64_t from = std::max(issue, q.freeAt);
+  if (end > from)
+    q.busy += end - from;
+  q.freeAt = std::max(q.freeAt, end);
+  ++q.count;
+  q.lastInst = index;
+}
+
+void Engine::readOperands(uint64_t index, const isa::pb::Instruction &inst,
+                          uint64_t readEnd) {
+  const uint64_t issue = inst.issue();
+  for (int i = 0; i < inst.operands_size(); ++i) {
+    uint32_t id = inst.operands(i);
+    // An operand used twice (add x, x) is one read.
+    bool seen = false;
+    for (int j = 0; j < i && !seen; ++j)
+      seen = inst.operands(j) == id;
+    if (seen)
+      continue;
+    BufferState &s = buffers[id];
+    if (s.readyAt == kNever)
+      hazard(index, inst, "operand-not-ready",
+             llvm::formatv("{0}: operand '{1}' is never produced",
+                           describe(inst), nameOf(id))
+                 .str());
+    else if (s.readyAt > issue)
+      hazard(index, inst, "operand-not-ready",
+             llvm::formatv("{0}: operand '{1}' is not complete until cycle {2}",
+                           describe(inst), nameOf(id), s.readyAt)
+                 .str());
+    if (s.clobbered) {
+      std::string by =
+          s.clobberInst == kNoInstruction
+              ? llvm::formatv("preloaded '{0}'", nameOf(s.clobberedBy)).str()
+              : llvm::formatv("'{0}' (instruction {1} at cycle {2})",
+                              nameOf(s.clobberedBy), s.clobberInst,
+                              s.clobberCycle)
+                    .str();
+      hazard(index, inst, "sram-overwrite",
+             llvm::formatv("{0}: operand '{1}' was overwritten by {2}",
+                           describe(inst), nameOf(id), by)
+                 .str());
+    }
+    s.lastReadEnd = std::max(s.lastReadEnd, readEnd);
+  }
+}
+
+void Engine::writeResult(uint64_t index, const isa::pb::Instruction &inst,
+                         uint32_t node) {
+  const uint64_t issue = inst.issue();
+  const uint32_t id = inst.result();
+  const isa::pb::Buffer &b = p.buffers(id);
+  displaced.clear();
+  sram[node].occupy(b.addr(), b.bytes(), id, displaced);
+  for (uint32_t d : displaced) {
+    if (d == id)
+      continue;
+    BufferState &s = buffers[d];
+    std::string why;
+    if (p.buffers(d).kind() == isa::pb::OUTPUT)
+      why = "which the host reads after the program";
+    else if (s.lastReadEnd > issue)
+      why = llvm::formatv("still read until cycle {0}", s.lastReadEnd).str();
+    else if (s.readyAt > issue)
+      why = llvm::formatv("still being produced until cycle {0}", s.readyAt)
+                .str();
+    if (!why.empty())
+      hazard(index, inst, "sram-overwrite",
+             llvm::formatv("{0}: result '{1}' at [{2}, +{3}) overwrites '{4}' "
+                           "{5}",
+                           describe(inst), nameOf(id), b.addr(), b.bytes(),
+                           nameOf(d), why)
+                 .str());
+    s.clobbered = true;
+    s.clobberedBy = id;
+    s.clobberInst = index;
+    s.clobberCycle = issue;
+  }
+  buffers[id].clobbered = false; // a rewrite makes the range whole again
+}
+
+void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
+  const isa::Opcode op = isa::opcodeOf(inst);
+  const uint64_t issue = inst.issue();
+
+  std::vector<isa::TensorDesc> operands;
+  operands.reserve(inst.operands_size());
+  for (uint32_t id : inst.operands())
+    operands.push_back(isa::descOf(p.buffers(id)));
+  const isa::Cost cost = isa::instructionCost(
+      prog.chip, op, operands, isa::descOf(p.buffers(inst.result())));
+  const uint64_t done = addSat(addSat(issue, cost.busy), cost.latency);
+
+  const bool isSend = isa::unitOf(op) == isa::Unit::C2C;
+  QueueState &q = isSend ? links[{inst.node(), inst.link()}]
+                         : units[size_t(inst.node()) * kQueuedUnits +
+                                 unitSlot(isa::unitOf(op))];
+  checkQueue(index, inst, q, cost, isSend);
+  readOperands(index, inst, addSat(issue, cost.busy));
+
+  if (isSend) {
+    if (inst.arrive() != done)
+      hazard(index, inst, "arrival-mismatch",
+             llvm::formatv("{0}: '{1}' declared to arrive at cycle {2} but the "
+                           "link delivers it at cycle {3}",
+                           describe(inst), nameOf(inst.result()), inst.arrive(),
+                           done)
+                 .str());
+    result.bytesOverLinks += operands.empty() ? 0 : operands[0].bytes();
+  }
+  writeResult(index, inst, isSend ? inst.dst_node() : inst.node());
+  // The data lands when the hardware delivers it, whatever was declared.
+  buffers[inst.result()].readyAt = done;
+  result.totalCycles = std::max(result.totalCycles, done);
+}
+
+std::vector<QueueStats> Engine::collectQueues() const {
+  std::vector<QueueStats> out;
+  out.reserve(units.size() + links.size());
+  // Links sort before units ("link" < "mem"); the map is already in
+  // (node, link) order, so merging per node keeps the whole list sorted.
+  auto link = links.begin();
+  for (uint32_t node = 0; node < p.num_nodes(); ++node) {
+    for (; link != links.end() && link->first.first == node; ++link)
+      out.push_back(
+          QueueStats{node, llvm::formatv("link{0}", link->first.second).str(),
+                     link->second.busy, link->second.count});
+    for (unsigned u = 0; u < kQueuedUnits; ++u) {
+      const QueueState &q = units[size_t(node) * kQueuedUnits + u];
+      out.push_back(QueueStats{
+          node, std::string(isa::unitName(kUnitsByName[u])), q.busy, q.count});
+    }
+  }
+  return out;
+}
+
+llvm::Expected<SimResult> Engine::run() {
+  placeInitialTenants();
+  for (int i = 0; i < p.instructions_size(); ++i) {
+    const isa::pb::Instruction &inst = p.instructions(i);
+    if (inst.issue() > opts.maxCycles)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          llvm::formatv("instruction {0}, {1} on node {2}, issues at cycle "
+                        "{3}, beyond the limit of {4} cycles",
+                        i, describe(inst), inst.node(), inst.issue(),
+                        opts.maxCycles)
+              .str());
+    step(uint64_t(i), inst);
+  }
+  result.instructions = uint64_t(p.instructions_size());
+  result.seconds = double(result.totalCycles) / (prog.chip.clockMHz * 1e6);
+  result.queues = collectQueues();
+  return std::move(result);
+}
+
+llvm::Expected<SimResult> lpx::sim::simulate(const isa::LoadedProgram &prog,
+                                             const SimOptions &opts) {
+  Engine engine(prog, opts);
+  return engine.run();
+}

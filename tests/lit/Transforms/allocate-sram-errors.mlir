@@ -1,0 +1,10 @@
+// RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip.yaml" --lpx-allocate-sram="chip=%S/../Inputs/test-chip.yaml" -verify-diagnostics
+
+// Two 2048-byte inputs fill the 4096-byte SRAM; the result has no room.
+module attributes {lpx_part.num_nodes = 1 : i64} {
+func.func @full(%x: tensor<512xf32>, %y: tensor<512xf32>) -> tensor<512xf32> {
+  // expected-error @+1 {{node 0 is out of SRAM: 2048 more bytes needed with 4096 of 4096 in use; compile for more nodes}}
+  %0 = lpx_graph.add %x, %y {lpx_part.node = 0 : i64} : (tensor<512xf32>, tensor<512xf32>) -> tensor<512xf32>
+  return %0 : tensor<512xf32>
+}
+}

@@ -1,0 +1,58 @@
+// RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip.yaml" -split-input-file | FileCheck %s
+//
+// Cycles derived by hand from Inputs/test-chip.yaml: vectors of 64 bytes;
+// VXM 1 vector/cycle, latency 2, transcendental ops take 3 passes; MXM one
+// plane of 4x4, 10 cycles per weight tile per weight byte, 4 cycles per
+// vector for 32-bit operands, latency 3; links 16 bytes/cycle, 64-byte
+// payload in 72-byte flits, latency 100.
+
+// A 1x32 f32 tensor is 128 bytes = 2 vectors.
+//  neg:     issue 0, busy 2, done 0+2+2 = 4
+//  sigmoid: needs neg (4): issue 4, busy 2*3 = 6, done 4+6+2 = 12
+//  relu:    operands ready at 0 but the VXM queue is busy until 4+6 = 10
+//  add:     needs sigmoid (12) and relu (10+2+2 = 14): issue 14
+// CHECK-LABEL: func.func @vxm_chain
+// CHECK: lpx_graph.neg %arg0 {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 0, 2, 2>}
+// CHECK: lpx_graph.sigmoid %{{.*}} {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 4, 6, 2>}
+// CHECK: lpx_graph.relu %arg0 {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 10, 2, 2>}
+// CHECK: lpx_graph.add %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 14, 2, 2>}
+module attributes {lpx_part.num_nodes = 1 : i64} {
+func.func @vxm_chain(%x: tensor<1x32xf32>) -> tensor<1x32xf32> {
+  %0 = lpx_graph.neg %x {lpx_part.node = 0 : i64} : tensor<1x32xf32>
+  %1 = lpx_graph.sigmoid %0 {lpx_part.node = 0 : i64} : tensor<1x32xf32>
+  %2 = lpx_graph.relu %x {lpx_part.node = 0 : i64} : tensor<1x32xf32>
+  %3 = lpx_graph.add %1, %2 {lpx_part.node = 0 : i64} : (tensor<1x32xf32>, tensor<1x32xf32>) -> tensor<1x32xf32>
+  return %3 : tensor<1x32xf32>
+}
+}
+
+// -----
+
+// 128 bytes = 2 flits = 144 wire bytes = 9 link cycles, then 100 of flight:
+// departs at 0 on link 0 of node 0 (its first peer), arrives at 109; the neg
+// on node 1 issues then.
+// CHECK-LABEL: func.func @transfer
+// CHECK: %[[S:.*]] = lpx_sched.send %arg0 {arrive = 109 : i64, depart = 0 : i64, from = 0 : i64, link = 0 : i64, lpx_part.node = 1 : i64, lpx_sched.slot = #lpx_sched.slot<"c2c", 0, 9, 100>, to = 1 : i64}
+// CHECK: lpx_graph.neg %[[S]] {lpx_part.node = 1 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 109, 2, 2>}
+module attributes {lpx_part.num_nodes = 2 : i64} {
+func.func @transfer(%x: tensor<1x32xf32>) -> tensor<1x32xf32> {
+  %t = lpx_part.transfer %x {from = 0 : i64, to = 1 : i64, lpx_part.node = 1 : i64} : tensor<1x32xf32>
+  %0 = lpx_graph.neg %t {lpx_part.node = 1 : i64} : tensor<1x32xf32>
+  return %0 : tensor<1x32xf32>
+}
+}
+
+// -----
+
+// [1,8] x [8,4] f32: ceil(8/4) * ceil(4/4) = 2 weight tiles on one plane;
+// loading a tile takes 10 * 4 bytes = 40 cycles, streaming the one row takes
+// 4; busy = 40 (first load) + 2 * max(40, 4) = 120, latency 3.
+// CHECK-LABEL: func.func @matmul
+// CHECK: lpx_graph.matmul %arg0, %{{.*}} {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"mxm", 0, 120, 3>}
+module attributes {lpx_part.num_nodes = 1 : i64} {
+func.func @matmul(%x: tensor<1x8xf32>) -> tensor<1x4xf32> {
+  %w = lpx_graph.constant {lpx_part.node = 0 : i64} dense<1.0> : tensor<8x4xf32>
+  %0 = lpx_graph.matmul %x, %w {lpx_part.node = 0 : i64} : (tensor<1x8xf32>, tensor<8x4xf32>) -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+}

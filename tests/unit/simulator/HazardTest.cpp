@@ -1,0 +1,303 @@
+//===- HazardTest.cpp - Schedules that cannot run as written --------------===//
+//
+// Each test breaks one rule of a correct schedule by a known amount and checks
+// that exactly that hazard is reported, with node, instruction, cycle and the
+// buffer concerned.
+//
+//===----------------------------------------------------------------------===//
+#include "ProgramBuilder.h"
+
+using namespace lpx;
+using namespace lpx::sim;
+using namespace lpx::sim::test;
+using isa::DType;
+using isa::Opcode;
+using ::testing::HasSubstr;
+
+namespace {
+
+// A 1x640 f32 tensor is 8 vectors: 2 VXM cycles, 1 MEM cycle.
+constexpr uint64_t kRowVectors = ceilDiv(640 * 4, chip::kVectorBytes);
+constexpr uint64_t kVxmBusy = ceilDiv(kRowVectors, chip::kVxmVectorsPerCycle);
+constexpr uint64_t kVxmDone = kVxmBusy + chip::kVxmLatency;
+constexpr uint64_t kMemBusy = ceilDiv(kRowVectors, chip::kMemVectorsPerCycle);
+
+TEST(HazardTest, OperandNotReady) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t t = b.buffer("sum", 0, 8192, DType::F32, {1, 640});
+  uint32_t z = b.buffer("z", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
+  // One cycle before the add's result is complete.
+  b.inst(Opcode::Relu, 0, kVxmDone - 1, {t}, z, "Relu_1");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  EXPECT_EQ(r.hazardCount, 1u);
+  const Hazard &h = r.hazards[0];
+  EXPECT_EQ(h.kind, "operand-not-ready");
+  EXPECT_EQ(h.node, 0u);
+  EXPECT_EQ(h.instruction, 1u);
+  EXPECT_EQ(h.cycle, kVxmDone - 1);
+  EXPECT_THAT(h.message, HasSubstr("relu"));
+  EXPECT_THAT(h.message, HasSubstr("Relu_1"));
+  EXPECT_THAT(h.message, HasSubstr("'sum'"));
+  EXPECT_THAT(h.message, HasSubstr("cycle " + std::to_string(kVxmDone)));
+  // The simulator does not stall: the relu still finishes on its own clock.
+  EXPECT_EQ(r.totalCycles, kVxmDone - 1 + kVxmDone);
+}
+
+TEST(HazardTest, OperandNeverProduced) {
+  ProgramBuilder b;
+  uint32_t t = b.buffer("ghost", 0, 0, DType::F32, {1, 640});
+  uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(Opcode::Relu, 0, 0, {t}, z, "Relu_0");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  EXPECT_EQ(r.hazards[0].kind, "operand-not-ready");
+  EXPECT_THAT(r.hazards[0].message, HasSubstr("'ghost' is never produced"));
+}
+
+TEST(HazardTest, UnitBusy) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
+  // The VXM is busy for kVxmBusy = 2 cycles; issue the next one at 1.
+  b.inst(Opcode::Relu, 0, kVxmBusy - 1, {x}, z2, "Relu_1");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  const Hazard &h = r.hazards[0];
+  EXPECT_EQ(h.kind, "unit-busy");
+  EXPECT_EQ(h.instruction, 1u);
+  EXPECT_EQ(h.cycle, kVxmBusy - 1);
+  EXPECT_THAT(h.message,
+              HasSubstr("vxm is busy until cycle " + std::to_string(kVxmBusy)));
+  EXPECT_THAT(h.message, HasSubstr("Neg_0"));
+  // Busy cycles count the union of occupied cycles: [0, 2) and [1, 3).
+  for (const QueueStats &q : r.queues) {
+    if (q.queue == "vxm") {
+      EXPECT_EQ(q.busyCycles, kVxmBusy + 1);
+    }
+  }
+}
+
+TEST(HazardTest, DifferentUnitsRunInParallel) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
+  b.inst(Opcode::Copy, 0, 0, {x}, z2, "Reshape_1");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  EXPECT_EQ(r.hazardCount, 0u);
+  EXPECT_EQ(r.totalCycles,
+            std::max(kVxmDone, kMemBusy + uint64_t(chip::kMemLatency)));
+}
+
+TEST(HazardTest, LinkBusy) {
+  ProgramBuilder b(2);
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
+  uint32_t y1 = b.buffer("y1", 1, 0, DType::F32, {1, 80}, isa::pb::OUTPUT);
+  uint32_t y2 = b.buffer("y2", 1, 1024, DType::F32, {1, 80}, isa::pb::OUTPUT);
+  // 320 bytes = 1 flit = 328 wire bytes = 41 cycles at 8 bytes per cycle.
+  const uint64_t busy = ceilDiv(chip::kFlitBytes, chip::kLinkBytesPerCycle);
+  b.send(0, 0, x, y1, 1, busy + chip::kLinkLatency, "Send_0");
+  b.send(0, busy - 1, x, y2, 1, 2 * busy - 1 + chip::kLinkLatency, "Send_1");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  EXPECT_EQ(r.hazards[0].kind, "link-busy");
+  EXPECT_EQ(r.hazards[0].instruction, 1u);
+  EXPECT_THAT(r.hazards[0].message,
+              HasSubstr("link 0 is busy until cycle " + std::to_string(busy)));
+}
+
+TEST(HazardTest, ArrivalMismatch) {
+  ProgramBuilder b(2);
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
+  uint32_t y = b.buffer("y", 1, 0, DType::F32, {1, 80}, isa::pb::OUTPUT);
+  // One flit: 41 link cycles plus 50 of flight; declare one cycle too early.
+  const uint64_t arrive =
+      ceilDiv(chip::kFlitBytes, chip::kLinkBytesPerCycle) + chip::kLinkLatency;
+  b.send(0, 0, x, y, 1, arrive - 1, "Send_0");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  const Hazard &h = r.hazards[0];
+  EXPECT_EQ(h.kind, "arrival-mismatch");
+  EXPECT_EQ(h.instruction, 0u);
+  EXPECT_THAT(h.message, HasSubstr("'y'"));
+  EXPECT_THAT(h.message, HasSubstr("cycle " + std::to_string(arrive - 1)));
+  EXPECT_THAT(h.message, HasSubstr("cycle " + std::to_string(arrive)));
+  EXPECT_EQ(r.totalCycles, arrive); // the real arrival, not the declared one
+}
+
+// t1 and t2 share address 4096. t1 is read by a relu issued when t1 is ready
+// at kVxmDone, which keeps reading for kVxmBusy cycles.
+struct SharedAddress {
+  ProgramBuilder b;
+  uint32_t x, t1, t2, out1, out2;
+  SharedAddress() {
+    x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+    t1 = b.buffer("t1", 0, 4096, DType::F32, {1, 640});
+    t2 = b.buffer("t2", 0, 4096, DType::F32, {1, 640});
+    out1 = b.buffer("out1", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
+    out2 = b.buffer("out2", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  }
+};
+
+TEST(HazardTest, SramOverwriteWhileRead) {
+  SharedAddress s;
+  s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
+  s.b.inst(Opcode::Relu, 0, kVxmDone, {s.t1}, s.out1, "Relu_1");
+  // t1 is read until kVxmDone + kVxmBusy; the copy into t2 (on MEM, so no
+  // unit conflict) starts one cycle before that.
+  const uint64_t readEnd = kVxmDone + kVxmBusy;
+  s.b.inst(Opcode::Copy, 0, readEnd - 1, {s.x}, s.t2, "Copy_2");
+  s.b.inst(Opcode::Relu, 0, readEnd - 1 + kMemBusy + chip::kMemLatency, {s.t2},
+           s.out2, "Relu_3");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  const Hazard &h = r.hazards[0];
+  EXPECT_EQ(h.kind, "sram-overwrite");
+  EXPECT_EQ(h.instruction, 2u);
+  EXPECT_EQ(h.cycle, readEnd - 1);
+  EXPECT_THAT(h.message, HasSubstr("copy (origin 'Copy_2')"));
+  EXPECT_THAT(h.message, HasSubstr("'t2'"));
+  EXPECT_THAT(h.message, HasSubstr("'t1' still read until cycle " +
+                                   std::to_string(readEnd)));
+}
+
+TEST(HazardTest, SramReuseAfterLastReadIsFine) {
+  SharedAddress s;
+  s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
+  s.b.inst(Opcode::Relu, 0, kVxmDone, {s.t1}, s.out1, "Relu_1");
+  const uint64_t readEnd = kVxmDone + kVxmBusy;
+  s.b.inst(Opcode::Copy, 0, readEnd, {s.x}, s.t2, "Copy_2");
+  s.b.inst(Opcode::Relu, 0, readEnd + kMemBusy + chip::kMemLatency, {s.t2},
+           s.out2, "Relu_3");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  EXPECT_EQ(r.hazardCount, 0u);
+}
+
+TEST(HazardTest, SramOverwriteWhileProduced) {
+  SharedAddress s;
+  s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
+  // t1 is complete only at kVxmDone; t2 takes its space at cycle 1.
+  s.b.inst(Opcode::Copy, 0, 1, {s.x}, s.t2, "Copy_1");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  EXPECT_EQ(r.hazards[0].kind, "sram-overwrite");
+  EXPECT_THAT(r.hazards[0].message,
+              HasSubstr("'t1' still being produced until cycle " +
+                        std::to_string(kVxmDone)));
+}
+
+TEST(HazardTest, ReadAfterOverwrite) {
+  SharedAddress s;
+  s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
+  // t1 is complete and not yet read, so taking its space is not itself a
+  // conflict; reading t1 afterwards is.
+  s.b.inst(Opcode::Copy, 0, kVxmDone, {s.x}, s.t2, "Copy_1");
+  s.b.inst(Opcode::Relu, 0, kVxmDone + 1, {s.t1}, s.out1, "Relu_2");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  const Hazard &h = r.hazards[0];
+  EXPECT_EQ(h.kind, "sram-overwrite");
+  EXPECT_EQ(h.instruction, 2u);
+  EXPECT_THAT(h.message,
+              HasSubstr("operand 't1' was overwritten by 't2' (instruction 1 "
+                        "at cycle " +
+                        std::to_string(kVxmDone) + ")"));
+}
+
+TEST(HazardTest, PartialOverlapCounts) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  // a occupies [4096, 6656); b starts inside it.
+  uint32_t a = b.buffer("a", 0, 4096, DType::F32, {1, 640});
+  uint32_t c = b.buffer("c", 0, 4096 + 2000, DType::F32, {1, 80});
+  uint32_t z = b.buffer("z", 0, 16384, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(Opcode::Neg, 0, 0, {x}, a, "Neg_0");
+  b.inst(Opcode::Relu, 0, kVxmDone, {a}, z, "Relu_1");
+  isa::pb::Instruction &slice =
+      b.inst(Opcode::Slice, 0, kVxmDone, {x}, c, "Slice_2");
+  for (int64_t attr : {0, 0, 1, 1}) // start [0, 0], step [1, 1]
+    slice.add_attrs(attr);
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  EXPECT_EQ(r.hazards[0].kind, "sram-overwrite");
+  EXPECT_THAT(r.hazards[0].message, HasSubstr("overwrites 'a'"));
+}
+
+TEST(HazardTest, OverwritingAnOutput) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t out =
+      b.buffer("out", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  uint32_t t = b.buffer("t", 0, 4096, DType::F32, {1, 640});
+  b.inst(Opcode::Neg, 0, 0, {x}, out, "Neg_0");
+  b.inst(Opcode::Copy, 0, kVxmDone, {x}, t, "Copy_1");
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u);
+  EXPECT_THAT(r.hazards[0].message,
+              HasSubstr("'out' which the host reads after the program"));
+}
+
+TEST(HazardTest, MaxHazardsKeepsCounting) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  // Five relus all at cycle 0 on the VXM: four unit-busy hazards.
+  for (int i = 0; i < 5; ++i) {
+    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
+                          DType::F32, {1, 640}, isa::pb::OUTPUT);
+    b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_" + std::to_string(i));
+  }
+  SimOptions opts;
+  opts.maxHazards = 2;
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, opts));
+  EXPECT_EQ(r.hazardCount, 4u);
+  ASSERT_EQ(r.hazards.size(), 2u);
+  EXPECT_EQ(r.hazards[0].instruction, 1u);
+  EXPECT_EQ(r.hazards[1].instruction, 2u);
+}
+
+} // namespace

@@ -1,0 +1,34 @@
+//===- ChipCommand.cpp - lpx chip list|show|validate ----------------------===//
+#include "Commands.h"
+
+#include "lpx/isa/ChipSpec.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace lpx;
+using namespace lpx::cli;
+
+int lpx::cli::runChipList() {
+  for (const std::string &name : isa::presetNames()) {
+    auto spec = isa::loadChipSpec(name);
+    if (!spec)
+      return reportError("chip", spec.takeError());
+    llvm::outs() << name << ": " << spec->description << "\n";
+  }
+  return kOk;
+}
+
+int lpx::cli::runChipShow(const std::string &presetOrFile) {
+  auto spec = isa::loadChipSpec(presetOrFile);
+  if (!spec)
+    return reportError("chip show", spec.takeError());
+  llvm::outs() << isa::printChipSpec(*spec);
+  return kOk;
+}
+
+int lpx::cli::runChipValidate(const std::string &file) {
+  auto spec = isa::loadChipSpec(file);
+  if (!spec)
+    return reportError("chip validate", spec.takeError());
+  llvm::outs() << file << ": valid chip description '" << spec->name << "'\n";
+  return kOk;
+}

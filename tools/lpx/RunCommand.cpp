@@ -1,0 +1,85 @@
+//===- RunCommand.cpp - lpx run -------------------------------------------===//
+#include "Commands.h"
+
+#include "lpx/isa/Program.h"
+#include "lpx/runtime/Compare.h"
+#include "lpx/runtime/Runtime.h"
+#include "lpx/runtime/TensorFile.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace lpx;
+using namespace lpx::cli;
+
+namespace {
+
+/// Test-data files normally carry the graph's names; unnamed ones are
+/// matched by position.
+void nameByPosition(std::vector<rt::HostTensor> &tensors,
+                    const google::protobuf::RepeatedPtrField<isa::pb::Binding> &b) {
+  for (size_t i = 0; i < tensors.size() && i < size_t(b.size()); ++i)
+    if (tensors[i].name.empty())
+      tensors[i].name = b[int(i)].name();
+}
+
+} // namespace
+
+int lpx::cli::runRun(const RunArgs &args) {
+  const char *cmd = "run";
+  auto prog = isa::readProgramFile(args.program);
+  if (!prog)
+    return reportError(cmd, prog.takeError());
+  auto inputs = rt::readTestDataDir(args.dataDir, "input");
+  if (!inputs)
+    return reportError(cmd, inputs.takeError());
+  nameByPosition(*inputs, prog->program.inputs());
+  auto expected = rt::readTestDataDir(args.dataDir, "output");
+  if (!expected)
+    return reportError(cmd, expected.takeError());
+  nameByPosition(*expected, prog->program.outputs());
+  if (expected->empty() && args.outDir.empty())
+    return reportError(cmd, "no output_N.pb in '" + args.dataDir +
+                                "' to compare with (use --out DIR to write "
+                                "the outputs instead)");
+
+  auto outputs = rt::execute(*prog, *inputs);
+  if (!outputs)
+    return reportError(cmd, outputs.takeError());
+
+  if (!args.outDir.empty())
+    for (size_t i = 0; i < outputs->size(); ++i) {
+      llvm::SmallString<256> path(args.outDir);
+      llvm::sys::path::append(path, "output_" + std::to_string(i) + ".pb");
+      if (auto e = rt::writeTensorProto((*outputs)[i], path))
+        return reportError(cmd, std::move(e));
+    }
+  if (expected->empty())
+    return kOk;
+
+  bool allOk = true;
+  for (const rt::HostTensor &want : *expected) {
+    const rt::HostTensor *got = nullptr;
+    for (const rt::HostTensor &o : *outputs)
+      if (o.name == want.name)
+        got = &o;
+    if (!got)
+      return reportError(cmd, "expected output '" + want.name +
+                                  "' is not an output of the program");
+    rt::Tolerance tol = rt::defaultTolerance(want.dtype);
+    if (args.rtol >= 0)
+      tol.rtol = args.rtol;
+    if (args.atol >= 0)
+      tol.atol = args.atol;
+    rt::CompareResult r = rt::compareTensors(want, *got, tol.rtol, tol.atol);
+    allOk &= r.ok;
+    llvm::outs() << llvm::formatv(
+        "{0}: {1} (worst abs error {2:e}, worst rel error {3:e}{4})\n",
+        want.name, r.ok ? "match" : "MISMATCH", r.worstAbsError,
+        r.worstRelError, r.ok ? "" : "; " + r.message);
+  }
+  llvm::outs() << (allOk ? "all outputs match\n"
+                         : "outputs differ from the expected values\n");
+  return allOk ? kOk : kCheckFailed;
+}
