@@ -1,0 +1,43 @@
+//===- Compare.h - Comparing tensors with tolerances ------------*- C++ -*-===//
+//
+// numpy.allclose semantics: |actual - expected| <= atol + rtol * |expected|
+// for floating types, NaN equal to NaN, infinities equal only to themselves;
+// exact equality for integer and bool types.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_RUNTIME_COMPARE_H
+#define LPX_RUNTIME_COMPARE_H
+
+#include "lpx/runtime/HostTensor.h"
+#include <string>
+
+namespace lpx::rt {
+
+struct CompareResult {
+  bool ok = true;
+  double worstAbsError = 0; // max |a - e| over finite pairs
+  double worstRelError = 0; // max |a - e| / |e| over pairs with e != 0
+  std::string where;        // index of the worst mismatch, e.g. "[1, 2]"
+  std::string message;      // one line; empty when ok
+};
+using Mismatch = CompareResult;
+
+struct Tolerance {
+  double rtol;
+  double atol;
+};
+
+/// Tolerances callers use by default: rtol 1e-3, atol 1e-4 for f32 and f64,
+/// looser for f16 and bf16, zero for integer and bool types.
+Tolerance defaultTolerance(isa::DType t);
+
+CompareResult compareTensors(const HostTensor &expected,
+                             const HostTensor &actual, double rtol,
+                             double atol);
+/// With defaultTolerance(expected.dtype).
+CompareResult compareTensors(const HostTensor &expected,
+                             const HostTensor &actual);
+
+} // namespace lpx::rt
+
+#endif

@@ -1,0 +1,29 @@
+//===- Runtime.h - Running a program on the CPU -----------------*- C++ -*-===//
+//
+// Executes a program's values (not its timing): one byte array per node,
+// constants and inputs copied in, instructions run in file (issue) order on
+// the issuing node's memory, sends copying bytes into the destination node's
+// memory, outputs read back.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_RUNTIME_RUNTIME_H
+#define LPX_RUNTIME_RUNTIME_H
+
+#include "lpx/isa/Program.h"
+#include "lpx/runtime/HostTensor.h"
+#include "llvm/Support/Error.h"
+#include <vector>
+
+namespace lpx::rt {
+
+/// Runs `prog` on `inputs`, which are matched to the program's input bindings
+/// by name (tensors with other names are ignored). Returns the outputs in the
+/// order of the program's output bindings, named by binding name. A missing
+/// input, an input of the wrong type or shape, a program with shape-only
+/// constants, or an instruction whose operands are inconsistent is an error.
+llvm::Expected<std::vector<HostTensor>>
+execute(const isa::LoadedProgram &prog, const std::vector<HostTensor> &inputs);
+
+} // namespace lpx::rt
+
+#endif

@@ -1,0 +1,93 @@
+//===- Dispatch.cpp - Opcode to kernel ------------------------------------===//
+//
+// The result is computed into a scratch buffer and then copied to its place,
+// so a kernel never sees its output overlap an operand.
+//
+//===----------------------------------------------------------------------===//
+#include "Dispatch.h"
+#include "Kernels.h"
+#include <cstring>
+
+using namespace lpx::rt;
+namespace isa = lpx::isa;
+using lpx::isa::Opcode;
+namespace pb = lpx::isa::pb;
+
+static View viewOf(const pb::Buffer &b, const NodeMemory &mem) {
+  return View{static_cast<isa::DType>(b.dtype()),
+              llvm::ArrayRef<int64_t>(b.shape().data(), b.shape_size()),
+              mem.data() + b.addr()};
+}
+
+static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
+                            llvm::ArrayRef<int64_t> attrs, const OutView &out) {
+  // Arities and attribute counts were checked by isa::verifyProgram.
+  switch (op) {
+  case Opcode::MatMul:
+    return matMul(in[0], in[1], out);
+  case Opcode::Add:
+  case Opcode::Sub:
+  case Opcode::Mul:
+  case Opcode::Div:
+  case Opcode::Pow:
+    return binary(op, in[0], in[1], out);
+  case Opcode::Where:
+    return where(in[0], in[1], in[2], out);
+  case Opcode::Sqrt:
+  case Opcode::Neg:
+  case Opcode::Relu:
+  case Opcode::Sigmoid:
+  case Opcode::Tanh:
+    return unary(op, in[0], out);
+  case Opcode::Cast:
+    return cast(in[0], out);
+  case Opcode::Softmax:
+    return softmax(in[0], attrs[0], out);
+  case Opcode::ReduceMean:
+    return reduceMean(in[0], attrs, out);
+  case Opcode::Transpose:
+    return transpose(in[0], attrs, out);
+  case Opcode::Concat:
+    return concat(in, attrs[0], out);
+  case Opcode::Slice:
+    return slice(in[0], attrs, out);
+  case Opcode::Gather:
+    return gather(in[0], in[1], attrs[0], out);
+  case Opcode::Copy:
+  case Opcode::Send:
+    return copyBytes(in[0], out);
+  case Opcode::NumOpcodes:
+    break;
+  }
+  return fail("unknown opcode " + llvm::Twine(static_cast<unsigned>(op)));
+}
+
+llvm::Error lpx::rt::runInstruction(const pb::Program &p,
+                                    const pb::Instruction &inst, size_t index,
+                                    std::vector<NodeMemory> &memory,
+                                    std::vector<uint8_t> &scratch) {
+  Opcode op = isa::opcodeOf(inst);
+  const NodeMemory &src = memory[inst.node()];
+  llvm::SmallVector<View, 4> in;
+  for (uint32_t id : inst.operands())
+    in.push_back(viewOf(p.buffers(id), src));
+  const pb::Buffer &res = p.buffers(inst.result());
+  scratch.assign(res.bytes(), 0);
+  OutView out{static_cast<isa::DType>(res.dtype()),
+              llvm::ArrayRef<int64_t>(res.shape().data(), res.shape_size()),
+              scratch.data()};
+  llvm::ArrayRef<int64_t> attrs(inst.attrs().data(), inst.attrs_size());
+  if (llvm::Error e = dispatch(op, in, attrs, out)) {
+    std::string where = "instruction " + std::to_string(index) + " (" +
+                        std::string(isa::mnemonic(op)) + " on node " +
+                        std::to_string(inst.node());
+    if (!inst.origin().empty())
+      where += ", from '" + inst.origin() + "'";
+    return fail(where + "): " + llvm::toString(std::move(e)));
+  }
+  // A send's result buffer lives on the destination node.
+  if (!scratch.empty())
+    std::memcpy(memory[res.node()].data() + res.addr(), scratch.data(),
+                scratch.size());
+  return llvm::Error::success();
+}

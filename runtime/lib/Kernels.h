@@ -1,0 +1,63 @@
+//===- Kernels.h - Kernels the dispatcher calls -----------------*- C++ -*-===//
+//
+// Each kernel checks that its operands are consistent with the result (types,
+// shapes, attributes) before touching memory, so a malformed program gives an
+// error rather than an out-of-bounds access. Results are written to `out`,
+// which never aliases an operand.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_RUNTIME_KERNELS_H
+#define LPX_RUNTIME_KERNELS_H
+
+#include "Shape.h"
+#include "lpx/isa/DType.h"
+#include "lpx/isa/Opcode.h"
+
+namespace lpx::rt {
+
+struct View {
+  isa::DType dtype;
+  llvm::ArrayRef<int64_t> shape;
+  const uint8_t *data;
+  int64_t elements() const { return product(shape); }
+};
+
+struct OutView {
+  isa::DType dtype;
+  llvm::ArrayRef<int64_t> shape;
+  uint8_t *data;
+  int64_t elements() const { return product(shape); }
+};
+
+// MatMul.cpp
+llvm::Error matMul(const View &a, const View &b, const OutView &out);
+// Elementwise.cpp: Add, Sub, Mul, Div, Pow.
+llvm::Error binary(isa::Opcode op, const View &a, const View &b,
+                   const OutView &out);
+llvm::Error where(const View &cond, const View &x, const View &y,
+                  const OutView &out);
+// Elementwise.cpp: Sqrt, Neg, Relu, Sigmoid, Tanh.
+llvm::Error unary(isa::Opcode op, const View &x, const OutView &out);
+// TypeConvert.cpp
+llvm::Error cast(const View &x, const OutView &out);
+// Reduce.cpp
+llvm::Error softmax(const View &x, int64_t axis, const OutView &out);
+llvm::Error reduceMean(const View &x, llvm::ArrayRef<int64_t> axes,
+                       const OutView &out);
+// DataMovement.cpp
+llvm::Error transpose(const View &x, llvm::ArrayRef<int64_t> perm,
+                      const OutView &out);
+llvm::Error concat(llvm::ArrayRef<View> xs, int64_t axis, const OutView &out);
+llvm::Error slice(const View &x, llvm::ArrayRef<int64_t> attrs,
+                  const OutView &out);
+llvm::Error gather(const View &data, const View &indices, int64_t axis,
+                   const OutView &out);
+/// Copy and Send: the same bytes, possibly under a new shape.
+llvm::Error copyBytes(const View &x, const OutView &out);
+
+/// Error unless `v` has element type `want`; `role` names the operand.
+llvm::Error expectType(const char *role, isa::DType got, isa::DType want);
+
+} // namespace lpx::rt
+
+#endif

@@ -1,0 +1,112 @@
+//===- MatMul.cpp - numpy matmul ------------------------------------------===//
+//
+// 1-D operands are promoted (A to a row, B to a column) and the added
+// dimension dropped from the result; batch dimensions broadcast. Floating
+// types multiply with Eigen in their compute type; integers use a plain loop
+// with wrapping arithmetic.
+//
+//===----------------------------------------------------------------------===//
+#include "ElementTypes.h"
+#include "Kernels.h"
+#include <Eigen/Core>
+
+using namespace lpx::rt;
+namespace isa = lpx::isa;
+
+namespace {
+struct MatMulShape {
+  int64_t m, k, n;
+  Strides batch;            // broadcast batch shape
+  Strides aBatch, bBatch;   // batch shapes of each operand
+  Strides result;           // expected result shape
+};
+} // namespace
+
+static llvm::Expected<MatMulShape> inferShape(llvm::ArrayRef<int64_t> a,
+                                              llvm::ArrayRef<int64_t> b) {
+  if (a.empty() || b.empty())
+    return fail("matmul operands must have rank at least 1");
+  MatMulShape s;
+  bool dropM = a.size() == 1, dropN = b.size() == 1;
+  s.m = dropM ? 1 : a[a.size() - 2];
+  s.k = a.back();
+  int64_t kb = dropN ? b[0] : b[b.size() - 2];
+  s.n = dropN ? 1 : b.back();
+  if (s.k != kb)
+    return fail("matmul inner dimensions differ: " + shapeStr(a) + " x " +
+                shapeStr(b));
+  s.aBatch.assign(a.begin(), a.end() - (dropM ? 1 : 2));
+  s.bBatch.assign(b.begin(), b.end() - (dropN ? 1 : 2));
+  auto batch = broadcastShapes(s.aBatch, s.bBatch);
+  if (!batch)
+    return batch.takeError();
+  s.batch = *batch;
+  s.result = s.batch;
+  if (!dropM)
+    s.result.push_back(s.m);
+  if (!dropN)
+    s.result.push_back(s.n);
+  return s;
+}
+
+template <typename C>
+static void multiply(const C *a, const C *b, C *c, int64_t m, int64_t k,
+                     int64_t n) {
+  if constexpr (std::is_floating_point_v<C>) {
+    using Mat = Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Eigen::Map<const Mat> ma(a, m, k), mb(b, k, n);
+    Eigen::Map<Mat> mc(c, m, n);
+    mc.noalias() = ma * mb;
+  } else {
+    using W = WrapType<C>;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        W acc = 0;
+        for (int64_t p = 0; p < k; ++p)
+          acc += W(a[i * k + p]) * W(b[p * n + j]);
+        c[i * n + j] = static_cast<C>(acc);
+      }
+  }
+}
+
+llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
+  if (auto e = expectType("first operand", a.dtype, out.dtype))
+    return e;
+  if (auto e = expectType("second operand", b.dtype, out.dtype))
+    return e;
+  auto shape = inferShape(a.shape, b.shape);
+  if (!shape)
+    return shape.takeError();
+  const MatMulShape &s = *shape;
+  if (llvm::ArrayRef<int64_t>(s.result) != out.shape)
+    return fail("matmul of " + shapeStr(a.shape) + " and " + shapeStr(b.shape) +
+                " gives " + shapeStr(s.result) + ", result buffer is " +
+                shapeStr(out.shape));
+  auto sa = broadcastStrides(s.aBatch, s.batch);
+  auto sb = broadcastStrides(s.bBatch, s.batch);
+  if (!sa || !sb)
+    return llvm::joinErrors(sa.takeError(), sb.takeError());
+  std::array<Strides, 3> strides = {*sa, *sb, contiguousStrides(s.batch)};
+
+  return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
+    using Et = decltype(E);
+    using C = typename Et::Compute;
+    if constexpr (isBoolElem<Et>) {
+      return fail("matmul is not defined for bool");
+    } else {
+      // Aligned copies: buffers sit at arbitrary byte addresses, and f16/bf16
+      // compute in float.
+      std::vector<C> va = loadAll<Et>(a.data, a.elements());
+      std::vector<C> vb = loadAll<Et>(b.data, b.elements());
+      std::vector<C> vc(static_cast<size_t>(out.elements()));
+      const int64_t aMat = s.m * s.k, bMat = s.k * s.n, cMat = s.m * s.n;
+      forEachIndex<3>(s.batch, strides, {0, 0, 0}, [&](const auto &off) {
+        multiply(va.data() + off[0] * aMat, vb.data() + off[1] * bMat,
+                 vc.data() + off[2] * cMat, s.m, s.k, s.n);
+      });
+      for (size_t i = 0; i < vc.size(); ++i)
+        Et::store(out.data + i * Et::bytes, vc[i]);
+      return llvm::Error::success();
+    }
+  });
+}

@@ -1,0 +1,90 @@
+//===- Runtime.cpp - Running a program on the CPU -------------------------===//
+#include "lpx/runtime/Runtime.h"
+#include "Dispatch.h"
+#include "Shape.h"
+#include <cstring>
+
+using namespace lpx::rt;
+namespace isa = lpx::isa;
+namespace pb = lpx::isa::pb;
+
+static std::string describe(isa::DType t, llvm::ArrayRef<int64_t> shape) {
+  return std::string(isa::dtypeName(t)) + shapeStr(shape);
+}
+
+llvm::Expected<std::vector<HostTensor>>
+lpx::rt::execute(const isa::LoadedProgram &prog,
+                 const std::vector<HostTensor> &inputs) {
+  const pb::Program &p = prog.program;
+  // LoadedProgram is a plain struct; re-checking (linear) keeps every buffer
+  // access below in bounds even when it was not built by readProgramFile.
+  if (llvm::Error e = isa::verifyProgram(p, prog.chip))
+    return std::move(e);
+
+  std::vector<const std::string *> constData(p.buffers_size(), nullptr);
+  for (const pb::Constant &c : p.constants())
+    if (!c.data().empty())
+      constData[c.buffer()] = &c.data();
+  for (int i = 0; i < p.buffers_size(); ++i) {
+    const pb::Buffer &b = p.buffers(i);
+    if (b.kind() == pb::CONSTANT && b.bytes() > 0 && !constData[i])
+      return fail("program has shape-only constants; it can be simulated but "
+                  "not run (constant '" + b.name() + "' has no data)");
+  }
+
+  std::vector<NodeMemory> memory(p.num_nodes());
+  {
+    std::vector<uint64_t> size(p.num_nodes(), 0);
+    for (const pb::Buffer &b : p.buffers())
+      size[b.node()] = std::max<uint64_t>(size[b.node()], b.addr() + b.bytes());
+    for (uint32_t n = 0; n < p.num_nodes(); ++n)
+      memory[n].assign(size[n], 0);
+  }
+  auto place = [&](const pb::Buffer &b) {
+    return memory[b.node()].data() + b.addr();
+  };
+  for (int i = 0; i < p.buffers_size(); ++i)
+    if (constData[i])
+      std::memcpy(place(p.buffers(i)), constData[i]->data(),
+                  constData[i]->size());
+
+  for (const pb::Binding &bind : p.inputs()) {
+    const pb::Buffer &b = p.buffers(bind.buffer());
+    auto it = std::find_if(inputs.begin(), inputs.end(), [&](const HostTensor &t) {
+      return t.name == bind.name();
+    });
+    if (it == inputs.end())
+      return fail("missing input '" + bind.name() + "'");
+    auto want = static_cast<isa::DType>(b.dtype());
+    llvm::ArrayRef<int64_t> shape(b.shape().data(), b.shape_size());
+    if (it->dtype != want || llvm::ArrayRef<int64_t>(it->shape) != shape)
+      return fail("input '" + bind.name() + "' is " +
+                  describe(it->dtype, it->shape) + ", the program expects " +
+                  describe(want, shape));
+    if (it->data.size() != b.bytes())
+      return fail("input '" + bind.name() + "' holds " +
+                  llvm::Twine(it->data.size()) + " bytes, expected " +
+                  llvm::Twine(b.bytes()));
+    if (!it->data.empty())
+      std::memcpy(place(b), it->data.data(), it->data.size());
+  }
+
+  std::vector<uint8_t> scratch;
+  for (int i = 0; i < p.instructions_size(); ++i)
+    if (llvm::Error e = runInstruction(p, p.instructions(i), i, memory, scratch))
+      return std::move(e);
+
+  std::vector<HostTensor> outputs;
+  outputs.reserve(p.outputs_size());
+  for (const pb::Binding &bind : p.outputs()) {
+    const pb::Buffer &b = p.buffers(bind.buffer());
+    HostTensor t;
+    t.name = bind.name();
+    t.dtype = static_cast<isa::DType>(b.dtype());
+    t.shape.assign(b.shape().begin(), b.shape().end());
+    const uint8_t *src = place(b);
+    t.data.assign(src, src + b.bytes());
+    outputs.push_back(std::move(t));
+  }
+  return outputs;
+}

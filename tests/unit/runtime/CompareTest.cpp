@@ -1,0 +1,85 @@
+//===- CompareTest.cpp - allclose-style tensor comparison -----------------===//
+#include "lpx/runtime/Compare.h"
+#include "lpx/runtime/TensorFile.h"
+#include "TestProgram.h"
+#include <cmath>
+#include <limits>
+
+using namespace lpx;
+using namespace lpx::rt;
+using namespace lpx::rt::test;
+using isa::DType;
+
+TEST(Compare, ReluInputDiffersFromOutput) {
+  std::string dir = std::string(LPX_ONNX_TESTDATA) +
+                    "/node/test_relu/test_data_set_0/";
+  auto in = readTensorProto(dir + "input_0.pb");
+  auto out = readTensorProto(dir + "output_0.pb");
+  ASSERT_TRUE(bool(in)) << llvm::toString(in.takeError());
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  CompareResult diff = compareTensors(*out, *in, 1e-3, 1e-4);
+  EXPECT_FALSE(diff.ok);
+  EXPECT_FALSE(diff.where.empty());
+  EXPECT_GT(diff.worstAbsError, 0);
+  CompareResult same = compareTensors(*out, *out);
+  EXPECT_TRUE(same.ok) << same.message;
+  EXPECT_EQ(same.worstAbsError, 0);
+}
+
+TEST(Compare, AllcloseBoundary) {
+  // Tolerance at expected 10 with rtol 0.1, atol 1: 1 + 0.1 * 10 = 2.
+  HostTensor e = tensor<double>("t", DType::F64, {2}, {10, -10});
+  CompareResult in = compareTensors(e, tensor<double>("t", DType::F64, {2}, {12, -8}), 0.1, 1);
+  EXPECT_TRUE(in.ok) << in.message;
+  EXPECT_DOUBLE_EQ(in.worstAbsError, 2);
+  EXPECT_DOUBLE_EQ(in.worstRelError, 0.2);
+  CompareResult out = compareTensors(e, tensor<double>("t", DType::F64, {2}, {12, -7.5}), 0.1, 1);
+  EXPECT_FALSE(out.ok);
+  EXPECT_EQ(out.where, "[1]");
+  EXPECT_NE(out.message.find("1 of 2 elements differ"), std::string::npos)
+      << out.message;
+}
+
+TEST(Compare, NaNAndInfinity) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  HostTensor e = tensor<float>("t", DType::F32, {3}, {nan, inf, -inf});
+  EXPECT_TRUE(compareTensors(e, e).ok);
+  EXPECT_FALSE(
+      compareTensors(e, tensor<float>("t", DType::F32, {3}, {1, inf, -inf})).ok);
+  EXPECT_FALSE(
+      compareTensors(e, tensor<float>("t", DType::F32, {3}, {nan, inf, inf})).ok);
+}
+
+TEST(Compare, IntegersCompareExactly) {
+  HostTensor e = tensor<int64_t>("t", DType::I64, {2, 2}, {1, 2, 3, 4});
+  CompareResult r = compareTensors(
+      e, tensor<int64_t>("t", DType::I64, {2, 2}, {1, 2, 3, 5}), 1, 10);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.where, "[1, 1]");
+  // Beyond 2^53 doubles cannot tell these apart; the comparison still does.
+  int64_t big = int64_t(1) << 60;
+  EXPECT_FALSE(compareTensors(tensor<int64_t>("t", DType::I64, {1}, {big}),
+                              tensor<int64_t>("t", DType::I64, {1}, {big + 1}))
+                   .ok);
+}
+
+TEST(Compare, ShapeAndTypeMismatchesAreReported) {
+  HostTensor e = tensor<float>("y", DType::F32, {2, 2}, {1, 2, 3, 4});
+  CompareResult s =
+      compareTensors(e, tensor<float>("y", DType::F32, {4}, {1, 2, 3, 4}));
+  EXPECT_FALSE(s.ok);
+  EXPECT_EQ(s.message, "'y': shape [4], expected [2, 2]");
+  CompareResult t =
+      compareTensors(e, tensor<int32_t>("y", DType::I32, {2, 2}, {1, 2, 3, 4}));
+  EXPECT_FALSE(t.ok);
+  EXPECT_EQ(t.message, "'y': element type i32, expected f32");
+}
+
+TEST(Compare, DefaultTolerances) {
+  EXPECT_EQ(defaultTolerance(DType::F32).rtol, 1e-3);
+  EXPECT_EQ(defaultTolerance(DType::F32).atol, 1e-4);
+  EXPECT_GT(defaultTolerance(DType::F16).rtol, 1e-3);
+  EXPECT_GT(defaultTolerance(DType::BF16).rtol, 1e-3);
+  EXPECT_EQ(defaultTolerance(DType::I32).rtol, 0);
+}

@@ -1,0 +1,136 @@
+//===- RuntimeTest.cpp - Program-level behaviour of execute() -------------===//
+#include "TestProgram.h"
+#include "lpx/runtime/Runtime.h"
+
+using namespace lpx;
+using namespace lpx::rt;
+using namespace lpx::rt::test;
+using isa::DType;
+using isa::Opcode;
+
+namespace {
+std::string errorOf(llvm::Expected<std::vector<HostTensor>> r) {
+  if (r)
+    return "";
+  return llvm::toString(r.takeError());
+}
+
+// y = x * w on node 0, sent to node 1, out = y + c on node 1.
+ProgramBuilder twoNodeProgram() {
+  ProgramBuilder b(2);
+  uint32_t x = b.input("x", DType::F32, {2, 2}, 0);
+  uint32_t w = b.constant<float>("w", DType::F32, {2}, {10, 100}, 0);
+  uint32_t y = b.buffer("y", DType::F32, {2, 2}, isa::pb::TEMP, 0);
+  uint32_t y1 = b.buffer("y@1", DType::F32, {2, 2}, isa::pb::TEMP, 1);
+  uint32_t c = b.constant<float>("c", DType::F32, {2, 2}, {1, 2, 3, 4}, 1);
+  uint32_t out = b.output("out", DType::F32, {2, 2}, 1);
+  b.inst(Opcode::Mul, {x, w}, y, {}, 0);
+  b.send(y, y1, 0, 1);
+  b.inst(Opcode::Add, {y1, c}, out, {}, 1);
+  return b;
+}
+} // namespace
+
+TEST(Runtime, TwoNodesWithASend) {
+  auto lp = twoNodeProgram().load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  auto out = execute(*lp, {tensor<float>("x", DType::F32, {2, 2}, {1, 2, 3, 4})});
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  ASSERT_EQ(out->size(), 1u);
+  const HostTensor &t = (*out)[0];
+  EXPECT_EQ(t.name, "out");
+  EXPECT_EQ(t.dtype, DType::F32);
+  EXPECT_EQ(t.shape, (std::vector<int64_t>{2, 2}));
+  // [[1 2],[3 4]] * [10 100] = [[10 200],[30 400]]; + [[1 2],[3 4]].
+  EXPECT_EQ(valuesOf<float>(t.data), (std::vector<float>{11, 202, 33, 404}));
+}
+
+TEST(Runtime, OutputsFollowBindingOrderAndNames) {
+  ProgramBuilder b;
+  uint32_t x = b.input("x", DType::F32, {2});
+  uint32_t n = b.buffer("n", DType::F32, {2});
+  uint32_t r = b.buffer("r", DType::F32, {2});
+  b.inst(Opcode::Neg, {x}, n);
+  b.inst(Opcode::Relu, {x}, r);
+  // Bind relu first, under names that differ from the buffer names.
+  auto *o1 = b.proto().add_outputs();
+  o1->set_name("relu_out");
+  o1->set_buffer(r);
+  auto *o2 = b.proto().add_outputs();
+  o2->set_name("neg_out");
+  o2->set_buffer(n);
+  auto lp = b.load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  // An extra tensor the program does not name is ignored.
+  auto out = execute(*lp, {tensor<float>("unused", DType::I32, {1}, {0}),
+                           tensor<float>("x", DType::F32, {2}, {-1, 2})});
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  ASSERT_EQ(out->size(), 2u);
+  EXPECT_EQ((*out)[0].name, "relu_out");
+  EXPECT_EQ(valuesOf<float>((*out)[0].data), (std::vector<float>{0, 2}));
+  EXPECT_EQ((*out)[1].name, "neg_out");
+  EXPECT_EQ(valuesOf<float>((*out)[1].data), (std::vector<float>{1, -2}));
+}
+
+TEST(Runtime, MissingInputIsNamed) {
+  auto lp = twoNodeProgram().load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  std::string err =
+      errorOf(execute(*lp, {tensor<float>("y", DType::F32, {2, 2}, {1, 2, 3, 4})}));
+  EXPECT_EQ(err, "missing input 'x'");
+}
+
+TEST(Runtime, WrongInputTypeOrShapeIsAnError) {
+  auto lp = twoNodeProgram().load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  std::string shape =
+      errorOf(execute(*lp, {tensor<float>("x", DType::F32, {4}, {1, 2, 3, 4})}));
+  EXPECT_NE(shape.find("input 'x' is f32[4], the program expects f32[2, 2]"),
+            std::string::npos)
+      << shape;
+  std::string type = errorOf(
+      execute(*lp, {tensor<int32_t>("x", DType::I32, {2, 2}, {1, 2, 3, 4})}));
+  EXPECT_NE(type.find("i32[2, 2]"), std::string::npos) << type;
+  HostTensor shortData = tensor<float>("x", DType::F32, {2, 2}, {1, 2, 3});
+  std::string bytes = errorOf(execute(*lp, {shortData}));
+  EXPECT_NE(bytes.find("holds 12 bytes, expected 16"), std::string::npos)
+      << bytes;
+}
+
+TEST(Runtime, ShapeOnlyConstantsCannotRun) {
+  ProgramBuilder b = twoNodeProgram();
+  b.proto().mutable_constants(0)->clear_data();
+  auto lp = b.load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  std::string err =
+      errorOf(execute(*lp, {tensor<float>("x", DType::F32, {2, 2}, {1, 2, 3, 4})}));
+  EXPECT_NE(err.find("program has shape-only constants; it can be simulated "
+                     "but not run"),
+            std::string::npos)
+      << err;
+}
+
+TEST(Runtime, UnverifiedProgramIsRejectedNotRun) {
+  // A LoadedProgram built by hand bypasses parseProgram; execute still checks.
+  auto lp = twoNodeProgram().load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  isa::LoadedProgram bad = *lp;
+  bad.program.mutable_instructions(0)->set_result(999);
+  std::string err =
+      errorOf(execute(bad, {tensor<float>("x", DType::F32, {2, 2}, {1, 2, 3, 4})}));
+  EXPECT_NE(err.find("out of range"), std::string::npos) << err;
+}
+
+TEST(Runtime, InconsistentOperandShapeIsAnError) {
+  // Passes the verifier (arity, sizes) but [3] does not broadcast to [2, 2].
+  ProgramBuilder b;
+  uint32_t x = b.input("x", DType::F32, {2, 2});
+  uint32_t c = b.constant<float>("c", DType::F32, {3}, {1, 2, 3});
+  uint32_t o = b.output("out", DType::F32, {2, 2});
+  b.inst(Opcode::Add, {x, c}, o);
+  auto lp = b.load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  std::string err =
+      errorOf(execute(*lp, {tensor<float>("x", DType::F32, {2, 2}, {1, 2, 3, 4})}));
+  EXPECT_NE(err.find("does not broadcast"), std::string::npos) << err;
+}
