@@ -52,9 +52,13 @@ bool isElementwise(Opcode op) {
   case Opcode::Pow: case Opcode::Where: case Opcode::Sqrt: case Opcode::Neg:
   case Opcode::Relu: case Opcode::Sigmoid: case Opcode::Tanh: case Opcode::Cast:
     return true;
-  default:
+  case Opcode::MatMul: case Opcode::Softmax: case Opcode::ReduceMean:
+  case Opcode::Transpose: case Opcode::Concat: case Opcode::Slice:
+  case Opcode::Gather: case Opcode::Copy: case Opcode::Send:
+  case Opcode::NumOpcodes:
     return false;
   }
+  return false;
 }
 
 } // namespace lpx::isa

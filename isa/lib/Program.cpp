@@ -74,21 +74,41 @@ static llvm::Error verifyOperands(const pb::Program &p,
   case Opcode::Softmax:
     if (auto e = arity(1)) return e;
     return attrCount(1);
-  case Opcode::ReduceMean:
-    return arity(1);
+  case Opcode::ReduceMean: {
+    if (auto e = arity(1)) return e;
+    int inRank = p.buffers(inst.operands(0)).shape_size();
+    for (int i = 0; i < attrs; ++i)
+      if (inst.attrs(i) < 0 || inst.attrs(i) >= inRank ||
+          (i && inst.attrs(i) <= inst.attrs(i - 1)))
+        return fail("instruction %zu (reduce_mean): axes must be sorted, "
+                    "unique and below rank %d", index, inRank);
+    return llvm::Error::success();
+  }
   case Opcode::Transpose:
     if (auto e = arity(1)) return e;
     return attrCount(static_cast<int>(rank));
   case Opcode::Slice:
     if (auto e = arity(1)) return e;
     return attrCount(static_cast<int>(2 * rank));
-  case Opcode::Gather:
+  case Opcode::Gather: {
     if (auto e = arity(2)) return e;
-    return attrCount(1);
+    if (auto e = attrCount(1)) return e;
+    int dataRank = p.buffers(inst.operands(0)).shape_size();
+    if (inst.attrs(0) < 0 || inst.attrs(0) >= dataRank)
+      return fail("instruction %zu (gather): axis out of range", index);
+    DType idx = static_cast<DType>(p.buffers(inst.operands(1)).dtype());
+    if (idx != DType::I32 && idx != DType::I64)
+      return fail("instruction %zu (gather): indices must be i32 or i64",
+                  index);
+    return llvm::Error::success();
+  }
   case Opcode::Concat:
     if (n < 1)
       return fail("instruction %zu (concat): needs an operand", index);
-    return attrCount(1);
+    if (auto e = attrCount(1)) return e;
+    if (inst.attrs(0) < 0 || inst.attrs(0) >= int64_t(rank))
+      return fail("instruction %zu (concat): axis out of range", index);
+    return llvm::Error::success();
   case Opcode::NumOpcodes:
     break;
   }

@@ -1,0 +1,118 @@
+//===- ProgramFileTest.cpp - Program file header, versions, verification --===//
+#include "lpx/isa/Program.h"
+#include "lpx/isa/Version.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace lpx::isa;
+using ::testing::HasSubstr;
+
+namespace {
+
+/// A one-node program: out = neg(in), 4 f32 each.
+pb::Program tinyProgram() {
+  auto chip = loadChipSpec("tsp-v1");
+  pb::Program p;
+  p.set_chip_yaml(printChipSpec(*chip));
+  p.set_chip_hash(hashText(p.chip_yaml()));
+  p.set_num_nodes(1);
+  for (int i = 0; i < 2; ++i) {
+    pb::Buffer *b = p.add_buffers();
+    b->set_name(i ? "out" : "in");
+    b->set_addr(i * 64);
+    b->set_bytes(16);
+    b->set_dtype(uint32_t(DType::F32));
+    b->add_shape(4);
+    b->set_kind(i ? pb::OUTPUT : pb::INPUT);
+  }
+  pb::Instruction *inst = p.add_instructions();
+  inst->set_opcode(uint32_t(Opcode::Neg));
+  inst->add_operands(0);
+  inst->set_result(1);
+  return p;
+}
+
+std::string errorOf(llvm::Expected<LoadedProgram> p) {
+  return p ? "" : llvm::toString(p.takeError());
+}
+
+TEST(ProgramFile, RoundTrip) {
+  std::string bytes = serializeProgram(tinyProgram());
+  ASSERT_EQ(bytes.substr(0, 4), "LPXB");
+  auto loaded = parseProgram(bytes, "tiny");
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  EXPECT_EQ(loaded->program.instructions_size(), 1);
+  EXPECT_EQ(loaded->chip.name, "tsp-v1");
+}
+
+TEST(ProgramFile, RejectsWrongMagicTruncationAndNewerVersions) {
+  std::string bytes = serializeProgram(tinyProgram());
+  EXPECT_THAT(errorOf(parseProgram("ONNX" + bytes.substr(4), "f")),
+              HasSubstr("not an lpx program"));
+  EXPECT_THAT(errorOf(parseProgram(bytes.substr(0, bytes.size() - 3), "f")),
+              HasSubstr("truncated"));
+  EXPECT_THAT(errorOf(parseProgram(bytes.substr(0, 10), "f")),
+              HasSubstr("not an lpx program"));
+  std::string newer = bytes;
+  newer[6] = char(kFormatMinor + 1); // minor version, little-endian
+  EXPECT_THAT(errorOf(parseProgram(newer, "f")),
+              HasSubstr("this tool reads"));
+  std::string otherMajor = bytes;
+  otherMajor[4] = char(kFormatMajor + 1);
+  EXPECT_THAT(errorOf(parseProgram(otherMajor, "f")),
+              HasSubstr("this tool reads"));
+}
+
+TEST(ProgramFile, ChipTextMustMatchItsHash) {
+  pb::Program p = tinyProgram();
+  p.set_chip_yaml(p.chip_yaml() + "# edited\n");
+  EXPECT_THAT(errorOf(parseProgram(serializeProgram(p), "f")),
+              HasSubstr("does not match its hash"));
+}
+
+TEST(ProgramFile, VerifierNamesTheProblem) {
+  auto chip = loadChipSpec("tsp-v1");
+  auto check = [&](pb::Program p) {
+    llvm::Error e = verifyProgram(p, *chip);
+    return e ? llvm::toString(std::move(e)) : std::string();
+  };
+  pb::Program p = tinyProgram();
+  p.mutable_instructions(0)->set_result(7);
+  EXPECT_THAT(check(p), HasSubstr("result buffer 7 out of range"));
+  p = tinyProgram();
+  p.mutable_buffers(1)->set_bytes(15);
+  EXPECT_THAT(check(p), HasSubstr("do not match its shape"));
+  p = tinyProgram();
+  p.mutable_buffers(1)->set_addr(chip->sram.bytes - 8);
+  EXPECT_THAT(check(p), HasSubstr("outside node SRAM"));
+  p = tinyProgram();
+  p.mutable_instructions(0)->set_opcode(999);
+  EXPECT_THAT(check(p), HasSubstr("unknown opcode"));
+  p = tinyProgram();
+  p.mutable_instructions(0)->add_operands(0);
+  EXPECT_THAT(check(p), HasSubstr("expects 1 operands, has 2"));
+  p = tinyProgram();
+  *p.add_instructions() = p.instructions(0);
+  p.mutable_instructions(0)->set_issue(5);
+  EXPECT_THAT(check(p), HasSubstr("must be sorted"));
+  p = tinyProgram();
+  p.mutable_buffers(0)->set_node(3);
+  EXPECT_THAT(check(p), HasSubstr("node 3 out of range"));
+  p = tinyProgram();
+  p.mutable_buffers(0)->set_dtype(8); // ONNX string
+  EXPECT_THAT(check(p), HasSubstr("unknown element type"));
+}
+
+TEST(ProgramFile, WriteIsAllOrNothing) {
+  std::string dir = ::testing::TempDir();
+  std::string path = dir + "/lpx-program-test.lpxb";
+  ASSERT_FALSE(bool(writeProgramFile(tinyProgram(), path)));
+  auto loaded = readProgramFile(path);
+  EXPECT_TRUE(bool(loaded)) << errorOf(std::move(loaded));
+  llvm::Error e = writeProgramFile(tinyProgram(), "/nonexistent-dir/x.lpxb");
+  EXPECT_TRUE(bool(e));
+  llvm::consumeError(std::move(e));
+}
+
+} // namespace
