@@ -1,15 +1,11 @@
 //===- CompileCommand.cpp - lpx compile -----------------------------------===//
 #include "Commands.h"
 
-#include "lpx/Import/ONNXImporter.h"
-#include "lpx/InitAll.h"
-#include "lpx/Pipeline/Pipeline.h"
-#include "lpx/Target/Program/EmitProgram.h"
+#include "lpx/Driver/Compile.h"
 #include "lpx/isa/Program.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -58,11 +54,14 @@ std::string describe(mlir::Diagnostic &d) {
   std::string where;
   llvm::raw_string_ostream os(where);
   mlir::Location loc = d.getLocation();
-  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc))
-    os << "node '" << name.getName().str() << "': ";
+  std::string message = d.str();
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc)) {
+    if (!llvm::StringRef(message).starts_with("node '"))
+      os << "node '" << name.getName().str() << "': ";
+  }
   else if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
     os << file.getFilename().str() << ": ";
-  os << d.str();
+  os << message;
   for (mlir::Diagnostic &note : d.getNotes())
     os << "; " << note.str();
   return os.str();
@@ -85,34 +84,29 @@ int lpx::cli::runCompile(const CompileArgs &args) {
   if (!chip)
     return reportError(cmd, chip.takeError());
 
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
-  ctx.loadAllAvailableDialects();
+  auto ctx = makeCompilerContext();
   unsigned errors = 0;
-  mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
+  mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
     if (d.getSeverity() == mlir::DiagnosticSeverity::Error) {
       ++errors;
       reportError(cmd, describe(d));
     }
     return mlir::success();
   });
-
-  auto module = importOnnxFile(ctx, args.model, importOpts);
-  if (failed(module)) {
+  auto failedWithoutMessage = [&] {
     if (!errors)
-      reportError(cmd, "cannot import '" + args.model + "'");
+      reportError(cmd, "cannot compile '" + args.model + "'");
     return kError;
-  }
-  StopAfter stop = args.emit == "graph"         ? StopAfter::Graph
-                   : args.emit == "partitioned" ? StopAfter::Partitioned
-                                                : StopAfter::Scheduled;
-  mlir::PassManager pm(&ctx);
-  buildPipeline(pm, CompileOptions{chipName, args.nodes}, stop);
-  if (failed(pm.run(**module)))
-    return kError;
+  };
+  CompileOptions opts{chipName, args.nodes};
 
   if (args.emit != "program") {
+    StopAfter stop = args.emit == "graph"         ? StopAfter::Graph
+                     : args.emit == "partitioned" ? StopAfter::Partitioned
+                                                  : StopAfter::Scheduled;
+    auto module = compileToIR(*ctx, args.model, importOpts, opts, stop);
+    if (failed(module))
+      return failedWithoutMessage();
     std::error_code ec;
     llvm::ToolOutputFile out(args.output, ec, llvm::sys::fs::OF_Text);
     if (ec)
@@ -122,10 +116,9 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     out.keep();
     return kOk;
   }
-  auto program = emitProgram(**module, *chip,
-                             llvm::sys::path::filename(args.model));
+  auto program = compileToProgram(*ctx, args.model, importOpts, opts, *chip);
   if (failed(program))
-    return kError;
+    return failedWithoutMessage();
   if (auto e = isa::writeProgramFile(*program, args.output))
     return reportError(cmd, std::move(e));
 

@@ -3,6 +3,7 @@
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include <cstring>
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace lpx {
@@ -28,10 +29,37 @@ Value scalarConstant(PatternRewriter &rewriter, Location loc, Type elementType,
   return rewriter.create<ConstantOp>(loc, cast<ElementsAttr>(attr));
 }
 
+/// The transpose of a 2-D dense constant, or null when it cannot be built
+/// by moving bytes (sub-byte elements).
+ElementsAttr transposedConstant(ConstantOp c, RankedTensorType type) {
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!dense)
+    return nullptr;
+  if (dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (bits % 8 != 0)
+    return nullptr;
+  size_t eb = bits / 8;
+  int64_t rows = type.getDimSize(1), cols = type.getDimSize(0); // of input
+  ArrayRef<char> raw = dense.getRawData();
+  std::vector<char> out(raw.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c2 = 0; c2 < cols; ++c2)
+      std::memcpy(&out[(c2 * rows + r) * eb], &raw[(r * cols + c2) * eb], eb);
+  return DenseElementsAttr::getFromRawBuffer(type, out);
+}
+
+/// Transposes a 2-D value; a constant (a Gemm weight with transB, the
+/// common case) is transposed at compile time so it stays a weight that
+/// the partitioner can split.
 Value transpose2d(PatternRewriter &rewriter, Location loc, Value v) {
   auto t = cast<RankedTensorType>(v.getType());
   auto type = RankedTensorType::get({t.getDimSize(1), t.getDimSize(0)},
                                     t.getElementType());
+  if (auto c = v.getDefiningOp<ConstantOp>())
+    if (ElementsAttr folded = transposedConstant(c, type))
+      return rewriter.create<ConstantOp>(loc, folded);
   return rewriter.create<TransposeOp>(loc, type, v,
                                       rewriter.getDenseI64ArrayAttr({1, 0}));
 }

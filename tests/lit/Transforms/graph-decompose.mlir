@@ -40,3 +40,17 @@ func.func @gemm_transa_beta0(%a: tensor<3x2xf32>, %b: tensor<3x4xf32>, %c: tenso
       : (tensor<3x2xf32>, tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %r : tensor<2x4xf32>
 }
+
+// -----
+
+// A constant weight with transB is transposed at compile time, so it stays a
+// constant the partitioner can split.
+// CHECK-LABEL: func.func @gemm_const_weight
+// CHECK-NEXT: %[[W:.*]] = lpx_graph.constant dense<{{\[\[}}1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// CHECK-NEXT: %[[MM:.*]] = lpx_graph.matmul %arg0, %[[W]]
+// CHECK-NOT:  lpx_graph.transpose
+func.func @gemm_const_weight(%a: tensor<1x3xf32>) -> tensor<1x2xf32> {
+  %w = lpx_graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %r = lpx_graph.gemm %a, %w {transB = true} : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<1x2xf32>
+  return %r : tensor<1x2xf32>
+}

@@ -98,7 +98,7 @@ public:
   /// Binds ONNX output `i` (skipped when the output name is empty).
   void setOutput(unsigned i, mlir::Value v);
 
-  /// A tensor type with the element type of `like`.
+  /// Ranked tensor type of `shape` and `elt` (results are always static).
   mlir::RankedTensorType tensorOf(llvm::ArrayRef<int64_t> shape,
                                   mlir::Type elt) {
     return mlir::RankedTensorType::get(shape, elt);

@@ -107,15 +107,16 @@ llvm::Expected<TensorBytes> decodeTensor(const TensorProto &t) {
   int64_t n = out.numElements();
   uint64_t wantBytes = uint64_t(n) * width;
 
-  auto sizeMismatch = [&](const llvm::Twine &what, uint64_t have) {
-    return fail(what + " holds " + llvm::Twine(have) + " but shape " +
-                shapeString(out.shape) + " of " + dataTypeName(out.dataType) +
-                " needs " + llvm::Twine(n) + " elements");
+  auto sizeMismatch = [&](llvm::StringRef field, uint64_t have,
+                          uint64_t want, llvm::StringRef unit) {
+    return fail(field + " holds " + llvm::Twine(have) + " " + unit +
+                " but shape " + shapeString(out.shape) + " of " +
+                dataTypeName(out.dataType) + " needs " + llvm::Twine(want));
   };
 
   if (t.has_raw_data()) {
     if (t.raw_data().size() != wantBytes)
-      return sizeMismatch("raw_data (bytes)", t.raw_data().size());
+      return sizeMismatch("raw_data", t.raw_data().size(), wantBytes, "bytes");
     // ONNX raw_data is little-endian, as is every host we build on.
     out.bytes = t.raw_data();
     if (out.dataType == TensorProto::BOOL) {
@@ -131,7 +132,7 @@ llvm::Expected<TensorBytes> decodeTensor(const TensorProto &t) {
   out.owned.reserve(wantBytes);
   auto checkCount = [&](int have) -> llvm::Error {
     if (have != n)
-      return sizeMismatch("the typed data field (values)", have);
+      return sizeMismatch("the typed data field", have, n, "values");
     return llvm::Error::success();
   };
   switch (out.dataType) {

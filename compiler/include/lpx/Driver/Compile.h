@@ -1,0 +1,37 @@
+//===- Compile.h - ONNX file to program, in one call ------------*- C++ -*-===//
+//
+// The whole compiler behind one function: import, the pass pipeline and
+// emission. Used by `lpx compile` and by tests that need a real program.
+// Problems are reported as MLIR diagnostics on the given context.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_DRIVER_COMPILE_H
+#define LPX_DRIVER_COMPILE_H
+
+#include "lpx/Import/ONNXImporter.h"
+#include "lpx/Pipeline/Pipeline.h"
+#include "lpx/isa/ChipSpec.h"
+#include "program.pb.h"
+#include "mlir/IR/MLIRContext.h"
+
+namespace lpx {
+
+/// A context with every lpx dialect loaded and threading off (the compiler
+/// is deterministic and single-threaded by design).
+std::unique_ptr<mlir::MLIRContext> makeCompilerContext();
+
+/// Imports `model` and lowers it to IR level `stop`.
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
+            const ImportOptions &import, const CompileOptions &opts,
+            StopAfter stop);
+
+/// Imports `model`, runs the whole pipeline for `chip` and emits the program.
+mlir::FailureOr<isa::pb::Program>
+compileToProgram(mlir::MLIRContext &ctx, llvm::StringRef model,
+                 const ImportOptions &import, const CompileOptions &opts,
+                 const isa::ChipSpec &chip);
+
+} // namespace lpx
+
+#endif

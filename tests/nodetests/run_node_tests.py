@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""Runs ONNX backend node tests end to end through lpx and checks the outcome
+of each against an explicit expectation list.
+
+For every listed test: compile for each node count (--nodes), simulate (no
+hazards allowed), run every test_data_set_* on the CPU runtime and compare
+with the expected outputs shipped with the test. A test passes only if all of
+that succeeds. The run fails when any test's outcome differs from the list,
+in either direction, so the list always tells the truth.
+
+Usage: run_node_tests.py --lpx build/bin/lpx [--expect FILE] [--jobs 2]
+"""
+import argparse
+import concurrent.futures
+import os
+import subprocess
+import sys
+import tempfile
+
+import onnx
+
+NODE_DIR = "/usr/share/libonnx-testdata/data/node"
+
+# Operands the compiler needs as constants (shapes, axes, slice bounds). The
+# node tests give them as graph inputs; they are folded in with --const-input
+# from the test's own data, as onnx-mlir's "constant inputs" variant does.
+CONST_OPERANDS = {
+    "Reshape": [1],
+    "Slice": [1, 2, 3, 4],
+    "Squeeze": [1],
+    "Unsqueeze": [1],
+}
+
+
+def read_expectations(path):
+    expect = {}
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split(None, 2)
+            if parts[1] not in ("pass", "fail"):
+                sys.exit(f"{path}:{lineno}: expected 'pass' or 'fail'")
+            expect[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else "")
+    return expect
+
+
+def const_inputs(test_dir):
+    model = onnx.load(os.path.join(test_dir, "model.onnx"), load_external_data=False)
+    names = [i.name for i in model.graph.input]
+    wanted = set()
+    for node in model.graph.node:
+        for idx in CONST_OPERANDS.get(node.op_type, []):
+            if idx < len(node.input) and node.input[idx] in names:
+                wanted.add(node.input[idx])
+    data = os.path.join(test_dir, "test_data_set_0")
+    return [f"{n}={os.path.join(data, f'input_{names.index(n)}.pb')}"
+            for n in sorted(wanted)]
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return p.returncode, (p.stderr.strip() or p.stdout.strip()).splitlines()
+
+
+def check_test(lpx, name, node_counts):
+    """Returns (passed, reason)."""
+    test_dir = os.path.join(NODE_DIR, name)
+    try:
+        consts = const_inputs(test_dir)
+    except Exception as e:  # a model the onnx package cannot read
+        return False, f"onnx cannot load the model: {e}"
+    data_sets = sorted(d for d in os.listdir(test_dir) if d.startswith("test_data_set_"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for nodes in node_counts:
+            prog = os.path.join(tmp, f"n{nodes}.lpxb")
+            cmd = [lpx, "compile", os.path.join(test_dir, "model.onnx"),
+                   "--nodes", str(nodes), "-o", prog]
+            for c in consts:
+                cmd += ["--const-input", c]
+            rc, out = run(cmd)
+            if rc != 0:
+                return False, f"compile ({nodes} nodes): {out[0] if out else rc}"
+            rc, out = run([lpx, "simulate", prog])
+            if rc != 0:
+                return False, f"simulate ({nodes} nodes): " + next(
+                    (l for l in out if "hazard" in l or "error" in l), str(rc))
+            for ds in data_sets:
+                rc, out = run([lpx, "run", prog, "--data", os.path.join(test_dir, ds)])
+                if rc != 0:
+                    bad = [l for l in out if "MISMATCH" in l or "error" in l]
+                    return False, f"run ({nodes} nodes, {ds}): {(bad or out or [rc])[0]}"
+    return True, ""
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lpx", required=True)
+    ap.add_argument("--expect", default=os.path.join(here, "expectations.txt"))
+    ap.add_argument("--nodes", default="1,4")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--only", help="run only tests whose name contains this")
+    ap.add_argument("--write-expectations", action="store_true",
+                    help="rewrite the list from this run's outcomes (review the diff!)")
+    args = ap.parse_args()
+    if not os.path.isdir(NODE_DIR):
+        sys.exit(f"{NODE_DIR} is missing: install libonnx-testdata")
+
+    expect = read_expectations(args.expect)
+    names = sorted(n for n in expect if not args.only or args.only in n)
+    node_counts = [int(n) for n in args.nodes.split(",")]
+    results = {}
+    tty = sys.stdout.isatty()
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(check_test, args.lpx, n, node_counts): n for n in names}
+        for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
+            name = futures[fut]
+            results[name] = fut.result()
+            if tty:
+                print(f"\r[{done}/{len(names)}] {name[:60]:<60}", end="", flush=True)
+    if tty:
+        print()
+
+    passed = sum(1 for ok, _ in results.values() if ok)
+    failed = len(results) - passed
+    surprises = []
+    for name in names:
+        ok, reason = results[name]
+        want = expect[name][0]
+        if (want == "pass") != ok:
+            surprises.append(f"  {name}: expected {want}, got "
+                             f"{'pass' if ok else 'fail: ' + reason}")
+    if args.write_expectations:
+        with open(args.expect, "w") as f:
+            f.write("# ONNX backend node tests run by run_node_tests.py: "
+                    "<test> pass|fail [reason]\n")
+            for name in names:
+                ok, reason = results[name]
+                f.write(f"{name} pass\n" if ok else f"{name} fail {reason}\n")
+    for name in names:
+        ok, reason = results[name]
+        if not ok and expect[name][0] == "fail":
+            print(f"known failure {name}: {reason}")
+    if surprises:
+        print("outcomes that differ from the expectation list:")
+        print("\n".join(surprises))
+    print(f"{passed} passed, {failed} failed")
+    return 1 if surprises else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
