@@ -20,11 +20,60 @@ struct Preset {
 #include "ChipPresets.inc"
 } // namespace
 
+std::optional<uint64_t> lpx::isa::parseByteSize(llvm::StringRef text) {
+  text = text.trim();
+  size_t digits = 0;
+  while (digits < text.size() && llvm::isDigit(text[digits]))
+    ++digits;
+  uint64_t n;
+  if (digits == 0 || text.take_front(digits).getAsInteger(10, n))
+    return std::nullopt;
+  llvm::StringRef unit = text.drop_front(digits).trim();
+  static const std::pair<const char *, uint64_t> units[] = {
+      {"", 1},           {"B", 1},          {"KB", 1000},
+      {"MB", 1000000},   {"GB", 1000000000}, {"KiB", 1ull << 10},
+      {"MiB", 1ull << 20}, {"GiB", 1ull << 30}};
+  for (auto [name, scale] : units)
+    if (unit == name) {
+      if (n > UINT64_MAX / scale)
+        return std::nullopt;
+      return n * scale;
+    }
+  return std::nullopt;
+}
+
 namespace llvm::yaml {
+
+/// A byte count as YAML sees it: written as a plain number, read with units.
+struct ByteSize {
+  uint64_t value = 0;
+};
+
+template <> struct ScalarTraits<ByteSize> {
+  static void output(const ByteSize &v, void *, raw_ostream &os) {
+    os << v.value;
+  }
+  static StringRef input(StringRef text, void *, ByteSize &v) {
+    std::optional<uint64_t> n = parseByteSize(text);
+    if (!n)
+      return "expected a byte count such as 230686720, 220MiB or 500MB";
+    v.value = *n;
+    return StringRef();
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+
+template <> struct MappingTraits<StreamSpec> {
+  static void mapping(IO &io, StreamSpec &s) {
+    io.mapRequired("transport_cycles", s.transportCycles);
+  }
+};
 
 template <> struct MappingTraits<SramSpec> {
   static void mapping(IO &io, SramSpec &s) {
-    io.mapRequired("bytes", s.bytes);
+    ByteSize bytes{s.bytes};
+    io.mapRequired("bytes", bytes);
+    s.bytes = bytes.value;
     io.mapRequired("slices", s.slices);
     io.mapRequired("banks_per_slice", s.banksPerSlice);
   }
@@ -57,6 +106,7 @@ template <> struct MappingTraits<MxmSpec> {
     io.mapRequired("cycles_per_vector_int8", s.cyclesPerVectorInt8);
     io.mapRequired("cycles_per_vector_16bit", s.cyclesPerVector16);
     io.mapRequired("cycles_per_vector_32bit", s.cyclesPerVector32);
+    io.mapOptional("cycles_per_vector_fp8", s.cyclesPerVectorFp8);
   }
   static std::string validate(IO &, MxmSpec &s) {
     if (s.planes == 0) return "mxm.planes must be positive";
@@ -65,6 +115,8 @@ template <> struct MappingTraits<MxmSpec> {
     if (s.cyclesPerVectorInt8 == 0 || s.cyclesPerVector16 == 0 ||
         s.cyclesPerVector32 == 0)
       return "mxm.cycles_per_vector_* must be positive";
+    if (s.cyclesPerVectorFp8 == 0) // not given: FP8 runs at the int8 rate
+      s.cyclesPerVectorFp8 = s.cyclesPerVectorInt8;
     return "";
   }
 };
@@ -114,9 +166,18 @@ template <> struct MappingTraits<LinkSpec> {
 template <> struct MappingTraits<TopologySpec> {
   static void mapping(IO &io, TopologySpec &s) {
     io.mapRequired("group_size", s.groupSize);
+    io.mapOptional("global_links_per_chip", s.globalLinksPerChip);
+    io.mapOptional("global_bytes_per_cycle", s.globalBytesPerCycle);
+    io.mapOptional("global_latency", s.globalLatency);
+    io.mapOptional("deskew_cycles", s.deskewCycles);
   }
   static std::string validate(IO &, TopologySpec &s) {
     if (s.groupSize == 0) return "topology.group_size must be positive";
+    if (s.globalLinksPerChip > 0 && !(s.globalBytesPerCycle > 0))
+      return "topology.global_bytes_per_cycle must be positive when chips "
+             "have global links";
+    if (s.globalBytesPerCycle < 0)
+      return "topology.global_bytes_per_cycle must not be negative";
     return "";
   }
 };
@@ -140,6 +201,7 @@ template <> struct MappingTraits<ChipSpec> {
     io.mapRequired("clock_mhz", s.clockMHz);
     io.mapRequired("sram", s.sram);
     io.mapRequired("vector", s.vector);
+    io.mapOptional("stream", s.stream);
     io.mapRequired("mxm", s.mxm);
     io.mapRequired("vxm", s.vxm);
     io.mapRequired("sxm", s.sxm);

@@ -8,6 +8,8 @@ unsigned dtypeBytes(DType t) {
   case DType::U8:
   case DType::I8:
   case DType::Bool:
+  case DType::F8E4M3:
+  case DType::F8E5M2:
     return 1;
   case DType::U16:
   case DType::I16:
@@ -43,6 +45,8 @@ std::string_view dtypeName(DType t) {
   case DType::U32: return "u32";
   case DType::U64: return "u64";
   case DType::BF16: return "bf16";
+  case DType::F8E4M3: return "f8e4m3";
+  case DType::F8E5M2: return "f8e5m2";
   case DType::Undefined: return "?";
   }
   return "?";
@@ -57,7 +61,7 @@ std::optional<DType> dtypeFromOnnx(int32_t code) {
 
 bool isFloat(DType t) {
   return t == DType::F32 || t == DType::F16 || t == DType::F64 ||
-         t == DType::BF16;
+         t == DType::BF16 || t == DType::F8E4M3 || t == DType::F8E5M2;
 }
 
 } // namespace lpx::isa

@@ -40,11 +40,7 @@ void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
       if (inst.node() != node)
         continue;
       Opcode op = opcodeOf(inst);
-      std::vector<TensorDesc> operands;
-      for (uint32_t id : inst.operands())
-        operands.push_back(descOf(p.buffers(id)));
-      Cost c = instructionCost(prog.chip, op, operands,
-                               descOf(p.buffers(inst.result())));
+      Cost c = instructionCost(prog.chip, p, inst);
       std::string queue = std::string(unitName(unitOf(op)));
       if (op == Opcode::Send)
         queue = "link" + std::to_string(inst.link());

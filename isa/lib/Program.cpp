@@ -1,5 +1,6 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
+#include "lpx/isa/Topology.h"
 #include "lpx/isa/Version.h"
 
 #include "llvm/Support/Endian.h"
@@ -29,8 +30,16 @@ Opcode lpx::isa::opcodeOf(const pb::Instruction &inst) {
   return static_cast<Opcode>(inst.opcode());
 }
 
-uint32_t lpx::isa::directLink(uint32_t src, uint32_t dst) {
-  return dst < src ? dst : dst - 1;
+Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
+                               const pb::Instruction &inst) {
+  Opcode op = opcodeOf(inst);
+  std::vector<TensorDesc> operands;
+  for (uint32_t id : inst.operands())
+    operands.push_back(descOf(p.buffers(int(id))));
+  if (op == Opcode::Send)
+    return sendCost(chip, operands.empty() ? 0 : operands[0].bytes(),
+                    isGlobalLink(chip, inst.link()));
+  return instructionCost(chip, op, operands, descOf(p.buffers(inst.result())));
 }
 
 // Arity and attribute checks for one instruction; `rank` is the result rank.
@@ -119,6 +128,8 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
                                     const ChipSpec &chip) {
   if (p.num_nodes() == 0)
     return fail("program has zero nodes");
+  if (auto why = checkChipCount(chip, p.num_nodes()))
+    return fail("%s", why->c_str());
   const uint32_t nodes = p.num_nodes();
   const int numBuffers = p.buffers_size();
   for (int i = 0; i < numBuffers; ++i) {
@@ -195,9 +206,11 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
     if (send && (inst.dst_node() >= nodes || inst.dst_node() == inst.node()))
       return fail("instruction %d: send to invalid node %u", i,
                   inst.dst_node());
-    if (send && inst.link() >= chip.link.perChip)
-      return fail("instruction %d: link %u exceeds the chip's %u links", i,
-                  inst.link(), chip.link.perChip);
+    if (send && linkTarget(chip, nodes, inst.node(), inst.link()) !=
+                    std::optional<uint32_t>(inst.dst_node()))
+      return fail("instruction %d: link %u of node %u does not lead to node "
+                  "%u",
+                  i, inst.link(), inst.node(), inst.dst_node());
     if (p.buffers(inst.result()).node() != resultNode)
       return fail("instruction %d: result %s is not on node %u", i,
                   p.buffers(inst.result()).name().c_str(), resultNode);

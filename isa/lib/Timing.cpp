@@ -59,7 +59,9 @@ static Cost matmulCost(const ChipSpec &chip, const TensorDesc &a,
     rowsPerTile = M;
   }
   unsigned width = std::max(dtypeBytes(a.dtype), dtypeBytes(b.dtype));
-  uint64_t perVector = width <= 1   ? m.cyclesPerVectorInt8
+  bool fp8 = a.dtype == DType::F8E4M3 || a.dtype == DType::F8E5M2;
+  uint64_t perVector = fp8          ? m.cyclesPerVectorFp8
+                       : width <= 1 ? m.cyclesPerVectorInt8
                        : width == 2 ? m.cyclesPerVector16
                                     : m.cyclesPerVector32;
   uint64_t load = uint64_t(m.weightLoadCycles) *
@@ -81,10 +83,12 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
     vectors = std::max(vectors, vectorsOf(chip, t));
   vectors = std::max<uint64_t>(vectors, 1);
 
+  // Operands stream from SRAM across the chip to the unit and results back.
+  const uint64_t transport = chip.stream.transportCycles;
   auto streamed = [&](const StreamUnitSpec &u, uint64_t passes) {
     return Cost{std::max<uint64_t>(1, ceilDiv(vectors * passes,
                                               u.vectorsPerCycle)),
-                u.latency};
+                u.latency + transport};
   };
   const uint64_t tp = chip.vxm.transcendentalPasses;
 
@@ -92,7 +96,11 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
   case Opcode::MatMul:
     if (operands.size() != 2)
       return {1, chip.mxm.latency};
-    return matmulCost(chip, operands[0], operands[1], result);
+    {
+      Cost c = matmulCost(chip, operands[0], operands[1], result);
+      c.latency += transport;
+      return c;
+    }
   case Opcode::Add:
   case Opcode::Sub:
   case Opcode::Mul:
@@ -118,15 +126,22 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
     return streamed(chip.sxm, 1);
   case Opcode::Copy:
     return streamed(chip.mem, 1);
-  case Opcode::Send: {
-    uint64_t bytes = operands.empty() ? result.bytes() : operands[0].bytes();
-    uint64_t flits = std::max<uint64_t>(1, ceilDiv(bytes, chip.link.flitPayload));
-    double wire = double(flits) * chip.link.flitBytes;
-    uint64_t busy = static_cast<uint64_t>(std::ceil(wire / chip.link.bytesPerCycle));
-    return {std::max<uint64_t>(busy, 1), chip.link.latency};
-  }
+  case Opcode::Send:
+    return sendCost(chip, operands.empty() ? result.bytes()
+                                           : operands[0].bytes(),
+                    /*globalLink=*/false);
   case Opcode::NumOpcodes:
     break;
   }
   return {1, 0};
+}
+
+Cost lpx::isa::sendCost(const ChipSpec &chip, uint64_t bytes, bool global) {
+  uint64_t flits = std::max<uint64_t>(1, ceilDiv(bytes, chip.link.flitPayload));
+  double wire = double(flits) * chip.link.flitBytes;
+  double rate = global ? chip.topology.globalBytesPerCycle
+                       : chip.link.bytesPerCycle;
+  uint64_t busy = static_cast<uint64_t>(std::ceil(wire / rate));
+  return {std::max<uint64_t>(busy, 1),
+          global ? chip.topology.globalLatency : chip.link.latency};
 }

@@ -17,6 +17,10 @@ Tolerance lpx::rt::defaultTolerance(DType t) {
     return {1e-2, 1e-3};
   case DType::BF16:
     return {2e-2, 1e-2};
+  case DType::F8E4M3: // 3 mantissa bits
+    return {1.25e-1, 1e-2};
+  case DType::F8E5M2: // 2 mantissa bits
+    return {2.5e-1, 1e-2};
   case DType::U8: case DType::I8: case DType::U16: case DType::I16:
   case DType::I32: case DType::I64: case DType::Bool: case DType::U32:
   case DType::U64: case DType::Undefined:

@@ -9,6 +9,7 @@
 #ifndef LPX_RUNTIME_ELEMENTTYPES_H
 #define LPX_RUNTIME_ELEMENTTYPES_H
 
+#include "Float8.h"
 #include "Shape.h"
 #include "lpx/isa/DType.h"
 #include <Eigen/Core>
@@ -39,6 +40,8 @@ using ElemF64 = Elem<double, double>;
 using ElemF16 = Elem<Eigen::half, float>;
 using ElemBF16 = Elem<Eigen::bfloat16, float>;
 using ElemBool = Elem<uint8_t, bool>;
+using ElemF8E4M3 = Elem<F8E4M3, float>;
+using ElemF8E5M2 = Elem<F8E5M2, float>;
 
 template <typename E>
 inline constexpr bool isFloatElem = std::is_floating_point_v<typename E::Compute>;
@@ -64,6 +67,8 @@ template <typename Fn> llvm::Error dispatchType(isa::DType t, Fn &&fn) {
   case DType::I64: return fn(Elem<int64_t, int64_t>{});
   case DType::U64: return fn(Elem<uint64_t, uint64_t>{});
   case DType::Bool: return fn(ElemBool{});
+  case DType::F8E4M3: return fn(ElemF8E4M3{});
+  case DType::F8E5M2: return fn(ElemF8E5M2{});
   case DType::Undefined: break;
   }
   return fail("unsupported element type " + llvm::Twine(static_cast<unsigned>(t)));

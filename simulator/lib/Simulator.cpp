@@ -239,12 +239,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   const isa::Opcode op = isa::opcodeOf(inst);
   const uint64_t issue = inst.issue();
 
-  std::vector<isa::TensorDesc> operands;
-  operands.reserve(inst.operands_size());
-  for (uint32_t id : inst.operands())
-    operands.push_back(isa::descOf(p.buffers(id)));
-  const isa::Cost cost = isa::instructionCost(
-      prog.chip, op, operands, isa::descOf(p.buffers(inst.result())));
+  const isa::Cost cost = isa::instructionCost(prog.chip, p, inst);
   const uint64_t done = addSat(addSat(issue, cost.busy), cost.latency);
 
   const bool isSend = isa::unitOf(op) == isa::Unit::C2C;
@@ -252,6 +247,15 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                          : units[size_t(inst.node()) * kQueuedUnits +
                                  unitSlot(isa::unitOf(op))];
   checkQueue(index, inst, q, cost, isSend);
+  // Chips of a multi-chip program share a time base only after the deskew.
+  const uint64_t deskew =
+      p.num_nodes() > 1 ? prog.chip.topology.deskewCycles : 0;
+  if (issue < deskew)
+    hazard(index, inst, "before-deskew",
+           llvm::formatv("{0}: issues at cycle {1}, before the chips' "
+                         "counters are aligned at cycle {2}",
+                         describe(inst), issue, deskew)
+               .str());
   readOperands(index, inst, addSat(issue, cost.busy));
 
   if (isSend) {
@@ -262,7 +266,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                            describe(inst), nameOf(inst.result()), inst.arrive(),
                            done)
                  .str());
-    result.bytesOverLinks += operands.empty() ? 0 : operands[0].bytes();
+    result.bytesOverLinks += p.buffers(inst.operands(0)).bytes();
   }
   writeResult(index, inst, isSend ? inst.dst_node() : inst.node());
   // The data lands when the hardware delivers it, whatever was declared.

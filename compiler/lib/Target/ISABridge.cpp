@@ -74,16 +74,16 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
 SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
   using namespace lpx::graph;
   return llvm::TypeSwitch<Operation *, SmallVector<int64_t>>(op)
-      .Case([](SoftmaxOp o) { return SmallVector<int64_t>{o.getAxis()}; })
+      .Case([](SoftmaxOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
       .Case([](ReduceMeanOp o) { return SmallVector<int64_t>(o.getAxes()); })
       .Case([](TransposeOp o) { return SmallVector<int64_t>(o.getPerm()); })
-      .Case([](ConcatOp o) { return SmallVector<int64_t>{o.getAxis()}; })
+      .Case([](ConcatOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
       .Case([](SliceOp o) {
         SmallVector<int64_t> a(o.getStarts());
         llvm::append_range(a, o.getSteps());
         return a;
       })
-      .Case([](GatherOp o) { return SmallVector<int64_t>{o.getAxis()}; })
+      .Case([](GatherOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
       .Default([](Operation *) { return SmallVector<int64_t>{}; });
 }
 

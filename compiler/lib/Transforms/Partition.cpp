@@ -13,6 +13,7 @@
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/ISABridge.h"
+#include "lpx/isa/Topology.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -296,17 +297,8 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     if (failed(chipOr))
       return signalPassFailure();
     const isa::ChipSpec &spec = *chipOr;
-    if (numNodes == 0) {
-      module.emitError("the number of nodes must be at least 1");
-      return signalPassFailure();
-    }
-    if (numNodes > spec.topology.groupSize ||
-        numNodes - 1 > spec.link.perChip) {
-      module.emitError() << unsigned(numNodes) << " nodes exceed the fully connected "
-                         << "group of " << spec.topology.groupSize
-                         << " chips of '" << spec.name
-                         << "'; routes through intermediate chips are not "
-                            "supported yet";
+    if (auto why = isa::checkChipCount(spec, numNodes)) {
+      module.emitError() << *why;
       return signalPassFailure();
     }
     for (auto f : module.getOps<func::FuncOp>())

@@ -3,7 +3,9 @@
 // IR level 2 to 3. One pass over the ops in program order: each issues at the
 // first cycle when its operands are complete and its queue (a unit of its
 // node, or an outgoing link) is free. Queues therefore stay in program order
-// and no unit or link ever holds two instructions in one cycle.
+// and no unit or link ever holds two instructions in one cycle. A transfer
+// becomes one send per hop of its route (store and forward through the
+// intermediate chips). Multi-chip programs start after the counters' deskew.
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
@@ -11,7 +13,7 @@
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/Transforms/Passes.h"
-#include "lpx/isa/Program.h"
+#include "lpx/isa/Topology.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -34,17 +36,29 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     FailureOr<isa::ChipSpec> spec = loadChipForPass(chip, module);
     if (failed(spec))
       return signalPassFailure();
+    auto nodes = module->getAttrOfType<IntegerAttr>(
+        part::PartDialect::kNumNodesAttr);
+    if (!nodes) {
+      module.emitError("module is not partitioned; run lpx-partition first");
+      return signalPassFailure();
+    }
     for (auto f : module.getOps<func::FuncOp>())
-      if (failed(schedule(f, *spec)))
+      if (failed(schedule(f, *spec, uint32_t(nodes.getInt()))))
         return signalPassFailure();
     module->setAttr(sched::SchedDialect::kChipAttr,
                     StringAttr::get(&getContext(), spec->name));
   }
 
-  LogicalResult schedule(func::FuncOp f, const isa::ChipSpec &spec) {
+  LogicalResult schedule(func::FuncOp f, const isa::ChipSpec &spec,
+                         uint32_t numNodes) {
     llvm::DenseMap<Value, uint64_t> ready; // cycle a value is complete
     // Queue = (node, unit) or (node, kNumUnits + link): cycle it is free.
     llvm::DenseMap<std::pair<int64_t, uint64_t>, uint64_t> freeAt;
+    const uint64_t start0 = numNodes > 1 ? spec.topology.deskewCycles : 0;
+    auto queueFree = [&](int64_t node, uint64_t queue) -> uint64_t & {
+      auto [it, inserted] = freeAt.try_emplace({node, queue}, start0);
+      return it->second;
+    };
     for (Operation &op :
          llvm::make_early_inc_range(f.getBody().front().without_terminator())) {
       if (llvm::isa<graph::ConstantOp>(op))
@@ -59,36 +73,59 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       uint64_t start = 0;
       for (Value v : op.getOperands())
         start = std::max(start, ready.lookup(v));
+      if (auto transfer = dyn_cast<part::TransferOp>(op)) {
+        if (failed(scheduleTransfer(transfer, spec, numNodes, start,
+                                    queueFree, ready)))
+          return failure();
+        continue;
+      }
       isa::Cost cost = costOf(spec, &op);
-      auto transfer = dyn_cast<part::TransferOp>(op);
-      int64_t queueNode = transfer ? transfer.getFrom() : *node;
-      uint64_t link = transfer ? isa::directLink(transfer.getFrom(),
-                                                 transfer.getTo())
-                               : 0;
-      uint64_t queue = transfer ? isa::kNumUnits + link
-                                : uint64_t(isa::unitOf(*code));
-      uint64_t &free = freeAt[{queueNode, queue}];
+      isa::Unit unit = isa::unitOf(*code);
+      uint64_t &free = queueFree(*node, uint64_t(unit));
       uint64_t issue = std::max(start, free);
       free = issue + cost.busy;
-      auto slot = sched::SlotAttr::get(
-          &getContext(), isa::unitName(isa::unitOf(*code)), issue, cost.busy,
-          cost.latency);
-      Operation *scheduled = &op;
-      if (transfer) {
-        OpBuilder b(transfer);
-        auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
-        auto send = b.create<sched::SendOp>(
-            transfer.getLoc(), transfer.getType(), transfer.getInput(),
-            transfer.getFromAttr(), transfer.getToAttr(), i64(link),
-            i64(issue), i64(cost.done(issue)));
-        part::setNode(send, transfer.getTo());
-        transfer.replaceAllUsesWith(send.getResult());
-        transfer.erase();
-        scheduled = send;
-      }
-      scheduled->setAttr(sched::SchedDialect::kSlotAttr, slot);
-      ready[scheduled->getResult(0)] = cost.done(issue);
+      op.setAttr(sched::SchedDialect::kSlotAttr,
+                 sched::SlotAttr::get(&getContext(), isa::unitName(unit),
+                                      issue, cost.busy, cost.latency));
+      ready[op.getResult(0)] = cost.done(issue);
     }
+    return success();
+  }
+
+  /// One send per hop; each hop leaves when the previous one has fully
+  /// arrived and its link is free.
+  template <typename QueueFree>
+  LogicalResult scheduleTransfer(part::TransferOp transfer,
+                                 const isa::ChipSpec &spec, uint32_t numNodes,
+                                 uint64_t start, QueueFree &queueFree,
+                                 llvm::DenseMap<Value, uint64_t> &ready) {
+    uint64_t bytes = tensorDescOf(transfer.getType()).bytes();
+    OpBuilder b(transfer);
+    auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
+    Value value = transfer.getInput();
+    for (const isa::Hop &hop :
+         isa::route(spec, numNodes, uint32_t(transfer.getFrom()),
+                    uint32_t(transfer.getTo()))) {
+      isa::Cost cost = isa::sendCost(spec, bytes, hop.global);
+      uint64_t &free = queueFree(hop.from, isa::kNumUnits + hop.link);
+      uint64_t issue = std::max(start, free);
+      free = issue + cost.busy;
+      auto send = b.create<sched::SendOp>(
+          transfer.getLoc(), transfer.getType(), value, i64(hop.from),
+          i64(hop.to), i64(hop.link), i64(issue), i64(cost.done(issue)));
+      part::setNode(send, hop.to);
+      send->setAttr(sched::SchedDialect::kSlotAttr,
+                    sched::SlotAttr::get(&getContext(), "c2c", issue,
+                                         cost.busy, cost.latency));
+      value = send.getResult();
+      start = cost.done(issue);
+      ready[value] = start;
+    }
+    if (value == transfer.getInput())
+      return transfer.emitOpError("has no route from node ")
+             << transfer.getFrom() << " to node " << transfer.getTo();
+    transfer.replaceAllUsesWith(value);
+    transfer.erase();
     return success();
   }
 };

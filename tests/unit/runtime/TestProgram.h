@@ -152,7 +152,8 @@ public:
   void send(uint32_t operand, uint32_t result, uint32_t from, uint32_t to) {
     isa::pb::Instruction &i = inst(isa::Opcode::Send, {operand}, result, {}, from);
     i.set_dst_node(to);
-    i.set_link(isa::directLink(from, to));
+    // The local link to another chip of the same group (see Topology.h).
+    i.set_link(to < from ? to : to - 1);
   }
 
   isa::pb::Program &proto() { return p_; }

@@ -152,7 +152,8 @@ public:
     isa::pb::Instruction &i =
         inst(isa::Opcode::Send, node, issue, {operand}, result, origin);
     i.set_dst_node(dst);
-    i.set_link(isa::directLink(node, dst));
+    // The local link to another chip of the same group (see Topology.h).
+    i.set_link(dst < node ? dst : dst - 1);
     i.set_arrive(arrive);
     return i;
   }

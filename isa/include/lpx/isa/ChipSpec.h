@@ -11,13 +11,18 @@
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace lpx::isa {
 
+/// Parses a byte count written with or without a unit: 230686720, "220MiB",
+/// "500MB", "64KiB" (B, KB, MB, GB, KiB, MiB, GiB).
+std::optional<uint64_t> parseByteSize(llvm::StringRef text);
+
 struct SramSpec {
-  uint64_t bytes = 0;          // capacity per chip
+  uint64_t bytes = 0;          // capacity per chip (a description may use units)
   uint32_t slices = 0;
   uint32_t banksPerSlice = 0;
 };
@@ -37,6 +42,13 @@ struct MxmSpec {
   uint32_t cyclesPerVectorInt8 = 1;
   uint32_t cyclesPerVector16 = 4;
   uint32_t cyclesPerVector32 = 16;
+  uint32_t cyclesPerVectorFp8 = 0; // optional key; 0: the int8 rate
+};
+
+struct StreamSpec {
+  // Cycles a stream spends crossing the chip between SRAM and a functional
+  // unit and back, added to every instruction's latency.
+  uint32_t transportCycles = 0;
 };
 
 struct StreamUnitSpec {
@@ -58,6 +70,13 @@ struct LinkSpec {
 
 struct TopologySpec {
   uint32_t groupSize = 0;       // chips fully connected to each other
+  // Groups are joined Dragonfly-style: every chip has this many links to
+  // chips of other groups (0: one group only).
+  uint32_t globalLinksPerChip = 0;
+  double globalBytesPerCycle = 0; // per global link, one direction
+  uint32_t globalLatency = 0;     // cycles per global hop
+  // One-time alignment of the chips' counters before a multi-chip program.
+  uint32_t deskewCycles = 0;
 };
 
 struct HostSpec {
@@ -71,6 +90,7 @@ struct ChipSpec {
   double clockMHz = 0;
   SramSpec sram;
   VectorSpec vector;
+  StreamSpec stream;
   MxmSpec mxm;
   VxmSpec vxm;
   StreamUnitSpec sxm;

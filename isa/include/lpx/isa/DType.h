@@ -28,6 +28,8 @@ enum class DType : uint32_t {
   U32 = 12,
   U64 = 13,
   BF16 = 16,
+  F8E4M3 = 17, // ONNX FLOAT8E4M3FN (ONNX 1.14 numbering)
+  F8E5M2 = 19, // ONNX FLOAT8E5M2
 };
 
 /// Bytes per element, or 0 for a type the chip cannot hold.

@@ -36,8 +36,9 @@ llvm::Expected<LoadedProgram> parseProgram(llvm::StringRef bytes,
                                            llvm::StringRef sourceName);
 std::string serializeProgram(const pb::Program &p);
 
-/// Outgoing link a node uses to reach `dst` inside a fully connected group.
-uint32_t directLink(uint32_t src, uint32_t dst);
+/// Cost of one instruction of a program (sends over global links included).
+Cost instructionCost(const ChipSpec &chip, const pb::Program &p,
+                     const pb::Instruction &inst);
 
 } // namespace lpx::isa
 

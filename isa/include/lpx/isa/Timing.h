@@ -36,6 +36,11 @@ Cost instructionCost(const ChipSpec &chip, Opcode op,
                      const std::vector<TensorDesc> &operands,
                      const TensorDesc &result);
 
+/// A transfer of `bytes` over one link: flits serialised onto the link,
+/// then the hop's fixed latency. Global (between-group) links use the
+/// topology's global bandwidth and latency.
+Cost sendCost(const ChipSpec &chip, uint64_t bytes, bool globalLink);
+
 } // namespace lpx::isa
 
 #endif

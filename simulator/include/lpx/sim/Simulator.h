@@ -24,8 +24,8 @@ struct Hazard {
   uint32_t node = 0;        // node of the instruction that hits the hazard
   uint64_t instruction = 0; // index in program.instructions
   uint64_t cycle = 0;       // its issue cycle
-  /// "operand-not-ready", "unit-busy", "link-busy", "sram-overwrite" or
-  /// "arrival-mismatch".
+  /// "operand-not-ready", "unit-busy", "link-busy", "sram-overwrite",
+  /// "arrival-mismatch" or "before-deskew".
   std::string kind;
   /// One line naming the mnemonic, the origin and the buffer concerned.
   std::string message;
