@@ -417,10 +417,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=here, help="output directory (default: the models/ folder)")
     ap.add_argument("--only", choices=sorted(MODELS), help="generate only this model")
+    ap.add_argument("--llama-config", metavar="D=1024,F=2816,...",
+                    help="override llama_step's sizes (keys: " + ", ".join(LLAMA) +
+                         "), e.g. for a memory-bound layer in timing studies; such a "
+                         "model has no stored expected outputs")
     ap.add_argument("--strict", action="store_true",
                     help="fail if expected outputs are missing or differ from numpy by more "
                          f"than {TOLERANCE}")
     args = ap.parse_args()
+    if args.llama_config:
+        for item in args.llama_config.split(","):
+            key, _, value = item.partition("=")
+            if key not in LLAMA or not value:
+                ap.error(f"--llama-config: unknown or empty key '{key}'")
+            LLAMA[key] = type(LLAMA[key])(float(value)) if isinstance(LLAMA[key], float) \
+                else int(value)
+        if LLAMA["H"] % LLAMA["KVH"]:
+            ap.error("--llama-config: H must be a multiple of KVH")
     names = [args.only] if args.only else list(MODELS)
     all_ok = True
     for name in names:

@@ -51,10 +51,14 @@ bool isElementwise(Opcode op) {
   case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Div:
   case Opcode::Pow: case Opcode::Where: case Opcode::Sqrt: case Opcode::Neg:
   case Opcode::Relu: case Opcode::Sigmoid: case Opcode::Tanh: case Opcode::Cast:
+  case Opcode::Unary: case Opcode::Binary:
     return true;
   case Opcode::MatMul: case Opcode::Softmax: case Opcode::ReduceMean:
   case Opcode::Transpose: case Opcode::Concat: case Opcode::Slice:
   case Opcode::Gather: case Opcode::Copy: case Opcode::Send:
+  case Opcode::Reduce: case Opcode::ArgReduce: case Opcode::LogSoftmax:
+  case Opcode::Hardmax: case Opcode::CumSum: case Opcode::Broadcast:
+  case Opcode::Pad: case Opcode::GatherElements:
   case Opcode::NumOpcodes:
     return false;
   }

@@ -1,5 +1,6 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
+#include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/isa/Topology.h"
 #include "lpx/isa/Version.h"
 
@@ -39,7 +40,8 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
   if (op == Opcode::Send)
     return sendCost(chip, operands.empty() ? 0 : operands[0].bytes(),
                     isGlobalLink(chip, inst.link()));
-  return instructionCost(chip, op, operands, descOf(p.buffers(inst.result())));
+  return instructionCost(chip, op, operands, descOf(p.buffers(inst.result())),
+                         {inst.attrs().begin(), inst.attrs().end()});
 }
 
 // Arity and attribute checks for one instruction; `rank` is the result rank.
@@ -118,6 +120,79 @@ static llvm::Error verifyOperands(const pb::Program &p,
     if (inst.attrs(0) < 0 || inst.attrs(0) >= int64_t(rank))
       return fail("instruction %zu (concat): axis out of range", index);
     return llvm::Error::success();
+  case Opcode::Unary: {
+    if (auto e = arity(1)) return e;
+    const FnInfo *fn = attrs ? unaryFnInfo(inst.attrs(0)) : nullptr;
+    if (!fn)
+      return fail("instruction %zu (unary): unknown function", index);
+    return attrCount(1 + int(fn->params));
+  }
+  case Opcode::Binary:
+    if (auto e = arity(2)) return e;
+    if (auto e = attrCount(1)) return e;
+    if (!binaryFnInfo(inst.attrs(0)))
+      return fail("instruction %zu (binary): unknown function", index);
+    return llvm::Error::success();
+  case Opcode::Reduce: {
+    if (auto e = arity(1)) return e;
+    if (attrs < 1 || !reduceFnInfo(inst.attrs(0)))
+      return fail("instruction %zu (reduce): unknown function", index);
+    int inRank = p.buffers(inst.operands(0)).shape_size();
+    for (int i = 1; i < attrs; ++i)
+      if (inst.attrs(i) < 0 || inst.attrs(i) >= inRank ||
+          (i > 1 && inst.attrs(i) <= inst.attrs(i - 1)))
+        return fail("instruction %zu (reduce): axes must be sorted, unique "
+                    "and below rank %d", index, inRank);
+    return llvm::Error::success();
+  }
+  case Opcode::ArgReduce: {
+    if (auto e = arity(1)) return e;
+    if (auto e = attrCount(3)) return e;
+    int inRank = p.buffers(inst.operands(0)).shape_size();
+    if (!argReduceFnInfo(inst.attrs(0)))
+      return fail("instruction %zu (arg_reduce): unknown function", index);
+    if (inst.attrs(1) < 0 || inst.attrs(1) >= std::max(inRank, 1))
+      return fail("instruction %zu (arg_reduce): axis out of range", index);
+    if (static_cast<DType>(p.buffers(inst.result()).dtype()) != DType::I64)
+      return fail("instruction %zu (arg_reduce): result must be i64", index);
+    return llvm::Error::success();
+  }
+  case Opcode::LogSoftmax:
+  case Opcode::Hardmax:
+    if (auto e = arity(1)) return e;
+    if (auto e = attrCount(1)) return e;
+    if (inst.attrs(0) < 0 || inst.attrs(0) >= std::max<int64_t>(rank, 1))
+      return fail("instruction %zu (%s): axis out of range", index,
+                  std::string(mnemonic(op)).c_str());
+    return llvm::Error::success();
+  case Opcode::CumSum:
+    if (auto e = arity(1)) return e;
+    if (auto e = attrCount(3)) return e;
+    if (inst.attrs(0) < 0 || inst.attrs(0) >= std::max<int64_t>(rank, 1))
+      return fail("instruction %zu (cumsum): axis out of range", index);
+    return llvm::Error::success();
+  case Opcode::Broadcast:
+    if (auto e = arity(1)) return e;
+    return attrCount(0);
+  case Opcode::Pad:
+    if (auto e = arity(1)) return e;
+    if (auto e = attrCount(2 + 2 * static_cast<int>(rank))) return e;
+    if (inst.attrs(0) < 0 || inst.attrs(0) > 2)
+      return fail("instruction %zu (pad): unknown mode %lld", index,
+                  (long long)inst.attrs(0));
+    return llvm::Error::success();
+  case Opcode::GatherElements: {
+    if (auto e = arity(2)) return e;
+    if (auto e = attrCount(1)) return e;
+    if (inst.attrs(0) < 0 || inst.attrs(0) >= std::max<int64_t>(rank, 1))
+      return fail("instruction %zu (gather_elements): axis out of range",
+                  index);
+    DType idx = static_cast<DType>(p.buffers(inst.operands(1)).dtype());
+    if (idx != DType::I32 && idx != DType::I64)
+      return fail("instruction %zu (gather_elements): indices must be i32 "
+                  "or i64", index);
+    return llvm::Error::success();
+  }
   case Opcode::NumOpcodes:
     break;
   }

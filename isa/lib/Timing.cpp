@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/isa/Timing.h"
+#include "lpx/isa/ElementwiseFunctions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,13 +72,28 @@ static Cost matmulCost(const ChipSpec &chip, const TensorDesc &a,
   return {load + tilesPerPlane * std::max(load, stream), m.latency};
 }
 
+// VXM passes of a generic opcode's function (its first attribute, see
+// ElementwiseFunctions.def); unknown ids were rejected by the verifier.
+static uint64_t functionPasses(Opcode op, const std::vector<int64_t> &attrs,
+                               uint64_t transcendental) {
+  int64_t id = attrs.empty() ? -1 : attrs[0];
+  const FnInfo *fn = op == Opcode::Unary    ? unaryFnInfo(id)
+                     : op == Opcode::Binary ? binaryFnInfo(id)
+                     : op == Opcode::Reduce ? reduceFnInfo(id)
+                                            : argReduceFnInfo(id);
+  if (!fn)
+    return 1;
+  return fn->passes == kTranscendentalPasses ? transcendental : fn->passes;
+}
+
 static uint64_t vectorsOf(const ChipSpec &chip, const TensorDesc &t) {
   return chip.vectorsFor(t.bytes());
 }
 
 Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
                                const std::vector<TensorDesc> &operands,
-                               const TensorDesc &result) {
+                               const TensorDesc &result,
+                               const std::vector<int64_t> &attrs) {
   uint64_t vectors = vectorsOf(chip, result);
   for (const TensorDesc &t : operands)
     vectors = std::max(vectors, vectorsOf(chip, t));
@@ -126,6 +142,21 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
     return streamed(chip.sxm, 1);
   case Opcode::Copy:
     return streamed(chip.mem, 1);
+  case Opcode::Unary:
+  case Opcode::Binary:
+  case Opcode::Reduce:
+  case Opcode::ArgReduce:
+    return streamed(chip.vxm, functionPasses(op, attrs, tp));
+  case Opcode::LogSoftmax: // max, subtract+exp, sum, log, subtract
+    return streamed(chip.vxm, 3 + 2 * tp);
+  case Opcode::Hardmax: // max, compare
+    return streamed(chip.vxm, 2);
+  case Opcode::CumSum:
+    return streamed(chip.vxm, 1);
+  case Opcode::Broadcast:
+  case Opcode::Pad:
+  case Opcode::GatherElements:
+    return streamed(chip.sxm, 1);
   case Opcode::Send:
     return sendCost(chip, operands.empty() ? result.bytes()
                                            : operands[0].bytes(),

@@ -3,7 +3,9 @@
 // Type-agnostic: elements move as bytes of the element width.
 //
 //===----------------------------------------------------------------------===//
+#include "ElementTypes.h"
 #include "Kernels.h"
+#include "llvm/ADT/bit.h"
 #include <cstring>
 
 using namespace lpx::rt;
@@ -170,5 +172,134 @@ llvm::Error lpx::rt::gather(const View &data, const View &indices, int64_t axis,
     for (int64_t j = 0; j < count; ++j)
       std::memcpy(out.data + (o * count + j) * inner,
                   data.data + (o * extent + idx[j]) * inner, inner);
+  return llvm::Error::success();
+}
+
+llvm::Error lpx::rt::broadcast(const View &x, const OutView &out) {
+  if (auto e = expectType("operand", x.dtype, out.dtype))
+    return e;
+  auto s = broadcastStrides(x.shape, out.shape);
+  if (!s)
+    return s.takeError();
+  const size_t w = isa::dtypeBytes(x.dtype);
+  std::array<Strides, 2> strides = {*s, contiguousStrides(out.shape)};
+  forEachIndex<2>(out.shape, strides, {0, 0}, [&](const auto &off) {
+    std::memcpy(out.data + off[1] * w, x.data + off[0] * w, w);
+  });
+  return llvm::Error::success();
+}
+
+llvm::Error lpx::rt::pad(const View &x, llvm::ArrayRef<int64_t> attrs,
+                         const OutView &out) {
+  if (auto e = expectType("operand", x.dtype, out.dtype))
+    return e;
+  const size_t rank = x.shape.size();
+  if (out.shape.size() != rank || attrs.size() != 2 + 2 * rank)
+    return fail("pad of " + shapeStr(x.shape) + " to " + shapeStr(out.shape) +
+                " needs equal ranks and " + llvm::Twine(2 + 2 * rank) +
+                " attributes");
+  const int64_t mode = attrs[0];
+  llvm::ArrayRef<int64_t> begin = attrs.slice(2, rank);
+  llvm::ArrayRef<int64_t> end = attrs.slice(2 + rank, rank);
+  for (size_t d = 0; d < rank; ++d) {
+    if (x.shape[d] + begin[d] + end[d] != out.shape[d])
+      return fail("pad dimension " + llvm::Twine(d) + ": " +
+                  llvm::Twine(x.shape[d]) + " padded by " +
+                  llvm::Twine(begin[d]) + " and " + llvm::Twine(end[d]) +
+                  " is not " + llvm::Twine(out.shape[d]));
+    if (mode != 0 && x.shape[d] == 0 && out.shape[d] > 0)
+      return fail("pad: reflect and edge modes need a non-empty dimension");
+  }
+  // The padding value, converted to the element type once.
+  const size_t w = isa::dtypeBytes(x.dtype);
+  std::vector<uint8_t> value(w, 0);
+  double v = llvm::bit_cast<double>(static_cast<uint64_t>(attrs[1]));
+  if (auto e = dispatchType(x.dtype, [&](auto E) -> llvm::Error {
+        using Et = decltype(E);
+        Et::store(value.data(), convertValue<typename Et::Compute>(v));
+        return llvm::Error::success();
+      }))
+    return e;
+  Strides in = contiguousStrides(x.shape);
+  const int64_t n = out.elements();
+  llvm::SmallVector<int64_t, 6> idx(rank, 0);
+  for (int64_t o = 0; o < n; ++o) {
+    int64_t src = 0;
+    bool inside = true;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t i = idx[d] - begin[d], len = x.shape[d];
+      if (i < 0 || i >= len) {
+        if (mode == 0) {
+          inside = false;
+          break;
+        }
+        if (mode == 2) {
+          i = i < 0 ? 0 : len - 1;
+        } else if (len == 1) {
+          i = 0;
+        } else { // reflect without repeating the edge, period 2(len-1)
+          int64_t period = 2 * (len - 1);
+          i = ((i % period) + period) % period;
+          if (i >= len)
+            i = period - i;
+        }
+      }
+      src += i * in[d];
+    }
+    std::memcpy(out.data + o * w, inside ? x.data + src * w : value.data(), w);
+    for (size_t d = rank; d-- > 0;) {
+      if (++idx[d] < out.shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error lpx::rt::gatherElements(const View &data, const View &indices,
+                                    int64_t axis, const OutView &out) {
+  if (auto e = expectType("data", data.dtype, out.dtype))
+    return e;
+  if (indices.dtype != DType::I32 && indices.dtype != DType::I64)
+    return fail("gather_elements indices must be i32 or i64");
+  const int64_t rank = static_cast<int64_t>(data.shape.size());
+  if (axis < 0 || axis >= rank ||
+      static_cast<int64_t>(indices.shape.size()) != rank ||
+      llvm::ArrayRef<int64_t>(indices.shape) != out.shape)
+    return fail("gather_elements of " + shapeStr(data.shape) + " by " +
+                shapeStr(indices.shape) + " along axis " + llvm::Twine(axis) +
+                " cannot give " + shapeStr(out.shape));
+  const size_t w = isa::dtypeBytes(data.dtype);
+  Strides ds = contiguousStrides(data.shape);
+  const int64_t n = out.elements(), extent = data.shape[axis];
+  llvm::SmallVector<int64_t, 6> idx(rank, 0);
+  for (int64_t o = 0; o < n; ++o) {
+    int64_t k;
+    if (indices.dtype == DType::I32) {
+      int32_t v;
+      std::memcpy(&v, indices.data + o * 4, 4);
+      k = v;
+    } else {
+      std::memcpy(&k, indices.data + o * 8, 8);
+    }
+    if (k < -extent || k >= extent)
+      return fail("gather_elements index " + llvm::Twine(k) +
+                  " out of range for extent " + llvm::Twine(extent));
+    if (k < 0)
+      k += extent;
+    int64_t src = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t i = d == axis ? k : idx[d];
+      if (i >= data.shape[d])
+        return fail("gather_elements: indices shape exceeds the data");
+      src += i * ds[d];
+    }
+    std::memcpy(out.data + o * w, data.data + src * w, w);
+    for (int64_t d = rank; d-- > 0;) {
+      if (++idx[d] < out.shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
   return llvm::Error::success();
 }

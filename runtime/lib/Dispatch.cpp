@@ -56,6 +56,26 @@ static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
   case Opcode::Copy:
   case Opcode::Send:
     return copyBytes(in[0], out);
+  case Opcode::Unary:
+    return unaryFn(in[0], attrs, out);
+  case Opcode::Binary:
+    return binaryFn(in[0], in[1], attrs, out);
+  case Opcode::Reduce:
+    return reduce(in[0], attrs, out);
+  case Opcode::ArgReduce:
+    return argReduce(in[0], attrs, out);
+  case Opcode::LogSoftmax:
+    return logSoftmax(in[0], attrs[0], out);
+  case Opcode::Hardmax:
+    return hardmax(in[0], attrs[0], out);
+  case Opcode::CumSum:
+    return cumSum(in[0], attrs, out);
+  case Opcode::Broadcast:
+    return broadcast(in[0], out);
+  case Opcode::Pad:
+    return pad(in[0], attrs, out);
+  case Opcode::GatherElements:
+    return gatherElements(in[0], in[1], attrs[0], out);
   case Opcode::NumOpcodes:
     break;
   }

@@ -55,6 +55,29 @@ llvm::Error gather(const View &data, const View &indices, int64_t axis,
 /// Copy and Send: the same bytes, possibly under a new shape.
 llvm::Error copyBytes(const View &x, const OutView &out);
 
+// Generic families; the first attribute is the function id from
+// ElementwiseFunctions.def.
+// Elementwise.cpp
+llvm::Error unaryFn(const View &x, llvm::ArrayRef<int64_t> attrs,
+                    const OutView &out);
+llvm::Error binaryFn(const View &a, const View &b,
+                     llvm::ArrayRef<int64_t> attrs, const OutView &out);
+// Reduce.cpp
+llvm::Error reduce(const View &x, llvm::ArrayRef<int64_t> attrs,
+                   const OutView &out);
+llvm::Error argReduce(const View &x, llvm::ArrayRef<int64_t> attrs,
+                      const OutView &out);
+llvm::Error logSoftmax(const View &x, int64_t axis, const OutView &out);
+llvm::Error hardmax(const View &x, int64_t axis, const OutView &out);
+llvm::Error cumSum(const View &x, llvm::ArrayRef<int64_t> attrs,
+                   const OutView &out);
+// DataMovement.cpp
+llvm::Error broadcast(const View &x, const OutView &out);
+llvm::Error pad(const View &x, llvm::ArrayRef<int64_t> attrs,
+                const OutView &out);
+llvm::Error gatherElements(const View &data, const View &indices,
+                           int64_t axis, const OutView &out);
+
 /// Error unless `v` has element type `want`; `role` names the operand.
 llvm::Error expectType(const char *role, isa::DType got, isa::DType want);
 

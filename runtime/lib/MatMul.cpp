@@ -69,11 +69,36 @@ static void multiply(const C *a, const C *b, C *c, int64_t m, int64_t k,
   }
 }
 
+/// Elements of a floating-point view as float, whatever its format.
+static llvm::Expected<std::vector<float>> loadAsFloat(const View &v) {
+  std::vector<float> out;
+  llvm::Error e = dispatchType(v.dtype, [&](auto E) -> llvm::Error {
+    using Et = decltype(E);
+    if constexpr (isFloatElem<Et>) {
+      for (auto x : loadAll<Et>(v.data, v.elements()))
+        out.push_back(static_cast<float>(x));
+      return llvm::Error::success();
+    } else {
+      return fail("mixed-type matmul needs floating-point operands");
+    }
+  });
+  if (e)
+    return std::move(e);
+  return out;
+}
+
 llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
-  if (auto e = expectType("first operand", a.dtype, out.dtype))
-    return e;
-  if (auto e = expectType("second operand", b.dtype, out.dtype))
-    return e;
+  // The matrix unit also takes weights in one floating-point format and
+  // activations in another (e.g. fp8 weights, fp16 activations): products
+  // accumulate in fp32 and round once to the result's format.
+  bool mixed = a.dtype != out.dtype || b.dtype != out.dtype;
+  if (mixed && !(isa::isFloat(a.dtype) && isa::isFloat(b.dtype) &&
+                 isa::isFloat(out.dtype))) {
+    if (auto e = expectType("first operand", a.dtype, out.dtype))
+      return e;
+    if (auto e = expectType("second operand", b.dtype, out.dtype))
+      return e;
+  }
   auto shape = inferShape(a.shape, b.shape);
   if (!shape)
     return shape.takeError();
@@ -87,6 +112,30 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
   if (!sa || !sb)
     return llvm::joinErrors(sa.takeError(), sb.takeError());
   std::array<Strides, 3> strides = {*sa, *sb, contiguousStrides(s.batch)};
+
+  if (mixed) {
+    auto va = loadAsFloat(a);
+    if (!va)
+      return va.takeError();
+    auto vb = loadAsFloat(b);
+    if (!vb)
+      return vb.takeError();
+    std::vector<float> vc(static_cast<size_t>(out.elements()));
+    const int64_t aMat = s.m * s.k, bMat = s.k * s.n, cMat = s.m * s.n;
+    forEachIndex<3>(s.batch, strides, {0, 0, 0}, [&](const auto &off) {
+      multiply(va->data() + off[0] * aMat, vb->data() + off[1] * bMat,
+               vc.data() + off[2] * cMat, s.m, s.k, s.n);
+    });
+    return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
+      using Et = decltype(E);
+      if constexpr (isFloatElem<Et>) {
+        for (size_t i = 0; i < vc.size(); ++i)
+          Et::store(out.data + i * Et::bytes,
+                    static_cast<typename Et::Compute>(vc[i]));
+      }
+      return llvm::Error::success();
+    });
+  }
 
   return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);

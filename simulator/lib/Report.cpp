@@ -19,6 +19,14 @@ static double utilisation(const QueueStats &q, const SimResult &r) {
                             : double(q.busyCycles) / double(r.totalCycles);
 }
 
+static llvm::StringRef boundName(const std::string &what) {
+  return what.empty() ? llvm::StringRef("none") : llvm::StringRef(what);
+}
+
+static llvm::json::Object boundJson(const Bound &b) {
+  return llvm::json::Object{{"cycles", b.cycles}, {"what", b.what}};
+}
+
 static double microseconds(const SimResult &r, const isa::ChipSpec &chip) {
   return double(r.totalCycles) / chip.clockMHz;
 }
@@ -36,6 +44,21 @@ void lpx::sim::printReport(const SimResult &r, const isa::LoadedProgram &prog,
      << llvm::format("%g", prog.chip.clockMHz) << " MHz\n";
   os << llvm::formatv("  instructions:     {0}\n", r.instructions);
   os << llvm::formatv("  bytes over links: {0}\n", r.bytesOverLinks);
+  os << llvm::formatv("  lower bound: {0} cycles (bottleneck: {1})\n",
+                      r.lowerBound, boundName(r.bottleneck));
+  os << llvm::formatv("  schedule efficiency: {0:f2}\n", r.efficiency);
+  const LowerBounds &b = r.bounds;
+  // Each name says what kind of bound it is ("mxm on node 0", "SRAM
+  // bandwidth of node 0", "dependency chain ending at ...").
+  os << llvm::formatv("  bounds: {0}: {1}, {2}: {3}, {4}: {5} (deskew of {6} "
+                      "included)\n",
+                      boundName(b.resource.what), b.resource.cycles,
+                      boundName(b.sramBandwidth.what), b.sramBandwidth.cycles,
+                      boundName(b.criticalPath.what), b.criticalPath.cycles,
+                      b.deskew);
+  os << llvm::formatv("  host I/O: {0:f3} us in, {1:f3} us out (not in the "
+                      "cycle count)\n",
+                      r.hostInputUs, r.hostOutputUs);
 
   os << "queues:\n";
   os << llvm::formatv("  {0,-5} {1,-7} {2,12} {3,12} {4,8}\n", "node", "queue",
@@ -88,6 +111,19 @@ void lpx::sim::printJson(const SimResult &r, const isa::LoadedProgram &prog,
       {"time_us", microseconds(r, prog.chip)}, {"instructions", r.instructions},
       {"bytes_over_links", r.bytesOverLinks},  {"queues", std::move(queues)},
       {"hazard_count", r.hazardCount},         {"hazards", std::move(hazards)},
+      {"lower_bound", r.lowerBound},           {"bottleneck", r.bottleneck},
+      {"efficiency", r.efficiency},
+      {"bounds",
+       llvm::json::Object{
+           {"deskew", r.bounds.deskew},
+           {"resource", boundJson(r.bounds.resource)},
+           {"sram_bandwidth", boundJson(r.bounds.sramBandwidth)},
+           {"critical_path", boundJson(r.bounds.criticalPath)},
+       }},
+      {"host_input_bytes", r.hostInputBytes},
+      {"host_output_bytes", r.hostOutputBytes},
+      {"host_input_us", r.hostInputUs},
+      {"host_output_us", r.hostOutputUs},
   };
   os << llvm::formatv("{0:2}", root) << "\n";
 }

@@ -2,20 +2,25 @@
 //
 // One pass over the instructions in issue order. Per queue we keep the cycle
 // it becomes free, per buffer the cycle its data is complete and the cycle its
-// last reader finishes, and per node which buffer holds each SRAM range. All
-// lookups are array indexing or ordered maps, so the pass is O(n log n) and its
-// output never depends on hashing or the wall clock.
+// last reader finishes, per node which buffer holds each SRAM range and which
+// bank accesses are still in progress. All lookups are array indexing or
+// ordered maps, so the pass is O(n log n) (plus the bank accesses in flight
+// per instruction) and its output never depends on hashing or the wall clock.
+// Idle cycles cost nothing: time advances from one issue cycle to the next.
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/sim/Simulator.h"
+#include "BankWindows.h"
 #include "SramOccupancy.h"
 
+#include "lpx/isa/Banks.h"
 #include "lpx/isa/Opcode.h"
 #include "lpx/isa/Timing.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 using namespace lpx;
@@ -63,7 +68,7 @@ public:
   Engine(const isa::LoadedProgram &prog, const SimOptions &opts)
       : prog(prog), p(prog.program), opts(opts),
         units(size_t(p.num_nodes()) * kQueuedUnits), buffers(p.buffers_size()),
-        sram(p.num_nodes()) {}
+        sram(p.num_nodes()), banks(p.num_nodes()), lower(prog) {}
 
   llvm::Expected<SimResult> run();
 
@@ -76,6 +81,10 @@ private:
                     uint64_t readEnd);
   void writeResult(uint64_t index, const isa::pb::Instruction &inst,
                    uint32_t node);
+  void checkBanks(uint64_t index, const isa::pb::Instruction &inst,
+                  const isa::Cost &cost, uint32_t resultNode);
+  std::string describeAccess(const BankAccess &a) const;
+  void finishBoundsAndHostIo();
   void hazard(uint64_t index, const isa::pb::Instruction &inst,
               const char *kind, std::string message);
   std::string describe(const isa::pb::Instruction &inst) const;
@@ -91,8 +100,11 @@ private:
   std::vector<QueueState> units; // node * kQueuedUnits + unitSlot
   std::map<std::pair<uint32_t, uint32_t>, QueueState> links; // (node, link)
   std::vector<BufferState> buffers;
-  std::vector<SramOccupancy> sram;          // per node
+  std::vector<SramOccupancy> sram; // per node
+  std::vector<BankWindows> banks;  // per node
+  LowerBoundBuilder lower;
   llvm::SmallVector<uint32_t, 8> displaced; // scratch for writeResult
+  llvm::SmallVector<BankAccess, 4> reads;   // scratch for checkBanks
 };
 
 } // namespace
@@ -235,6 +247,88 @@ void Engine::writeResult(uint64_t index, const isa::pb::Instruction &inst,
   buffers[id].clobbered = false; // a rewrite makes the range whole again
 }
 
+static std::string bankText(const isa::BankRange &r) {
+  if (r.first == r.last)
+    return llvm::formatv("bank {0}", r.first).str();
+  return llvm::formatv("banks {0}-{1}", r.first, r.last).str();
+}
+
+std::string Engine::describeAccess(const BankAccess &a) const {
+  return llvm::formatv("{0} '{1}' in {2} during cycles [{3}, {4})",
+                       a.write ? "writes" : "reads", nameOf(a.buffer),
+                       bankText(a.banks), a.start, a.end)
+      .str();
+}
+
+// Operands are read on the issuing node, the result is written on
+// `resultNode` (the destination of a send). At most one hazard per
+// instruction: the conflict with the earliest other instruction, else with
+// its own operands.
+void Engine::checkBanks(uint64_t index, const isa::pb::Instruction &inst,
+                        const isa::Cost &cost, uint32_t resultNode) {
+  const uint64_t issue = inst.issue();
+  const uint64_t readEnd = addSat(issue, cost.busy);
+  const uint32_t node = inst.node();
+  reads.clear();
+  for (int i = 0; i < inst.operands_size(); ++i) {
+    const uint32_t id = inst.operands(i);
+    bool seen = false;
+    for (const BankAccess &r : reads)
+      seen |= r.buffer == id;
+    if (seen)
+      continue;
+    const isa::pb::Buffer &b = p.buffers(int(id));
+    reads.push_back(BankAccess{issue, readEnd,
+                               isa::banksOf(prog.chip, b.addr(), b.bytes()),
+                               index, id, /*write=*/false});
+  }
+  const isa::pb::Buffer &rb = p.buffers(int(inst.result()));
+  const BankAccess write{issue,
+                         addSat(readEnd, cost.latency),
+                         isa::banksOf(prog.chip, rb.addr(), rb.bytes()),
+                         index,
+                         inst.result(),
+                         /*write=*/true};
+
+  // Copies, not pointers: a later lookup on the same node may compact the
+  // window list.
+  std::optional<BankAccess> other, mine;
+  uint32_t where = node;
+  auto consider = [&](const BankAccess &a, uint32_t n) {
+    const BankAccess *c = banks[n].findConflict(a, issue);
+    if (c && (!other || c->instruction < other->instruction)) {
+      other = *c;
+      mine = a;
+      where = n;
+    }
+  };
+  for (const BankAccess &r : reads)
+    consider(r, node);
+  consider(write, resultNode);
+  if (!other && resultNode == node)
+    for (const BankAccess &r : reads)
+      if (write.excludes(r)) {
+        hazard(index, inst, "bank-conflict",
+               llvm::formatv("{0}: {1} while it reads its own operand '{2}' "
+                             "in {3} on node {4}",
+                             describe(inst), describeAccess(write),
+                             nameOf(r.buffer), bankText(r.banks), node)
+                   .str());
+        break;
+      }
+  if (other)
+    hazard(index, inst, "bank-conflict",
+           llvm::formatv("{0}: {1} while instruction {2}, {3}, {4} on node {5}",
+                         describe(inst), describeAccess(*mine),
+                         other->instruction,
+                         describe(p.instructions(int(other->instruction))),
+                         describeAccess(*other), where)
+               .str());
+  for (const BankAccess &r : reads)
+    banks[node].add(r);
+  banks[resultNode].add(write);
+}
+
 void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   const isa::Opcode op = isa::opcodeOf(inst);
   const uint64_t issue = inst.issue();
@@ -257,6 +351,9 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                          describe(inst), issue, deskew)
                .str());
   readOperands(index, inst, addSat(issue, cost.busy));
+  const uint32_t resultNode = isSend ? inst.dst_node() : inst.node();
+  checkBanks(index, inst, cost, resultNode);
+  lower.add(inst, cost);
 
   if (isSend) {
     if (inst.arrive() != done)
@@ -268,7 +365,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                  .str());
     result.bytesOverLinks += p.buffers(inst.operands(0)).bytes();
   }
-  writeResult(index, inst, isSend ? inst.dst_node() : inst.node());
+  writeResult(index, inst, resultNode);
   // The data lands when the hardware delivers it, whatever was declared.
   buffers[inst.result()].readyAt = done;
   result.totalCycles = std::max(result.totalCycles, done);
@@ -294,6 +391,24 @@ std::vector<QueueStats> Engine::collectQueues() const {
   return out;
 }
 
+void Engine::finishBoundsAndHostIo() {
+  result.bounds = lower.finish();
+  const Bound &tight = result.bounds.tightest();
+  result.lowerBound = tight.cycles;
+  result.bottleneck = tight.what;
+  result.efficiency = result.totalCycles == 0 ? 1.0
+                                              : double(result.lowerBound) /
+                                                    double(result.totalCycles);
+  for (const isa::pb::Buffer &b : p.buffers()) {
+    if (b.kind() == isa::pb::INPUT)
+      result.hostInputBytes += b.bytes();
+    else if (b.kind() == isa::pb::OUTPUT)
+      result.hostOutputBytes += b.bytes();
+  }
+  result.hostInputUs = hostTransferUs(prog.chip, result.hostInputBytes);
+  result.hostOutputUs = hostTransferUs(prog.chip, result.hostOutputBytes);
+}
+
 llvm::Expected<SimResult> Engine::run() {
   placeInitialTenants();
   for (int i = 0; i < p.instructions_size(); ++i) {
@@ -311,6 +426,7 @@ llvm::Expected<SimResult> Engine::run() {
   result.instructions = uint64_t(p.instructions_size());
   result.seconds = double(result.totalCycles) / (prog.chip.clockMHz * 1e6);
   result.queues = collectQueues();
+  finishBoundsAndHostIo();
   return std::move(result);
 }
 

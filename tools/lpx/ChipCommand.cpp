@@ -1,6 +1,7 @@
 //===- ChipCommand.cpp - lpx chip list|show|validate ----------------------===//
 #include "Commands.h"
 
+#include "lpx/isa/ChipOverrides.h"
 #include "lpx/isa/ChipSpec.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -17,8 +18,9 @@ int lpx::cli::runChipList() {
   return kOk;
 }
 
-int lpx::cli::runChipShow(const std::string &presetOrFile) {
-  auto spec = isa::loadChipSpec(presetOrFile);
+int lpx::cli::runChipShow(const std::string &presetOrFile,
+                          const std::vector<std::string> &sets) {
+  auto spec = isa::loadChipWithOverrides(presetOrFile, sets);
   if (!spec)
     return reportError("chip show", spec.takeError());
   llvm::outs() << isa::printChipSpec(*spec);

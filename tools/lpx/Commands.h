@@ -25,9 +25,36 @@ struct CompileArgs {
   unsigned nodes = 1;
   std::vector<std::string> inputShapes; // name=1x128
   std::vector<std::string> constInputs; // name=file.pb
+  std::vector<std::string> sets;        // chip overrides: key=value
   std::string emit = "program";         // program | graph | partitioned | scheduled
+  std::string weights, activations;     // number formats; empty: the model's
 };
 int runCompile(const CompileArgs &args);
+
+/// A grid of what-if compiles and simulations; see docs/sweeps.md.
+struct SweepArgs {
+  std::string model;
+  std::string output;                   // CSV
+  std::string plot;                     // SVG, optional
+  std::string chip;
+  std::string nodes;                    // a list such as 1,2,4; empty: 1
+  std::vector<std::string> sets;        // key=v1,v2 | key=a..b:step
+  std::vector<std::string> inputShapes; // as compile
+  std::vector<std::string> constInputs; // as compile
+  std::string metric = "seconds"; // cycles|seconds|efficiency|tokens_per_s
+  unsigned jobs = 0;                    // 0: one per hardware thread
+};
+int runSweep(const SweepArgs &args);
+
+struct CoverageArgs {
+  std::vector<std::string> models;
+  bool ops = false;
+  std::string format = "text";
+  std::string chip;
+  std::vector<std::string> inputShapes, constInputs;
+  std::string expectations;
+};
+int runCoverage(const CoverageArgs &args);
 
 struct SimulateArgs {
   std::string program;
@@ -50,7 +77,8 @@ struct InspectArgs {
 int runInspect(const InspectArgs &args);
 
 int runChipList();
-int runChipShow(const std::string &presetOrFile);
+int runChipShow(const std::string &presetOrFile,
+                const std::vector<std::string> &sets);
 int runChipValidate(const std::string &file);
 
 /// Prints "lpx <command>: error: <message>" to stderr and returns kError.

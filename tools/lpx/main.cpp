@@ -33,6 +33,41 @@ int main(int argc, char **argv) {
                 "What to write: program, or the IR after a level: graph, "
                 "partitioned, scheduled")
       ->check(CLI::IsMember({"program", "graph", "partitioned", "scheduled"}));
+  c->add_option("--weights", compile.weights,
+                "Number format of MatMul weights: fp32, fp16, bf16, fp8e4m3, "
+                "fp8e5m2 (default: the model's)");
+  c->add_option("--activations", compile.activations,
+                "Number format of all other floating-point values");
+  c->add_option("--set", compile.sets,
+                "Change a chip parameter: key=value, e.g. link.latency=108 or "
+                "sram.bytes=128MiB (repeatable; see `lpx chip show`)");
+
+  SweepArgs sweep;
+  auto *w = app.add_subcommand(
+      "sweep", "Compile and simulate a model over a grid of chip parameters "
+               "and node counts");
+  w->add_option("model", sweep.model, "ONNX model file")->required();
+  w->add_option("-o,--output", sweep.output, "CSV file, one row per point")
+      ->required();
+  w->add_option("--plot", sweep.plot,
+                "SVG line chart of the metric against the first swept key");
+  w->add_option("--chip", sweep.chip,
+                "Chip preset or description file (default: " + defaultChip +
+                    ")");
+  w->add_option("--set", sweep.sets,
+                "An axis: key=v1,v2,... or key=a..b:step or key=a..b:*factor; "
+                "`nodes` sweeps the node count (repeatable)");
+  w->add_option("--nodes", sweep.nodes, "Node count or list such as 1,2,4");
+  w->add_option("--input-shape", sweep.inputShapes,
+                "Pin an input's shape: name=1x128 (repeatable)");
+  w->add_option("--const-input", sweep.constInputs,
+                "Fold an input to a constant: name=file.pb (repeatable)");
+  w->add_option("--metric", sweep.metric,
+                "What to plot: cycles, seconds, efficiency, tokens_per_s "
+                "(default: seconds)");
+  w->add_option("--jobs,-j", sweep.jobs,
+                "Points compiled at once (default: one per hardware thread)")
+      ->check(CLI::Range(1u, 1024u));
 
   SimulateArgs simulate;
   auto *s = app.add_subcommand("simulate", "Simulate a program cycle by cycle");
@@ -61,11 +96,35 @@ int main(int argc, char **argv) {
   chip->require_subcommand(1);
   chip->add_subcommand("list", "List the built-in presets");
   std::string showName = defaultChip, validateFile;
-  chip->add_subcommand("show", "Print a resolved chip description")
-      ->add_option("chip", showName, "Preset or file");
+  std::vector<std::string> showSets;
+  auto *show =
+      chip->add_subcommand("show", "Print a resolved chip description");
+  show->add_option("chip", showName, "Preset or file");
+  show->add_option("--set", showSets,
+                   "Change a parameter first: key=value (repeatable)");
   chip->add_subcommand("validate", "Check a chip description file")
       ->add_option("file", validateFile, "Description file")
       ->required();
+
+  CoverageArgs coverage;
+  auto *v = app.add_subcommand(
+      "coverage", "Report which nodes of models compile for the chip and "
+                  "what blocks the rest (exit 0 portable, 1 not, 2 bad input)");
+  v->add_option("models", coverage.models, "ONNX model files");
+  v->add_flag("--ops", coverage.ops,
+              "The table of every ONNX operator instead of a model report");
+  v->add_option("--format", coverage.format, "text, md, json or html")
+      ->check(CLI::IsMember({"text", "md", "json", "html"}));
+  v->add_option("--chip", coverage.chip,
+                "Chip to price portable models on (default: " + defaultChip +
+                    ")");
+  v->add_option("--input-shape", coverage.inputShapes,
+                "Pin an input's shape: name=1x128 (repeatable)");
+  v->add_option("--const-input", coverage.constInputs,
+                "Fold an input to a constant: name=file.pb (repeatable)");
+  v->add_option("--expectations", coverage.expectations,
+                "With --ops: the node-test expectation list to count passing "
+                "tests from");
 
   try {
     app.parse(argc, argv);
@@ -77,6 +136,10 @@ int main(int argc, char **argv) {
   }
   if (c->parsed())
     return runCompile(compile);
+  if (w->parsed())
+    return runSweep(sweep);
+  if (v->parsed())
+    return runCoverage(coverage);
   if (s->parsed())
     return runSimulate(simulate);
   if (r->parsed())
@@ -86,7 +149,7 @@ int main(int argc, char **argv) {
   if (chip->got_subcommand("list"))
     return runChipList();
   if (chip->got_subcommand("show"))
-    return runChipShow(showName);
+    return runChipShow(showName, showSets);
   if (chip->got_subcommand("validate"))
     return runChipValidate(validateFile);
   return kError;

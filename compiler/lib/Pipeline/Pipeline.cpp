@@ -9,6 +9,9 @@ using namespace mlir;
 void lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
                         StopAfter stop) {
   pm.addNestedPass<func::FuncOp>(createGraphDecompose());
+  if (!opts.weights.empty() || !opts.activations.empty())
+    pm.addNestedPass<func::FuncOp>(
+        createConvertTypes(ConvertTypesOptions{opts.weights, opts.activations}));
   if (stop == StopAfter::Graph)
     return;
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.chip}));
@@ -25,6 +28,12 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Chip preset or description file"),
                            llvm::cl::init("")};
+  Option<std::string> weights{*this, "weights",
+                              llvm::cl::desc("Number format of MatMul weights"),
+                              llvm::cl::init("")};
+  Option<std::string> activations{
+      *this, "activations",
+      llvm::cl::desc("Number format of the other values"), llvm::cl::init("")};
 };
 } // namespace
 
@@ -32,6 +41,7 @@ void lpx::registerPipelines() {
   PassPipelineRegistration<PipelineOptions>(
       "lpx-compile", "Graph (level 1) to scheduled, allocated IR (level 3)",
       [](OpPassManager &pm, const PipelineOptions &o) {
-        buildPipeline(pm, CompileOptions{o.chip, o.nodes});
+        buildPipeline(pm,
+                      CompileOptions{o.chip, o.nodes, o.weights, o.activations});
       });
 }

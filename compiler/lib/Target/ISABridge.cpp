@@ -1,6 +1,8 @@
 //===- ISABridge.cpp - Map compiler IR onto the instruction set -----------===//
 #include "lpx/Target/ISABridge.h"
 
+#include "lpx/isa/ElementwiseFunctions.h"
+
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
@@ -17,6 +19,8 @@ std::optional<DType> lpx::dtypeOf(Type t) {
   if (t.isF16()) return DType::F16;
   if (t.isBF16()) return DType::BF16;
   if (t.isF64()) return DType::F64;
+  if (t.isFloat8E4M3FN()) return DType::F8E4M3;
+  if (t.isFloat8E5M2()) return DType::F8E5M2;
   if (auto i = dyn_cast<IntegerType>(t)) {
     bool u = i.isUnsigned();
     switch (i.getWidth()) {
@@ -63,6 +67,16 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
           .Case([](SliceOp) { return Opcode::Slice; })
           .Case([](GatherOp) { return Opcode::Gather; })
           .Case([](ReshapeOp) { return Opcode::Copy; })
+          .Case([](UnaryFnOp) { return Opcode::Unary; })
+          .Case([](BinaryFnOp) { return Opcode::Binary; })
+          .Case([](ReduceOp) { return Opcode::Reduce; })
+          .Case([](ArgReduceOp) { return Opcode::ArgReduce; })
+          .Case([](LogSoftmaxOp) { return Opcode::LogSoftmax; })
+          .Case([](HardmaxOp) { return Opcode::Hardmax; })
+          .Case([](CumSumOp) { return Opcode::CumSum; })
+          .Case([](BroadcastOp) { return Opcode::Broadcast; })
+          .Case([](PadOp) { return Opcode::Pad; })
+          .Case([](GatherElementsOp) { return Opcode::GatherElements; })
           .Case([](part::TransferOp) { return Opcode::Send; })
           .Case([](sched::SendOp) { return Opcode::Send; })
           .Default([](Operation *) { return std::nullopt; });
@@ -84,6 +98,46 @@ SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
         return a;
       })
       .Case([](GatherOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
+      // Generic families: the function id (verified to exist), then the
+      // float parameters as IEEE-754 bit patterns or the axes.
+      .Case([](UnaryFnOp o) {
+        SmallVector<int64_t> a{
+            int64_t(*isa::unaryFnFromMnemonic(o.getFn().str()))};
+        for (double p : o.getParams())
+          a.push_back(int64_t(llvm::bit_cast<uint64_t>(p)));
+        return a;
+      })
+      .Case([](BinaryFnOp o) {
+        return SmallVector<int64_t>{
+            int64_t(*isa::binaryFnFromMnemonic(o.getFn().str()))};
+      })
+      .Case([](ReduceOp o) {
+        SmallVector<int64_t> a{
+            int64_t(*isa::reduceFnFromMnemonic(o.getFn().str()))};
+        llvm::append_range(a, o.getAxes());
+        return a;
+      })
+      .Case([](ArgReduceOp o) {
+        return SmallVector<int64_t>{
+            int64_t(*isa::argReduceFnFromMnemonic(o.getFn().str())),
+            int64_t(o.getAxis()), int64_t(o.getSelectLastIndex())};
+      })
+      .Case([](LogSoftmaxOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
+      .Case([](HardmaxOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
+      .Case([](CumSumOp o) {
+        return SmallVector<int64_t>{int64_t(o.getAxis()),
+                                    int64_t(o.getExclusive()),
+                                    int64_t(o.getReverse())};
+      })
+      .Case([](PadOp o) {
+        int64_t mode = o.getMode() == "reflect" ? 1 : o.getMode() == "edge" ? 2 : 0;
+        SmallVector<int64_t> a{
+            mode, int64_t(llvm::bit_cast<uint64_t>(
+                      o.getValue().convertToDouble()))};
+        llvm::append_range(a, o.getPads());
+        return a;
+      })
+      .Case([](GatherElementsOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
       .Default([](Operation *) { return SmallVector<int64_t>{}; });
 }
 
@@ -94,8 +148,10 @@ isa::Cost lpx::costOf(const isa::ChipSpec &chip, Operation *op) {
   std::vector<isa::TensorDesc> operands;
   for (Value v : op->getOperands())
     operands.push_back(tensorDescOf(v.getType()));
+  SmallVector<int64_t> attrs = instructionAttrs(op);
   return isa::instructionCost(chip, *code, operands,
-                              tensorDescOf(op->getResult(0).getType()));
+                              tensorDescOf(op->getResult(0).getType()),
+                              {attrs.begin(), attrs.end()});
 }
 
 FailureOr<isa::ChipSpec> lpx::loadChipForPass(StringRef chip,

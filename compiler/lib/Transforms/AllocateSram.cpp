@@ -5,14 +5,21 @@
 // (inputs, constants and outputs: the whole program), so a range is handed to
 // a new value only when no instruction can still touch the old one.
 //
+// Placement also avoids SRAM bank conflicts: while an instruction writes its
+// result, no instruction may read or write the same bank (isa/Banks.h). The
+// result therefore goes to banks that no instruction running at the same
+// time touches, its own operands included.
+//
 //===----------------------------------------------------------------------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "lpx/Target/ISABridge.h"
+#include "lpx/isa/Banks.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 #include <map>
 #include <queue>
 
@@ -41,17 +48,28 @@ struct Tenant {
 class FreeList {
 public:
   explicit FreeList(uint64_t capacity) { free_[0] = capacity; }
-  std::optional<uint64_t> allocate(uint64_t bytes) {
+  /// First fit whose banks avoid every range in `forbidden` (sorted by
+  /// first bank, non-overlapping).
+  std::optional<uint64_t> allocate(uint64_t bytes,
+                                   llvm::ArrayRef<lpx::isa::BankRange> forbidden,
+                                   uint64_t bankBytes) {
     bytes = std::max<uint64_t>(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
     for (auto it = free_.begin(); it != free_.end(); ++it) {
-      if (it->second < bytes)
+      uint64_t addr = it->first, end = it->first + it->second;
+      for (const lpx::isa::BankRange &f : forbidden) {
+        if (addr + bytes > end)
+          break;
+        lpx::isa::BankRange want{addr / bankBytes,
+                                 (addr + bytes - 1) / bankBytes};
+        if (!want.overlaps(f))
+          continue;
+        // Skip past the forbidden banks, keeping the alignment.
+        uint64_t next = (f.last + 1) * bankBytes;
+        addr = (next + kAlign - 1) / kAlign * kAlign;
+      }
+      if (addr + bytes > end)
         continue;
-      uint64_t addr = it->first, size = it->second;
-      free_.erase(it);
-      if (size > bytes)
-        free_[addr + bytes] = size - bytes;
-      used_[addr] = bytes;
-      high_ = std::max(high_, addr + bytes);
+      take(it, addr, bytes);
       return addr;
     }
     return std::nullopt;
@@ -82,6 +100,19 @@ public:
   }
 
 private:
+  /// Carves [addr, addr + bytes) out of the free block `it`.
+  void take(std::map<uint64_t, uint64_t>::iterator it, uint64_t addr,
+            uint64_t bytes) {
+    uint64_t start = it->first, size = it->second;
+    free_.erase(it);
+    if (addr > start)
+      free_[start] = addr - start;
+    if (start + size > addr + bytes)
+      free_[addr + bytes] = start + size - (addr + bytes);
+    used_[addr] = bytes;
+    high_ = std::max(high_, addr + bytes);
+  }
+
   std::map<uint64_t, uint64_t> free_, used_;
   uint64_t high_ = 0;
 };
@@ -89,6 +120,86 @@ private:
 sched::SlotAttr slotOf(Operation *op) {
   return op->getAttrOfType<sched::SlotAttr>(sched::SchedDialect::kSlotAttr);
 }
+
+/// Which values are read or written on a node while another is written.
+/// Every instruction is an access window [issue, done) on a node, reading
+/// its operands and writing its result; a send reads on its source node and
+/// writes on its destination. Windows are few at any cycle (one per unit and
+/// link), so a scan around a window's position in issue order is short.
+class BankConflicts {
+public:
+  BankConflicts(Block &body, const llvm::DenseMap<Value, size_t> &tenantOf) {
+    for (Operation &op : body.without_terminator()) {
+      sched::SlotAttr s = slotOf(&op);
+      if (!s)
+        continue;
+      size_t result = tenantOf.lookup(op.getResult(0));
+      SmallVector<size_t> reads;
+      for (Value v : op.getOperands())
+        reads.push_back(tenantOf.lookup(v));
+      if (auto send = dyn_cast<sched::SendOp>(op)) {
+        add(send.getFrom(), s, reads, std::nullopt);
+        add(send.getTo(), s, {}, result);
+      } else {
+        add(*part::getNode(&op), s, reads, result);
+      }
+    }
+    for (auto &[node, list] : windows)
+      llvm::stable_sort(list, [](const Window &a, const Window &b) {
+        return a.start < b.start;
+      });
+    for (auto &[node, list] : windows)
+      for (size_t i = 0; i < list.size(); ++i)
+        if (list[i].write)
+          writerAt[*list[i].write] = {node, i};
+  }
+
+  /// Tenants read or written by any window that overlaps the window writing
+  /// `tenant` (its own operands included). Empty for inputs and constants.
+  SmallVector<size_t> touchedWhileWriting(size_t tenant) const {
+    SmallVector<size_t> out;
+    auto it = writerAt.find(tenant);
+    if (it == writerAt.end())
+      return out;
+    auto [node, k] = it->second;
+    const std::vector<Window> &list = windows.find(node)->second;
+    const Window &w = list[k];
+    uint64_t longest = longestWindow.lookup(node);
+    auto collect = [&](const Window &x) {
+      if (x.start >= w.end || x.end <= w.start)
+        return;
+      llvm::append_range(out, x.reads);
+      if (x.write)
+        out.push_back(*x.write);
+    };
+    for (size_t j = k + 1; j-- > 0;) {
+      if (list[j].start + longest <= w.start)
+        break;
+      collect(list[j]);
+    }
+    for (size_t j = k + 1; j < list.size() && list[j].start < w.end; ++j)
+      collect(list[j]);
+    return out;
+  }
+
+private:
+  struct Window {
+    uint64_t start, end;
+    SmallVector<size_t, 3> reads;
+    std::optional<size_t> write;
+  };
+  void add(int64_t node, sched::SlotAttr s, ArrayRef<size_t> reads,
+           std::optional<size_t> write) {
+    windows[node].push_back({s.getIssue(), s.getDone(),
+                             SmallVector<size_t, 3>(reads), write});
+    uint64_t &l = longestWindow[node];
+    l = std::max(l, s.getDone() - s.getIssue());
+  }
+
+  std::map<int64_t, std::vector<Window>> windows;
+  llvm::DenseMap<int64_t, uint64_t> longestWindow;
+  llvm::DenseMap<size_t, std::pair<int64_t, size_t>> writerAt;
+};
 
 struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
   using AllocateSramBase::AllocateSramBase;
@@ -115,6 +226,7 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
     Block &body = f.getBody().front();
     Operation *ret = body.getTerminator();
     std::vector<Tenant> tenants;
+    llvm::DenseMap<Value, size_t> tenantOf;
     auto lastRead = [&](Value v) {
       uint64_t end = 0;
       for (Operation *user : v.getUsers()) {
@@ -125,9 +237,12 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
       }
       return end;
     };
+    auto addTenant = [&](Tenant t) {
+      tenantOf[t.value] = tenants.size();
+      tenants.push_back(t);
+    };
     for (BlockArgument arg : body.getArguments())
-      tenants.push_back({arg, 0, tensorDescOf(arg.getType()).bytes(), 0,
-                         kForever});
+      addTenant({arg, 0, tensorDescOf(arg.getType()).bytes(), 0, kForever});
     for (Operation &op : body.without_terminator()) {
       Value v = op.getResult(0);
       uint64_t bytes = tensorDescOf(v.getType()).bytes();
@@ -135,15 +250,17 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
       if (!node)
         return op.emitOpError("is not placed on a node");
       if (llvm::isa<graph::ConstantOp>(op)) {
-        tenants.push_back({v, *node, bytes, 0, kForever});
+        addTenant({v, *node, bytes, 0, kForever});
         continue;
       }
       sched::SlotAttr s = slotOf(&op);
       if (!s)
         return op.emitOpError("is not scheduled; run lpx-schedule first");
-      tenants.push_back({v, *node, bytes, s.getIssue(),
-                         std::max(s.getDone(), lastRead(v))});
+      addTenant({v, *node, bytes, s.getIssue(),
+                 std::max(s.getDone(), lastRead(v))});
     }
+    BankConflicts banks(body, tenantOf);
+
     // Per node, in order of start cycle (stable: program order breaks ties).
     std::vector<size_t> order(tenants.size());
     for (size_t i = 0; i < order.size(); ++i)
@@ -152,6 +269,8 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
       return std::tie(tenants[a].node, tenants[a].start) <
              std::tie(tenants[b].node, tenants[b].start);
     });
+    const uint64_t bankBytes = isa::bankBytes(spec);
+    std::vector<bool> placed(tenants.size(), false);
     int64_t node = -1;
     std::optional<FreeList> freeList;
     using Active = std::pair<uint64_t, size_t>; // (end, tenant)
@@ -167,7 +286,15 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
         freeList->release(tenants[active.top().second].addr);
         active.pop();
       }
-      std::optional<uint64_t> addr = freeList->allocate(t.bytes);
+      SmallVector<isa::BankRange> forbidden;
+      for (size_t other : banks.touchedWhileWriting(idx))
+        if (placed[other] && other != idx)
+          if (tenants[other].bytes)
+            forbidden.push_back(isa::banksOf(spec, tenants[other].addr,
+                                             tenants[other].bytes));
+      llvm::sort(forbidden, [](auto &a, auto &b) { return a.first < b.first; });
+      std::optional<uint64_t> addr =
+          freeList->allocate(t.bytes, forbidden, bankBytes);
       if (!addr) {
         InFlightDiagnostic d =
             t.value.getDefiningOp()
@@ -175,10 +302,15 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
                 : f.emitError();
         d << "node " << node << " is out of SRAM: " << t.bytes
           << " more bytes needed with " << freeList->inUse() << " of "
-          << spec.sram.bytes << " in use; compile for more nodes";
+          << spec.sram.bytes << " in use";
+        if (!forbidden.empty())
+          d << " and " << forbidden.size()
+            << " bank ranges busy while it is written";
+        d << "; compile for more nodes";
         return failure();
       }
       t.addr = *addr;
+      placed[idx] = true;
       active.push({t.end, idx});
     }
     OpBuilder b(f.getContext());

@@ -1,17 +1,24 @@
 // RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip.yaml" --lpx-allocate-sram="chip=%S/../Inputs/test-chip.yaml" | FileCheck %s
 //
-// Schedule as in schedule.mlir @vxm_chain: neg [0, read until 10),
-// sigmoid [4, read until 16), relu [10, read until 16), add [14, output).
-// Every 128-byte value takes 128 bytes (64-byte aligned). The input stays at
-// 0. neg takes 128; sigmoid 256; relu starts at 10, when the neg's last
-// reader (sigmoid, 4 + 6) is done, so it reuses 128; add starts at 14 while
-// sigmoid and relu are still read until 16, so it takes 384.
+// Schedule as in schedule.mlir @vxm_chain: neg writes during [0, 4),
+// sigmoid [4, 12), relu [10, 14), add [14, 18); each reads its operands in
+// its window. Every 128-byte value takes 128 bytes (64-byte aligned).
+// test-chip has 2 slices x 2 banks of 4096 / 4 = 1024 bytes.
+//  input:   0 (bank 0), for the whole program.
+//  neg:     written while neg reads the input (bank 0) -> 1024 (bank 1).
+//  sigmoid: written while it reads neg (bank 1) and relu reads the input
+//           (bank 0) -> 2048 (bank 2).
+//  relu:    written while sigmoid reads bank 1 and writes bank 2, and relu
+//           reads bank 0 -> 3072 (bank 3). (Bank 1 is free again from cycle
+//           10, when sigmoid is done reading neg, but still busy.)
+//  add:     written while it reads sigmoid (bank 2) and relu (bank 3) ->
+//           the first free place in another bank: 128 (bank 0).
 // CHECK-LABEL: func.func @vxm_chain
 // CHECK-SAME: lpx_sched.addr = 0 : i64
-// CHECK: lpx_graph.neg {{.*}}lpx_sched.addr = 128 : i64
-// CHECK: lpx_graph.sigmoid {{.*}}lpx_sched.addr = 256 : i64
-// CHECK: lpx_graph.relu {{.*}}lpx_sched.addr = 128 : i64
-// CHECK: lpx_graph.add {{.*}}lpx_sched.addr = 384 : i64
+// CHECK: lpx_graph.neg {{.*}}lpx_sched.addr = 1024 : i64
+// CHECK: lpx_graph.sigmoid {{.*}}lpx_sched.addr = 2048 : i64
+// CHECK: lpx_graph.relu {{.*}}lpx_sched.addr = 3072 : i64
+// CHECK: lpx_graph.add {{.*}}lpx_sched.addr = 128 : i64
 module attributes {lpx_part.num_nodes = 1 : i64} {
 func.func @vxm_chain(%x: tensor<1x32xf32>) -> tensor<1x32xf32> {
   %0 = lpx_graph.neg %x {lpx_part.node = 0 : i64} : tensor<1x32xf32>

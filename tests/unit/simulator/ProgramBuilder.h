@@ -1,5 +1,4 @@
-//===- ProgramBuilder.h - Hand-built programs for simulator tests -*- C++
-//-*-===//
+//===- ProgramBuilder.h - Programs for simulator tests ----------*- C++ -*-===//
 //
 // Tests describe a chip by its own constants (TestChip) so that every
 // expected cycle count is derived in the test from numbers it controls, and
@@ -18,6 +17,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace lpx::sim::test {
 
@@ -25,6 +25,11 @@ namespace lpx::sim::test {
 namespace chip {
 constexpr double kClockMHz = 500;
 constexpr uint64_t kSramBytes = 1 << 20;
+// Many small banks, so that tests can put buffers in different banks by
+// spacing them 4096 bytes apart: 1 MiB / (256 * 2) = 2048 bytes per bank.
+constexpr uint32_t kSramSlices = 256;
+constexpr uint32_t kBanksPerSlice = 2;
+constexpr uint64_t kBankBytes = kSramBytes / (kSramSlices * kBanksPerSlice);
 constexpr uint32_t kVectorBytes = 320;
 constexpr uint32_t kMxmPlanes = 2;
 constexpr uint32_t kMxmRows = 64;
@@ -46,9 +51,13 @@ constexpr uint32_t kLinkBytesPerCycle = 8;
 constexpr uint32_t kLinkLatency = 50;
 constexpr uint32_t kFlitPayload = 320;
 constexpr uint32_t kFlitBytes = 328;
+constexpr double kHostLatencyUs = 10;
+constexpr double kHostGBPerSecond = 24;
 } // namespace chip
 
-inline std::string testChipYaml() {
+/// The test chip; `deskewCycles` is its topology.deskew_cycles, 0 unless a
+/// test is about the deskew.
+inline std::string testChipYaml(uint32_t deskewCycles = 0) {
   using namespace chip;
   return llvm::formatv(
              R"(name: sim-test
@@ -56,8 +65,8 @@ description: simulator unit-test chip
 clock_mhz: {0}
 sram:
   bytes: {1}
-  slices: 8
-  banks_per_slice: 2
+  slices: {23}
+  banks_per_slice: {24}
 vector:
   lanes: {2}
   bytes: {2}
@@ -88,16 +97,19 @@ link:
   flit_bytes: {22}
 topology:
   group_size: 4
+  deskew_cycles: {25}
 host:
-  latency_us: 10
-  gb_per_second: 24
+  latency_us: {26}
+  gb_per_second: {27}
 )",
              kClockMHz, kSramBytes, kVectorBytes, kMxmPlanes, kMxmRows,
              kMxmCols, kMxmWeightLoad, kMxmLatency, kMxmCyclesInt8,
              kMxmCycles16, kMxmCycles32, kVxmVectorsPerCycle, kVxmLatency,
              kVxmTranscendentalPasses, kSxmVectorsPerCycle, kSxmLatency,
              kMemVectorsPerCycle, kMemLatency, kLinksPerChip,
-             kLinkBytesPerCycle, kLinkLatency, kFlitPayload, kFlitBytes)
+             kLinkBytesPerCycle, kLinkLatency, kFlitPayload, kFlitBytes,
+             kSramSlices, kBanksPerSlice, deskewCycles, kHostLatencyUs,
+             kHostGBPerSecond)
       .str();
 }
 
@@ -111,6 +123,12 @@ public:
     program.set_chip_yaml(testChipYaml());
     program.set_chip_hash(isa::hashText(program.chip_yaml()));
     program.set_num_nodes(nodes);
+  }
+
+  /// Switches to the test chip with a deskew of `cycles`.
+  void setDeskew(uint32_t cycles) {
+    program.set_chip_yaml(testChipYaml(cycles));
+    program.set_chip_hash(isa::hashText(program.chip_yaml()));
   }
 
   /// Adds a buffer; its byte size follows from dtype and shape.
@@ -182,6 +200,16 @@ inline bool loadAndSimulate(const ProgramBuilder &b, isa::LoadedProgram &prog,
   }
   result = std::move(*sim);
   return true;
+}
+
+/// The hazards of one kind, in program order.
+inline std::vector<Hazard> hazardsOfKind(const SimResult &r,
+                                         const std::string &kind) {
+  std::vector<Hazard> out;
+  for (const Hazard &h : r.hazards)
+    if (h.kind == kind)
+      out.push_back(h);
+  return out;
 }
 
 } // namespace lpx::sim::test

@@ -11,6 +11,8 @@ namespace lpx {
 struct CompileOptions {
   std::string chip;    // preset name or description file; empty: default
   unsigned nodes = 1;
+  std::string weights;     // number format of MatMul weights; empty: keep
+  std::string activations; // number format of other values; empty: keep
 };
 
 /// How far the pipeline goes: each IR level can be stopped at and printed.

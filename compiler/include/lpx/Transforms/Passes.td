@@ -13,6 +13,25 @@ def GraphDecompose : Pass<"lpx-graph-decompose", "mlir::func::FuncOp"> {
   let dependentDialects = ["::lpx::graph::GraphDialect"];
 }
 
+def ConvertTypes : Pass<"lpx-convert-types", "mlir::func::FuncOp"> {
+  let summary = "Hold weights and activations in chosen number formats";
+  let description = [{
+    For what-if studies on data types. Constants read only as MatMul weights
+    take the `weights` format; every other floating-point value (inputs after
+    a cast at entry, constants, results) takes the `activations` format; the
+    function's results are cast back to their original types. Formats: fp32,
+    fp16, bf16, fp8e4m3, fp8e5m2; empty keeps the model's. Values are
+    rounded to nearest even.
+  }];
+  let options = [
+    Option<"weights", "weights", "std::string", "\"\"",
+           "Format of MatMul weights">,
+    Option<"activations", "activations", "std::string", "\"\"",
+           "Format of all other floating-point values">,
+  ];
+  let dependentDialects = ["::lpx::graph::GraphDialect"];
+}
+
 def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
   let summary = "Place every op on a node and make cross-node values explicit";
   let description = [{

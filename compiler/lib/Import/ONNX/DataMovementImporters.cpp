@@ -5,7 +5,9 @@
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -368,7 +370,7 @@ LogicalResult importGather(NodeContext &n) {
     }
     if (anyNegative) {
       auto elt = elementTypeOf(*n.ctx(), bytes->dataType);
-      if (!elt || !isa<IntegerType>(*elt))
+      if (!elt || !llvm::isa<IntegerType>(*elt))
         return n.fail("indices must be integers");
       unsigned width = cast<IntegerType>(*elt).getWidth();
       SmallVector<APInt> fixed;
@@ -386,7 +388,7 @@ LogicalResult importGather(NodeContext &n) {
     indices = *idx;
   }
   auto it = n.typeOf(indices);
-  if (!isa<IntegerType>(it.getElementType()))
+  if (!llvm::isa<IntegerType>(it.getElementType()))
     return n.fail("indices must be integers");
   SmallVector<int64_t> out(ds.begin(), ds.begin() + *axis);
   llvm::append_range(out, it.getShape());
@@ -395,6 +397,617 @@ LogicalResult importGather(NodeContext &n) {
                      n.tensorOf(out, n.typeOf(*data).getElementType()), *data,
                      indices, n.builder().getI64IntegerAttr(*axis)));
   return success();
+}
+
+} // namespace lpx::onnximport
+
+//===----------------------------------------------------------------------===//
+// Shape computations folded at compile time, and more data movement.
+//===----------------------------------------------------------------------===//
+
+namespace lpx::onnximport {
+namespace {
+
+LogicalResult importShape(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> s = n.typeOf(*x).getShape();
+  int64_t rank = s.size();
+  int64_t start = n.intAttr("start", 0), end = n.intAttr("end", rank);
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, 0, rank);
+  std::vector<int64_t> dims;
+  for (int64_t d = start; d < end; ++d)
+    dims.push_back(s[d]);
+  n.setConstInts(0, {int64_t(dims.size())}, dims);
+  return success();
+}
+
+LogicalResult importSize(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  n.setConstInts(0, {}, {n.typeOf(*x).getNumElements()});
+  return success();
+}
+
+LogicalResult importConstantOfShape(NodeContext &n) {
+  auto shape = n.constInts(0);
+  if (failed(shape))
+    return failure();
+  onnx::TensorProto t;
+  std::string one;
+  if (const onnx::AttributeProto *a = n.attr("value")) {
+    auto bytes = decodeTensor(a->t());
+    if (!bytes)
+      return n.fail(llvm::toString(bytes.takeError()));
+    if (bytes->numElements() != 1)
+      return n.fail("value must have one element");
+    t.set_data_type(bytes->dataType);
+    one = bytes->bytes.str();
+  } else {
+    t.set_data_type(onnx::TensorProto::FLOAT);
+    one.assign(4, '\0');
+  }
+  int64_t count = 1;
+  for (int64_t d : *shape) {
+    if (d < 0)
+      return n.fail("shape has a negative dim");
+    t.add_dims(d);
+    count *= d;
+  }
+  std::string raw;
+  raw.reserve(one.size() * count);
+  for (int64_t i = 0; i < count; ++i)
+    raw += one;
+  t.set_raw_data(raw);
+  n.setConstOutput(0, std::move(t));
+  return success();
+}
+
+/// A scalar constant input as a double (any numeric type).
+FailureOr<double> constScalar(NodeContext &n, unsigned i) {
+  const onnx::TensorProto *t = n.constTensor(i);
+  if (!t) {
+    (void)n.fail("input " + llvm::Twine(i) + " must be a compile-time constant");
+    return failure();
+  }
+  auto bytes = decodeTensor(*t);
+  if (!bytes) {
+    (void)n.fail(llvm::toString(bytes.takeError()));
+    return failure();
+  }
+  auto attr = toElementsAttr(*n.ctx(), *bytes);
+  if (!attr || attr->getNumElements() != 1) {
+    if (!attr)
+      llvm::consumeError(attr.takeError());
+    (void)n.fail("input " + llvm::Twine(i) + " must be a scalar");
+    return failure();
+  }
+  if (llvm::isa<FloatType>(attr->getElementType()))
+    return (*attr->getValues<APFloat>().begin()).convertToDouble();
+  return double((*attr->getValues<APInt>().begin()).getSExtValue());
+}
+
+LogicalResult importRange(NodeContext &n) {
+  auto start = constScalar(n, 0);
+  if (failed(start))
+    return failure();
+  auto limit = constScalar(n, 1);
+  if (failed(limit))
+    return failure();
+  auto delta = constScalar(n, 2);
+  if (failed(delta))
+    return failure();
+  if (*delta == 0)
+    return n.fail("delta is 0");
+  int32_t type = n.constTensor(0)->data_type();
+  int64_t count = std::max<int64_t>(
+      int64_t(std::ceil((*limit - *start) / *delta)), 0);
+  onnx::TensorProto t;
+  t.set_data_type(type);
+  t.add_dims(count);
+  for (int64_t i = 0; i < count; ++i) {
+    double v = *start + double(i) * *delta;
+    switch (type) {
+    case onnx::TensorProto::FLOAT: t.add_float_data(float(v)); break;
+    case onnx::TensorProto::DOUBLE: t.add_double_data(v); break;
+    case onnx::TensorProto::INT16:
+    case onnx::TensorProto::INT32: t.add_int32_data(int32_t(v)); break;
+    case onnx::TensorProto::INT64: t.add_int64_data(int64_t(v)); break;
+    default: return n.fail("element type of Range is not supported");
+    }
+  }
+  n.setConstOutput(0, std::move(t));
+  return success();
+}
+
+LogicalResult importFlatten(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> s = n.typeOf(*x).getShape();
+  int64_t rank = s.size();
+  int64_t axis = n.intAttr("axis", 1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis > rank)
+    return n.fail("axis is out of range");
+  int64_t outer = product(s.take_front(axis)), inner = product(s.drop_front(axis));
+  n.setOutput(0, n.create<ReshapeOp>(
+                     n.tensorOf({outer, inner}, n.typeOf(*x).getElementType()),
+                     *x));
+  return success();
+}
+
+Value broadcastTo(NodeContext &n, Value x, ArrayRef<int64_t> shape) {
+  auto t = n.typeOf(x);
+  if (t.getShape() == shape)
+    return n.copy(x);
+  return n.create<BroadcastOp>(n.tensorOf(shape, t.getElementType()), x);
+}
+
+LogicalResult importExpand(NodeContext &n) {
+  auto x = n.input(0);
+  auto shape = n.constInts(1);
+  if (failed(x) || failed(shape))
+    return failure();
+  auto out = broadcastShapes(n.typeOf(*x).getShape(), *shape);
+  if (failed(out))
+    return n.fail("shape " + shapeString(*shape) + " and input shape " +
+                  shapeString(n.typeOf(*x).getShape()) +
+                  " cannot be broadcast");
+  n.setOutput(0, broadcastTo(n, *x, *out));
+  return success();
+}
+
+LogicalResult importTile(NodeContext &n) {
+  auto x = n.input(0);
+  auto repeats = n.constInts(1);
+  if (failed(x) || failed(repeats))
+    return failure();
+  ArrayRef<int64_t> s = n.typeOf(*x).getShape();
+  if (repeats->size() != s.size())
+    return n.fail("repeats has " + llvm::Twine(repeats->size()) +
+                  " entries for rank " + llvm::Twine(s.size()));
+  // [d0, d1] tiled by [r0, r1]: view as [1, d0, 1, d1], broadcast to
+  // [r0, d0, r1, d1], then merge pairs.
+  SmallVector<int64_t> split, wide, out;
+  for (size_t d = 0; d < s.size(); ++d) {
+    if ((*repeats)[d] < 0)
+      return n.fail("repeats must not be negative");
+    split.append({1, s[d]});
+    wide.append({(*repeats)[d], s[d]});
+    out.push_back((*repeats)[d] * s[d]);
+  }
+  Value v = n.reshape(*x, split);
+  v = broadcastTo(n, v, wide);
+  n.setOutput(0, n.create<ReshapeOp>(
+                     n.tensorOf(out, n.typeOf(*x).getElementType()), v));
+  return success();
+}
+
+LogicalResult importSplit(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> s = n.typeOf(*x).getShape();
+  auto axis = n.axis(n.intAttr("axis", 0), s.size(), "axis");
+  if (failed(axis))
+    return failure();
+  std::vector<int64_t> sizes;
+  if (n.opset() >= 13 && n.hasInput(1)) {
+    auto v = n.constInts(1);
+    if (failed(v))
+      return failure();
+    sizes = *v;
+  } else if (n.opset() < 13) {
+    if (n.hasInput(1)) {
+      auto v = n.constInts(1);
+      if (failed(v))
+        return failure();
+      sizes = *v;
+    } else {
+      sizes = n.intsAttr("split").value_or(std::vector<int64_t>{});
+    }
+  }
+  int64_t outputs = n.node.output_size();
+  if (sizes.empty()) {
+    if (s[*axis] % outputs != 0)
+      return n.fail("dim " + llvm::Twine(s[*axis]) + " does not split into " +
+                    llvm::Twine(outputs) + " equal parts");
+    sizes.assign(outputs, s[*axis] / outputs);
+  }
+  if (int64_t(sizes.size()) != outputs)
+    return n.fail("split has " + llvm::Twine(sizes.size()) + " sizes for " +
+                  llvm::Twine(outputs) + " outputs");
+  int64_t total = 0;
+  for (int64_t v : sizes)
+    total += v;
+  if (total != s[*axis])
+    return n.fail("split sizes do not add up to the dim");
+  OpBuilder &b = n.builder();
+  int64_t offset = 0;
+  for (int64_t i = 0; i < outputs; ++i) {
+    SmallVector<int64_t> starts(s.size(), 0), steps(s.size(), 1), out(s);
+    starts[*axis] = sizes[i] ? offset : 0;
+    out[*axis] = sizes[i];
+    n.setOutput(i, n.create<SliceOp>(
+                       n.tensorOf(out, n.typeOf(*x).getElementType()), *x,
+                       b.getDenseI64ArrayAttr(starts),
+                       b.getDenseI64ArrayAttr(steps)));
+    offset += sizes[i];
+  }
+  return success();
+}
+
+LogicalResult importPad(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  auto t = n.typeOf(*x);
+  int64_t rank = t.getRank();
+  std::vector<int64_t> pads;
+  double value = 0;
+  if (n.opset() < 11) {
+    pads = n.intsAttr(n.opset() < 2 ? "paddings" : "pads")
+               .value_or(std::vector<int64_t>{});
+    value = n.numberAttr("value", 0);
+  } else {
+    auto p = n.constInts(1);
+    if (failed(p))
+      return failure();
+    pads = *p;
+    if (n.hasInput(2)) {
+      auto v = constScalar(n, 2);
+      if (failed(v))
+        return failure();
+      value = *v;
+    }
+    if (n.hasInput(3))
+      return n.fail("the axes input (opset 18) is not supported");
+  }
+  if (int64_t(pads.size()) != 2 * rank)
+    return n.fail("pads has " + llvm::Twine(pads.size()) + " entries for rank " +
+                  llvm::Twine(rank));
+  const onnx::AttributeProto *m = n.attr("mode");
+  std::string mode = m ? m->s() : "constant";
+  if (mode == "wrap")
+    return n.fail("mode 'wrap' is not supported");
+  SmallVector<int64_t> out;
+  for (int64_t d = 0; d < rank; ++d) {
+    out.push_back(t.getDimSize(d) + pads[d] + pads[rank + d]);
+    if (out.back() < 0)
+      return n.fail("pads crop dim " + llvm::Twine(d) + " below zero");
+  }
+  OpBuilder &b = n.builder();
+  n.setOutput(0, n.create<PadOp>(n.tensorOf(out, t.getElementType()), *x,
+                                 b.getStringAttr(mode),
+                                 b.getDenseI64ArrayAttr(pads),
+                                 b.getF64FloatAttr(value)));
+  return success();
+}
+
+Value transposeOf(NodeContext &n, Value v, ArrayRef<int64_t> perm) {
+  auto t = n.typeOf(v);
+  SmallVector<int64_t> out;
+  for (int64_t p : perm)
+    out.push_back(t.getDimSize(p));
+  return n.create<TransposeOp>(n.tensorOf(out, t.getElementType()), v,
+                               n.builder().getDenseI64ArrayAttr(perm));
+}
+
+LogicalResult importDepthSpace(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  auto t = n.typeOf(*x);
+  if (t.getRank() != 4)
+    return n.fail("input must be 4-D");
+  int64_t b = n.intAttr("blocksize", 0);
+  if (b <= 0)
+    return n.fail("blocksize must be positive");
+  int64_t N = t.getDimSize(0), C = t.getDimSize(1), H = t.getDimSize(2),
+          W = t.getDimSize(3);
+  Value v;
+  if (n.node.op_type() == "DepthToSpace") {
+    if (C % (b * b))
+      return n.fail("channels are not a multiple of blocksize^2");
+    int64_t c = C / (b * b);
+    const onnx::AttributeProto *m = n.attr("mode");
+    if (m && m->s() == "CRD")
+      v = transposeOf(n, n.reshape(*x, {N, c, b, b, H, W}), {0, 1, 4, 2, 5, 3});
+    else
+      v = transposeOf(n, n.reshape(*x, {N, b, b, c, H, W}), {0, 3, 4, 1, 5, 2});
+    v = n.reshape(v, {N, c, H * b, W * b});
+  } else {
+    if (H % b || W % b)
+      return n.fail("spatial dims are not multiples of blocksize");
+    v = transposeOf(n, n.reshape(*x, {N, C, H / b, b, W / b, b}),
+                    {0, 3, 5, 1, 2, 4});
+    v = n.reshape(v, {N, C * b * b, H / b, W / b});
+  }
+  n.setOutput(0, v);
+  return success();
+}
+
+LogicalResult importGatherElements(NodeContext &n) {
+  auto data = n.input(0), idx = n.input(1);
+  if (failed(data) || failed(idx))
+    return failure();
+  auto dt = n.typeOf(*data), it = n.typeOf(*idx);
+  if (dt.getRank() != it.getRank())
+    return n.fail("data and indices must have the same rank");
+  auto axis = n.axis(n.intAttr("axis", 0), dt.getRank(), "axis");
+  if (failed(axis))
+    return failure();
+  n.setOutput(0, n.create<GatherElementsOp>(
+                     n.tensorOf(it.getShape(), dt.getElementType()), *data,
+                     *idx, n.builder().getI64IntegerAttr(*axis)));
+  return success();
+}
+
+Value zeroLike(NodeContext &n, Type elt) {
+  auto t = RankedTensorType::get({}, elt);
+  if (llvm::isa<FloatType>(elt))
+    return n.create<ConstantOp>(DenseElementsAttr::get(t, FloatAttr::get(elt, 0.0)));
+  return n.create<ConstantOp>(DenseElementsAttr::get(t, IntegerAttr::get(elt, 0)));
+}
+
+LogicalResult importTrilu(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  int64_t k = 0;
+  if (n.hasInput(1)) {
+    auto kv = n.constInts(1);
+    if (failed(kv))
+      return failure();
+    if (kv->size() != 1)
+      return n.fail("k must be a scalar");
+    k = (*kv)[0];
+  }
+  auto t = n.typeOf(*x);
+  if (t.getRank() < 2)
+    return n.fail("input must have rank 2 or more");
+  if (t.getElementType().isInteger(1))
+    return n.fail("bool input is not supported");
+  bool upper = n.intAttr("upper", 1) != 0;
+  int64_t rows = t.getDimSize(t.getRank() - 2), cols = t.getDimSize(t.getRank() - 1);
+  SmallVector<bool> mask;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      mask.push_back(upper ? j - i >= k : j - i <= k);
+  auto mt = RankedTensorType::get({rows, cols}, n.builder().getI1Type());
+  Value m = n.create<ConstantOp>(DenseElementsAttr::get(mt, ArrayRef<bool>(mask)));
+  n.setOutput(0, n.create<WhereOp>(t, m, *x, zeroLike(n, t.getElementType())));
+  return success();
+}
+
+LogicalResult importEyeLike(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  auto t = n.typeOf(*x);
+  if (t.getRank() != 2)
+    return n.fail("input must be 2-D");
+  int32_t dtype = 0;
+  if (const onnx::AttributeProto *a = n.attr("dtype"))
+    dtype = int32_t(a->i());
+  else if (const onnx::TypeProto *tp = n.st.onnxTypes.lookup(n.node.input(0)))
+    dtype = tp->tensor_type().elem_type();
+  Type elt = t.getElementType();
+  if (dtype) {
+    auto e = elementTypeOf(*n.ctx(), dtype);
+    if (!e)
+      return n.fail(llvm::toString(e.takeError()));
+    elt = *e;
+  }
+  int64_t k = n.intAttr("k", 0);
+  auto rt = RankedTensorType::get(t.getShape(), elt);
+  int64_t rows = t.getDimSize(0), cols = t.getDimSize(1);
+  Attribute value;
+  if (llvm::isa<FloatType>(elt)) {
+    SmallVector<APFloat> v;
+    const auto &sem = cast<FloatType>(elt).getFloatSemantics();
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        v.push_back(APFloat(sem, j - i == k ? 1 : 0));
+    value = DenseElementsAttr::get(rt, v);
+  } else {
+    unsigned w = cast<IntegerType>(elt).getWidth();
+    SmallVector<APInt> v;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        v.push_back(APInt(w, j - i == k ? 1 : 0));
+    value = DenseElementsAttr::get(rt, v);
+  }
+  n.setOutput(0, n.copy(n.create<ConstantOp>(cast<ElementsAttr>(value))));
+  return success();
+}
+} // namespace
+
+void addDataMovementImporters(llvm::StringMap<OpImporter> &table) {
+  table["Shape"] = importShape;
+  table["Size"] = importSize;
+  table["ConstantOfShape"] = importConstantOfShape;
+  table["Range"] = importRange;
+  table["Flatten"] = importFlatten;
+  table["Expand"] = importExpand;
+  table["Tile"] = importTile;
+  table["Split"] = importSplit;
+  table["Pad"] = importPad;
+  table["DepthToSpace"] = importDepthSpace;
+  table["SpaceToDepth"] = importDepthSpace;
+  table["GatherElements"] = importGatherElements;
+  table["Trilu"] = importTrilu;
+  table["EyeLike"] = importEyeLike;
+}
+
+} // namespace lpx::onnximport
+
+//===----------------------------------------------------------------------===//
+// Folding of small integer shape computations (Shape -> Slice -> Concat ...)
+// whose inputs are all compile-time constants, as function-expanded ONNX
+// models do. Only rank <= 1 int32/int64 tensors; anything else is left to the
+// regular importers (which then emit instructions).
+//===----------------------------------------------------------------------===//
+
+namespace lpx::onnximport {
+namespace {
+struct IntTensor {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> values;
+};
+
+std::optional<IntTensor> readInts(const onnx::TensorProto *t) {
+  if (!t || (t->data_type() != onnx::TensorProto::INT64 &&
+             t->data_type() != onnx::TensorProto::INT32) ||
+      t->dims_size() > 1)
+    return std::nullopt;
+  auto bytes = decodeTensor(*t);
+  if (!bytes) {
+    llvm::consumeError(bytes.takeError());
+    return std::nullopt;
+  }
+  auto ints = toInt64s(*bytes);
+  if (!ints) {
+    llvm::consumeError(ints.takeError());
+    return std::nullopt;
+  }
+  return IntTensor{bytes->shape, *ints};
+}
+} // namespace
+
+bool foldIntegerNode(NodeContext &n) {
+  const std::string &op = n.node.op_type();
+  static const llvm::StringSet<> foldable = {
+      "Add", "Sub", "Mul", "Div", "Concat", "Slice", "Gather", "Unsqueeze",
+      "Squeeze", "Reshape", "Cast", "Identity", "Max", "Min", "Neg"};
+  if (!foldable.contains(op) || n.node.output_size() != 1 ||
+      n.node.input_size() == 0)
+    return false;
+  std::vector<IntTensor> in;
+  int32_t type = 0;
+  for (int i = 0; i < n.node.input_size(); ++i) {
+    if (!n.hasInput(i))
+      return false;
+    auto t = readInts(n.constTensor(i));
+    if (!t)
+      return false;
+    if (i == 0)
+      type = n.constTensor(0)->data_type();
+    in.push_back(std::move(*t));
+  }
+  IntTensor r;
+  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
+      op == "Max" || op == "Min") {
+    if (in.size() != 2)
+      return false;
+    const IntTensor &a = in[0], &b = in[1];
+    size_t na = a.values.size(), nb = b.values.size();
+    if (na != nb && na != 1 && nb != 1)
+      return false;
+    r.shape = a.shape.size() >= b.shape.size() ? a.shape : b.shape;
+    if (na != nb)
+      r.shape = na == 1 ? b.shape : a.shape;
+    for (size_t i = 0; i < std::max(na, nb); ++i) {
+      int64_t x = a.values[na == 1 ? 0 : i], y = b.values[nb == 1 ? 0 : i];
+      if (op == "Div" && y == 0)
+        return false;
+      r.values.push_back(op == "Add"   ? x + y
+                         : op == "Sub" ? x - y
+                         : op == "Mul" ? x * y
+                         : op == "Div" ? x / y
+                         : op == "Max" ? std::max(x, y)
+                                       : std::min(x, y));
+    }
+  } else if (op == "Neg") {
+    r = in[0];
+    for (int64_t &v : r.values)
+      v = -v;
+  } else if (op == "Concat") {
+    r.shape = {0};
+    for (const IntTensor &t : in) {
+      if (t.shape.size() != 1)
+        return false;
+      llvm::append_range(r.values, t.values);
+    }
+    r.shape[0] = r.values.size();
+    for (size_t i = 1; i < in.size(); ++i)
+      if (n.constTensor(i)->data_type() != type)
+        return false;
+  } else if (op == "Slice") {
+    if (n.opset() < 10 || in.size() < 3 || in[0].shape.size() != 1)
+      return false;
+    int64_t step = in.size() > 4 ? in[4].values.at(0) : 1;
+    if (in[1].values.size() != 1 || step == 0)
+      return false;
+    SliceDim s = resolveSliceDim(in[1].values[0], in[2].values[0], step,
+                                 in[0].values.size());
+    for (int64_t i = 0; i < s.count; ++i)
+      r.values.push_back(in[0].values[s.start + i * step]);
+    r.shape = {int64_t(r.values.size())};
+  } else if (op == "Gather") {
+    if (in.size() != 2 || in[0].shape.size() != 1)
+      return false;
+    int64_t dim = in[0].values.size();
+    for (int64_t k : in[1].values) {
+      if (k < -dim || k >= dim)
+        return false;
+      r.values.push_back(in[0].values[k < 0 ? k + dim : k]);
+    }
+    r.shape = in[1].shape;
+  } else if (op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" ||
+             op == "Identity") {
+    // Same values; the result has at most one dim here.
+    r.values = in[0].values;
+    if (op == "Unsqueeze")
+      r.shape = in[0].shape.empty() ? std::vector<int64_t>{1}
+                                    : std::vector<int64_t>{};
+    else if (op == "Squeeze")
+      r.shape = {};
+    else
+      r.shape = in[0].shape;
+    if (op == "Unsqueeze" && !in[0].shape.empty())
+      return false; // would make rank 2
+    if (op == "Squeeze" && r.values.size() != 1)
+      return false;
+    if (op == "Reshape") {
+      if (in.size() != 2 || in[1].values.size() > 1)
+        return false;
+      r.shape = in[1].values.empty() ? std::vector<int64_t>{}
+                                     : std::vector<int64_t>{
+                                           int64_t(r.values.size())};
+      if (in[1].values.empty() && r.values.size() != 1)
+        return false;
+    }
+  } else if (op == "Cast") {
+    const onnx::AttributeProto *to = n.attr("to");
+    if (!to || to->type() != onnx::AttributeProto::INT ||
+        (to->i() != onnx::TensorProto::INT64 &&
+         to->i() != onnx::TensorProto::INT32))
+      return false;
+    r = in[0];
+    type = int32_t(to->i());
+  }
+  onnx::TensorProto t;
+  t.set_data_type(type);
+  for (int64_t d : r.shape)
+    t.add_dims(d);
+  for (int64_t v : r.values) {
+    if (type == onnx::TensorProto::INT64)
+      t.add_int64_data(v);
+    else
+      t.add_int32_data(int32_t(v));
+  }
+  n.setConstOutput(0, std::move(t));
+  return true;
 }
 
 } // namespace lpx::onnximport

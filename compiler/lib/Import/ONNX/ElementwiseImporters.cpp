@@ -3,6 +3,9 @@
 #include "Tensors.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/isa/ElementwiseFunctions.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace lpx::graph;
@@ -125,6 +128,368 @@ LogicalResult importWhere(NodeContext &n) {
     return n.fail("condition, X and Y shapes cannot be broadcast together");
   n.setOutput(0, n.create<WhereOp>(n.tensorOf(*shape, elt), *c, *x, *y));
   return success();
+}
+
+} // namespace lpx::onnximport
+
+//===----------------------------------------------------------------------===//
+// Generic families: lpx_graph.unary and lpx_graph.binary. The tables map an
+// ONNX op type to a function of isa/include/lpx/isa/ElementwiseFunctions.def
+// (by mnemonic) and its ONNX attributes to the function's parameters.
+//===----------------------------------------------------------------------===//
+
+namespace lpx::onnximport {
+namespace {
+struct ParamSpec {
+  const char *attr;
+  double dflt;
+};
+struct UnaryMapping {
+  const char *onnx;
+  const char *fn;
+  std::vector<ParamSpec> params;
+};
+
+const std::vector<UnaryMapping> &unaryMappings() {
+  static const std::vector<UnaryMapping> m = {
+      {"Abs", "abs", {}},
+      {"Ceil", "ceil", {}},
+      {"Floor", "floor", {}},
+      {"Round", "round", {}},
+      {"Sign", "sign", {}},
+      {"Exp", "exp", {}},
+      {"Log", "log", {}},
+      {"Reciprocal", "reciprocal", {}},
+      {"Sin", "sin", {}},
+      {"Cos", "cos", {}},
+      {"Tan", "tan", {}},
+      {"Asin", "asin", {}},
+      {"Acos", "acos", {}},
+      {"Atan", "atan", {}},
+      {"Sinh", "sinh", {}},
+      {"Cosh", "cosh", {}},
+      {"Asinh", "asinh", {}},
+      {"Acosh", "acosh", {}},
+      {"Atanh", "atanh", {}},
+      {"Erf", "erf", {}},
+      {"Softplus", "softplus", {}},
+      {"Softsign", "softsign", {}},
+      {"Not", "not", {}},
+      {"IsNaN", "isnan", {}},
+      {"IsInf", "isinf", {{"detect_positive", 1}, {"detect_negative", 1}}},
+      {"Elu", "elu", {{"alpha", 1.0}}},
+      {"Selu",
+       "selu",
+       {{"alpha", 1.67326319217681884765625},
+        {"gamma", 1.05070102214813232421875}}},
+      {"LeakyRelu", "leaky_relu", {{"alpha", 0.01f}}},
+      {"HardSigmoid", "hard_sigmoid", {{"alpha", 0.2f}, {"beta", 0.5}}},
+      {"HardSwish", "hard_swish", {}},
+      {"ThresholdedRelu", "thresholded_relu", {{"alpha", 1.0}}},
+      {"Celu", "celu", {{"alpha", 1.0}}},
+      {"Mish", "mish", {}},
+      {"Shrink", "shrink", {{"bias", 0.0}, {"lambd", 0.5}}},
+  };
+  return m;
+}
+
+Type boolType(NodeContext &n) { return n.builder().getI1Type(); }
+
+/// lpx_graph.unary `fn` of `x`; the result type follows the function table.
+Value unaryFn(NodeContext &n, Value x, llvm::StringRef fn,
+              llvm::ArrayRef<double> params = {}) {
+  auto id = isa::unaryFnFromMnemonic(fn.str());
+  auto t = n.typeOf(x);
+  Type elt = isa::unaryFnInfo(int64_t(*id))->boolResult() ? boolType(n)
+                                                           : t.getElementType();
+  return n.create<UnaryFnOp>(n.tensorOf(t.getShape(), elt), x,
+                             n.builder().getStringAttr(fn),
+                             n.builder().getDenseF64ArrayAttr(params));
+}
+
+/// Domain check against the function table, reported the ONNX way.
+LogicalResult checkUnaryDomain(NodeContext &n, llvm::StringRef fn, Type elt) {
+  const isa::FnInfo *info =
+      isa::unaryFnInfo(int64_t(*isa::unaryFnFromMnemonic(fn.str())));
+  bool isBool = elt.isInteger(1), isFloat = llvm::isa<FloatType>(elt);
+  bool ok = true;
+  switch (info->domain) {
+  case isa::FnDomain::Numeric: ok = !isBool; break;
+  case isa::FnDomain::Float: case isa::FnDomain::Test: ok = isFloat; break;
+  case isa::FnDomain::Bool: ok = isBool; break;
+  case isa::FnDomain::Int: ok = !isBool && !isFloat; break;
+  case isa::FnDomain::Compare: break;
+  }
+  if (!ok) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << elt;
+    return n.fail("element type " + s + " is not supported");
+  }
+  return success();
+}
+
+LogicalResult importUnaryFamily(NodeContext &n) {
+  const UnaryMapping *m = nullptr;
+  for (const UnaryMapping &u : unaryMappings())
+    if (n.node.op_type() == u.onnx)
+      m = &u;
+  auto x = n.input(0);
+  if (!m || failed(x))
+    return failure();
+  if (failed(checkUnaryDomain(n, m->fn, n.typeOf(*x).getElementType())))
+    return failure();
+  SmallVector<double> params;
+  for (const ParamSpec &p : m->params)
+    params.push_back(n.numberAttr(p.attr, p.dflt));
+  n.setOutput(0, unaryFn(n, *x, m->fn, params));
+  return success();
+}
+
+/// Broadcast `fn` of two operands (with the opset < 7 rules).
+FailureOr<Value> binaryFn(NodeContext &n, Value lhs, Value rhs,
+                          llvm::StringRef fn) {
+  auto lt = n.typeOf(lhs), rt = n.typeOf(rhs);
+  if (lt.getElementType() != rt.getElementType()) {
+    (void)n.fail("operand element types differ");
+    return failure();
+  }
+  auto shape = broadcastShapes(lt.getShape(), rt.getShape());
+  if (failed(shape)) {
+    (void)n.fail("operand shapes " + shapeString(lt.getShape()) + " and " +
+                 shapeString(rt.getShape()) + " cannot be broadcast");
+    return failure();
+  }
+  const isa::FnInfo *info =
+      isa::binaryFnInfo(int64_t(*isa::binaryFnFromMnemonic(fn.str())));
+  Type elt = info->boolResult() ? boolType(n) : lt.getElementType();
+  bool isBool = lt.getElementType().isInteger(1);
+  bool isFloat = llvm::isa<FloatType>(lt.getElementType());
+  bool ok = true;
+  switch (info->domain) {
+  case isa::FnDomain::Numeric: ok = !isBool; break;
+  case isa::FnDomain::Float: case isa::FnDomain::Test: ok = isFloat; break;
+  case isa::FnDomain::Bool: ok = isBool; break;
+  case isa::FnDomain::Int: ok = !isBool && !isFloat; break;
+  case isa::FnDomain::Compare: break;
+  }
+  if (!ok) {
+    (void)n.fail("element type not supported by " + fn);
+    return failure();
+  }
+  return Value(n.create<BinaryFnOp>(n.tensorOf(*shape, elt), lhs, rhs,
+                                    n.builder().getStringAttr(fn)));
+}
+
+struct BinaryMapping {
+  const char *onnx;
+  const char *fn;
+};
+const BinaryMapping kBinaryMappings[] = {
+    {"And", "and"},     {"Or", "or"},         {"Xor", "xor"},
+    {"Equal", "equal"}, {"Less", "less"},     {"Greater", "greater"},
+    {"LessOrEqual", "less_equal"}, {"GreaterOrEqual", "greater_equal"},
+};
+
+LogicalResult importBinaryFamily(NodeContext &n) {
+  llvm::StringRef fn;
+  for (const BinaryMapping &b : kBinaryMappings)
+    if (n.node.op_type() == b.onnx)
+      fn = b.fn;
+  if (n.node.op_type() == "Mod")
+    fn = n.intAttr("fmod", 0) ? "fmod" : "mod";
+  if (n.node.op_type() == "BitShift") {
+    const onnx::AttributeProto *d = n.attr("direction");
+    if (!d)
+      return n.fail("attribute 'direction' is missing");
+    fn = d->s() == "LEFT" ? "shift_left" : "shift_right";
+  }
+  if (n.node.op_type() == "PRelu")
+    fn = "prelu";
+  auto lhs = n.input(0), rhs = n.input(1);
+  if (fn.empty() || failed(lhs) || failed(rhs))
+    return failure();
+  Value r = *rhs;
+  if (n.opset() < 7) {
+    auto legacy = legacyBroadcastRhs(n, *lhs, r);
+    if (failed(legacy))
+      return failure();
+    r = *legacy;
+  }
+  if (fn == "mod" && llvm::isa<FloatType>(n.typeOf(*lhs).getElementType()))
+    return n.fail("Mod of floats needs fmod=1");
+  auto v = binaryFn(n, *lhs, r, fn);
+  if (failed(v))
+    return failure();
+  n.setOutput(0, *v);
+  return success();
+}
+
+/// Max, Min, Sum, Mean: a left-to-right chain over the inputs.
+LogicalResult importVariadic(NodeContext &n) {
+  SmallVector<Value> xs;
+  for (int i = 0; i < n.node.input_size(); ++i) {
+    if (!n.hasInput(i))
+      continue;
+    auto v = n.input(i);
+    if (failed(v))
+      return failure();
+    xs.push_back(*v);
+  }
+  if (xs.empty())
+    return n.fail("needs at least one input");
+  const std::string &op = n.node.op_type();
+  Value acc = xs[0];
+  for (size_t i = 1; i < xs.size(); ++i) {
+    auto lt = n.typeOf(acc), rt = n.typeOf(xs[i]);
+    if (lt.getElementType() != rt.getElementType())
+      return n.fail("inputs have different element types");
+    auto shape = broadcastShapes(lt.getShape(), rt.getShape());
+    if (failed(shape))
+      return n.fail("input shapes cannot be broadcast together");
+    if (op == "Sum" || op == "Mean") {
+      acc = n.create<AddOp>(n.tensorOf(*shape, lt.getElementType()), acc,
+                            xs[i]);
+    } else {
+      auto v = binaryFn(n, acc, xs[i], op == "Max" ? "max" : "min");
+      if (failed(v))
+        return failure();
+      acc = *v;
+    }
+  }
+  if (op == "Mean" && xs.size() > 1) {
+    auto t = n.typeOf(acc);
+    if (!llvm::isa<FloatType>(t.getElementType()))
+      return n.fail("Mean of integers is not supported");
+    auto scalar = RankedTensorType::get({}, t.getElementType());
+    Value count = n.create<ConstantOp>(DenseElementsAttr::get(
+        scalar, FloatAttr::get(t.getElementType(), double(xs.size()))));
+    acc = n.create<DivOp>(t, acc, count);
+  }
+  n.setOutput(0, xs.size() == 1 ? n.copy(acc) : acc);
+  return success();
+}
+
+LogicalResult importClip(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  Type elt = n.typeOf(*x).getElementType();
+  if (elt.isInteger(1))
+    return n.fail("Clip is not defined for bool");
+  const double inf = std::numeric_limits<double>::infinity();
+  double bounds[2] = {-inf, inf};
+  SmallVector<Value, 2> tensorBounds(2);
+  if (n.opset() < 11) {
+    bounds[0] = n.numberAttr("min", -inf);
+    bounds[1] = n.numberAttr("max", inf);
+  } else {
+    for (unsigned i = 0; i < 2; ++i) {
+      if (!n.hasInput(1 + i))
+        continue;
+      if (const onnx::TensorProto *t = n.constTensor(1 + i)) {
+        auto bytes = decodeTensor(*t);
+        if (!bytes)
+          return n.fail(llvm::toString(bytes.takeError()));
+        auto attr = toElementsAttr(*n.ctx(), *bytes);
+        if (!attr)
+          return n.fail(llvm::toString(attr.takeError()));
+        if (attr->getNumElements() != 1)
+          return n.fail("min and max must be scalars");
+        if (llvm::isa<FloatType>(attr->getElementType()))
+          bounds[i] = (*attr->getValues<APFloat>().begin()).convertToDouble();
+        else
+          bounds[i] = double((*attr->getValues<APInt>().begin()).getSExtValue());
+        continue;
+      }
+      auto v = n.input(1 + i);
+      if (failed(v))
+        return failure();
+      tensorBounds[i] = *v;
+    }
+  }
+  Value r = unaryFn(n, *x, "clip", {bounds[0], bounds[1]});
+  // Bounds only known at run time: max then min, as ONNX defines Clip.
+  for (unsigned i = 0; i < 2; ++i) {
+    if (!tensorBounds[i])
+      continue;
+    auto v = binaryFn(n, r, tensorBounds[i], i == 0 ? "max" : "min");
+    if (failed(v))
+      return failure();
+    r = *v;
+  }
+  n.setOutput(0, r);
+  return success();
+}
+
+LogicalResult importIdentity(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  n.setOutput(0, n.copy(*x));
+  return success();
+}
+
+LogicalResult importDropout(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  bool training = false;
+  if (n.hasInput(2)) {
+    auto t = n.constInts(2);
+    if (failed(t))
+      return failure();
+    training = !t->empty() && (*t)[0] != 0;
+  }
+  if (n.opset() < 7 && n.intAttr("is_test", 0) == 0)
+    training = true;
+  if (training) {
+    double ratio = 0.5;
+    if (n.opset() >= 12 && n.hasInput(1)) {
+      if (const onnx::TensorProto *t = n.constTensor(1))
+        if (t->float_data_size() == 1)
+          ratio = t->float_data(0);
+    } else {
+      ratio = n.numberAttr("ratio", 0.5);
+    }
+    if (ratio != 0)
+      return n.fail("training mode draws random numbers (random generator)");
+  }
+  n.setOutput(0, n.copy(*x));
+  if (n.node.output_size() > 1 && !n.node.output(1).empty()) {
+    auto t = RankedTensorType::get(n.typeOf(*x).getShape(), boolType(n));
+    Value ones = n.create<ConstantOp>(
+        DenseElementsAttr::get(t, n.builder().getBoolAttr(true)));
+    n.setOutput(1, ones);
+  }
+  return success();
+}
+
+LogicalResult importCastLike(NodeContext &n) {
+  auto x = n.input(0), like = n.input(1);
+  if (failed(x) || failed(like))
+    return failure();
+  n.setOutput(0, n.create<CastOp>(
+                     n.tensorOf(n.typeOf(*x).getShape(),
+                                n.typeOf(*like).getElementType()),
+                     *x));
+  return success();
+}
+} // namespace
+
+void addElementwiseImporters(llvm::StringMap<OpImporter> &table) {
+  for (const UnaryMapping &u : unaryMappings())
+    table[u.onnx] = importUnaryFamily;
+  for (const BinaryMapping &b : kBinaryMappings)
+    table[b.onnx] = importBinaryFamily;
+  for (const char *op : {"Mod", "BitShift", "PRelu"})
+    table[op] = importBinaryFamily;
+  for (const char *op : {"Max", "Min", "Sum", "Mean"})
+    table[op] = importVariadic;
+  table["Clip"] = importClip;
+  table["Identity"] = importIdentity;
+  table["Dropout"] = importDropout;
+  table["CastLike"] = importCastLike;
 }
 
 } // namespace lpx::onnximport

@@ -124,4 +124,37 @@ Value NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
   return create<graph::ReshapeOp>(tensorOf(shape, t.getElementType()), v);
 }
 
+Value NodeContext::copy(Value v) {
+  return create<graph::ReshapeOp>(v.getType(), v);
+}
+
+double NodeContext::numberAttr(llvm::StringRef attrName, double dflt) const {
+  const onnx::AttributeProto *a = attr(attrName);
+  if (!a)
+    return dflt;
+  if (a->type() == onnx::AttributeProto::INT)
+    return double(a->i());
+  return double(a->f());
+}
+
+void NodeContext::setConstOutput(unsigned i, onnx::TensorProto t) {
+  if (int(i) >= node.output_size() || node.output(i).empty())
+    return;
+  const std::string &out = node.output(i);
+  t.set_name(out);
+  st.constants[out] = &st.ownedConstants.emplace_back(std::move(t));
+  st.constantLocs[out] = loc;
+}
+
+void NodeContext::setConstInts(unsigned i, llvm::ArrayRef<int64_t> shape,
+                               llvm::ArrayRef<int64_t> values) {
+  onnx::TensorProto t;
+  t.set_data_type(onnx::TensorProto::INT64);
+  for (int64_t d : shape)
+    t.add_dims(d);
+  for (int64_t v : values)
+    t.add_int64_data(v);
+  setConstOutput(i, std::move(t));
+}
+
 } // namespace lpx::onnximport

@@ -105,6 +105,17 @@ public:
   }
   /// lpx_graph.reshape of `v` to `shape` (skipped when it already has it).
   mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  /// A fresh copy of `v` (a reshape to its own type), for ops that pass a
+  /// value through: an output must not be another name's value.
+  mlir::Value copy(mlir::Value v);
+  /// A numeric attribute (INT or FLOAT) as a double, or `dflt`.
+  double numberAttr(llvm::StringRef attrName, double dflt) const;
+  /// Binds output `i` to a compile-time constant tensor (owned by the graph
+  /// state), so later nodes can read it as a shape, axes or a tensor.
+  void setConstOutput(unsigned i, onnx::TensorProto t);
+  /// Binds output `i` to a constant int64 tensor of `shape` and `values`.
+  void setConstInts(unsigned i, llvm::ArrayRef<int64_t> shape,
+                    llvm::ArrayRef<int64_t> values);
 };
 
 /// One importer per ONNX op family.

@@ -150,3 +150,475 @@ LogicalResult importReduceMean(NodeContext &n) {
 }
 
 } // namespace lpx::onnximport
+
+//===----------------------------------------------------------------------===//
+// Reductions, arg reductions, axis ops and normalisations.
+//===----------------------------------------------------------------------===//
+
+namespace lpx::onnximport {
+namespace {
+
+/// Normalised, sorted reduction axes: the `axes` attribute, or input 1 from
+/// `inputFromOpset` on; all axes when none are given (unless `noop` says
+/// that means none).
+FailureOr<std::vector<int64_t>> reductionAxes(NodeContext &n, int64_t rank,
+                                              int64_t inputFromOpset) {
+  std::vector<int64_t> axes;
+  if (n.opset() >= inputFromOpset) {
+    if (n.hasInput(1)) {
+      auto a = n.constInts(1);
+      if (failed(a))
+        return failure();
+      axes = *a;
+    }
+  } else {
+    axes = n.intsAttr("axes").value_or(std::vector<int64_t>{});
+  }
+  if (axes.empty()) {
+    if (n.intAttr("noop_with_empty_axes", 0))
+      return axes;
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  for (int64_t &a : axes) {
+    auto norm = n.axis(a, rank, "axis");
+    if (failed(norm))
+      return failure();
+    a = *norm;
+  }
+  llvm::sort(axes);
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) {
+    (void)n.fail("axes repeat an axis");
+    return failure();
+  }
+  return axes;
+}
+
+SmallVector<int64_t> reducedShape(ArrayRef<int64_t> in,
+                                  ArrayRef<int64_t> axes, bool keepdims) {
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
+    if (!llvm::is_contained(axes, d))
+      shape.push_back(in[d]);
+    else if (keepdims)
+      shape.push_back(1);
+  }
+  return shape;
+}
+
+Value reduceOp(NodeContext &n, Value x, llvm::StringRef fn,
+               ArrayRef<int64_t> axes, bool keepdims) {
+  auto t = n.typeOf(x);
+  return n.create<ReduceOp>(
+      n.tensorOf(reducedShape(t.getShape(), axes, keepdims),
+                 t.getElementType()),
+      x, n.builder().getStringAttr(fn), n.builder().getDenseI64ArrayAttr(axes));
+}
+
+LogicalResult importReduceFamily(NodeContext &n) {
+  static const std::pair<const char *, const char *> kinds[] = {
+      {"ReduceSum", "sum"},         {"ReduceMax", "max"},
+      {"ReduceMin", "min"},         {"ReduceProd", "prod"},
+      {"ReduceL1", "l1"},           {"ReduceL2", "l2"},
+      {"ReduceLogSum", "log_sum"},  {"ReduceLogSumExp", "log_sum_exp"},
+      {"ReduceSumSquare", "sum_square"}};
+  llvm::StringRef fn;
+  for (auto &[onnx, f] : kinds)
+    if (n.node.op_type() == onnx)
+      fn = f;
+  auto x = n.input(0);
+  if (fn.empty() || failed(x))
+    return failure();
+  auto t = n.typeOf(*x);
+  if (t.getElementType().isInteger(1))
+    return n.fail("reductions of bool are not supported");
+  // ReduceSum took `axes` as an input from opset 13, the others from 18.
+  auto axes =
+      reductionAxes(n, t.getRank(), n.node.op_type() == "ReduceSum" ? 13 : 18);
+  if (failed(axes))
+    return failure();
+  for (int64_t a : *axes)
+    if (t.getDimSize(a) == 0)
+      return n.fail("reduction over an empty dimension");
+  bool keepdims = n.intAttr("keepdims", 1) != 0;
+  n.setOutput(0, axes->empty() ? n.copy(*x)
+                               : reduceOp(n, *x, fn, *axes, keepdims));
+  return success();
+}
+
+LogicalResult importArgReduce(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  auto t = n.typeOf(*x);
+  if (t.getRank() == 0)
+    return n.fail("input must have rank 1 or more");
+  auto axis = n.axis(n.intAttr("axis", 0), t.getRank(), "axis");
+  if (failed(axis))
+    return failure();
+  bool keepdims = n.intAttr("keepdims", 1) != 0;
+  OpBuilder &b = n.builder();
+  n.setOutput(0, n.create<ArgReduceOp>(
+                     n.tensorOf(reducedShape(t.getShape(), {*axis}, keepdims),
+                                b.getI64Type()),
+                     *x,
+                     b.getStringAttr(n.node.op_type() == "ArgMax" ? "max"
+                                                                  : "min"),
+                     b.getI64IntegerAttr(*axis),
+                     b.getBoolAttr(n.intAttr("select_last_index", 0) != 0)));
+  return success();
+}
+
+/// LogSoftmax and Hardmax: one axis from opset 13, before that whole rows
+/// of the input flattened at `axis` (like Softmax).
+LogicalResult importAxisNormalization(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  auto type = n.typeOf(*x);
+  int64_t rank = type.getRank();
+  if (rank == 0)
+    return n.fail("input must have rank 1 or more");
+  bool coerce2D = n.opset() < 13;
+  auto axis = n.axis(n.intAttr("axis", coerce2D ? 1 : -1), rank, "axis");
+  if (failed(axis))
+    return failure();
+  bool log = n.node.op_type() == "LogSoftmax";
+  auto make = [&](Value v, int64_t ax) -> Value {
+    auto a = n.builder().getI64IntegerAttr(ax);
+    if (log)
+      return n.create<LogSoftmaxOp>(v.getType(), v, a);
+    return n.create<HardmaxOp>(v.getType(), v, a);
+  };
+  if (!coerce2D || *axis == rank - 1) {
+    n.setOutput(0, make(*x, *axis));
+    return success();
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < *axis ? outer : inner) *= type.getDimSize(d);
+  Value flat = n.reshape(*x, {outer, inner});
+  n.setOutput(0, n.reshape(make(flat, 1), type.getShape()));
+  return success();
+}
+
+LogicalResult importCumSum(NodeContext &n) {
+  auto x = n.input(0);
+  auto axisV = n.constInts(1);
+  if (failed(x) || failed(axisV))
+    return failure();
+  if (axisV->size() != 1)
+    return n.fail("axis must be a scalar");
+  auto t = n.typeOf(*x);
+  auto axis = n.axis((*axisV)[0], std::max<int64_t>(t.getRank(), 1), "axis");
+  if (failed(axis))
+    return failure();
+  OpBuilder &b = n.builder();
+  n.setOutput(0, n.create<CumSumOp>(t, *x, b.getI64IntegerAttr(*axis),
+                                    b.getBoolAttr(n.intAttr("exclusive", 0)),
+                                    b.getBoolAttr(n.intAttr("reverse", 0))));
+  return success();
+}
+
+/// A scalar constant of `elt`.
+Value scalarConst(NodeContext &n, Type elt, double v) {
+  auto t = RankedTensorType::get({}, elt);
+  if (llvm::isa<FloatType>(elt))
+    return n.create<ConstantOp>(
+        DenseElementsAttr::get(t, FloatAttr::get(elt, v)));
+  return n.create<ConstantOp>(
+      DenseElementsAttr::get(t, IntegerAttr::get(elt, int64_t(v))));
+}
+
+Value binop(NodeContext &n, char op, Value a, Value b) {
+  auto at = n.typeOf(a), bt = n.typeOf(b);
+  auto shape = broadcastShapes(at.getShape(), bt.getShape());
+  auto t = n.tensorOf(*shape, at.getElementType());
+  switch (op) {
+  case '+': return n.create<AddOp>(t, a, b);
+  case '-': return n.create<SubOp>(t, a, b);
+  case '*': return n.create<MulOp>(t, a, b);
+  default: return n.create<DivOp>(t, a, b);
+  }
+}
+
+Value reduceMean(NodeContext &n, Value x, ArrayRef<int64_t> axes) {
+  auto t = n.typeOf(x);
+  return n.create<ReduceMeanOp>(
+      n.tensorOf(reducedShape(t.getShape(), axes, true), t.getElementType()),
+      x, n.builder().getDenseI64ArrayAttr(axes));
+}
+
+/// (x - mean) / sqrt(var + eps) over `axes`; also gives mean and
+/// 1 / sqrt(var + eps) (keepdims shapes).
+struct Normalized {
+  Value y, mean, invStd;
+};
+Normalized normalize(NodeContext &n, Value x, ArrayRef<int64_t> axes,
+                     double eps) {
+  Type elt = n.typeOf(x).getElementType();
+  Value mean = reduceMean(n, x, axes);
+  Value centered = binop(n, '-', x, mean);
+  Value var = reduceMean(n, binop(n, '*', centered, centered), axes);
+  Value std = n.create<SqrtOp>(var.getType(),
+                               binop(n, '+', var, scalarConst(n, elt, eps)));
+  Value inv = n.create<UnaryFnOp>(std.getType(), std,
+                                  n.builder().getStringAttr("reciprocal"),
+                                  n.builder().getDenseF64ArrayAttr({}));
+  return {binop(n, '*', centered, inv), mean, inv};
+}
+
+LogicalResult importLayerNormalization(NodeContext &n) {
+  auto x = n.input(0), scale = n.input(1);
+  if (failed(x) || failed(scale))
+    return failure();
+  auto t = n.typeOf(*x);
+  if (!llvm::isa<FloatType>(t.getElementType()))
+    return n.fail("input must be floating-point");
+  int64_t rank = t.getRank();
+  auto axis = n.axis(n.intAttr("axis", -1), rank, "axis");
+  if (failed(axis))
+    return failure();
+  if (n.intAttr("stash_type", 1) != 1 && !t.getElementType().isF32())
+    return n.fail("stash_type other than float is not supported");
+  SmallVector<int64_t> axes;
+  for (int64_t d = *axis; d < rank; ++d)
+    axes.push_back(d);
+  Normalized r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
+  Value y = binop(n, '*', r.y, *scale);
+  if (n.hasInput(2)) {
+    auto b = n.input(2);
+    if (failed(b))
+      return failure();
+    y = binop(n, '+', y, *b);
+  }
+  if (n.typeOf(y).getShape() != t.getShape())
+    return n.fail("scale and bias must broadcast to the input");
+  n.setOutput(0, y);
+  n.setOutput(1, r.mean);
+  n.setOutput(2, r.invStd);
+  return success();
+}
+
+/// Per-channel parameter [C] reshaped to [C, 1, ...] against NCHW input.
+Value channelParam(NodeContext &n, Value p, int64_t rank) {
+  SmallVector<int64_t> shape(std::max<int64_t>(rank - 1, 1), 1);
+  shape[0] = n.typeOf(p).getNumElements();
+  return n.reshape(p, shape);
+}
+
+LogicalResult importBatchNormalization(NodeContext &n) {
+  if (n.intAttr("training_mode", 0) || n.node.output_size() > 1)
+    return n.fail("training mode (running statistics) is not supported");
+  if (n.opset() < 6 && n.intAttr("is_test", 0) == 0)
+    return n.fail("training mode (is_test=0) is not supported");
+  SmallVector<Value> in;
+  for (unsigned i = 0; i < 5; ++i) {
+    auto v = n.input(i);
+    if (failed(v))
+      return failure();
+    in.push_back(*v);
+  }
+  auto t = n.typeOf(in[0]);
+  int64_t rank = t.getRank();
+  if (rank < 2)
+    return n.fail("input must have rank 2 or more");
+  Type elt = t.getElementType();
+  Value scale = channelParam(n, in[1], rank), bias = channelParam(n, in[2], rank);
+  Value mean = channelParam(n, in[3], rank), var = channelParam(n, in[4], rank);
+  Value std = n.create<SqrtOp>(
+      var.getType(),
+      binop(n, '+', var, scalarConst(n, elt, n.numberAttr("epsilon", 1e-5))));
+  Value y = binop(n, '/', binop(n, '-', in[0], mean), std);
+  n.setOutput(0, binop(n, '+', binop(n, '*', y, scale), bias));
+  return success();
+}
+
+LogicalResult importInstanceNormalization(NodeContext &n) {
+  auto x = n.input(0), scale = n.input(1), bias = n.input(2);
+  if (failed(x) || failed(scale) || failed(bias))
+    return failure();
+  int64_t rank = n.typeOf(*x).getRank();
+  if (rank < 3)
+    return n.fail("input must have rank 3 or more");
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  Normalized r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
+  Value y = binop(n, '*', r.y, channelParam(n, *scale, rank));
+  n.setOutput(0, binop(n, '+', y, channelParam(n, *bias, rank)));
+  return success();
+}
+
+LogicalResult importMeanVarianceNormalization(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = n.typeOf(*x).getRank();
+  std::vector<int64_t> axes =
+      n.intsAttr("axes").value_or(std::vector<int64_t>{0, 2, 3});
+  for (int64_t &a : axes) {
+    auto norm = n.axis(a, rank, "axis");
+    if (failed(norm))
+      return failure();
+    a = *norm;
+  }
+  llvm::sort(axes);
+  // ONNX's function uses sqrt(var) + 1e-9 rather than sqrt(var + eps); the
+  // difference is far below the comparison tolerance.
+  n.setOutput(0, normalize(n, *x, axes, 1e-18).y);
+  return success();
+}
+
+LogicalResult importGlobalPool(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = n.typeOf(*x).getRank();
+  if (rank < 3)
+    return n.fail("input must have rank 3 or more");
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  if (n.node.op_type() == "GlobalAveragePool")
+    n.setOutput(0, reduceMean(n, *x, axes));
+  else
+    n.setOutput(0, reduceOp(n, *x, "max", axes, true));
+  return success();
+}
+/// NegativeLogLikelihoodLoss on log-probabilities `x` [N, C, d...] and
+/// integer `target` [N, d...]: -x[n, target, d...] * weight[target], zero
+/// where target == ignore_index; then none / sum / weighted mean.
+FailureOr<Value> nllLoss(NodeContext &n, Value x, Value target, Value weight) {
+  auto xt = n.typeOf(x), tt = n.typeOf(target);
+  Type elt = xt.getElementType();
+  if (xt.getRank() < 2 || tt.getRank() != xt.getRank() - 1) {
+    (void)n.fail("input must be [N, C, ...] and target [N, ...]");
+    return failure();
+  }
+  Type it = tt.getElementType();
+  if (!llvm::isa<IntegerType>(it)) {
+    (void)n.fail("target must be integers");
+    return failure();
+  }
+  OpBuilder &b = n.builder();
+  auto intConst = [&](int64_t v) {
+    auto t = RankedTensorType::get({}, it);
+    return Value(n.create<ConstantOp>(
+        DenseElementsAttr::get(t, IntegerAttr::get(it, v))));
+  };
+  ArrayRef<int64_t> ts = tt.getShape();
+  auto boolT = n.tensorOf(ts, b.getI1Type());
+  Value ignored;
+  Value safe = target;
+  if (const onnx::AttributeProto *ig = n.attr("ignore_index")) {
+    ignored = n.create<BinaryFnOp>(boolT, target, intConst(ig->i()),
+                                   b.getStringAttr("equal"));
+    safe = n.create<WhereOp>(tt, ignored, intConst(0), target);
+  }
+  // x[n, t, d...] by gather_elements along the class axis.
+  SmallVector<int64_t> idxShape(ts);
+  idxShape.insert(idxShape.begin() + 1, 1);
+  Value idx = n.reshape(safe, idxShape);
+  SmallVector<int64_t> gShape(idxShape);
+  Value picked = n.create<GatherElementsOp>(n.tensorOf(gShape, elt), x, idx,
+                                            b.getI64IntegerAttr(1));
+  picked = n.reshape(picked, ts);
+  Value loss = n.create<NegOp>(picked.getType(), picked);
+  Value w;
+  if (weight) {
+    w = n.create<GatherOp>(n.tensorOf(ts, elt), weight, safe,
+                           b.getI64IntegerAttr(0));
+  }
+  if (ignored) {
+    Value zero = scalarConst(n, elt, 0), one = scalarConst(n, elt, 1);
+    Value keep = n.create<WhereOp>(n.tensorOf(ts, elt), ignored, zero,
+                                   w ? w : one);
+    w = keep;
+  }
+  if (w)
+    loss = binop(n, '*', loss, w);
+  const onnx::AttributeProto *red = n.attr("reduction");
+  std::string reduction = red ? red->s() : "mean";
+  if (reduction == "none")
+    return loss;
+  SmallVector<int64_t> all;
+  for (int64_t d = 0; d < int64_t(ts.size()); ++d)
+    all.push_back(d);
+  Value sum = reduceOp(n, loss, "sum", all, false);
+  if (reduction == "sum")
+    return sum;
+  if (reduction != "mean") {
+    (void)n.fail("unknown reduction '" + reduction + "'");
+    return failure();
+  }
+  if (!w) {
+    int64_t count = tt.getNumElements();
+    return binop(n, '/', sum, scalarConst(n, elt, double(count)));
+  }
+  return binop(n, '/', sum, reduceOp(n, w, "sum", all, false));
+}
+
+LogicalResult importNllLoss(NodeContext &n) {
+  auto x = n.input(0), t = n.input(1);
+  if (failed(x) || failed(t))
+    return failure();
+  Value w;
+  if (n.hasInput(2)) {
+    auto wv = n.input(2);
+    if (failed(wv))
+      return failure();
+    w = *wv;
+  }
+  auto loss = nllLoss(n, *x, *t, w);
+  if (failed(loss))
+    return failure();
+  n.setOutput(0, *loss);
+  return success();
+}
+
+LogicalResult importSoftmaxCrossEntropy(NodeContext &n) {
+  auto x = n.input(0), t = n.input(1);
+  if (failed(x) || failed(t))
+    return failure();
+  if (n.typeOf(*x).getRank() < 2)
+    return n.fail("scores must be [N, C, ...]");
+  Value w;
+  if (n.hasInput(2)) {
+    auto wv = n.input(2);
+    if (failed(wv))
+      return failure();
+    w = *wv;
+  }
+  Value logp = n.create<LogSoftmaxOp>(x->getType(), *x,
+                                      n.builder().getI64IntegerAttr(1));
+  auto loss = nllLoss(n, logp, *t, w);
+  if (failed(loss))
+    return failure();
+  n.setOutput(0, *loss);
+  n.setOutput(1, logp);
+  return success();
+}
+} // namespace
+
+void addMatrixImporters(llvm::StringMap<OpImporter> &table) {
+  table["NegativeLogLikelihoodLoss"] = importNllLoss;
+  table["SoftmaxCrossEntropyLoss"] = importSoftmaxCrossEntropy;
+  for (const char *op : {"ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
+                         "ReduceL1", "ReduceL2", "ReduceLogSum",
+                         "ReduceLogSumExp", "ReduceSumSquare"})
+    table[op] = importReduceFamily;
+  table["ArgMax"] = importArgReduce;
+  table["ArgMin"] = importArgReduce;
+  table["LogSoftmax"] = importAxisNormalization;
+  table["Hardmax"] = importAxisNormalization;
+  table["CumSum"] = importCumSum;
+  table["LayerNormalization"] = importLayerNormalization;
+  table["BatchNormalization"] = importBatchNormalization;
+  table["InstanceNormalization"] = importInstanceNormalization;
+  table["MeanVarianceNormalization"] = importMeanVarianceNormalization;
+  table["GlobalAveragePool"] = importGlobalPool;
+  table["GlobalMaxPool"] = importGlobalPool;
+}
+
+} // namespace lpx::onnximport

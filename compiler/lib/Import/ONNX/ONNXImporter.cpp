@@ -143,6 +143,8 @@ void importNode(GraphState &st, const onnx::NodeProto &node,
     return poison();
   }
   unsigned before = st.errors;
+  if (foldIntegerNode(n))
+    return;
   if (failed(importer(n))) {
     if (st.errors == before)
       (void)n.fail("could not be imported");

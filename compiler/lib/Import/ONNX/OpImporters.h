@@ -45,6 +45,16 @@ mlir::LogicalResult importGather(NodeContext &n);
 // OpTable.cpp
 mlir::LogicalResult importConstant(NodeContext &n);
 
+/// Families registered by table: each adds its ONNX op types.
+void addElementwiseImporters(llvm::StringMap<OpImporter> &table);
+void addMatrixImporters(llvm::StringMap<OpImporter> &table);
+void addDataMovementImporters(llvm::StringMap<OpImporter> &table);
+
+/// Evaluates a node whose inputs are all small integer constants (shape
+/// arithmetic of function-expanded models) and binds its output as a
+/// constant; false when the node is not of that kind.
+bool foldIntegerNode(NodeContext &n);
+
 /// ONNX Slice for one axis: clamps `start`/`end` as the spec says and returns
 /// the first index and the element count (start 0 when the count is 0).
 struct SliceDim {

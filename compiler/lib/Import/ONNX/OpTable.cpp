@@ -47,8 +47,8 @@ LogicalResult importConstant(NodeContext &n) {
   return success();
 }
 
-static const llvm::StringMap<OpImporter> &table() {
-  static const llvm::StringMap<OpImporter> t = {
+static llvm::StringMap<OpImporter> makeTable() {
+  llvm::StringMap<OpImporter> t = {
       {"Add", importAdd},
       {"Cast", importCast},
       {"Concat", importConcat},
@@ -74,6 +74,14 @@ static const llvm::StringMap<OpImporter> &table() {
       {"Unsqueeze", importUnsqueeze},
       {"Where", importWhere},
   };
+  addElementwiseImporters(t);
+  addMatrixImporters(t);
+  addDataMovementImporters(t);
+  return t;
+}
+
+static const llvm::StringMap<OpImporter> &table() {
+  static const llvm::StringMap<OpImporter> t = makeTable();
   return t;
 }
 

@@ -97,6 +97,9 @@ public:
                               "pipeline before emission");
       Value v = op.getResult(0);
       std::string origin = originOf(op.getLoc());
+      if (tensorDescOf(v.getType()).dtype == isa::DType::Undefined)
+        return op.emitOpError("produces ")
+               << v.getType() << ", an element type the chip cannot hold";
       if (auto c = dyn_cast<graph::ConstantOp>(op)) {
         auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
         uint32_t id = addBuffer(v, origin.empty() ? "const" : origin, *node,

@@ -32,9 +32,12 @@ struct Cost {
 
 /// Cost of one instruction on `chip`. Every instruction occupies its unit for
 /// at least one cycle.
+/// `attrs` are the instruction's integer attributes: the generic opcodes
+/// (unary, binary, reduce) are priced by the function they name.
 Cost instructionCost(const ChipSpec &chip, Opcode op,
                      const std::vector<TensorDesc> &operands,
-                     const TensorDesc &result);
+                     const TensorDesc &result,
+                     const std::vector<int64_t> &attrs = {});
 
 /// A transfer of `bytes` over one link: flits serialised onto the link,
 /// then the hop's fixed latency. Global (between-group) links use the

@@ -3,13 +3,17 @@
 // Replays a verified program against the cost model of the chip it was
 // scheduled for. The schedule is taken as written: the simulator never stalls
 // an instruction, it reports every place where the schedule could not have
-// run as declared (a hazard) and the cycles and utilisation it implies.
+// run as declared (a hazard) and the cycles and utilisation it implies, next
+// to a lower bound from the chip description alone (LowerBound.h) and the
+// host I/O time, which is kept out of the cycle count. docs/simulator.md
+// describes what is modelled.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_SIM_SIMULATOR_H
 #define LPX_SIM_SIMULATOR_H
 
 #include "lpx/isa/Program.h"
+#include "lpx/sim/LowerBound.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstddef>
@@ -25,7 +29,7 @@ struct Hazard {
   uint64_t instruction = 0; // index in program.instructions
   uint64_t cycle = 0;       // its issue cycle
   /// "operand-not-ready", "unit-busy", "link-busy", "sram-overwrite",
-  /// "arrival-mismatch" or "before-deskew".
+  /// "bank-conflict", "arrival-mismatch" or "before-deskew".
   std::string kind;
   /// One line naming the mnemonic, the origin and the buffer concerned.
   std::string message;
@@ -53,6 +57,24 @@ struct SimResult {
   /// Utilisation is busyCycles / totalCycles.
   std::vector<QueueStats> queues;
   uint64_t bytesOverLinks = 0; // tensor bytes carried by sends (no framing)
+
+  /// Cycles no schedule of these instructions can beat on this chip (see
+  /// LowerBound.h): the largest of `bounds`.
+  uint64_t lowerBound = 0;
+  /// What sets lowerBound, e.g. "mxm on node 0".
+  std::string bottleneck;
+  /// lowerBound / totalCycles; 1.0 for an empty program. Above 1 only when
+  /// hazards make the simulated schedule shorter than physically possible.
+  double efficiency = 1.0;
+  LowerBounds bounds;
+
+  /// Host transfers of the inputs before and the outputs after the program,
+  /// from the chip's host model. Not part of totalCycles: host I/O is the
+  /// one non-deterministic part of a run.
+  uint64_t hostInputBytes = 0;
+  uint64_t hostOutputBytes = 0;
+  double hostInputUs = 0;
+  double hostOutputUs = 0;
 };
 
 struct SimOptions {

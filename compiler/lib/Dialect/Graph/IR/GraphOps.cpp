@@ -130,8 +130,13 @@ LogicalResult MatMulOp::verify() {
   ArrayRef<int64_t> b = rankedType(getRhs()).getShape();
   if (a.empty() || b.empty())
     return emitOpError("operands must have rank 1 or more");
-  if (rankedType(getLhs()).getElementType() !=
-      rankedType(getRhs()).getElementType())
+  // Weights may be in another floating-point format than the activations
+  // (the matrix unit accumulates in fp32); otherwise the types must match.
+  Type lhsElem = rankedType(getLhs()).getElementType();
+  Type rhsElem = rankedType(getRhs()).getElementType();
+  if (lhsElem != rhsElem &&
+      !(isa<FloatType>(lhsElem) && isa<FloatType>(rhsElem) &&
+        isa<FloatType>(rankedType(getResult()).getElementType())))
     return emitOpError("operands must have the same element type");
   int64_t k1 = a.back();
   int64_t k2 = b.size() == 1 ? b[0] : b[b.size() - 2];
@@ -279,6 +284,195 @@ LogicalResult GatherOp::verify() {
   if (ArrayRef<int64_t>(expected) != rankedType(getResult()).getShape())
     return emitOpError("result shape should be ") << shapeStr(expected);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Generic families (functions from isa/include/lpx/isa/ElementwiseFunctions.def)
+//===----------------------------------------------------------------------===//
+
+// Header-only; LpxGraphDialect does not link lpx_isa, so reach the header by
+// its path in the source tree.
+#include "../../../../../isa/include/lpx/isa/ElementwiseFunctions.h"
+
+namespace {
+using lpx::isa::FnDomain;
+using lpx::isa::FnInfo;
+
+/// Checks an operand element type against a function's domain.
+LogicalResult checkDomain(Operation *op, const FnInfo &fn, Type elt) {
+  bool isBool = elt.isInteger(1);
+  bool isFloat = isa<FloatType>(elt);
+  bool isInt = isa<IntegerType>(elt) && !isBool;
+  bool ok = true;
+  switch (fn.domain) {
+  case FnDomain::Numeric: ok = !isBool; break;
+  case FnDomain::Float: ok = isFloat; break;
+  case FnDomain::Bool: ok = isBool; break;
+  case FnDomain::Int: ok = isInt; break;
+  case FnDomain::Test: ok = isFloat; break;
+  case FnDomain::Compare: ok = true; break;
+  }
+  if (!ok)
+    return op->emitOpError("function '")
+           << fn.mnemonic << "' is not defined for element type " << elt;
+  return success();
+}
+
+LogicalResult checkResultElement(Operation *op, const FnInfo &fn,
+                                 Type operandElt, Type resultElt) {
+  Type want = fn.boolResult() ? IntegerType::get(op->getContext(), 1)
+                              : operandElt;
+  if (resultElt != want)
+    return op->emitOpError("result element type should be ") << want;
+  return success();
+}
+
+/// Shared by reduce and reduce_mean style ops: sorted unique axes, result
+/// with the reduced dims kept as 1 or dropped.
+LogicalResult verifyReducedShape(Operation *op, ArrayRef<int64_t> in,
+                                 ArrayRef<int64_t> axes,
+                                 ArrayRef<int64_t> out) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < 0 || axes[i] >= int64_t(in.size()))
+      return op->emitOpError("axis ") << axes[i] << " out of range";
+    if (i && axes[i] <= axes[i - 1])
+      return op->emitOpError("axes must be sorted and unique");
+  }
+  SmallVector<int64_t> kept, dropped;
+  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    kept.push_back(reduced ? 1 : in[d]);
+    if (!reduced)
+      dropped.push_back(in[d]);
+  }
+  if (out != ArrayRef<int64_t>(kept) && out != ArrayRef<int64_t>(dropped))
+    return op->emitOpError("result shape ")
+           << shapeStr(out) << " does not match the reduction";
+  return success();
+}
+
+LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank) {
+  if (axis < 0 || axis >= std::max<int64_t>(rank, 1))
+    return op->emitOpError("axis ") << axis << " out of range for rank "
+                                    << rank;
+  return success();
+}
+} // namespace
+
+LogicalResult UnaryFnOp::verify() {
+  auto fnId = lpx::isa::unaryFnFromMnemonic(getFn().str());
+  if (!fnId)
+    return emitOpError("unknown unary function '") << getFn() << "'";
+  const FnInfo &fn = *lpx::isa::unaryFnInfo(int64_t(*fnId));
+  if (getParams().size() != fn.params)
+    return emitOpError("function '")
+           << getFn() << "' takes " << fn.params << " parameters, got "
+           << getParams().size();
+  auto in = rankedType(getInput()), out = rankedType(getResult());
+  if (in.getShape() != out.getShape())
+    return emitOpError("result shape must match the operand");
+  if (failed(checkDomain(*this, fn, in.getElementType())))
+    return failure();
+  return checkResultElement(*this, fn, in.getElementType(),
+                            out.getElementType());
+}
+
+LogicalResult BinaryFnOp::verify() {
+  auto fnId = lpx::isa::binaryFnFromMnemonic(getFn().str());
+  if (!fnId)
+    return emitOpError("unknown binary function '") << getFn() << "'";
+  const FnInfo &fn = *lpx::isa::binaryFnInfo(int64_t(*fnId));
+  Type elt = rankedType(getLhs()).getElementType();
+  if (rankedType(getRhs()).getElementType() != elt)
+    return emitOpError("operands must have the same element type");
+  if (failed(checkDomain(*this, fn, elt)) ||
+      failed(checkResultElement(*this, fn, elt,
+                                rankedType(getResult()).getElementType())))
+    return failure();
+  return verifyBroadcast(*this, getOperands(), getResult());
+}
+
+LogicalResult ReduceOp::verify() {
+  auto fnId = lpx::isa::reduceFnFromMnemonic(getFn().str());
+  if (!fnId)
+    return emitOpError("unknown reduction '") << getFn() << "'";
+  auto in = rankedType(getInput()), out = rankedType(getResult());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("result element type must match the operand");
+  if (in.getElementType().isInteger(1))
+    return emitOpError("reductions are not defined for bool");
+  return verifyReducedShape(*this, in.getShape(), getAxes(), out.getShape());
+}
+
+LogicalResult ArgReduceOp::verify() {
+  if (!lpx::isa::argReduceFnFromMnemonic(getFn().str()))
+    return emitOpError("unknown arg reduction '") << getFn() << "'";
+  auto in = rankedType(getInput()), out = rankedType(getResult());
+  if (!out.getElementType().isInteger(64))
+    return emitOpError("result element type must be i64");
+  if (failed(verifyAxis(*this, getAxis(), in.getRank())))
+    return failure();
+  if (in.getRank() == 0)
+    return emitOpError("operand must have rank 1 or more");
+  int64_t axis = getAxis();
+  return verifyReducedShape(*this, in.getShape(), ArrayRef<int64_t>(axis),
+                            out.getShape());
+}
+
+LogicalResult LogSoftmaxOp::verify() {
+  return verifyAxis(*this, getAxis(), rankedType(getInput()).getRank());
+}
+LogicalResult HardmaxOp::verify() {
+  return verifyAxis(*this, getAxis(), rankedType(getInput()).getRank());
+}
+LogicalResult CumSumOp::verify() {
+  return verifyAxis(*this, getAxis(), rankedType(getInput()).getRank());
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto in = rankedType(getInput()), out = rankedType(getResult());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("broadcast must keep the element type");
+  auto b = broadcastShapes(in.getShape(), out.getShape());
+  if (failed(b) || ArrayRef<int64_t>(*b) != out.getShape())
+    return emitOpError("operand shape ")
+           << shapeStr(in.getShape()) << " does not broadcast to "
+           << shapeStr(out.getShape());
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  auto in = rankedType(getInput()), out = rankedType(getResult());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("pad must keep the element type");
+  if (getMode() != "constant" && getMode() != "reflect" && getMode() != "edge")
+    return emitOpError("unknown mode '") << getMode() << "'";
+  int64_t rank = in.getRank();
+  ArrayRef<int64_t> pads = getPads();
+  if (int64_t(pads.size()) != 2 * rank || out.getRank() != rank)
+    return emitOpError("pads need a begin and an end for each of the ")
+           << rank << " dims";
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t want = in.getDimSize(d) + pads[d] + pads[rank + d];
+    if (want < 0 || out.getDimSize(d) != want)
+      return emitOpError("result dim ") << d << " should be " << want;
+    if (getMode() != "constant" && in.getDimSize(d) == 0 && want > 0)
+      return emitOpError("mode '") << getMode() << "' cannot pad an empty dim";
+  }
+  return success();
+}
+
+LogicalResult GatherElementsOp::verify() {
+  auto data = rankedType(getData()), idx = rankedType(getIndices());
+  auto out = rankedType(getResult());
+  if (!llvm::isa<IntegerType>(idx.getElementType()))
+    return emitOpError("indices must be integers");
+  if (out.getElementType() != data.getElementType())
+    return emitOpError("result element type must match the data");
+  if (idx.getRank() != data.getRank() || out.getShape() != idx.getShape())
+    return emitOpError("indices and result must have the data's rank and "
+                       "the same shape");
+  return verifyAxis(*this, getAxis(), data.getRank());
 }
 
 #define GET_OP_CLASSES

@@ -237,4 +237,147 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Generic families. Functions are named by mnemonic; the list (and each
+// function's operand domain and parameter count) is
+// isa/include/lpx/isa/ElementwiseFunctions.def.
+//===----------------------------------------------------------------------===//
+
+def Graph_UnaryFnOp : Graph_Op<"unary", [Pure]> {
+  let summary = "Elementwise function from the unary list, with float parameters";
+  let description = [{
+    The result has the operand's shape; its element type is the operand's,
+    or i1 for tests (`isnan`, `isinf`).
+    ```mlir
+    %r = lpx_graph.unary "elu" %a {params = array<f64: 1.0>} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$fn,
+                       DefaultValuedAttr<DenseF64ArrayAttr, "{}">:$params);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$fn $input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_BinaryFnOp : Graph_Op<"binary", [Pure]> {
+  let summary = "Elementwise function from the binary list, numpy broadcasting";
+  let description = [{
+    Both operands have one element type; comparisons and logic give i1.
+    ```mlir
+    %r = lpx_graph.binary "less" %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs, StrAttr:$fn);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$fn $lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_ReduceOp : Graph_Op<"reduce", [Pure]> {
+  let summary = "Reduction over the listed axes; the result type says keepdims";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.reduce "sum" %a {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$fn,
+                       DenseI64ArrayAttr:$axes);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$fn $input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_ArgReduceOp : Graph_Op<"arg_reduce", [Pure]> {
+  let summary = "Index (i64) of the max or min along one axis";
+  let description = [{
+    Ties give the first index, or the last with `select_last_index`.
+    ```mlir
+    %r = lpx_graph.arg_reduce "max" %a {axis = 1 : i64} : (tensor<2x8xf32>) -> tensor<2x1xi64>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$fn, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$select_last_index);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$fn $input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+class Graph_AxisOp<string mnemonic, string what>
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = what # " along one axis";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.}] # mnemonic # [{ %a {axis = 1 : i64} : tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_LogSoftmaxOp : Graph_AxisOp<"log_softmax", "Log of the softmax">;
+def Graph_HardmaxOp : Graph_AxisOp<"hardmax", "One-hot of the (first) maximum">;
+
+def Graph_CumSumOp : Graph_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+  let summary = "Running sum along one axis (ONNX CumSum)";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.cumsum %a {axis = 0 : i64, exclusive = false, reverse = true} : tensor<5xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_BroadcastOp : Graph_Op<"broadcast", [Pure]> {
+  let summary = "numpy broadcast of the operand to the result shape";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.broadcast %a : (tensor<3x1xf32>) -> tensor<2x3x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_PadOp : Graph_Op<"pad", [Pure]> {
+  let summary = "Pad (or crop, with negative pads) every dimension";
+  let description = [{
+    `pads` holds the begin amounts of every dim, then the end amounts. Mode
+    is `constant` (with `value`), `reflect` or `edge`.
+    ```mlir
+    %r = lpx_graph.pad %a {mode = "constant", pads = array<i64: 0, 1, 0, 2>, value = 0.0 : f64}
+        : (tensor<2x3xf32>) -> tensor<2x6xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$mode,
+                       DenseI64ArrayAttr:$pads,
+                       DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure]> {
+  let summary = "ONNX GatherElements: result[i] = data[i with i[axis] = indices[i]]";
+  let description = [{
+    ```mlir
+    %r = lpx_graph.gather_elements %data, %idx {axis = 1 : i64}
+        : (tensor<2x2xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$data, AnyRankedTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // LPX_GRAPH_OPS_TD

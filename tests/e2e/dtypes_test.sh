@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Number formats: the MLP compiled with fp16 and with fp8 weights still
+# matches onnxruntime's float32 outputs within the formats' precision, and
+# the narrower formats take fewer simulated cycles (weights load faster).
+set -uo pipefail
+lpx="$1"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+model="$root/models/mlp"
+passed=0 failed=0
+check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+cycles() { "$lpx" simulate --json "$1" | grep -o '"total_cycles": *[0-9]*' | grep -o '[0-9]*$'; }
+
+"$lpx" compile "$model/model.onnx" -o "$tmp/f32.lpxb" >/dev/null
+"$lpx" compile "$model/model.onnx" --weights fp16 --activations fp16 -o "$tmp/f16.lpxb" >/dev/null
+"$lpx" compile "$model/model.onnx" --weights fp8e4m3 --activations fp16 -o "$tmp/f8.lpxb" >/dev/null
+c32=$(cycles "$tmp/f32.lpxb"); c16=$(cycles "$tmp/f16.lpxb"); c8=$(cycles "$tmp/f8.lpxb")
+echo "cycles: f32 $c32, fp16 $c16, fp8 weights $c8"
+# fp16 keeps 11 significant bits: about 1e-3 relative per value.
+check "fp16 matches within 1e-2" \
+  "'$lpx' run '$tmp/f16.lpxb' --data '$model/test_data_set_0' --rtol 1e-2 --atol 3e-3 >/dev/null"
+# e4m3 keeps 4 significant bits: weights move by up to 1/16 of their size.
+check "fp8 weights match within 0.15" \
+  "'$lpx' run '$tmp/f8.lpxb' --data '$model/test_data_set_0' --rtol 0.15 --atol 0.1 >/dev/null"
+check "fp8 weights are not exact (the conversion happened)" \
+  "! '$lpx' run '$tmp/f8.lpxb' --data '$model/test_data_set_0' >/dev/null"
+check "fp16 takes fewer cycles than f32" "[ '$c16' -lt '$c32' ]"
+check "fp8 weights take fewer cycles than fp16" "[ '$c8' -lt '$c16' ]"
+"$lpx" compile "$model/model.onnx" --weights fp12 -o "$tmp/x.lpxb" 2>"$tmp/err"
+rc=$?
+check "unknown format is a clear error" \
+  "[ $rc -eq 2 ] && grep -q 'unknown number format .fp12.' '$tmp/err' && [ ! -e '$tmp/x.lpxb' ]"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,31 @@
+// RUN: lpx-opt %s --lpx-convert-types="weights=fp8e4m3 activations=fp16" -split-input-file | FileCheck %s
+
+// The input is cast to fp16 on entry; the MatMul weight is rounded to
+// fp8 e4m3 (0.1 = 1.6 * 2^-4 -> mantissa 0.6 * 8 = 4.8 -> 5: 1.625 * 2^-4 =
+// 0.1015625; 448 is e4m3's largest value; 1 and -2 are exact); the bias,
+// used by an add, becomes fp16; the result is cast back to f32 at the exit.
+// CHECK-LABEL: func.func @mlp
+// CHECK-NEXT: %[[X:.*]] = lpx_graph.cast %arg0 : tensor<1x2xf32> to tensor<1x2xf16>
+// CHECK-DAG:  lpx_graph.constant dense<{{\[\[}}1.015630e-01, 4.480000e+02], [1.000000e+00, -2.000000e+00]]> : tensor<2x2xf8E4M3FN>
+// CHECK-DAG:  lpx_graph.constant dense<[2.500000e-01, 1.000000e+00]> : tensor<2xf16>
+// CHECK:      %[[M:.*]] = lpx_graph.matmul %[[X]], %{{.*}} : (tensor<1x2xf16>, tensor<2x2xf8E4M3FN>) -> tensor<1x2xf16>
+// CHECK-NEXT: %[[A:.*]] = lpx_graph.add %[[M]], %{{.*}} : (tensor<1x2xf16>, tensor<2xf16>) -> tensor<1x2xf16>
+// CHECK-NEXT: %[[R:.*]] = lpx_graph.cast %[[A]] : tensor<1x2xf16> to tensor<1x2xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @mlp(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = lpx_graph.constant dense<[[0.1, 448.0], [1.0, -2.0]]> : tensor<2x2xf32>
+  %b = lpx_graph.constant dense<[0.25, 1.0]> : tensor<2xf32>
+  %0 = lpx_graph.matmul %x, %w : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  %1 = lpx_graph.add %0, %b : (tensor<1x2xf32>, tensor<2xf32>) -> tensor<1x2xf32>
+  return %1 : tensor<1x2xf32>
+}
+
+// -----
+
+// Integer values are left alone.
+// CHECK-LABEL: func.func @ints
+// CHECK-NEXT: lpx_graph.add %arg0, %arg0 : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+func.func @ints(%x: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = lpx_graph.add %x, %x : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}

@@ -1,0 +1,274 @@
+//===- ParameterDirectionTest.cpp - A better chip is never slower ---------===//
+//
+// For every numeric chip parameter (isa::numericParameterKeys(), so a new
+// parameter cannot be forgotten), compiles the Llama decode step for 2 nodes
+// of tsp-v1 on a less and a more capable setting of that parameter alone and
+// checks that the more capable chip does not take longer (simulated seconds,
+// so the clock counts too). Parameters the model exercises must make it
+// strictly faster; the others are listed below with the reason they cannot.
+//
+// A violation means the compiler's heuristics or the cost model reward a
+// worse chip: a what-if sweep over that parameter would mislead.
+//
+//===----------------------------------------------------------------------===//
+#include "lpx/Driver/Compile.h"
+#include "lpx/isa/ChipOverrides.h"
+#include "lpx/isa/Program.h"
+#include "lpx/sim/Simulator.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <optional>
+
+using namespace lpx;
+
+namespace {
+
+const char *const kChip = "tsp-v1";
+const unsigned kNodes = 2; // so links and the deskew are on the critical path
+
+/// How a parameter becomes more capable, and whether the model must notice.
+struct Direction {
+  const char *key;
+  /// "x2" doubles, "/2" halves (integers round down); anything else is the
+  /// literal more capable value. When the base value is already the best
+  /// possible (a rate of 1 cycle per vector), `less` names a worse value and
+  /// the base is the more capable one.
+  const char *more;
+  const char *less; // nullptr: the base value is the less capable one
+  bool strict;      // the model exercises it: time must strictly drop
+  const char *why;  // for strict == false: why time cannot move
+};
+
+// clang-format off
+const Direction kDirections[] = {
+  {"clock_mhz", "x2", nullptr, true, ""},
+  {"sram.bytes", "x2", nullptr, false,
+   "capacity only: the 148 KB of weights fit one node either way, so the "
+   "placement and the schedule do not change"},
+  // The bank layout decides which streams conflict (a hazard, never a
+  // delay: the simulator does not stall) and the SRAM-bandwidth lower bound;
+  // the cost model itself never reads it.
+  {"sram.slices", "x2", nullptr, false,
+   "bank layout: checked for conflicts, not timed"},
+  {"sram.banks_per_slice", "x2", nullptr, false,
+   "bank layout: checked for conflicts, not timed"},
+  {"vector.lanes", "x2", nullptr, false,
+   "NOT USED anywhere (design gap): every stream is measured in "
+   "vector.bytes"},
+  {"vector.bytes", "x2", nullptr, true, ""},
+  {"stream.transport_cycles", "/2", nullptr, true, ""},
+  {"mxm.planes", "x2", nullptr, false,
+   "every weight matrix of the decode step is at most one 320x320 tile per "
+   "plane already (D=64), so more planes have no tiles to take"},
+  {"mxm.rows", "x2", nullptr, false,
+   "the reduction dimension (64) already fits one tile"},
+  {"mxm.cols", "x2", nullptr, false,
+   "the output dimension already fits one tile"},
+  {"mxm.weight_load_cycles", "/2", nullptr, true, ""},
+  {"mxm.latency", "/2", nullptr, true, ""},
+  {"mxm.cycles_per_vector_int8", "1", "2", false,
+   "the model is float32: no int8 matmul"},
+  {"mxm.cycles_per_vector_16bit", "/2", nullptr, false,
+   "the model is float32: no 16-bit matmul"},
+  {"mxm.cycles_per_vector_32bit", "/2", nullptr, false,
+   "a decode step streams one activation row per tile, so the tile's weight "
+   "load (40 cycles x 4 bytes) hides the streaming"},
+  {"mxm.cycles_per_vector_fp8", "1", "2", false,
+   "the model is float32: no fp8 matmul"},
+  {"vxm.vectors_per_cycle", "x2", nullptr, true, ""},
+  {"vxm.latency", "/2", nullptr, true, ""},
+  {"vxm.transcendental_passes", "/2", nullptr, false,
+   "the decode step's exp/sqrt/div/sigmoid stream one or two vectors; at 4 "
+   "vectors per cycle, 4 and 2 passes take the same whole cycles"},
+  {"sxm.vectors_per_cycle", "x2", nullptr, true, ""},
+  {"sxm.latency", "/2", nullptr, true, ""},
+  {"mem.vectors_per_cycle", "x2", nullptr, true, ""},
+  {"mem.latency", "/2", nullptr, true, ""},
+  {"link.per_chip", "x2", nullptr, false,
+   "a capacity check only (a group needs group_size - 1 local links); the "
+   "topology, not per_chip, decides which links exist"},
+  {"link.bytes_per_cycle", "x2", nullptr, true, ""},
+  {"link.latency", "/2", nullptr, true, ""},
+  // Less framing per flit: payload up to the flit size, or flit down to it.
+  {"link.flit_payload", "328", nullptr, false,
+   "every send of the decode step is a single flit either way"},
+  {"link.flit_bytes", "320", nullptr, false,
+   "single-flit sends: 320 and 328 wire bytes both take 20 cycles at "
+   "16.67 bytes per cycle"},
+  {"topology.group_size", "x2", nullptr, false,
+   "2 nodes are one group either way"},
+  {"topology.global_links_per_chip", "x2", nullptr, false,
+   "2 nodes are one group: no global links are used"},
+  {"topology.global_bytes_per_cycle", "x2", nullptr, false,
+   "2 nodes are one group: no global links are used"},
+  {"topology.global_latency", "/2", nullptr, false,
+   "2 nodes are one group: no global links are used"},
+  {"topology.deskew_cycles", "/2", nullptr, true, ""},
+  {"host.latency_us", "/2", nullptr, false,
+   "host transfers are reported apart from the cycle count (they are the "
+   "one non-deterministic part of a run)"},
+  {"host.gb_per_second", "x2", nullptr, false,
+   "host transfers are reported apart from the cycle count"},
+};
+// clang-format on
+
+const Direction *directionOf(llvm::StringRef key) {
+  for (const Direction &d : kDirections)
+    if (key == d.key)
+      return &d;
+  return nullptr;
+}
+
+std::string scaled(const std::string &base, llvm::StringRef how) {
+  double v = std::stod(base);
+  bool integer = base.find_first_of(".eE") == std::string::npos;
+  double r = how == "x2" ? v * 2 : how == "/2" ? v / 2 : std::stod(how.str());
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  if (integer)
+    os << uint64_t(std::floor(r));
+  else
+    os << llvm::format("%.6g", r);
+  return os.str();
+}
+
+struct Timed {
+  double seconds = 0;
+  uint64_t cycles = 0;
+};
+
+/// Compiles the decode step for `chip` and simulates it; no hazards allowed.
+std::optional<Timed> timeOn(const isa::ChipSpec &chip) {
+  auto file = isa::ScopedChipFile::create(chip);
+  if (!file) {
+    ADD_FAILURE() << llvm::toString(file.takeError());
+    return std::nullopt;
+  }
+  auto ctx = makeCompilerContext();
+  std::string diags;
+  mlir::ScopedDiagnosticHandler h(ctx.get(), [&](mlir::Diagnostic &d) {
+    diags += d.str() + "\n";
+    return mlir::success();
+  });
+  auto program = compileToProgram(
+      *ctx, std::string(LPX_SOURCE_DIR) + "/models/llama_step/model.onnx",
+      ImportOptions{}, CompileOptions{file->path(), kNodes}, chip);
+  if (failed(program)) {
+    ADD_FAILURE() << "compile failed: " << diags;
+    return std::nullopt;
+  }
+  isa::LoadedProgram loaded{std::move(*program), chip};
+  auto result = sim::simulate(loaded);
+  if (!result) {
+    ADD_FAILURE() << llvm::toString(result.takeError());
+    return std::nullopt;
+  }
+  EXPECT_TRUE(result->hazards.empty())
+      << result->hazardCount << " hazards, first: "
+      << result->hazards.front().message;
+  return Timed{result->seconds, result->totalCycles};
+}
+
+isa::ChipSpec withSetting(const std::string &key, const std::string &value) {
+  auto chip = isa::loadChipWithOverrides(kChip, {key + "=" + value});
+  EXPECT_TRUE(bool(chip)) << llvm::toString(chip.takeError());
+  return *chip;
+}
+
+TEST(ParameterDirection, TableCoversEveryParameter) {
+  std::vector<std::string> keys = isa::numericParameterKeys();
+  ASSERT_FALSE(keys.empty());
+  for (const std::string &k : keys)
+    EXPECT_NE(directionOf(k), nullptr)
+        << "new chip parameter '" << k << "': add it to kDirections with "
+        << "its more capable direction";
+  for (const Direction &d : kDirections)
+    EXPECT_NE(std::find(keys.begin(), keys.end(), d.key), keys.end())
+        << "kDirections names '" << d.key << "', which is not a parameter";
+}
+
+// The sweep relies on these: units, validation and the description note all
+// come from the one chip parser.
+TEST(ParameterDirection, OverridesGoThroughTheParser) {
+  auto chip = isa::loadChipWithOverrides(
+      kChip, {"sram.bytes=128MiB", "link.latency=108", "clock_mhz=1200"});
+  ASSERT_TRUE(bool(chip)) << llvm::toString(chip.takeError());
+  EXPECT_EQ(chip->sram.bytes, 128ull << 20);
+  EXPECT_EQ(chip->link.latency, 108u);
+  EXPECT_EQ(chip->clockMHz, 1200);
+  EXPECT_NE(chip->description.find(
+                "(modified: sram.bytes=128MiB, link.latency=108, "
+                "clock_mhz=1200)"),
+            std::string::npos)
+      << chip->description;
+
+  auto base = isa::loadChipSpec(kChip);
+  ASSERT_TRUE(bool(base));
+  isa::ChipSpec spec = *base;
+  llvm::Error err = isa::applyOverride(spec, "mxm.planes", "0");
+  ASSERT_TRUE(bool(err));
+  EXPECT_EQ(llvm::toString(std::move(err)),
+            "invalid value '0' for chip parameter 'mxm.planes': mxm.planes "
+            "must be positive");
+  EXPECT_EQ(spec.mxm.planes, base->mxm.planes) << "unchanged on error";
+  err = isa::applyOverride(spec, "link.latncy", "1");
+  ASSERT_TRUE(bool(err));
+  EXPECT_NE(llvm::toString(std::move(err)).find("link has: per_chip"),
+            std::string::npos);
+}
+
+class ParameterDirection : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ParameterDirection, MoreCapableIsNotSlower) {
+  const std::string &key = GetParam();
+  const Direction *dir = directionOf(key);
+  ASSERT_NE(dir, nullptr) << "see TableCoversEveryParameter";
+  auto base = isa::loadChipSpec(kChip);
+  ASSERT_TRUE(bool(base));
+  std::string baseValue = isa::parameterValue(*base, key);
+  std::string lessValue = dir->less ? dir->less : baseValue;
+  std::string moreValue = dir->less ? baseValue : scaled(baseValue, dir->more);
+  ASSERT_NE(lessValue, moreValue) << key;
+
+  std::optional<Timed> less = timeOn(withSetting(key, lessValue));
+  std::optional<Timed> more = timeOn(withSetting(key, moreValue));
+  ASSERT_TRUE(less && more);
+  std::string what = key + ": " + lessValue + " -> " + moreValue + " gives " +
+                     std::to_string(less->cycles) + " -> " +
+                     std::to_string(more->cycles) + " cycles";
+  RecordProperty("change", what);
+  std::cout << "[ change   ] " << what << "\n";
+  EXPECT_LE(more->seconds, less->seconds) << "a more capable chip is slower: "
+                                          << what;
+  if (dir->strict)
+    EXPECT_LT(more->seconds, less->seconds)
+        << "the decode step exercises " << key
+        << " but the more capable value is not faster: " << what;
+  else
+    EXPECT_EQ(more->seconds, less->seconds)
+        << key << " was listed as unable to move time (" << dir->why
+        << ") but it did: " << what << "; mark it strict";
+}
+
+std::string testName(const ::testing::TestParamInfo<std::string> &info) {
+  std::string name = info.param;
+  for (char &c : name)
+    if (!isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryParameter, ParameterDirection,
+                         ::testing::ValuesIn(isa::numericParameterKeys()),
+                         testName);
+
+} // namespace

@@ -1,0 +1,250 @@
+//===- FamilyKernelTest.cpp - Generic unary/binary/reduce kernels ---------===//
+//
+// The function-table opcodes (ElementwiseFunctions.def) and the data-movement
+// opcodes added with them, on one-instruction programs. Every expected value
+// is worked out by hand.
+//
+//===----------------------------------------------------------------------===//
+#include "TestProgram.h"
+#include "lpx/isa/ElementwiseFunctions.h"
+#include "lpx/runtime/Runtime.h"
+#include "llvm/ADT/bit.h"
+#include <cmath>
+
+using namespace lpx;
+using namespace lpx::rt;
+using namespace lpx::rt::test;
+using isa::DType;
+using isa::Opcode;
+
+namespace {
+
+std::vector<HostTensor> run(const ProgramBuilder &b,
+                            const std::vector<HostTensor> &inputs) {
+  auto lp = b.load();
+  if (!lp) {
+    ADD_FAILURE() << "load: " << llvm::toString(lp.takeError());
+    return {};
+  }
+  auto out = execute(*lp, inputs);
+  if (!out) {
+    ADD_FAILURE() << "execute: " << llvm::toString(out.takeError());
+    return {};
+  }
+  return std::move(*out);
+}
+
+int64_t bits(double v) { return int64_t(llvm::bit_cast<uint64_t>(v)); }
+int64_t fnId(isa::UnaryFn f) { return int64_t(f); }
+int64_t fnId(isa::BinaryFn f) { return int64_t(f); }
+int64_t fnId(isa::ReduceFn f) { return int64_t(f); }
+
+/// One instruction with one input `x` of `shape` and one output.
+template <typename Out, typename In>
+std::vector<Out> runOne(Opcode op, DType tin, std::vector<int64_t> shape,
+                        std::vector<In> in, DType tout,
+                        std::vector<int64_t> outShape,
+                        std::vector<int64_t> attrs) {
+  ProgramBuilder b;
+  uint32_t x = b.input("x", tin, shape);
+  uint32_t o = b.output("out", tout, outShape);
+  b.inst(op, {x}, o, attrs);
+  auto out = run(b, {tensor("x", tin, shape, in)});
+  return out.empty() ? std::vector<Out>{} : valuesOf<Out>(out[0].data);
+}
+
+void expectNear(const std::vector<float> &got, const std::vector<float> &want,
+                float tol = 1e-6f) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
+}
+
+std::vector<float> unaryF32(isa::UnaryFn fn, std::vector<float> in,
+                            std::vector<double> params = {}) {
+  std::vector<int64_t> attrs{fnId(fn)};
+  for (double p : params)
+    attrs.push_back(bits(p));
+  int64_t n = in.size();
+  return runOne<float>(Opcode::Unary, DType::F32, {n}, in, DType::F32, {n},
+                       attrs);
+}
+
+} // namespace
+
+TEST(UnaryFamily, RoundingAndSign) {
+  using isa::UnaryFn;
+  // Round is half to even: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0.
+  EXPECT_EQ(unaryF32(UnaryFn::Round, {0.5f, 1.5f, 2.5f, -0.5f, 1.2f}),
+            (std::vector<float>{0, 2, 2, -0.f, 1}));
+  EXPECT_EQ(unaryF32(UnaryFn::Ceil, {1.2f, -1.2f}), (std::vector<float>{2, -1}));
+  EXPECT_EQ(unaryF32(UnaryFn::Floor, {1.2f, -1.2f}), (std::vector<float>{1, -2}));
+  EXPECT_EQ(unaryF32(UnaryFn::Sign, {-3, 0, 2}), (std::vector<float>{-1, 0, 1}));
+  EXPECT_EQ(unaryF32(UnaryFn::Abs, {-3, 2}), (std::vector<float>{3, 2}));
+  EXPECT_EQ(unaryF32(UnaryFn::Reciprocal, {4, -0.5f}),
+            (std::vector<float>{0.25f, -2}));
+}
+
+TEST(UnaryFamily, ActivationsWithParameters) {
+  using isa::UnaryFn;
+  // elu(-ln 2) = alpha * (1/2 - 1) = -1 for alpha 2; positive values pass.
+  expectNear(unaryF32(UnaryFn::Elu, {-std::log(2.0f), 3}, {2.0}), {-1, 3});
+  // leaky_relu with alpha 0.1: -5 -> -0.5.
+  expectNear(unaryF32(UnaryFn::LeakyRelu, {-5, 5}, {0.1}), {-0.5f, 5});
+  // hard_sigmoid(x) = clamp(0.2x + 0.5, 0, 1): -5 -> 0, 0 -> 0.5, 1 -> 0.7.
+  expectNear(unaryF32(UnaryFn::HardSigmoid, {-5, 0, 1}, {0.2, 0.5}),
+             {0, 0.5f, 0.7f});
+  // thresholded_relu alpha 1: 1 is not above the threshold.
+  expectNear(unaryF32(UnaryFn::ThresholdedRelu, {1, 1.5f}, {1.0}), {0, 1.5f});
+  // shrink bias 1 lambd 2: -3 -> -2, 1 -> 0, 3 -> 2.
+  expectNear(unaryF32(UnaryFn::Shrink, {-3, 1, 3}, {1.0, 2.0}), {-2, 0, 2});
+  // softsign(3) = 3/4.
+  expectNear(unaryF32(UnaryFn::Softsign, {3, -1}), {0.75f, -0.5f});
+}
+
+TEST(UnaryFamily, TestsGiveBoolAndClipWorksOnIntegers) {
+  using isa::UnaryFn;
+  const float inf = INFINITY;
+  // isinf detecting only +inf.
+  auto r = runOne<uint8_t>(Opcode::Unary, DType::F32, {3},
+                           std::vector<float>{inf, -inf, 1}, DType::Bool, {3},
+                           {fnId(UnaryFn::IsInf), bits(1), bits(0)});
+  EXPECT_EQ(r, (std::vector<uint8_t>{1, 0, 0}));
+  auto c = runOne<int32_t>(Opcode::Unary, DType::I32, {4},
+                           std::vector<int32_t>{-7, -1, 3, 9}, DType::I32, {4},
+                           {fnId(UnaryFn::Clip), bits(-2), bits(5)});
+  EXPECT_EQ(c, (std::vector<int32_t>{-2, -1, 3, 5}));
+}
+
+TEST(BinaryFamily, ModFollowsTheDivisorAndFmodTheDividend) {
+  using isa::BinaryFn;
+  auto mod = [](BinaryFn fn, std::vector<int32_t> a, std::vector<int32_t> b) {
+    ProgramBuilder pb;
+    int64_t n = a.size();
+    uint32_t x = pb.input("a", DType::I32, {n});
+    uint32_t y = pb.input("b", DType::I32, {n});
+    uint32_t o = pb.output("out", DType::I32, {n});
+    pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
+    auto out = run(pb, {tensor("a", DType::I32, {n}, a),
+                        tensor("b", DType::I32, {n}, b)});
+    return out.empty() ? std::vector<int32_t>{} : valuesOf<int32_t>(out[0].data);
+  };
+  // -7 mod 3 = 2 (python), fmod = -1 (C); 7 mod -3 = -2, fmod = 1.
+  EXPECT_EQ(mod(BinaryFn::Mod, {-7, 7, 6}, {3, -3, 3}),
+            (std::vector<int32_t>{2, -2, 0}));
+  EXPECT_EQ(mod(BinaryFn::Fmod, {-7, 7, 6}, {3, -3, 3}),
+            (std::vector<int32_t>{-1, 1, 0}));
+  EXPECT_EQ(mod(BinaryFn::Max, {-7, 7}, {3, -3}), (std::vector<int32_t>{3, 7}));
+}
+
+TEST(BinaryFamily, ComparisonsBroadcastAndGiveBool) {
+  ProgramBuilder pb;
+  uint32_t x = pb.input("a", DType::F32, {2, 2});
+  uint32_t y = pb.input("b", DType::F32, {2});
+  uint32_t o = pb.output("out", DType::Bool, {2, 2});
+  pb.inst(Opcode::Binary, {x, y}, o, {fnId(isa::BinaryFn::LessEqual)});
+  auto out = run(pb, {tensor("a", DType::F32, {2, 2},
+                             std::vector<float>{1, 5, 3, 2}),
+                      tensor("b", DType::F32, {2}, std::vector<float>{2, 2})});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(valuesOf<uint8_t>(out[0].data), (std::vector<uint8_t>{1, 0, 0, 1}));
+}
+
+TEST(BinaryFamily, ShiftsAndLogic) {
+  auto shift = [](isa::BinaryFn fn) {
+    ProgramBuilder pb;
+    uint32_t x = pb.input("a", DType::U8, {2});
+    uint32_t y = pb.input("b", DType::U8, {2});
+    uint32_t o = pb.output("out", DType::U8, {2});
+    pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
+    auto out = run(pb, {tensor("a", DType::U8, {2}, std::vector<uint8_t>{16, 3}),
+                        tensor("b", DType::U8, {2}, std::vector<uint8_t>{1, 7})});
+    return out.empty() ? std::vector<uint8_t>{} : valuesOf<uint8_t>(out[0].data);
+  };
+  // 16 << 1 = 32; 3 << 7 = 384 wraps to 128 in u8.
+  EXPECT_EQ(shift(isa::BinaryFn::ShiftLeft), (std::vector<uint8_t>{32, 128}));
+  EXPECT_EQ(shift(isa::BinaryFn::ShiftRight), (std::vector<uint8_t>{8, 0}));
+}
+
+TEST(ReduceFamily, KindsOverOneAxis) {
+  using isa::ReduceFn;
+  std::vector<float> x = {1, 2, 3, 4, 5, 6}; // [[1 2 3],[4 5 6]]
+  auto red = [&](ReduceFn fn, int64_t axis, std::vector<int64_t> shape) {
+    return runOne<float>(Opcode::Reduce, DType::F32, {2, 3}, x, DType::F32,
+                         shape, {fnId(fn), axis});
+  };
+  EXPECT_EQ(red(ReduceFn::Sum, 1, {2}), (std::vector<float>{6, 15}));
+  EXPECT_EQ(red(ReduceFn::Max, 0, {1, 3}), (std::vector<float>{4, 5, 6}));
+  EXPECT_EQ(red(ReduceFn::Min, 1, {2, 1}), (std::vector<float>{1, 4}));
+  EXPECT_EQ(red(ReduceFn::Prod, 1, {2}), (std::vector<float>{6, 120}));
+  EXPECT_EQ(red(ReduceFn::SumSquare, 1, {2}), (std::vector<float>{14, 77}));
+  // l2 of [3 4] = 5, via the rows [1 2 3] -> sqrt 14.
+  expectNear(red(ReduceFn::L2, 1, {2}), {std::sqrt(14.0f), std::sqrt(77.0f)});
+  // log_sum_exp of [1 2 3] = 3 + ln(1 + e^-1 + e^-2).
+  expectNear(red(ReduceFn::LogSumExp, 1, {2}),
+             {3 + std::log(1 + std::exp(-1.0f) + std::exp(-2.0f)),
+              6 + std::log(1 + std::exp(-1.0f) + std::exp(-2.0f))},
+             1e-5f);
+}
+
+TEST(ReduceFamily, ArgMaxFirstOrLastTie) {
+  std::vector<float> x = {1, 3, 3, 0}; // ties at 1 and 2
+  auto arg = [&](int64_t fn, int64_t last) {
+    return runOne<int64_t>(Opcode::ArgReduce, DType::F32, {4}, x, DType::I64,
+                           {1}, {fn, 0, last});
+  };
+  EXPECT_EQ(arg(int64_t(isa::ArgReduceFn::ArgMax), 0), (std::vector<int64_t>{1}));
+  EXPECT_EQ(arg(int64_t(isa::ArgReduceFn::ArgMax), 1), (std::vector<int64_t>{2}));
+  EXPECT_EQ(arg(int64_t(isa::ArgReduceFn::ArgMin), 0), (std::vector<int64_t>{3}));
+}
+
+TEST(AxisOps, LogSoftmaxHardmaxCumSum) {
+  // log_softmax of [0, ln 3]: softmax is [1/4, 3/4].
+  expectNear(runOne<float>(Opcode::LogSoftmax, DType::F32, {2},
+                           std::vector<float>{0, std::log(3.0f)}, DType::F32,
+                           {2}, {0}),
+             {std::log(0.25f), std::log(0.75f)}, 1e-6f);
+  EXPECT_EQ(runOne<float>(Opcode::Hardmax, DType::F32, {2, 2},
+                          std::vector<float>{1, 2, 5, 5}, DType::F32, {2, 2},
+                          {1}),
+            (std::vector<float>{0, 1, 1, 0}));
+  std::vector<float> x = {1, 2, 3};
+  EXPECT_EQ(runOne<float>(Opcode::CumSum, DType::F32, {3}, x, DType::F32, {3},
+                          {0, 0, 0}),
+            (std::vector<float>{1, 3, 6}));
+  EXPECT_EQ(runOne<float>(Opcode::CumSum, DType::F32, {3}, x, DType::F32, {3},
+                          {0, 1, 1}),
+            (std::vector<float>{5, 3, 0}));
+}
+
+TEST(DataMovementFamily, BroadcastPadGatherElements) {
+  EXPECT_EQ(runOne<float>(Opcode::Broadcast, DType::F32, {2, 1},
+                          std::vector<float>{1, 2}, DType::F32, {2, 3}, {}),
+            (std::vector<float>{1, 1, 1, 2, 2, 2}));
+  std::vector<float> x = {1, 2, 3};
+  // [1 2 3] padded 2 before and 1 after.
+  EXPECT_EQ(runOne<float>(Opcode::Pad, DType::F32, {3}, x, DType::F32, {6},
+                          {0, bits(9), 2, 1}),
+            (std::vector<float>{9, 9, 1, 2, 3, 9}));
+  EXPECT_EQ(runOne<float>(Opcode::Pad, DType::F32, {3}, x, DType::F32, {6},
+                          {1, 0, 2, 1}),
+            (std::vector<float>{3, 2, 1, 2, 3, 2}));
+  EXPECT_EQ(runOne<float>(Opcode::Pad, DType::F32, {3}, x, DType::F32, {6},
+                          {2, 0, 2, 1}),
+            (std::vector<float>{1, 1, 1, 2, 3, 3}));
+  // Negative pads crop.
+  EXPECT_EQ(runOne<float>(Opcode::Pad, DType::F32, {3}, x, DType::F32, {1},
+                          {0, 0, -1, -1}),
+            (std::vector<float>{2}));
+
+  ProgramBuilder pb;
+  uint32_t d = pb.input("d", DType::F32, {2, 2});
+  uint32_t i = pb.input("i", DType::I64, {2, 2});
+  uint32_t o = pb.output("out", DType::F32, {2, 2});
+  pb.inst(Opcode::GatherElements, {d, i}, o, {1});
+  auto out = run(pb, {tensor("d", DType::F32, {2, 2}, std::vector<float>{1, 2, 3, 4}),
+                      tensor("i", DType::I64, {2, 2},
+                             std::vector<int64_t>{0, 0, 1, -2})});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(valuesOf<float>(out[0].data), (std::vector<float>{1, 1, 4, 3}));
+}

@@ -1,0 +1,302 @@
+//===- LowerBoundTest.cpp - Lower bound, efficiency and host I/O ----------===//
+//
+// Every bound is derived by hand from the test chip's constants
+// (ProgramBuilder.h). A 1x640 f32 tensor is 2560 bytes = 8 vectors: 2 busy
+// cycles on the VXM (4 vectors per cycle) and 3 of latency. An 8x64 int8
+// matmul with a 64x64 int8 weight is one tile: 10 cycles to load it (exposed)
+// plus max(load 10, stream 8 rows) = 20 busy cycles and 7 of latency.
+//
+//===----------------------------------------------------------------------===//
+#include "ProgramBuilder.h"
+
+#include "llvm/Support/JSON.h"
+
+using namespace lpx;
+using namespace lpx::sim;
+using namespace lpx::sim::test;
+using isa::DType;
+using isa::Opcode;
+using ::testing::HasSubstr;
+
+namespace {
+
+constexpr uint64_t kRowBytes = 640 * 4;
+constexpr uint64_t kVxmBusy =
+    ceilDiv(ceilDiv(kRowBytes, chip::kVectorBytes), chip::kVxmVectorsPerCycle);
+constexpr uint64_t kVxmDone = kVxmBusy + chip::kVxmLatency;
+constexpr uint64_t kMxmBusy =
+    chip::kMxmWeightLoad +
+    std::max<uint64_t>(chip::kMxmWeightLoad, 8 * chip::kMxmCyclesInt8);
+constexpr uint64_t kMxmDone = kMxmBusy + chip::kMxmLatency;
+// Every bank delivers one 320-byte vector per cycle.
+constexpr uint64_t kSramBytesPerCycle =
+    uint64_t(chip::kSramSlices) * chip::kBanksPerSlice * chip::kVectorBytes;
+static_assert(kVxmBusy == 2 && kVxmDone == 5);
+static_assert(kMxmBusy == 20 && kMxmDone == 27);
+
+std::string text(const SimResult &r, const isa::LoadedProgram &p) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printReport(r, p, os);
+  return s;
+}
+
+// add x, y -> t at 0; relu t -> z at 5 (when t is complete); and an
+// independent int8 matmul a, w -> m issued at `matmulIssue`.
+ProgramBuilder chainAndMatmul(uint64_t matmulIssue) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t t = b.buffer("t", 0, 8192, DType::F32, {1, 640});
+  uint32_t z = b.buffer("z", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  uint32_t a = b.buffer("a", 0, 16384, DType::I8, {8, 64}, isa::pb::INPUT);
+  uint32_t w = b.buffer("w", 0, 20480, DType::I8, {64, 64}, isa::pb::CONSTANT);
+  uint32_t m = b.buffer("m", 0, 28672, DType::I8, {8, 64}, isa::pb::OUTPUT);
+  b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
+  b.inst(Opcode::MatMul, 0, matmulIssue, {a, w}, m, "MatMul_2");
+  b.inst(Opcode::Relu, 0, kVxmDone, {t}, z, "Relu_1");
+  if (matmulIssue > kVxmDone) // keep the list sorted by issue cycle
+    b.program.mutable_instructions()->SwapElements(1, 2);
+  return b;
+}
+
+TEST(LowerBoundTest, ChainAndIndependentMatmul) {
+  // The matmul issued only after the chain ends at 2 * 5 = 10.
+  const uint64_t late = 2 * kVxmDone;
+  ProgramBuilder b = chainAndMatmul(late);
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazardCount, 0u);
+  EXPECT_EQ(r.totalCycles, late + kMxmDone); // 37
+
+  // Dependency chains: add -> relu = (2 + 3) + (2 + 3) = 10; the matmul
+  // alone = 20 + 7 = 27. The longer one ends at the matmul.
+  EXPECT_EQ(r.bounds.criticalPath.cycles, kMxmDone);
+  EXPECT_EQ(r.bounds.criticalPath.what, "dependency chain ending at MatMul_2");
+  // Queues, as head + work + tail: the mxm can start at 0, works 20 and its
+  // result needs 7 more cycles of latency: 27. The vxm starts at 0, works
+  // 2 + 2 and at least the relu's 3 of latency follow: 7.
+  EXPECT_EQ(r.bounds.resource.cycles, kMxmBusy + chip::kMxmLatency);
+  EXPECT_EQ(r.bounds.resource.what, "mxm on node 0");
+  // SRAM: add 2560 * 3, relu 2560 * 2, matmul 512 + 4096 + 512 bytes.
+  const uint64_t bytes = 5 * kRowBytes + 512 + 4096 + 512;
+  EXPECT_EQ(r.bounds.sramBandwidth.cycles,
+            ceilDiv(bytes, kSramBytesPerCycle)); // 1
+  EXPECT_EQ(r.bounds.sramBandwidth.what, "SRAM bandwidth of node 0");
+  EXPECT_EQ(r.bounds.deskew, 0u);
+
+  EXPECT_EQ(r.lowerBound, kMxmDone);
+  EXPECT_EQ(r.bottleneck, "dependency chain ending at MatMul_2");
+  EXPECT_DOUBLE_EQ(r.efficiency, 27.0 / 37.0);
+  std::string s = text(r, prog);
+  EXPECT_THAT(s, HasSubstr("lower bound: 27 cycles (bottleneck: dependency "
+                           "chain ending at MatMul_2)"));
+  EXPECT_THAT(s, HasSubstr("schedule efficiency: 0.73"));
+}
+
+TEST(LowerBoundTest, WellScheduledChainIsEfficient) {
+  // With the matmul at cycle 0 the schedule meets its bound: 27 of 27.
+  ProgramBuilder b = chainAndMatmul(0);
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazardCount, 0u);
+  EXPECT_EQ(r.totalCycles, kMxmDone);
+  EXPECT_EQ(r.lowerBound, kMxmDone);
+  EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
+  EXPECT_THAT(text(r, prog), HasSubstr("schedule efficiency: 1.00"));
+}
+
+TEST(LowerBoundTest, BusiestQueueBound) {
+  // Four independent relus of x back to back on the VXM at 0, 2, 4, 6: the
+  // last completes at 6 + 5 = 11. No chain is longer than one relu (5), but
+  // the VXM can start at 0, needs 4 * 2 = 8 cycles of work, and whichever
+  // relu runs last still has its 3 cycles of latency: 11, which this
+  // schedule meets.
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  for (int i = 0; i < 4; ++i) {
+    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
+                          DType::F32, {1, 640}, isa::pb::OUTPUT);
+    b.inst(Opcode::Relu, 0, kVxmBusy * i, {x}, z, "Relu_" + std::to_string(i));
+  }
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazardCount, 0u);
+  EXPECT_EQ(r.totalCycles, 3 * kVxmBusy + kVxmDone); // 11
+  EXPECT_EQ(r.bounds.criticalPath.cycles, kVxmDone);
+  // Ties between equal chains go to the first instruction that reached it.
+  EXPECT_EQ(r.bounds.criticalPath.what, "dependency chain ending at Relu_0");
+  EXPECT_EQ(r.bounds.resource.cycles, 4 * kVxmBusy + chip::kVxmLatency);
+  EXPECT_EQ(r.lowerBound, 4 * kVxmBusy + chip::kVxmLatency);
+  EXPECT_EQ(r.bottleneck, "vxm on node 0");
+  EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
+}
+
+// x (node 0) is sent to y (node 1), then relu y -> z on node 1. A 1x80 f32
+// tensor is 320 bytes: one flit of 328 wire bytes = 41 link cycles, 50 of
+// flight; the relu streams 1 vector: 1 busy cycle, 3 of latency.
+constexpr uint64_t kLinkBusy =
+    ceilDiv(chip::kFlitBytes, chip::kLinkBytesPerCycle);
+constexpr uint64_t kFlight = kLinkBusy + chip::kLinkLatency;
+constexpr uint64_t kReluDone = 1 + chip::kVxmLatency;
+static_assert(kLinkBusy == 41 && kFlight == 91);
+
+ProgramBuilder sendThenRelu(uint32_t deskew, uint64_t start) {
+  ProgramBuilder b(2);
+  b.setDeskew(deskew);
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
+  uint32_t y = b.buffer("y", 1, 0, DType::F32, {1, 80});
+  uint32_t z = b.buffer("z", 1, 4096, DType::F32, {1, 80}, isa::pb::OUTPUT);
+  b.send(0, start, x, y, 1, start + kFlight, "Send_0");
+  b.inst(Opcode::Relu, 1, start + kFlight, {y}, z, "Relu_1");
+  return b;
+}
+
+TEST(LowerBoundTest, MultiNodeBoundsStartAfterDeskew) {
+  constexpr uint32_t deskew = 100;
+  ProgramBuilder b = sendThenRelu(deskew, deskew);
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazardCount, 0u);
+  const uint64_t total = deskew + kFlight + kReluDone; // 195
+  EXPECT_EQ(r.totalCycles, total);
+  EXPECT_EQ(r.bounds.deskew, deskew);
+  // Chain: deskew + send (41 + 50) + relu (1 + 3).
+  EXPECT_EQ(r.bounds.criticalPath.cycles, total);
+  EXPECT_EQ(r.bounds.criticalPath.what, "dependency chain ending at Relu_1");
+  // Busiest queue: link 0 of node 0 can start after the deskew, works 41,
+  // and 50 of flight plus the relu (1 + 3) follow: 100 + 41 + 54 = 195. The
+  // vxm of node 1 gives the same (head 191, work 1, tail 3); equal bounds go
+  // to the queue named first.
+  EXPECT_EQ(r.bounds.resource.cycles, total);
+  EXPECT_EQ(r.bounds.resource.what, "link 0 of node 0");
+  // SRAM: node 0 reads x (320 bytes); node 1 receives y (320), and the relu
+  // reads y and writes z (640): node 1 is busier.
+  EXPECT_EQ(r.bounds.sramBandwidth.cycles,
+            deskew + ceilDiv(3 * 320, kSramBytesPerCycle));
+  EXPECT_EQ(r.bounds.sramBandwidth.what, "SRAM bandwidth of node 1");
+  EXPECT_EQ(r.lowerBound, total);
+  EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
+}
+
+TEST(LowerBoundTest, BeforeDeskewIsAHazard) {
+  // The same program started at cycle 0 on a chip whose counters align at
+  // cycle 100: both instructions issue too early (at 0 and at 91), and the
+  // simulated 95 cycles undercut the bound of 195.
+  constexpr uint32_t deskew = 100;
+  ProgramBuilder b = sendThenRelu(deskew, 0);
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazardCount, 2u);
+  EXPECT_EQ(r.hazards[0].kind, "before-deskew");
+  EXPECT_EQ(r.hazards[0].instruction, 0u);
+  EXPECT_EQ(r.hazards[0].cycle, 0u);
+  EXPECT_EQ(r.hazards[1].kind, "before-deskew");
+  EXPECT_EQ(r.hazards[1].node, 1u);
+  EXPECT_EQ(r.hazards[1].cycle, kFlight);
+  EXPECT_THAT(r.hazards[1].message,
+              HasSubstr("relu (origin 'Relu_1'): issues at cycle 91, before "
+                        "the chips' counters are aligned at cycle 100"));
+  EXPECT_EQ(r.totalCycles, kFlight + kReluDone);
+  EXPECT_EQ(r.lowerBound, deskew + kFlight + kReluDone);
+  EXPECT_GT(r.efficiency, 1.0);
+}
+
+TEST(LowerBoundTest, SingleNodeIgnoresDeskew) {
+  ProgramBuilder b;
+  b.setDeskew(100);
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
+  uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 80}, isa::pb::OUTPUT);
+  b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_0");
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  EXPECT_EQ(r.hazardCount, 0u);
+  EXPECT_EQ(r.bounds.deskew, 0u);
+  EXPECT_EQ(r.lowerBound, kReluDone);
+}
+
+TEST(LowerBoundTest, EmptyProgram) {
+  ProgramBuilder b(2);
+  b.setDeskew(100);
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  EXPECT_EQ(r.lowerBound, 0u);
+  EXPECT_EQ(r.bounds.deskew, 0u);
+  EXPECT_EQ(r.bottleneck, "");
+  EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
+  EXPECT_DOUBLE_EQ(r.hostInputUs, 0.0);
+  EXPECT_THAT(text(r, prog), HasSubstr("lower bound: 0 cycles (bottleneck: "
+                                       "none)"));
+}
+
+TEST(LowerBoundTest, ComputeLowerBoundsMatchesTheSimulation) {
+  ProgramBuilder b = chainAndMatmul(2 * kVxmDone);
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  LowerBounds direct = computeLowerBounds(prog);
+  EXPECT_EQ(direct.tightest().cycles, r.lowerBound);
+  EXPECT_EQ(direct.tightest().what, r.bottleneck);
+  EXPECT_EQ(direct.resource.what, r.bounds.resource.what);
+}
+
+TEST(HostIoTest, SeparateFromCycles) {
+  // Inputs x, y, a: 2560 + 2560 + 512 bytes; outputs z, m: 2560 + 512. The
+  // constant w is not transferred. Each way: 10 us + bytes / 24 GB/s, and
+  // 24 GB/s is 24e3 bytes per microsecond.
+  ProgramBuilder b = chainAndMatmul(0);
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  const double in = chip::kHostLatencyUs + 5632.0 / 24e3;  // 10.234667
+  const double out = chip::kHostLatencyUs + 3072.0 / 24e3; // 10.128
+  EXPECT_EQ(r.hostInputBytes, 5632u);
+  EXPECT_EQ(r.hostOutputBytes, 3072u);
+  EXPECT_DOUBLE_EQ(r.hostInputUs, in);
+  EXPECT_DOUBLE_EQ(r.hostOutputUs, out);
+  EXPECT_EQ(r.totalCycles, kMxmDone); // unchanged by host I/O
+  EXPECT_THAT(text(r, prog), HasSubstr("host I/O: 10.235 us in, 10.128 us "
+                                       "out (not in the cycle count)"));
+}
+
+TEST(HostIoTest, JsonKeys) {
+  ProgramBuilder b = chainAndMatmul(2 * kVxmDone);
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  printJson(r, prog, os);
+  auto parsed = llvm::json::parse(s);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  const llvm::json::Object *root = parsed->getAsObject();
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->getInteger("total_cycles"), 37);
+  EXPECT_EQ(root->getInteger("lower_bound"), 27);
+  EXPECT_EQ(root->getString("bottleneck"),
+            "dependency chain ending at MatMul_2");
+  EXPECT_DOUBLE_EQ(*root->getNumber("efficiency"), 27.0 / 37.0);
+  EXPECT_DOUBLE_EQ(*root->getNumber("host_input_us"),
+                   chip::kHostLatencyUs + 5632.0 / 24e3);
+  EXPECT_DOUBLE_EQ(*root->getNumber("host_output_us"),
+                   chip::kHostLatencyUs + 3072.0 / 24e3);
+  const llvm::json::Object *bounds = root->getObject("bounds");
+  ASSERT_NE(bounds, nullptr);
+  EXPECT_EQ(bounds->getInteger("deskew"), 0);
+  const llvm::json::Object *res = bounds->getObject("resource");
+  ASSERT_NE(res, nullptr);
+  EXPECT_EQ(res->getInteger("cycles"), 27); // 20 of work + 7 of latency
+  EXPECT_EQ(res->getString("what"), "mxm on node 0");
+  ASSERT_NE(bounds->getObject("sram_bandwidth"), nullptr);
+  ASSERT_NE(bounds->getObject("critical_path"), nullptr);
+  EXPECT_EQ(bounds->getObject("critical_path")->getInteger("cycles"), 27);
+}
+
+} // namespace

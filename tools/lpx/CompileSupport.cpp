@@ -1,0 +1,24 @@
+//===- CompileSupport.cpp - Shared by compile and sweep -------------------===//
+#include "CompileSupport.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace lpx;
+
+std::string lpx::cli::describeDiagnostic(mlir::Diagnostic &d) {
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  mlir::Location loc = d.getLocation();
+  std::string message = d.str();
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc)) {
+    if (!llvm::StringRef(message).starts_with("node '"))
+      os << "node '" << name.getName().str() << "': ";
+  } else if (auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
+    os << file.getFilename().str() << ": ";
+  os << message;
+  for (mlir::Diagnostic &note : d.getNotes())
+    os << "; " << note.str();
+  return os.str();
+}

@@ -1,0 +1,62 @@
+//===- Coverage.h - Can this model run on the chip, and what blocks it? --===//
+//
+// The analysis behind `lpx coverage`: every node of a model with its op
+// type, domain and opset version and a status backed by the compiler itself
+// (the importer's per-node diagnostics, the program's instructions), plus
+// what a portable model needs: chips and the predicted latency of one
+// inference from compiling and simulating it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_TOOLS_COVERAGE_H
+#define LPX_TOOLS_COVERAGE_H
+
+#include "lpx/Import/ONNXImporter.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lpx::cli {
+
+enum class NodeStatus { Supported, Folded, Unsupported };
+
+struct NodeCoverage {
+  std::string name;
+  std::string opType;
+  std::string domain;  // "" for the default ONNX domain
+  int opsetVersion = 0; // since-version of the schema the model's opset picks
+  NodeStatus status = NodeStatus::Supported;
+  std::string reason;  // why it is unsupported
+};
+
+struct PortCost {
+  std::string chip;
+  unsigned nodes = 0;       // chips the weights need
+  uint64_t weightBytes = 0;
+  uint64_t cycles = 0;
+  double seconds = 0;       // compute time at the chip's clock
+  double hostSeconds = 0;   // host I/O, outside the cycle count
+};
+
+struct ModelCoverage {
+  std::string model;
+  int opset = 0;
+  std::vector<NodeCoverage> nodes;
+  std::vector<std::string> modelErrors; // problems not tied to one node
+  std::optional<PortCost> cost;         // when portable
+  std::string costError;                // why the cost could not be computed
+  unsigned supported() const;
+  unsigned folded() const;
+  std::vector<std::string> missingOpTypes() const;
+  bool portable() const;
+};
+
+/// Analyses one model. An unreadable or malformed file is an error; an
+/// unsupported model is a normal result.
+llvm::Expected<ModelCoverage> analyzeModel(const std::string &path,
+                                           const ImportOptions &import,
+                                           const std::string &chip);
+
+} // namespace lpx::cli
+
+#endif

@@ -1,0 +1,20 @@
+//===- CoverageFormat.h - Coverage reports as text, md, json, html -*- C++ -*-===//
+#ifndef LPX_TOOLS_COVERAGEFORMAT_H
+#define LPX_TOOLS_COVERAGEFORMAT_H
+
+#include "Coverage.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace lpx::cli {
+
+enum class ReportFormat { Text, Markdown, Json, Html };
+
+/// Writes the per-model reports: a node table, every blocker with its node
+/// name, the summary line "N/M nodes supported, K op types missing", the
+/// verdict and, for portable models, chips and predicted latency.
+void writeCoverage(const std::vector<ModelCoverage> &models, ReportFormat f,
+                   llvm::raw_ostream &os);
+
+} // namespace lpx::cli
+
+#endif
