@@ -69,17 +69,18 @@ static void multiply(const C *a, const C *b, C *c, int64_t m, int64_t k,
   }
 }
 
-/// Elements of a floating-point view as float, whatever its format.
+/// Elements of a floating-point or int8 view as float.
 static llvm::Expected<std::vector<float>> loadAsFloat(const View &v) {
   std::vector<float> out;
   llvm::Error e = dispatchType(v.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
-    if constexpr (isFloatElem<Et>) {
+    if constexpr (isFloatElem<Et> ||
+                  std::is_same_v<typename Et::Storage, int8_t>) {
       for (auto x : loadAll<Et>(v.data, v.elements()))
         out.push_back(static_cast<float>(x));
       return llvm::Error::success();
     } else {
-      return fail("mixed-type matmul needs floating-point operands");
+      return fail("mixed-type matmul needs floating-point or int8 operands");
     }
   });
   if (e)
@@ -88,11 +89,12 @@ static llvm::Expected<std::vector<float>> loadAsFloat(const View &v) {
 }
 
 llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
-  // The matrix unit also takes weights in one floating-point format and
-  // activations in another (e.g. fp8 weights, fp16 activations): products
-  // accumulate in fp32 and round once to the result's format.
+  // The matrix unit also takes weights in one format and activations in
+  // another (fp8 or int8 weights, fp16 activations): products accumulate in
+  // fp32 and round once to the result's format.
   bool mixed = a.dtype != out.dtype || b.dtype != out.dtype;
-  if (mixed && !(isa::isFloat(a.dtype) && isa::isFloat(b.dtype) &&
+  bool weightOk = isa::isFloat(b.dtype) || b.dtype == isa::DType::I8;
+  if (mixed && !(isa::isFloat(a.dtype) && weightOk &&
                  isa::isFloat(out.dtype))) {
     if (auto e = expectType("first operand", a.dtype, out.dtype))
       return e;

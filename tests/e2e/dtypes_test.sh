@@ -15,6 +15,7 @@ cycles() { "$lpx" simulate --json "$1" | grep -o '"total_cycles": *[0-9]*' | gre
 "$lpx" compile "$model/model.onnx" -o "$tmp/f32.lpxb" >/dev/null
 "$lpx" compile "$model/model.onnx" --weights fp16 --activations fp16 -o "$tmp/f16.lpxb" >/dev/null
 "$lpx" compile "$model/model.onnx" --weights fp8e4m3 --activations fp16 -o "$tmp/f8.lpxb" >/dev/null
+"$lpx" compile "$model/model.onnx" --weights int8 --activations fp16 --nodes 2 -o "$tmp/i8.lpxb" >/dev/null
 c32=$(cycles "$tmp/f32.lpxb"); c16=$(cycles "$tmp/f16.lpxb"); c8=$(cycles "$tmp/f8.lpxb")
 echo "cycles: f32 $c32, fp16 $c16, fp8 weights $c8"
 # fp16 keeps 11 significant bits: about 1e-3 relative per value.
@@ -25,6 +26,9 @@ check "fp8 weights match within 0.15" \
   "'$lpx' run '$tmp/f8.lpxb' --data '$model/test_data_set_0' --rtol 0.15 --atol 0.1 >/dev/null"
 check "fp8 weights are not exact (the conversion happened)" \
   "! '$lpx' run '$tmp/f8.lpxb' --data '$model/test_data_set_0' >/dev/null"
+# int8 with one scale per tensor: each weight moves by at most s/2 = max|w|/254.
+check "int8 weights (2 chips) match within 0.05" \
+  "'$lpx' run '$tmp/i8.lpxb' --data '$model/test_data_set_0' --rtol 0.05 --atol 0.02 >/dev/null"
 check "fp16 takes fewer cycles than f32" "[ '$c16' -lt '$c32' ]"
 check "fp8 weights take fewer cycles than fp16" "[ '$c8' -lt '$c16' ]"
 "$lpx" compile "$model/model.onnx" --weights fp12 -o "$tmp/x.lpxb" 2>"$tmp/err"

@@ -3,6 +3,7 @@
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include <cmath>
 
 namespace lpx {
 #define GEN_PASS_DEF_CONVERTTYPES
@@ -14,7 +15,7 @@ using namespace lpx::graph;
 
 namespace {
 
-/// The MLIR type of a format name; null for an unknown name.
+/// The MLIR type of a float format name; null for an unknown name.
 FloatType formatType(MLIRContext *ctx, StringRef name) {
   Builder b(ctx);
   if (name == "fp32") return b.getF32Type();
@@ -35,6 +36,23 @@ bool isFloatTensor(Type t) {
   return r && isa<FloatType>(r.getElementType());
 }
 
+/// A weight quantized to int8 with one symmetric scale for the tensor:
+/// q = round(w / s), s = max|w| / 127. Returns the int8 constant and s.
+std::pair<ElementsAttr, double> quantizeInt8(DenseFPElementsAttr w) {
+  double maxAbs = 0;
+  for (const APFloat &v : w.getValues<APFloat>())
+    maxAbs = std::max(maxAbs, std::fabs(v.convertToDouble()));
+  double scale = maxAbs > 0 ? maxAbs / 127.0 : 1.0;
+  SmallVector<int8_t> q;
+  q.reserve(w.getNumElements());
+  for (const APFloat &v : w.getValues<APFloat>())
+    q.push_back(int8_t(std::lround(v.convertToDouble() / scale)));
+  auto type = RankedTensorType::get(
+      cast<RankedTensorType>(w.getType()).getShape(),
+      IntegerType::get(w.getContext(), 8));
+  return {DenseElementsAttr::get(type, ArrayRef<int8_t>(q)), scale};
+}
+
 /// The constant's values rounded to `to` (nearest even), or null if it has
 /// no values to convert.
 ElementsAttr convertConstant(ElementsAttr value, FloatType to) {
@@ -53,18 +71,47 @@ ElementsAttr convertConstant(ElementsAttr value, FloatType to) {
 struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
   using ConvertTypesBase::ConvertTypesBase;
 
+  /// Replaces a float weight by int8 values and multiplies every MatMul
+  /// reading it by the scale (in the activations' format, or the weight's).
+  LogicalResult quantizeWeight(ConstantOp c, FloatType act) {
+    auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
+    if (!dense)
+      return c.emitOpError("has no values to quantize");
+    auto [q, scale] = quantizeInt8(dense);
+    Type floatElem = act ? Type(act) : dense.getElementType();
+    c.setValueAttr(q);
+    c.getResult().setType(cast<RankedTensorType>(q.getType()));
+    for (Operation *user : llvm::make_early_inc_range(c->getUsers())) {
+      auto mm = cast<MatMulOp>(user);
+      OpBuilder b(mm->getContext());
+      b.setInsertionPointAfter(mm);
+      auto resultType = withElement(mm.getType(), floatElem);
+      mm.getResult().setType(resultType);
+      auto scalarType = RankedTensorType::get({}, floatElem);
+      auto s = b.create<ConstantOp>(
+          mm.getLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
+                           scalarType, b.getFloatAttr(floatElem, scale))));
+      auto scaled = b.create<MulOp>(mm.getLoc(), resultType, mm.getResult(), s);
+      mm.getResult().replaceAllUsesExcept(scaled, scaled);
+    }
+    return success();
+  }
+
   void runOnOperation() override {
     func::FuncOp f = getOperation();
     MLIRContext *ctx = &getContext();
     FloatType act = formatType(ctx, activations);
     FloatType wgt = formatType(ctx, weights);
-    if ((!activations.empty() && !act) || (!weights.empty() && !wgt)) {
+    bool int8Weights = weights == "int8";
+    if ((!activations.empty() && !act) ||
+        (!weights.empty() && !wgt && !int8Weights)) {
       f.emitError() << "unknown number format '"
                     << (!activations.empty() && !act ? activations : weights)
-                    << "' (formats: fp32, fp16, bf16, fp8e4m3, fp8e5m2)";
+                    << "' (formats: fp32, fp16, bf16, fp8e4m3, fp8e5m2; "
+                       "weights also int8)";
       return signalPassFailure();
     }
-    if (!act && !wgt)
+    if (!act && !wgt && !int8Weights)
       return;
     Block &body = f.getBody().front();
     OpBuilder b(ctx);
@@ -91,6 +138,11 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
                              return isa<MatMulOp>(use.getOwner()) &&
                                     use.getOperandNumber() == 1;
                            });
+        if (onlyWeights && int8Weights) {
+          if (failed(quantizeWeight(c, act)))
+            return signalPassFailure();
+          continue;
+        }
         FloatType to = onlyWeights && wgt ? wgt : act;
         if (!to)
           continue;

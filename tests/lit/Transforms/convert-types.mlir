@@ -1,4 +1,5 @@
 // RUN: lpx-opt %s --lpx-convert-types="weights=fp8e4m3 activations=fp16" -split-input-file | FileCheck %s
+// RUN: lpx-opt %s --lpx-convert-types="weights=int8 activations=fp16" -split-input-file | FileCheck %s --check-prefix=INT8
 
 // The input is cast to fp16 on entry; the MatMul weight is rounded to
 // fp8 e4m3 (0.1 = 1.6 * 2^-4 -> mantissa 0.6 * 8 = 4.8 -> 5: 1.625 * 2^-4 =
@@ -28,4 +29,20 @@ func.func @mlp(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
 func.func @ints(%x: tensor<2xi32>) -> tensor<2xi32> {
   %0 = lpx_graph.add %x, %x : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
   return %0 : tensor<2xi32>
+}
+
+// -----
+
+// int8 weights: one symmetric scale per tensor, s = max|w| / 127 = 1.27 / 127
+// = 0.01, so 0.5 -> 50, -1.27 -> -127, 1.0 -> 100, 0.01 -> 1; the MatMul's
+// result is multiplied by s (0.01 in fp16: 1.000210e-02).
+// INT8-LABEL: func.func @int8_weights
+// INT8:      %[[W:.*]] = lpx_graph.constant dense<{{\[\[}}50, -127], [100, 1]]> : tensor<2x2xi8>
+// INT8-NEXT: %[[M:.*]] = lpx_graph.matmul %{{.*}}, %[[W]] : (tensor<1x2xf16>, tensor<2x2xi8>) -> tensor<1x2xf16>
+// INT8-NEXT: %[[S:.*]] = lpx_graph.constant dense<1.000210e-02> : tensor<f16>
+// INT8-NEXT: lpx_graph.mul %[[M]], %[[S]] : (tensor<1x2xf16>, tensor<f16>) -> tensor<1x2xf16>
+func.func @int8_weights(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = lpx_graph.constant dense<[[0.5, -1.27], [1.0, 0.01]]> : tensor<2x2xf32>
+  %0 = lpx_graph.matmul %x, %w : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  return %0 : tensor<1x2xf32>
 }

@@ -1,5 +1,5 @@
 //===- Float8Test.cpp - FP8 encodings against hand-worked bit patterns ----===//
-#include "../../../runtime/lib/Float8.h"
+#include "Float8.h" // runtime/lib: a private header of the runtime
 
 #include <gtest/gtest.h>
 

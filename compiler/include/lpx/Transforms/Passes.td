@@ -21,7 +21,9 @@ def ConvertTypes : Pass<"lpx-convert-types", "mlir::func::FuncOp"> {
     a cast at entry, constants, results) takes the `activations` format; the
     function's results are cast back to their original types. Formats: fp32,
     fp16, bf16, fp8e4m3, fp8e5m2; empty keeps the model's. Values are
-    rounded to nearest even.
+    rounded to nearest even. Weights may also be `int8`: quantized with one
+    symmetric scale per tensor (max |w| / 127), which multiplies the MatMul's
+    result.
   }];
   let options = [
     Option<"weights", "weights", "std::string", "\"\"",

@@ -93,22 +93,6 @@ squeezeAxes(NodeContext &n) {
   return std::optional<std::vector<int64_t>>(*axes);
 }
 
-/// Normalises, sorts and checks axes for `rank`.
-static FailureOr<std::vector<int64_t>>
-normalizeAxes(NodeContext &n, std::vector<int64_t> axes, int64_t rank) {
-  for (int64_t &a : axes) {
-    auto norm = n.axis(a, rank, "axis");
-    if (failed(norm))
-      return failure();
-    a = *norm;
-  }
-  llvm::sort(axes);
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) {
-    (void)n.fail("axes repeat an axis");
-    return failure();
-  }
-  return axes;
-}
 
 LogicalResult importSqueeze(NodeContext &n) {
   auto x = n.input(0);
@@ -122,7 +106,7 @@ LogicalResult importSqueeze(NodeContext &n) {
       if (d != 1)
         out.push_back(d);
   } else {
-    auto axes = normalizeAxes(n, **axesOpt, in.size());
+    auto axes = n.axes(**axesOpt, in.size());
     if (failed(axes))
       return failure();
     for (int64_t d = 0; d < int64_t(in.size()); ++d) {
@@ -149,7 +133,7 @@ LogicalResult importUnsqueeze(NodeContext &n) {
   ArrayRef<int64_t> in = n.typeOf(*x).getShape();
   // Axes index the output, whose rank counts the new dims.
   int64_t outRank = in.size() + (*axesOpt)->size();
-  auto axes = normalizeAxes(n, **axesOpt, outRank);
+  auto axes = n.axes(**axesOpt, outRank);
   if (failed(axes))
     return failure();
   SmallVector<int64_t> out;

@@ -102,6 +102,22 @@ NodeContext::intsAttr(llvm::StringRef attrName) const {
   return std::vector<int64_t>(a->ints().begin(), a->ints().end());
 }
 
+FailureOr<std::vector<int64_t>> NodeContext::axes(std::vector<int64_t> list,
+                                                 int64_t rank) {
+  for (int64_t &a : list) {
+    auto norm = axis(a, rank, "axis");
+    if (failed(norm))
+      return failure();
+    a = *norm;
+  }
+  llvm::sort(list);
+  if (std::adjacent_find(list.begin(), list.end()) != list.end()) {
+    (void)fail("axes repeat an axis");
+    return failure();
+  }
+  return list;
+}
+
 FailureOr<int64_t> NodeContext::axis(int64_t a, int64_t rank,
                                      llvm::StringRef what) {
   if (a < -rank || a >= rank) {

@@ -94,6 +94,9 @@ public:
 
   /// Normalises a possibly negative axis for `rank`; reports out of range.
   mlir::FailureOr<int64_t> axis(int64_t a, int64_t rank, llvm::StringRef what);
+  /// Every axis normalized, sorted; a repeated axis is an error.
+  mlir::FailureOr<std::vector<int64_t>> axes(std::vector<int64_t> list,
+                                             int64_t rank);
 
   /// Binds ONNX output `i` (skipped when the output name is empty).
   void setOutput(unsigned i, mlir::Value v);

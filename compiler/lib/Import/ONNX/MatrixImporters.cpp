@@ -84,37 +84,6 @@ LogicalResult importGemm(NodeContext &n) {
   return success();
 }
 
-LogicalResult importSoftmax(NodeContext &n) {
-  auto x = n.input(0);
-  if (failed(x))
-    return failure();
-  auto type = n.typeOf(*x);
-  int64_t rank = type.getRank();
-  if (rank == 0)
-    return n.fail("input must have rank 1 or more");
-  bool coerce2D = n.opset() < 13;
-  auto axis = n.axis(n.intAttr("axis", coerce2D ? 1 : -1), rank, "axis");
-  if (failed(axis))
-    return failure();
-  auto softmax = [&](Value v, int64_t ax) -> Value {
-    return n.create<SoftmaxOp>(v.getType(), v,
-                               n.builder().getI64IntegerAttr(ax));
-  };
-  // Before opset 13 Softmax flattens to [prod(dims < axis), prod(dims >=
-  // axis)] and normalises whole rows. That is the one-axis softmax only
-  // when `axis` is the last dim; otherwise reshape around it.
-  if (!coerce2D || *axis == rank - 1) {
-    n.setOutput(0, softmax(*x, *axis));
-    return success();
-  }
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < rank; ++d)
-    (d < *axis ? outer : inner) *= type.getDimSize(d);
-  Value flat = n.reshape(*x, {outer, inner});
-  n.setOutput(0, n.reshape(softmax(flat, 1), type.getShape()));
-  return success();
-}
-
 LogicalResult importReduceMean(NodeContext &n) {
   auto x = n.input(0);
   if (failed(x))
@@ -180,18 +149,7 @@ FailureOr<std::vector<int64_t>> reductionAxes(NodeContext &n, int64_t rank,
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
   }
-  for (int64_t &a : axes) {
-    auto norm = n.axis(a, rank, "axis");
-    if (failed(norm))
-      return failure();
-    a = *norm;
-  }
-  llvm::sort(axes);
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) {
-    (void)n.fail("axes repeat an axis");
-    return failure();
-  }
-  return axes;
+  return n.axes(std::move(axes), rank);
 }
 
 SmallVector<int64_t> reducedShape(ArrayRef<int64_t> in,
@@ -269,8 +227,8 @@ LogicalResult importArgReduce(NodeContext &n) {
   return success();
 }
 
-/// LogSoftmax and Hardmax: one axis from opset 13, before that whole rows
-/// of the input flattened at `axis` (like Softmax).
+/// Softmax, LogSoftmax and Hardmax: one axis from opset 13; before that,
+/// whole rows of the input flattened at `axis`.
 LogicalResult importAxisNormalization(NodeContext &n) {
   auto x = n.input(0);
   if (failed(x))
@@ -283,13 +241,17 @@ LogicalResult importAxisNormalization(NodeContext &n) {
   auto axis = n.axis(n.intAttr("axis", coerce2D ? 1 : -1), rank, "axis");
   if (failed(axis))
     return failure();
-  bool log = n.node.op_type() == "LogSoftmax";
+  llvm::StringRef op = n.node.op_type();
   auto make = [&](Value v, int64_t ax) -> Value {
     auto a = n.builder().getI64IntegerAttr(ax);
-    if (log)
+    if (op == "Softmax")
+      return n.create<SoftmaxOp>(v.getType(), v, a);
+    if (op == "LogSoftmax")
       return n.create<LogSoftmaxOp>(v.getType(), v, a);
     return n.create<HardmaxOp>(v.getType(), v, a);
   };
+  // The flattened form is the one-axis op only when `axis` is the last dim;
+  // otherwise reshape around it.
   if (!coerce2D || *axis == rank - 1) {
     n.setOutput(0, make(*x, *axis));
     return success();
@@ -610,6 +572,7 @@ void addMatrixImporters(llvm::StringMap<OpImporter> &table) {
     table[op] = importReduceFamily;
   table["ArgMax"] = importArgReduce;
   table["ArgMin"] = importArgReduce;
+  table["Softmax"] = importAxisNormalization;
   table["LogSoftmax"] = importAxisNormalization;
   table["Hardmax"] = importAxisNormalization;
   table["CumSum"] = importCumSum;

@@ -30,7 +30,6 @@ mlir::LogicalResult importWhere(NodeContext &n);
 // MatrixImporters.cpp
 mlir::LogicalResult importMatMul(NodeContext &n);
 mlir::LogicalResult importGemm(NodeContext &n);
-mlir::LogicalResult importSoftmax(NodeContext &n);
 mlir::LogicalResult importReduceMean(NodeContext &n);
 
 // DataMovementImporters.cpp

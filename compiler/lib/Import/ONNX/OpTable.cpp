@@ -65,7 +65,6 @@ static llvm::StringMap<OpImporter> makeTable() {
       {"Reshape", importReshape},
       {"Sigmoid", importSigmoid},
       {"Slice", importSlice},
-      {"Softmax", importSoftmax},
       {"Sqrt", importSqrt},
       {"Squeeze", importSqueeze},
       {"Sub", importSub},

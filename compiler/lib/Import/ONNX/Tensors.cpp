@@ -104,8 +104,16 @@ llvm::Expected<TensorBytes> decodeTensor(const TensorProto &t) {
   if (width == 0)
     return fail("element type " + dataTypeName(out.dataType) +
                 " is not supported");
-  int64_t n = out.numElements();
-  uint64_t wantBytes = uint64_t(n) * width;
+  // Dims come from the file: a product that overflows is an error, not a
+  // wrapped size.
+  int64_t n = 1, bytes = 0;
+  for (int64_t d : out.shape)
+    if (__builtin_mul_overflow(n, d, &n))
+      return fail("dims " + shapeString(out.shape) + " overflow int64");
+  if (__builtin_mul_overflow(n, int64_t(width), &bytes))
+    return fail("dims " + shapeString(out.shape) + " of " +
+                dataTypeName(out.dataType) + " overflow int64 bytes");
+  uint64_t wantBytes = uint64_t(bytes);
 
   auto sizeMismatch = [&](llvm::StringRef field, uint64_t have,
                           uint64_t want, llvm::StringRef unit) {
@@ -129,10 +137,11 @@ llvm::Expected<TensorBytes> decodeTensor(const TensorProto &t) {
     return std::move(out);
   }
 
-  out.owned.reserve(wantBytes);
+  // Reserve only once the count matches: the dims may claim terabytes.
   auto checkCount = [&](int have) -> llvm::Error {
     if (have != n)
       return sizeMismatch("the typed data field", have, n, "values");
+    out.owned.reserve(wantBytes);
     return llvm::Error::success();
   };
   switch (out.dataType) {

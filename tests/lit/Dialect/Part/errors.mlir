@@ -21,3 +21,11 @@ func.func @negative_node(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = lpx_graph.neg %x {lpx_part.node = -1 : i64} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @negative_transfer(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{nodes must be non-negative}}
+  %0 = lpx_part.transfer %x {from = -1 : i64, to = 1 : i64} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -134,8 +134,12 @@ LogicalResult MatMulOp::verify() {
   // (the matrix unit accumulates in fp32); otherwise the types must match.
   Type lhsElem = rankedType(getLhs()).getElementType();
   Type rhsElem = rankedType(getRhs()).getElementType();
+  // (int8 weights times float activations, with the scale applied after).
+  auto floatOrInt8 = [](Type t) {
+    return isa<FloatType>(t) || t.isSignlessInteger(8);
+  };
   if (lhsElem != rhsElem &&
-      !(isa<FloatType>(lhsElem) && isa<FloatType>(rhsElem) &&
+      !(isa<FloatType>(lhsElem) && floatOrInt8(rhsElem) &&
         isa<FloatType>(rankedType(getResult()).getElementType())))
     return emitOpError("operands must have the same element type");
   int64_t k1 = a.back();
@@ -165,9 +169,9 @@ LogicalResult MatMulOp::verify() {
 
 LogicalResult SoftmaxOp::verify() {
   int64_t rank = rankedType(getInput()).getRank();
-  if (getAxis() < 0 || getAxis() >= std::max<int64_t>(rank, 1))
-    return emitOpError("axis ") << getAxis() << " out of range for rank "
-                                << rank;
+  int64_t axis = getAxisAttr().getInt(); // the getter is unsigned
+  if (axis < 0 || axis >= std::max<int64_t>(rank, 1))
+    return emitOpError("axis ") << axis << " out of range for rank " << rank;
   return success();
 }
 
@@ -292,7 +296,7 @@ LogicalResult GatherOp::verify() {
 
 // Header-only; LpxGraphDialect does not link lpx_isa, so reach the header by
 // its path in the source tree.
-#include "../../../../../isa/include/lpx/isa/ElementwiseFunctions.h"
+#include "lpx/isa/ElementwiseFunctions.h"
 
 namespace {
 using lpx::isa::FnDomain;

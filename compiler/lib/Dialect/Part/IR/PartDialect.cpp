@@ -49,13 +49,15 @@ int64_t lpx::part::getNodeOfValue(Value v) {
 }
 
 LogicalResult TransferOp::verify() {
-  if (getFrom() < 0 || getTo() < 0)
+  // I64Attr getters are unsigned; read the signed values to catch negatives.
+  int64_t from = getFromAttr().getInt(), to = getToAttr().getInt();
+  if (from < 0 || to < 0)
     return emitOpError("nodes must be non-negative");
-  if (getFrom() == getTo())
-    return emitOpError("transfer from node ") << getFrom() << " to itself";
-  if (auto n = getNode(*this); n && *n != getTo())
+  if (from == to)
+    return emitOpError("transfer from node ") << from << " to itself";
+  if (auto n = getNode(*this); n && *n != to)
     return emitOpError("is placed on node ") << *n << " but delivers to node "
-                                             << getTo();
+                                             << to;
   return success();
 }
 

@@ -50,7 +50,8 @@ LogicalResult SchedDialect::verifyOperationAttribute(Operation *op,
 }
 
 LogicalResult SendOp::verify() {
-  if (getFrom() == getTo() || getFrom() < 0 || getTo() < 0)
+  int64_t from = getFromAttr().getInt(), to = getToAttr().getInt();
+  if (from == to || from < 0 || to < 0)
     return emitOpError("needs two different non-negative nodes");
   if (getArrive() <= getDepart())
     return emitOpError("arrives (") << getArrive() << ") before it departs ("
