@@ -193,6 +193,31 @@ static llvm::Error verifyOperands(const pb::Program &p,
                   "or i64", index);
     return llvm::Error::success();
   }
+  case Opcode::Conv: {
+    if (n != 2 && n != 3)
+      return fail("instruction %zu (conv): expects 2 or 3 operands, has %d",
+                  index, n);
+    int s = static_cast<int>(rank) - 2;
+    if (s < 1)
+      return fail("instruction %zu (conv): result must have rank 3 or more",
+                  index);
+    if (auto e = attrCount(1 + 4 * s)) return e;
+    if (inst.attrs(0) < 1)
+      return fail("instruction %zu (conv): group must be positive", index);
+    return llvm::Error::success();
+  }
+  case Opcode::Pool: {
+    if (auto e = arity(1)) return e;
+    int s = static_cast<int>(rank) - 2;
+    if (s < 1)
+      return fail("instruction %zu (pool): result must have rank 3 or more",
+                  index);
+    if (auto e = attrCount(2 + 5 * s)) return e;
+    if (inst.attrs(0) < 0 || inst.attrs(0) > 1)
+      return fail("instruction %zu (pool): unknown kind %lld", index,
+                  (long long)inst.attrs(0));
+    return llvm::Error::success();
+  }
   case Opcode::NumOpcodes:
     break;
   }

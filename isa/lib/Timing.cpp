@@ -72,6 +72,28 @@ static Cost matmulCost(const ChipSpec &chip, const TensorDesc &a,
   return {load + tilesPerPlane * std::max(load, stream), m.latency};
 }
 
+// A convolution costs what its im2col matmul would, group by group:
+// [N*out spatial, C/g*kernel] x [C/g*kernel, M/g], g times on the planes.
+static Cost convCost(const ChipSpec &chip, const std::vector<TensorDesc> &ops,
+                     const TensorDesc &r) {
+  const TensorDesc &x = ops[0], &w = ops[1];
+  if (x.shape.size() < 3 || w.shape.size() != x.shape.size() ||
+      r.shape.size() != x.shape.size())
+    return {1, chip.mxm.latency};
+  int64_t group = std::max<int64_t>(
+      1, w.shape[0] > 0 && x.shape[1] > 0 && w.shape[1] > 0
+             ? x.shape[1] / w.shape[1]
+             : 1);
+  int64_t rows = static_cast<int64_t>(r.shape[0] *
+                                      product(r.shape, 2, r.shape.size()));
+  int64_t k = static_cast<int64_t>(product(w.shape, 1, w.shape.size()));
+  int64_t m = std::max<int64_t>(w.shape[0] / group, 1);
+  TensorDesc a{x.dtype, {rows, k}}, b{w.dtype, {k, m}}, c{r.dtype, {rows, m}};
+  Cost one = matmulCost(chip, a, b, c);
+  // Groups after the first reuse the pipeline: only their busy time adds.
+  return {one.busy * static_cast<uint64_t>(group), one.latency};
+}
+
 // VXM passes of a generic opcode's function (its first attribute, see
 // ElementwiseFunctions.def); unknown ids were rejected by the verifier.
 static uint64_t functionPasses(Opcode op, const std::vector<int64_t> &attrs,
@@ -157,6 +179,25 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
   case Opcode::Pad:
   case Opcode::GatherElements:
     return streamed(chip.sxm, 1);
+  case Opcode::Conv: {
+    if (operands.size() < 2)
+      return {1, chip.mxm.latency};
+    Cost c = convCost(chip, operands, result);
+    c.latency += transport;
+    return c;
+  }
+  case Opcode::Pool: {
+    // Every result element reads its window: kernel-volume passes over the
+    // result, but never less than one pass over the input.
+    uint64_t window = 1;
+    size_t s = result.shape.size() >= 2 ? result.shape.size() - 2 : 0;
+    for (size_t i = 0; i < s && 2 + i < attrs.size(); ++i)
+      window *= static_cast<uint64_t>(std::max<int64_t>(attrs[2 + i], 1));
+    uint64_t in = operands.empty() ? 1 : vectorsOf(chip, operands[0]);
+    uint64_t work = std::max(in, vectorsOf(chip, result) * window);
+    return Cost{std::max<uint64_t>(1, ceilDiv(work, chip.vxm.vectorsPerCycle)),
+                chip.vxm.latency + transport};
+  }
   case Opcode::Send:
     return sendCost(chip, operands.empty() ? result.bytes()
                                            : operands[0].bytes(),

@@ -76,6 +76,10 @@ static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
     return pad(in[0], attrs, out);
   case Opcode::GatherElements:
     return gatherElements(in[0], in[1], attrs[0], out);
+  case Opcode::Conv:
+    return conv(in, attrs, out);
+  case Opcode::Pool:
+    return pool(in[0], attrs, out);
   case Opcode::NumOpcodes:
     break;
   }

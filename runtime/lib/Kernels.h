@@ -77,6 +77,11 @@ llvm::Error pad(const View &x, llvm::ArrayRef<int64_t> attrs,
                 const OutView &out);
 llvm::Error gatherElements(const View &data, const View &indices,
                            int64_t axis, const OutView &out);
+// Conv.cpp: attribute layouts as in Opcodes.def.
+llvm::Error conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs,
+                 const OutView &out);
+llvm::Error pool(const View &x, llvm::ArrayRef<int64_t> attrs,
+                 const OutView &out);
 
 /// Error unless `v` has element type `want`; `role` names the operand.
 llvm::Error expectType(const char *role, isa::DType got, isa::DType want);

@@ -42,7 +42,9 @@ static llvm::Error typedData(const onnx::TensorProto &tp, DType t,
   case DType::F16:
   case DType::BF16: appendAs<uint16_t>(out, tp.int32_data()); break;
   case DType::I8: appendAs<int8_t>(out, tp.int32_data()); break;
-  case DType::U8: appendAs<uint8_t>(out, tp.int32_data()); break;
+  case DType::U8:
+  case DType::F8E4M3: // ONNX stores 8-bit floats' bit patterns in int32_data
+  case DType::F8E5M2: appendAs<uint8_t>(out, tp.int32_data()); break;
   case DType::Bool:
     for (int i = 0; i < tp.int32_data_size(); ++i)
       out.push_back(tp.int32_data(i) != 0);

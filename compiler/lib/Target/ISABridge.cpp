@@ -77,6 +77,8 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
           .Case([](BroadcastOp) { return Opcode::Broadcast; })
           .Case([](PadOp) { return Opcode::Pad; })
           .Case([](GatherElementsOp) { return Opcode::GatherElements; })
+          .Case([](ConvOp) { return Opcode::Conv; })
+          .Case([](PoolOp) { return Opcode::Pool; })
           .Case([](part::TransferOp) { return Opcode::Send; })
           .Case([](sched::SendOp) { return Opcode::Send; })
           .Default([](Operation *) { return std::nullopt; });
@@ -138,6 +140,22 @@ SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
         return a;
       })
       .Case([](GatherElementsOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
+      .Case([](ConvOp o) {
+        SmallVector<int64_t> a{int64_t(o.getGroup())};
+        llvm::append_range(a, o.getStrides());
+        llvm::append_range(a, o.getDilations());
+        llvm::append_range(a, o.getPads());
+        return a;
+      })
+      .Case([](PoolOp o) {
+        SmallVector<int64_t> a{o.getKind() == "avg" ? 1 : 0,
+                               int64_t(o.getCountIncludePad())};
+        llvm::append_range(a, o.getKernelShape());
+        llvm::append_range(a, o.getStrides());
+        llvm::append_range(a, o.getDilations());
+        llvm::append_range(a, o.getPads());
+        return a;
+      })
       .Default([](Operation *) { return SmallVector<int64_t>{}; });
 }
 

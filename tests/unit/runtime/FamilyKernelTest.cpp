@@ -248,3 +248,80 @@ TEST(DataMovementFamily, BroadcastPadGatherElements) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<float>(out[0].data), (std::vector<float>{1, 1, 4, 3}));
 }
+
+namespace {
+std::vector<float> convF32(std::vector<int64_t> xs, std::vector<float> x,
+                           std::vector<int64_t> ws, std::vector<float> w,
+                           std::vector<float> bias, std::vector<int64_t> os,
+                           std::vector<int64_t> attrs) {
+  ProgramBuilder pb;
+  uint32_t xi = pb.input("x", DType::F32, xs);
+  uint32_t wi = pb.input("w", DType::F32, ws);
+  std::vector<uint32_t> ops{xi, wi};
+  std::vector<HostTensor> in{tensor("x", DType::F32, xs, x),
+                             tensor("w", DType::F32, ws, w)};
+  if (!bias.empty()) {
+    int64_t m = bias.size();
+    ops.push_back(pb.input("b", DType::F32, {m}));
+    in.push_back(tensor("b", DType::F32, {m}, bias));
+  }
+  uint32_t o = pb.output("out", DType::F32, os);
+  pb.inst(Opcode::Conv, ops, o, attrs);
+  auto out = run(pb, in);
+  return out.empty() ? std::vector<float>{} : valuesOf<float>(out[0].data);
+}
+} // namespace
+
+TEST(ConvKernel, BiasPaddingStridesGroups) {
+  std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9}; // 3x3
+  // Diagonal 2x2 kernel: x[i][j] + x[i+1][j+1], plus bias 10.
+  EXPECT_EQ(convF32({1, 1, 3, 3}, x, {1, 1, 2, 2}, {1, 0, 0, 1}, {10},
+                    {1, 1, 2, 2}, {1, 1, 1, 1, 1, 0, 0, 0, 0}),
+            (std::vector<float>{16, 18, 22, 24}));
+  // All-ones 2x2 kernel, stride 2, one pad on every side: windows at rows
+  // and cols {-1, 1}: 1, 2+3, 4+7, 5+6+8+9.
+  EXPECT_EQ(convF32({1, 1, 3, 3}, x, {1, 1, 2, 2}, {1, 1, 1, 1}, {},
+                    {1, 1, 2, 2}, {1, 2, 2, 1, 1, 1, 1, 1, 1}),
+            (std::vector<float>{1, 5, 11, 28}));
+  // Two groups of one channel each: 3*2, 5*10.
+  EXPECT_EQ(convF32({1, 2, 1, 1}, {3, 5}, {2, 1, 1, 1}, {2, 10}, {},
+                    {1, 2, 1, 1}, {2, 1, 1, 1, 1, 0, 0, 0, 0}),
+            (std::vector<float>{6, 50}));
+  // 1-D, dilation 2: x[i] + x[i+2] over [1 2 3 4].
+  EXPECT_EQ(convF32({1, 1, 4}, {1, 2, 3, 4}, {1, 1, 2}, {1, 1}, {}, {1, 1, 2},
+                    {1, 1, 2, 0, 0}),
+            (std::vector<float>{4, 6}));
+}
+
+TEST(PoolKernel, MaxAverageIncludePadCeil) {
+  std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9}; // 3x3
+  // attrs: kind, count_include_pad, kernel, strides, dilations, pads.
+  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3}, x, DType::F32,
+                          {1, 1, 2, 2}, {0, 0, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0}),
+            (std::vector<float>{5, 6, 8, 9}));
+  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3}, x, DType::F32,
+                          {1, 1, 2, 2}, {1, 0, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0}),
+            (std::vector<float>{3, 4, 6, 7}));
+  // Stride 2, one pad all round: window sums 1, 5, 11, 28 over 1, 2, 2, 4
+  // real elements, or over 4 positions with count_include_pad.
+  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3}, x, DType::F32,
+                          {1, 1, 2, 2}, {1, 0, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1}),
+            (std::vector<float>{1, 2.5f, 5.5f, 7}));
+  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3}, x, DType::F32,
+                          {1, 1, 2, 2}, {1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1}),
+            (std::vector<float>{0.25f, 1.25f, 2.75f, 7}));
+  // ceil_mode: [1 2 3] by 2 with stride 2 gives a clipped second window.
+  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3},
+                          std::vector<float>{1, 2, 3}, DType::F32, {1, 1, 2},
+                          {0, 0, 2, 2, 1, 0, 0}),
+            (std::vector<float>{2, 3}));
+  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3},
+                          std::vector<float>{1, 2, 3}, DType::F32, {1, 1, 2},
+                          {1, 0, 2, 2, 1, 0, 0}),
+            (std::vector<float>{1.5f, 3}));
+  // uint8 max.
+  EXPECT_EQ(runOne<uint8_t>(Opcode::Pool, DType::U8, {1, 1, 3},
+                            std::vector<uint8_t>{7, 200, 3}, DType::U8,
+                            {1, 1, 2}, {0, 0, 2, 1, 1, 0, 0}),
+            (std::vector<uint8_t>{200, 200}));
+}

@@ -380,4 +380,50 @@ def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Graph_ConvOp : Graph_Op<"conv", [Pure]> {
+  let summary = "ONNX Conv: grouped, strided, dilated, padded convolution";
+  let description = [{
+    Input [N, C, spatial...], weight [M, C/group, kernel...], optional bias
+    [M]. `pads` holds the begin amounts of every spatial dim, then the end
+    amounts (auto_pad is resolved at import).
+    ```mlir
+    %r = lpx_graph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64,
+        pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+        : (tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>, tensor<1xf32>) -> tensor<1x1x5x5xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$weight,
+                       Optional<AnyRankedTensor>:$bias,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$pads,
+                       DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
+  let summary = "ONNX MaxPool / AveragePool over the spatial dims";
+  let description = [{
+    `kind` is `max` or `avg`. `pads` holds the begin amounts of every spatial
+    dim, then the end amounts; the result shape (floor or ceil mode) is
+    chosen at import and windows past the padded end are clipped.
+    ```mlir
+    %r = lpx_graph.pool %x {kind = "max", kernel_shape = array<i64: 2, 2>,
+        strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>,
+        pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$kind,
+                       DenseI64ArrayAttr:$kernel_shape,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$pads,
+                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // LPX_GRAPH_OPS_TD

@@ -1,0 +1,274 @@
+//===- ConvImporters.cpp - Conv, pooling, (de)quantization ----------------===//
+//
+// Windowed ops over [N, C, spatial...]: auto_pad and ceil_mode are resolved
+// here into explicit begin / end pads and a static result shape.
+// QuantizeLinear / DequantizeLinear decompose into cast, div/mul, round,
+// add/sub and clip with per-axis operands reshaped to broadcast.
+//
+//===----------------------------------------------------------------------===//
+#include "OpImporters.h"
+#include "Tensors.h"
+
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+
+using namespace mlir;
+using namespace lpx::graph;
+
+namespace lpx::onnximport {
+namespace {
+
+struct WindowAttrs {
+  SmallVector<int64_t> kernel, strides, dilations, pads, outSpatial;
+};
+
+/// Reads strides, dilations, pads and auto_pad for `kernel` over `inSp`.
+FailureOr<WindowAttrs> resolveWindow(NodeContext &n, ArrayRef<int64_t> inSp,
+                                     ArrayRef<int64_t> kernel, bool ceilMode) {
+  const int64_t s = static_cast<int64_t>(inSp.size());
+  WindowAttrs w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  auto listOr = [&](StringRef name, int64_t count, int64_t dflt,
+                    SmallVector<int64_t> &dst) -> LogicalResult {
+    auto v = n.intsAttr(name);
+    if (!v || v->empty()) {
+      dst.assign(count, dflt);
+      return success();
+    }
+    if (int64_t(v->size()) != count)
+      return n.fail(name + " has " + llvm::Twine(v->size()) +
+                    " entries, expected " + llvm::Twine(count));
+    dst.assign(v->begin(), v->end());
+    return success();
+  };
+  if (failed(listOr("strides", s, 1, w.strides)) ||
+      failed(listOr("dilations", s, 1, w.dilations)) ||
+      failed(listOr("pads", 2 * s, 0, w.pads)))
+    return failure();
+  for (int64_t d = 0; d < s; ++d)
+    if (w.kernel[d] < 1 || w.strides[d] < 1 || w.dilations[d] < 1)
+      return n.fail("kernel, strides and dilations must be positive");
+  const onnx::AttributeProto *ap = n.attr("auto_pad");
+  std::string autoPad = ap ? ap->s() : "NOTSET";
+  if (autoPad == "VALID") {
+    w.pads.assign(2 * s, 0);
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (int64_t d = 0; d < s; ++d) {
+      int64_t out = (inSp[d] + w.strides[d] - 1) / w.strides[d];
+      int64_t span = w.dilations[d] * (w.kernel[d] - 1) + 1;
+      int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[d] + span -
+                                               inSp[d]);
+      int64_t small = total / 2;
+      w.pads[d] = autoPad == "SAME_UPPER" ? small : total - small;
+      w.pads[s + d] = total - w.pads[d];
+    }
+  } else if (autoPad != "NOTSET" && !autoPad.empty()) {
+    return n.fail("unknown auto_pad '" + autoPad + "'");
+  }
+  for (int64_t d = 0; d < s; ++d) {
+    int64_t span = w.dilations[d] * (w.kernel[d] - 1) + 1;
+    int64_t room = inSp[d] + w.pads[d] + w.pads[s + d] - span;
+    if (room < 0)
+      return n.fail("the window does not fit spatial dim " + llvm::Twine(d));
+    int64_t out = room / w.strides[d] + 1;
+    if (ceilMode && room % w.strides[d]) {
+      // One more window, unless it would start in the end padding.
+      if (out * w.strides[d] < inSp[d] + w.pads[d])
+        ++out;
+    }
+    w.outSpatial.push_back(out);
+  }
+  return w;
+}
+
+LogicalResult importConv(NodeContext &n) {
+  auto x = n.input(0), wt = n.input(1);
+  if (failed(x) || failed(wt))
+    return failure();
+  auto xt = n.typeOf(*x), wtT = n.typeOf(*wt);
+  Type elt = xt.getElementType();
+  if (!llvm::isa<FloatType>(elt))
+    return n.fail("only floating-point Conv is supported");
+  if (wtT.getElementType() != elt)
+    return n.fail("input and weight element types differ");
+  int64_t rank = xt.getRank();
+  if (rank < 3 || wtT.getRank() != rank)
+    return n.fail("input and weight need the same rank, 3 or more");
+  int64_t group = n.intAttr("group", 1);
+  if (group < 1 || xt.getDimSize(1) != wtT.getDimSize(1) * group ||
+      wtT.getDimSize(0) % group)
+    return n.fail("channels " + shapeString(xt.getShape()) + " and weight " +
+                  shapeString(wtT.getShape()) + " do not match group " +
+                  llvm::Twine(group));
+  ArrayRef<int64_t> kernel = wtT.getShape().drop_front(2);
+  if (auto ks = n.intsAttr("kernel_shape"))
+    if (!ks->empty() && ArrayRef<int64_t>(*ks) != kernel)
+      return n.fail("kernel_shape differs from the weight's spatial dims");
+  auto w = resolveWindow(n, xt.getShape().drop_front(2), kernel, false);
+  if (failed(w))
+    return failure();
+  Value bias;
+  if (n.hasInput(2)) {
+    auto b = n.input(2);
+    if (failed(b))
+      return failure();
+    bias = *b;
+    auto bt = n.typeOf(bias);
+    if (bt.getRank() != 1 || bt.getDimSize(0) != wtT.getDimSize(0) ||
+        bt.getElementType() != elt)
+      return n.fail("bias must be [M] of the input's element type");
+  }
+  SmallVector<int64_t> shape{xt.getDimSize(0), wtT.getDimSize(0)};
+  llvm::append_range(shape, w->outSpatial);
+  OpBuilder &b = n.builder();
+  n.setOutput(0, n.create<ConvOp>(n.tensorOf(shape, elt), *x, *wt, bias,
+                                  b.getDenseI64ArrayAttr(w->strides),
+                                  b.getDenseI64ArrayAttr(w->dilations),
+                                  b.getDenseI64ArrayAttr(w->pads),
+                                  b.getI64IntegerAttr(group)));
+  return success();
+}
+
+LogicalResult importPool(NodeContext &n) {
+  bool isMax = n.node.op_type() == "MaxPool";
+  if (isMax && n.node.output_size() > 1 && !n.node.output(1).empty())
+    return n.fail("the Indices output of MaxPool is not supported");
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  auto xt = n.typeOf(*x);
+  Type elt = xt.getElementType();
+  if (xt.getRank() < 3)
+    return n.fail("input must have rank 3 or more");
+  if (!isMax && !llvm::isa<FloatType>(elt))
+    return n.fail("AveragePool needs a floating-point input");
+  if (isMax && n.intAttr("storage_order", 0) != 0)
+    return n.fail("storage_order 1 is not supported");
+  auto ks = n.intsAttr("kernel_shape");
+  if (!ks || int64_t(ks->size()) != xt.getRank() - 2)
+    return n.fail("kernel_shape must have one entry per spatial dim");
+  auto w = resolveWindow(n, xt.getShape().drop_front(2), *ks,
+                         n.intAttr("ceil_mode", 0) != 0);
+  if (failed(w))
+    return failure();
+  SmallVector<int64_t> shape{xt.getDimSize(0), xt.getDimSize(1)};
+  llvm::append_range(shape, w->outSpatial);
+  OpBuilder &b = n.builder();
+  n.setOutput(0, n.create<PoolOp>(
+                     n.tensorOf(shape, elt), *x,
+                     b.getStringAttr(isMax ? "max" : "avg"),
+                     b.getDenseI64ArrayAttr(w->kernel),
+                     b.getDenseI64ArrayAttr(w->strides),
+                     b.getDenseI64ArrayAttr(w->dilations),
+                     b.getDenseI64ArrayAttr(w->pads),
+                     b.getBoolAttr(!isMax &&
+                                   n.intAttr("count_include_pad", 0) != 0)));
+  return success();
+}
+/// `v` cast to f32 and, when it is 1-D per-axis data, reshaped so that it
+/// broadcasts along `axis` of a rank-`rank` tensor.
+Value asF32Along(NodeContext &n, Value v, int64_t axis, int64_t rank) {
+  auto t = n.typeOf(v);
+  Type f32 = n.builder().getF32Type();
+  if (t.getElementType() != f32)
+    v = n.create<CastOp>(n.tensorOf(t.getShape(), f32), v);
+  if (t.getRank() == 1 && rank > 1) {
+    SmallVector<int64_t> shape(rank, 1);
+    shape[axis] = t.getDimSize(0);
+    v = n.reshape(v, shape);
+  }
+  return v;
+}
+
+/// Scale and zero point of a (De)QuantizeLinear node: checks their shapes
+/// and returns the normalised axis.
+FailureOr<int64_t> quantAxis(NodeContext &n, RankedTensorType xt,
+                             RankedTensorType st) {
+  int64_t rank = xt.getRank();
+  if (st.getRank() == 0 || (st.getRank() == 1 && st.getDimSize(0) == 1 &&
+                            rank == 0))
+    return int64_t(0);
+  if (st.getRank() != 1)
+    return n.fail("blocked quantization (scale of rank > 1) is not supported");
+  auto axis = n.axis(n.intAttr("axis", 1), rank, "axis");
+  if (failed(axis))
+    return failure();
+  if (st.getDimSize(0) != 1 && st.getDimSize(0) != xt.getDimSize(*axis))
+    return n.fail("scale has " + llvm::Twine(st.getDimSize(0)) +
+                  " entries for an axis of " +
+                  llvm::Twine(xt.getDimSize(*axis)));
+  return axis;
+}
+
+/// y = (x - zero_point) * scale, in f32.
+LogicalResult importDequantizeLinear(NodeContext &n) {
+  auto x = n.input(0), scale = n.input(1);
+  if (failed(x) || failed(scale))
+    return failure();
+  auto xt = n.typeOf(*x), st = n.typeOf(*scale);
+  if (!st.getElementType().isF32())
+    return n.fail("only f32 scales are supported");
+  auto axis = quantAxis(n, xt, st);
+  if (failed(axis))
+    return failure();
+  int64_t rank = xt.getRank();
+  Type f32 = n.builder().getF32Type();
+  auto ft = n.tensorOf(xt.getShape(), f32);
+  Value v = n.create<CastOp>(ft, *x);
+  if (n.hasInput(2)) {
+    auto zp = n.input(2);
+    if (failed(zp))
+      return failure();
+    v = n.create<SubOp>(ft, v, asF32Along(n, *zp, *axis, rank));
+  }
+  n.setOutput(0, n.create<MulOp>(ft, v, asF32Along(n, *scale, *axis, rank)));
+  return success();
+}
+
+/// y = saturate(round_half_even(x / scale) + zero_point), as the zero
+/// point's type (uint8 without one).
+LogicalResult importQuantizeLinear(NodeContext &n) {
+  auto x = n.input(0), scale = n.input(1);
+  if (failed(x) || failed(scale))
+    return failure();
+  auto xt = n.typeOf(*x), st = n.typeOf(*scale);
+  if (!xt.getElementType().isF32() || !st.getElementType().isF32())
+    return n.fail("only f32 input and scale are supported");
+  auto axis = quantAxis(n, xt, st);
+  if (failed(axis))
+    return failure();
+  int64_t rank = xt.getRank();
+  Type out = IntegerType::get(n.ctx(), 8, IntegerType::Unsigned);
+  Value zp;
+  if (n.hasInput(2)) {
+    auto z = n.input(2);
+    if (failed(z))
+      return failure();
+    zp = *z;
+    out = n.typeOf(zp).getElementType();
+  }
+  auto it = llvm::dyn_cast<IntegerType>(out);
+  if (!it || it.getWidth() != 8)
+    return n.fail("only int8 and uint8 outputs are supported");
+  double lo = it.isUnsigned() ? 0 : -128, hi = it.isUnsigned() ? 255 : 127;
+  auto ft = n.tensorOf(xt.getShape(), xt.getElementType());
+  Value v = n.create<DivOp>(ft, *x, asF32Along(n, *scale, *axis, rank));
+  v = n.create<UnaryFnOp>(ft, v, n.builder().getStringAttr("round"),
+                          n.builder().getDenseF64ArrayAttr({}));
+  if (zp)
+    v = n.create<AddOp>(ft, v, asF32Along(n, zp, *axis, rank));
+  v = n.create<UnaryFnOp>(ft, v, n.builder().getStringAttr("clip"),
+                          n.builder().getDenseF64ArrayAttr({lo, hi}));
+  n.setOutput(0, n.create<CastOp>(n.tensorOf(xt.getShape(), out), v));
+  return success();
+}
+} // namespace
+
+void addConvImporters(llvm::StringMap<OpImporter> &table) {
+  table["Conv"] = importConv;
+  table["MaxPool"] = importPool;
+  table["AveragePool"] = importPool;
+  table["QuantizeLinear"] = importQuantizeLinear;
+  table["DequantizeLinear"] = importDequantizeLinear;
+}
+
+} // namespace lpx::onnximport

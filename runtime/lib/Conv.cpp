@@ -1,0 +1,222 @@
+//===- Conv.cpp - Convolution and pooling over spatial dims ---------------===//
+//
+// Direct loops over [N, C, spatial...] tensors with any number of spatial
+// dims. Values are read as double, accumulated in double and rounded once on
+// store. Attribute layouts are those of Opcodes.def.
+//
+//===----------------------------------------------------------------------===//
+#include "ElementTypes.h"
+#include "Kernels.h"
+
+using namespace lpx::rt;
+namespace isa = lpx::isa;
+
+namespace {
+/// Every element of a view as double (any numeric type).
+llvm::Expected<std::vector<double>> loadDoubles(const View &v,
+                                                const char *what) {
+  std::vector<double> out;
+  llvm::Error e = dispatchType(v.dtype, [&](auto E) -> llvm::Error {
+    using Et = decltype(E);
+    if constexpr (isBoolElem<Et>) {
+      return fail(llvm::Twine(what) + " is not defined for bool");
+    } else {
+      out.reserve(static_cast<size_t>(v.elements()));
+      for (int64_t i = 0, n = v.elements(); i < n; ++i)
+        out.push_back(static_cast<double>(Et::load(v.data + i * Et::bytes)));
+      return llvm::Error::success();
+    }
+  });
+  if (e)
+    return std::move(e);
+  return out;
+}
+
+llvm::Error storeDoubles(const std::vector<double> &v, const OutView &out) {
+  return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
+    using Et = decltype(E);
+    using C = typename Et::Compute;
+    for (size_t i = 0; i < v.size(); ++i)
+      Et::store(out.data + i * Et::bytes, static_cast<C>(v[i]));
+    return llvm::Error::success();
+  });
+}
+
+/// Row-major multi-index of `flat` in `shape`.
+void decode(int64_t flat, llvm::ArrayRef<int64_t> shape, int64_t *idx) {
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    idx[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+}
+
+struct Window {
+  llvm::ArrayRef<int64_t> in, kernel, strides, dilations, padLo, padHi;
+};
+
+/// Checks a [N, C, spatial...] result against the floor / ceil window count.
+llvm::Error checkExtents(const char *what, const Window &w,
+                         llvm::ArrayRef<int64_t> outSp, bool allowCeil) {
+  for (size_t d = 0; d < w.in.size(); ++d) {
+    if (w.strides[d] < 1 || w.dilations[d] < 1 || w.kernel[d] < 1)
+      return fail(llvm::Twine(what) +
+                  ": kernel, strides and dilations must be positive");
+    int64_t span = w.dilations[d] * (w.kernel[d] - 1) + 1;
+    int64_t room = w.in[d] + w.padLo[d] + w.padHi[d] - span;
+    int64_t floor = room < 0 ? -1 : room / w.strides[d] + 1;
+    if (floor < 0 ||
+        (outSp[d] != floor && !(allowCeil && outSp[d] == floor + 1)))
+      return fail(llvm::Twine(what) + ": result spatial dim " +
+                  llvm::Twine(d) + " is " + llvm::Twine(outSp[d]) +
+                  ", expected " + llvm::Twine(floor));
+  }
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs,
+                          const OutView &out) {
+  const View &x = in[0], &w = in[1];
+  const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
+  if (s < 1 || int64_t(x.shape.size()) != rank ||
+      int64_t(w.shape.size()) != rank)
+    return fail("conv: input, weight and result need the same rank >= 3");
+  if (int64_t(attrs.size()) != 1 + 4 * s)
+    return fail("conv needs [group, strides, dilations, pads]");
+  if (!isa::isFloat(out.dtype))
+    return fail("conv needs a floating-point result");
+  for (const View &v : in)
+    if (auto e = expectType("operand", v.dtype, out.dtype))
+      return e;
+  const int64_t group = attrs[0];
+  const int64_t N = x.shape[0], C = x.shape[1], M = w.shape[0];
+  if (group < 1 || w.shape[1] * group != C || M % group || out.shape[0] != N ||
+      out.shape[1] != M)
+    return fail("conv of " + shapeStr(x.shape) + " by " + shapeStr(w.shape) +
+                " with group " + llvm::Twine(group) + " cannot give " +
+                shapeStr(out.shape));
+  if (in.size() == 3 && (in[2].shape.size() != 1 || in[2].shape[0] != M))
+    return fail("conv bias must be [" + llvm::Twine(M) + "]");
+  Window win{x.shape.drop_front(2),   w.shape.drop_front(2),
+             attrs.slice(1, s),       attrs.slice(1 + s, s),
+             attrs.slice(1 + 2 * s, s), attrs.slice(1 + 3 * s, s)};
+  llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
+  if (auto e = checkExtents("conv", win, outSp, /*allowCeil=*/false))
+    return e;
+  auto vx = loadDoubles(x, "conv");
+  if (!vx) return vx.takeError();
+  auto vw = loadDoubles(w, "conv");
+  if (!vw) return vw.takeError();
+  std::vector<double> vb(static_cast<size_t>(M), 0.0);
+  if (in.size() == 3) {
+    auto b = loadDoubles(in[2], "conv");
+    if (!b) return b.takeError();
+    vb = *b;
+  }
+  const int64_t inVol = product(win.in), kVol = product(win.kernel),
+                outVol = product(outSp);
+  const int64_t Cg = C / group, Mg = M / group;
+  std::vector<double> res(static_cast<size_t>(out.elements()));
+  std::vector<int64_t> oi(s), ki(s);
+  for (int64_t op = 0; op < outVol; ++op) {
+    decode(op, outSp, oi.data());
+    for (int64_t kp = 0; kp < kVol; ++kp) {
+      decode(kp, win.kernel, ki.data());
+      int64_t flat = 0;
+      bool inside = true;
+      for (int64_t d = 0; d < s && inside; ++d) {
+        int64_t p = oi[d] * win.strides[d] - win.padLo[d] +
+                    ki[d] * win.dilations[d];
+        inside = p >= 0 && p < win.in[d];
+        flat = flat * win.in[d] + p;
+      }
+      if (!inside)
+        continue;
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t m = 0; m < M; ++m) {
+          const int64_t g = m / Mg;
+          double acc = 0;
+          for (int64_t c = 0; c < Cg; ++c)
+            acc += (*vx)[((n * C + g * Cg + c) * inVol) + flat] *
+                   (*vw)[((m * Cg + c) * kVol) + kp];
+          res[(n * M + m) * outVol + op] += acc;
+        }
+    }
+  }
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t op = 0; op < outVol; ++op)
+        res[(n * M + m) * outVol + op] += vb[m];
+  return storeDoubles(res, out);
+}
+
+llvm::Error lpx::rt::pool(const View &x, llvm::ArrayRef<int64_t> attrs,
+                          const OutView &out) {
+  const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
+  if (s < 1 || int64_t(x.shape.size()) != rank)
+    return fail("pool: input and result need the same rank >= 3");
+  if (int64_t(attrs.size()) != 2 + 5 * s)
+    return fail("pool needs [kind, count_include_pad, kernel, strides, "
+                "dilations, pads]");
+  if (auto e = expectType("operand", x.dtype, out.dtype))
+    return e;
+  const bool average = attrs[0] == 1, includePad = attrs[1] != 0;
+  if (average && !isa::isFloat(out.dtype))
+    return fail("average pooling needs a floating-point type");
+  if (out.shape[0] != x.shape[0] || out.shape[1] != x.shape[1])
+    return fail("pool of " + shapeStr(x.shape) + " cannot give " +
+                shapeStr(out.shape));
+  Window win{x.shape.drop_front(2),     attrs.slice(2, s),
+             attrs.slice(2 + s, s),     attrs.slice(2 + 2 * s, s),
+             attrs.slice(2 + 3 * s, s), attrs.slice(2 + 4 * s, s)};
+  llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
+  if (auto e = checkExtents("pool", win, outSp, /*allowCeil=*/true))
+    return e;
+  auto vx = loadDoubles(x, "pool");
+  if (!vx) return vx.takeError();
+  const int64_t planes = x.shape[0] * x.shape[1];
+  const int64_t inVol = product(win.in), kVol = product(win.kernel),
+                outVol = product(outSp);
+  std::vector<double> res(static_cast<size_t>(out.elements()));
+  std::vector<int64_t> oi(s), ki(s);
+  for (int64_t op = 0; op < outVol; ++op) {
+    decode(op, outSp, oi.data());
+    // Input offsets of the window's real elements, and how many positions
+    // fall in the padded input (for count_include_pad).
+    std::vector<int64_t> offsets;
+    int64_t padded = 0;
+    for (int64_t kp = 0; kp < kVol; ++kp) {
+      decode(kp, win.kernel, ki.data());
+      int64_t flat = 0;
+      bool inside = true, inPadded = true;
+      for (int64_t d = 0; d < s; ++d) {
+        int64_t p = oi[d] * win.strides[d] - win.padLo[d] +
+                    ki[d] * win.dilations[d];
+        inside = inside && p >= 0 && p < win.in[d];
+        inPadded = inPadded && p >= -win.padLo[d] &&
+                   p < win.in[d] + win.padHi[d];
+        flat = flat * win.in[d] + p;
+      }
+      padded += inPadded;
+      if (inside)
+        offsets.push_back(flat);
+    }
+    for (int64_t pl = 0; pl < planes; ++pl) {
+      const double *src = vx->data() + pl * inVol;
+      double v;
+      if (average) {
+        double sum = 0;
+        for (int64_t f : offsets)
+          sum += src[f];
+        int64_t count = includePad ? padded : int64_t(offsets.size());
+        v = count ? sum / double(count) : 0.0;
+      } else {
+        v = -std::numeric_limits<double>::infinity();
+        for (int64_t f : offsets)
+          v = std::max(v, src[f]);
+      }
+      res[pl * outVol + op] = v;
+    }
+  }
+  return storeDoubles(res, out);
+}
