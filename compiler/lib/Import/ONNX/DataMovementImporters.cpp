@@ -176,17 +176,10 @@ LogicalResult importTranspose(NodeContext &n) {
 }
 
 LogicalResult importConcat(NodeContext &n) {
-  SmallVector<Value> inputs;
-  for (int i = 0; i < n.node.input_size(); ++i) {
-    if (!n.hasInput(i))
-      continue;
-    auto v = n.input(i);
-    if (failed(v))
-      return failure();
-    inputs.push_back(*v);
-  }
-  if (inputs.empty())
-    return n.fail("needs at least one input");
+  auto present = n.presentInputs();
+  if (failed(present))
+    return failure();
+  SmallVector<Value> inputs = std::move(*present);
   // Concat-1 defaulted the axis to 1; from opset 4 it is required.
   const onnx::AttributeProto *axisAttr = n.attr("axis");
   if (!axisAttr && n.opset() >= 4)

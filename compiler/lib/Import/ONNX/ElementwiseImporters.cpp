@@ -327,17 +327,10 @@ LogicalResult importBinaryFamily(NodeContext &n) {
 
 /// Max, Min, Sum, Mean: a left-to-right chain over the inputs.
 LogicalResult importVariadic(NodeContext &n) {
-  SmallVector<Value> xs;
-  for (int i = 0; i < n.node.input_size(); ++i) {
-    if (!n.hasInput(i))
-      continue;
-    auto v = n.input(i);
-    if (failed(v))
-      return failure();
-    xs.push_back(*v);
-  }
-  if (xs.empty())
-    return n.fail("needs at least one input");
+  auto present = n.presentInputs();
+  if (failed(present))
+    return failure();
+  SmallVector<Value> xs = std::move(*present);
   const std::string &op = n.node.op_type();
   Value acc = xs[0];
   for (size_t i = 1; i < xs.size(); ++i) {

@@ -102,6 +102,23 @@ NodeContext::intsAttr(llvm::StringRef attrName) const {
   return std::vector<int64_t>(a->ints().begin(), a->ints().end());
 }
 
+FailureOr<SmallVector<Value>> NodeContext::presentInputs() {
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < unsigned(node.input_size()); ++i) {
+    if (!hasInput(i))
+      continue;
+    auto v = input(i);
+    if (failed(v))
+      return failure();
+    values.push_back(*v);
+  }
+  if (values.empty()) {
+    (void)fail("needs at least one input");
+    return failure();
+  }
+  return values;
+}
+
 FailureOr<std::vector<int64_t>> NodeContext::axes(std::vector<int64_t> list,
                                                  int64_t rank) {
   for (int64_t &a : list) {

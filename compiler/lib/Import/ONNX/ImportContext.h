@@ -78,6 +78,9 @@ public:
   }
   /// Tensor operand `i`; must be present.
   mlir::FailureOr<mlir::Value> input(unsigned i);
+  /// Every input that is present (optional ones may be empty names), in
+  /// order; fails when there is none.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> presentInputs();
   /// Its type (ranked: the importer only makes ranked tensors).
   mlir::RankedTensorType typeOf(mlir::Value v) {
     return mlir::cast<mlir::RankedTensorType>(v.getType());
