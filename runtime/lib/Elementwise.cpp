@@ -213,15 +213,7 @@ using isa::UnaryFn;
 llvm::Error checkDomain(const FnInfo &fn, DType t) {
   bool isBool = t == DType::Bool;
   bool isFloat = isa::isFloat(t);
-  bool ok = true;
-  switch (fn.domain) {
-  case FnDomain::Numeric: ok = !isBool; break;
-  case FnDomain::Float: ok = isFloat; break;
-  case FnDomain::Bool: ok = isBool; break;
-  case FnDomain::Int: ok = !isBool && !isFloat; break;
-  case FnDomain::Test: ok = isFloat; break;
-  case FnDomain::Compare: ok = true; break;
-  }
+  bool ok = fn.accepts(isBool, isFloat, !isBool && !isFloat);
   if (!ok)
     return fail(std::string(fn.mnemonic) +
                 " is not defined for " + std::string(isa::dtypeName(t)));

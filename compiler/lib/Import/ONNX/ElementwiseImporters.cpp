@@ -212,15 +212,7 @@ LogicalResult checkUnaryDomain(NodeContext &n, llvm::StringRef fn, Type elt) {
   const isa::FnInfo *info =
       isa::unaryFnInfo(int64_t(*isa::unaryFnFromMnemonic(fn.str())));
   bool isBool = elt.isInteger(1), isFloat = llvm::isa<FloatType>(elt);
-  bool ok = true;
-  switch (info->domain) {
-  case isa::FnDomain::Numeric: ok = !isBool; break;
-  case isa::FnDomain::Float: case isa::FnDomain::Test: ok = isFloat; break;
-  case isa::FnDomain::Bool: ok = isBool; break;
-  case isa::FnDomain::Int: ok = !isBool && !isFloat; break;
-  case isa::FnDomain::Compare: break;
-  }
-  if (!ok) {
+  if (!info->accepts(isBool, isFloat, !isBool && !isFloat)) {
     std::string s;
     llvm::raw_string_ostream os(s);
     os << elt;
@@ -265,15 +257,7 @@ FailureOr<Value> binaryFn(NodeContext &n, Value lhs, Value rhs,
   Type elt = info->boolResult() ? boolType(n) : lt.getElementType();
   bool isBool = lt.getElementType().isInteger(1);
   bool isFloat = llvm::isa<FloatType>(lt.getElementType());
-  bool ok = true;
-  switch (info->domain) {
-  case isa::FnDomain::Numeric: ok = !isBool; break;
-  case isa::FnDomain::Float: case isa::FnDomain::Test: ok = isFloat; break;
-  case isa::FnDomain::Bool: ok = isBool; break;
-  case isa::FnDomain::Int: ok = !isBool && !isFloat; break;
-  case isa::FnDomain::Compare: break;
-  }
-  if (!ok) {
+  if (!info->accepts(isBool, isFloat, !isBool && !isFloat)) {
     (void)n.fail("element type not supported by " + fn);
     return failure();
   }

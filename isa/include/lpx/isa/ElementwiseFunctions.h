@@ -29,6 +29,18 @@ struct FnInfo {
     return domain == FnDomain::Bool || domain == FnDomain::Test ||
            domain == FnDomain::Compare;
   }
+  /// Whether the function is defined for an operand element type of the
+  /// given kind; the importer, the verifiers and the runtime all ask here.
+  constexpr bool accepts(bool isBool, bool isFloat, bool isInt) const {
+    switch (domain) {
+    case FnDomain::Numeric: return !isBool;
+    case FnDomain::Float: case FnDomain::Test: return isFloat;
+    case FnDomain::Bool: return isBool;
+    case FnDomain::Int: return isInt;
+    case FnDomain::Compare: return true;
+    }
+    return false;
+  }
 };
 
 enum class UnaryFn : int64_t {

@@ -307,15 +307,7 @@ LogicalResult checkDomain(Operation *op, const FnInfo &fn, Type elt) {
   bool isBool = elt.isInteger(1);
   bool isFloat = isa<FloatType>(elt);
   bool isInt = isa<IntegerType>(elt) && !isBool;
-  bool ok = true;
-  switch (fn.domain) {
-  case FnDomain::Numeric: ok = !isBool; break;
-  case FnDomain::Float: ok = isFloat; break;
-  case FnDomain::Bool: ok = isBool; break;
-  case FnDomain::Int: ok = isInt; break;
-  case FnDomain::Test: ok = isFloat; break;
-  case FnDomain::Compare: ok = true; break;
-  }
+  bool ok = fn.accepts(isBool, isFloat, isInt);
   if (!ok)
     return op->emitOpError("function '")
            << fn.mnemonic << "' is not defined for element type " << elt;
