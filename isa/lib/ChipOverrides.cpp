@@ -24,45 +24,56 @@ llvm::Error error(const llvm::Twine &message) {
 
 /// One scalar of the printed description.
 struct Leaf {
-  std::string section; // empty for a top-level scalar
+  std::string section; // dotted path of the enclosing sections, or empty
   std::string name;
   std::string value;   // as printed, trimmed
   size_t line = 0;     // index into the line list
   std::string key() const {
     return section.empty() ? name : section + "." + name;
   }
+  size_t depth() const {
+    return section.empty() ? 0 : 1 + llvm::count(section, '.');
+  }
 };
 
 struct Printed {
   std::vector<std::string> lines;
   std::vector<Leaf> leaves;
-  std::vector<std::string> sections; // in print order
+  std::vector<std::string> sections; // dotted paths, in print order
+  std::vector<size_t> sectionEnds;   // last line index of each section
 };
 
+/// Splits the printer's layout: two spaces of indent per nesting level, a
+/// section header is a key with no value.
 Printed scan(StringRef text) {
   Printed p;
   llvm::SmallVector<StringRef> lines;
   text.split(lines, '\n');
-  std::string section;
+  std::vector<std::string> path; // open sections, outermost first
+  auto sectionIndex = [&](const std::string &dotted) {
+    return size_t(llvm::find(p.sections, dotted) - p.sections.begin());
+  };
   for (StringRef line : lines) {
     size_t index = p.lines.size();
     p.lines.push_back(line.str());
     if (line.starts_with("---") || line.starts_with("...") ||
         line.trim().empty())
       continue;
-    bool indented = line.starts_with("  ");
+    size_t depth = (line.size() - line.ltrim(' ').size()) / 2;
+    path.resize(std::min(path.size(), depth));
     auto [name, value] = line.trim().split(':');
     value = value.trim();
-    if (!indented) {
-      section.clear();
-      if (value.empty()) { // a section header
-        section = name.str();
-        p.sections.push_back(section);
-        continue;
-      }
+    std::string section = llvm::join(path, ".");
+    for (size_t d = 1; d <= path.size(); ++d) // extend the open sections
+      p.sectionEnds[sectionIndex(llvm::join(llvm::ArrayRef(path).take_front(d),
+                                            "."))] = index;
+    if (value.empty()) { // a section header
+      path.push_back(name.str());
+      p.sections.push_back(llvm::join(path, "."));
+      p.sectionEnds.push_back(index);
+      continue;
     }
-    p.leaves.push_back({indented ? section : "", name.str(), value.str(),
-                        index});
+    p.leaves.push_back({section, name.str(), value.str(), index});
   }
   return p;
 }
@@ -76,20 +87,51 @@ std::string keysOf(const Printed &p, StringRef section) {
 }
 
 llvm::Error unknownKey(const Printed &p, StringRef key) {
-  auto [section, name] = key.split('.');
-  if (name.empty()) {
-    if (llvm::is_contained(p.sections, section))
+  auto [section, name] = key.rsplit('.');
+  if (name.empty() && !key.contains('.')) {
+    if (llvm::is_contained(p.sections, key))
       return error("'" + key + "' is a section, set one of its parameters: " +
-                   keysOf(p, section));
+                   keysOf(p, key));
     return error("unknown chip parameter '" + key +
                  "' (top-level parameters: " + keysOf(p, "") +
                  "; sections: " + llvm::join(p.sections, ", ") + ")");
   }
+  if (llvm::is_contained(p.sections, key))
+    return error("'" + key + "' is a section, set one of its parameters: " +
+                 keysOf(p, key));
   if (llvm::is_contained(p.sections, section))
     return error("unknown chip parameter '" + key + "' (" + section +
                  " has: " + keysOf(p, section) + ")");
   return error("unknown chip section '" + section + "' in '" + key +
                "' (sections: " + llvm::join(p.sections, ", ") + ")");
+}
+
+/// Per-operation latency tables list only the operations a description sets,
+/// so `vxm.latencies.exp` may need its line (and the table's header) added.
+/// Returns false when `key` is not such a key.
+bool insertLatencyEntry(Printed &p, StringRef key, StringRef value) {
+  llvm::SmallVector<StringRef, 3> parts;
+  key.split(parts, '.');
+  // The units with latency tables (see UnitOps.h).
+  if (parts.size() != 3 || parts[1] != "latencies" ||
+      !llvm::is_contained({"vxm", "sxm", "mem"}, parts[0]))
+    return false;
+  std::string unit = parts[0].str(), table = unit + ".latencies";
+  auto at = llvm::find(p.sections, table);
+  std::vector<std::string> added;
+  size_t after;
+  if (at != p.sections.end()) {
+    after = p.sectionEnds[at - p.sections.begin()];
+  } else {
+    auto u = llvm::find(p.sections, unit);
+    if (u == p.sections.end())
+      return false;
+    after = p.sectionEnds[u - p.sections.begin()];
+    added.push_back("  latencies:");
+  }
+  added.push_back("    " + parts[2].str() + ": " + value.str());
+  p.lines.insert(p.lines.begin() + after + 1, added.begin(), added.end());
+  return true;
 }
 
 /// The parser's message names its buffer and line ("override:12: ..."); the
@@ -132,11 +174,12 @@ llvm::Error lpx::isa::applyOverride(ChipSpec &spec, StringRef key,
   for (const Leaf &l : p.leaves)
     if (l.key() == key)
       leaf = &l;
-  if (!leaf)
+  if (leaf)
+    p.lines[leaf->line] = std::string(2 * leaf->depth(), ' ') + leaf->name +
+                          ": " + yamlValue(key, value);
+  else if (!insertLatencyEntry(p, key, value))
     return unknownKey(p, key);
 
-  p.lines[leaf->line] = (leaf->section.empty() ? "" : "  ") + leaf->name +
-                        ": " + yamlValue(key, value);
   std::string text = llvm::join(p.lines, "\n");
   auto parsed = parseChipSpec(text, "override");
   if (!parsed)

@@ -1,11 +1,14 @@
 //===- ChipSpec.cpp - Reading and writing chip descriptions ---------------===//
 #include "lpx/isa/ChipSpec.h"
+#include "lpx/isa/UnitOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 using namespace lpx::isa;
 using llvm::yaml::IO;
@@ -76,6 +79,7 @@ template <> struct MappingTraits<SramSpec> {
     s.bytes = bytes.value;
     io.mapRequired("slices", s.slices);
     io.mapRequired("banks_per_slice", s.banksPerSlice);
+    io.mapOptional("bytes_per_cycle_per_bank", s.bytesPerCyclePerBank);
   }
   static std::string validate(IO &, SramSpec &s) {
     if (s.slices == 0) return "sram.slices must be positive";
@@ -107,6 +111,7 @@ template <> struct MappingTraits<MxmSpec> {
     io.mapRequired("cycles_per_vector_16bit", s.cyclesPerVector16);
     io.mapRequired("cycles_per_vector_32bit", s.cyclesPerVector32);
     io.mapOptional("cycles_per_vector_fp8", s.cyclesPerVectorFp8);
+    io.mapOptional("queues", s.queues);
   }
   static std::string validate(IO &, MxmSpec &s) {
     if (s.planes == 0) return "mxm.planes must be positive";
@@ -115,33 +120,73 @@ template <> struct MappingTraits<MxmSpec> {
     if (s.cyclesPerVectorInt8 == 0 || s.cyclesPerVector16 == 0 ||
         s.cyclesPerVector32 == 0)
       return "mxm.cycles_per_vector_* must be positive";
+    if (s.queues == 0) return "mxm.queues must be positive";
+    if (s.planes % s.queues)
+      return "mxm.planes must be a multiple of mxm.queues (each queue gets "
+             "an equal share of the planes)";
     if (s.cyclesPerVectorFp8 == 0) // not given: FP8 runs at the int8 rate
       s.cyclesPerVectorFp8 = s.cyclesPerVectorInt8;
     return "";
   }
 };
 
+/// A per-operation latency table: any number of `name: cycles` entries.
+template <> struct CustomMappingTraits<std::map<std::string, uint32_t>> {
+  static void inputOne(IO &io, StringRef key,
+                       std::map<std::string, uint32_t> &m) {
+    io.mapRequired(key.str().c_str(), m[key.str()]);
+  }
+  static void output(IO &io, std::map<std::string, uint32_t> &m) {
+    for (auto &[name, cycles] : m)
+      io.mapRequired(name.c_str(), cycles);
+  }
+};
+
+/// Keys shared by the streaming units (vxm, sxm, mem).
+static void mapStreamUnit(IO &io, StreamUnitSpec &s) {
+  io.mapRequired("vectors_per_cycle", s.vectorsPerCycle);
+  io.mapRequired("latency", s.latency);
+  io.mapOptional("queues", s.queues);
+  if (!io.outputting() || !s.latencies.empty())
+    io.mapOptional("latencies", s.latencies);
+}
+
+static std::string validateStreamUnit(const char *unitKey, lpx::isa::Unit unit,
+                               const StreamUnitSpec &s) {
+  std::string u = unitKey;
+  if (s.vectorsPerCycle == 0) return u + ".vectors_per_cycle must be positive";
+  if (s.queues == 0) return u + ".queues must be positive";
+  const auto &known = lpx::isa::unitOpNames(unit);
+  for (const auto &[name, cycles] : s.latencies)
+    if (!std::binary_search(known.begin(), known.end(), name)) {
+      std::string list;
+      for (const std::string &k : known)
+        list += (list.empty() ? "" : ", ") + k;
+      return u + ".latencies." + name + ": " + u +
+             " has no operation '" + name + "' (it has: " + list + ")";
+    }
+  return "";
+}
+
 template <> struct MappingTraits<StreamUnitSpec> {
-  static void mapping(IO &io, StreamUnitSpec &s) {
-    io.mapRequired("vectors_per_cycle", s.vectorsPerCycle);
-    io.mapRequired("latency", s.latency);
-  }
-  static std::string validate(IO &, StreamUnitSpec &s) {
-    if (s.vectorsPerCycle == 0) return "vectors_per_cycle must be positive";
-    return "";
-  }
+  // Used for sxm and mem; the key prefix in messages comes from the context.
+  static void mapping(IO &io, StreamUnitSpec &s) { mapStreamUnit(io, s); }
 };
 
 template <> struct MappingTraits<VxmSpec> {
   static void mapping(IO &io, VxmSpec &s) {
-    io.mapRequired("vectors_per_cycle", s.vectorsPerCycle);
-    io.mapRequired("latency", s.latency);
+    mapStreamUnit(io, s);
     io.mapRequired("transcendental_passes", s.transcendentalPasses);
+    io.mapOptional("alus_per_lane", s.alusPerLane);
   }
   static std::string validate(IO &, VxmSpec &s) {
-    if (s.vectorsPerCycle == 0) return "vxm.vectors_per_cycle must be positive";
+    if (auto msg = validateStreamUnit("vxm", lpx::isa::Unit::VXM, s);
+        !msg.empty())
+      return msg;
     if (s.transcendentalPasses == 0)
       return "vxm.transcendental_passes must be positive";
+    if (s.alusPerLane == 0) // not given: one ALU per stream pipeline
+      s.alusPerLane = s.vectorsPerCycle;
     return "";
   }
 };
@@ -149,13 +194,16 @@ template <> struct MappingTraits<VxmSpec> {
 template <> struct MappingTraits<LinkSpec> {
   static void mapping(IO &io, LinkSpec &s) {
     io.mapRequired("per_chip", s.perChip);
-    io.mapRequired("bytes_per_cycle", s.bytesPerCycle);
+    io.mapRequired("lanes", s.lanes);
+    io.mapRequired("lane_bytes_per_cycle", s.laneBytesPerCycle);
     io.mapRequired("latency", s.latency);
     io.mapRequired("flit_payload", s.flitPayload);
     io.mapRequired("flit_bytes", s.flitBytes);
   }
   static std::string validate(IO &, LinkSpec &s) {
-    if (!(s.bytesPerCycle > 0)) return "link.bytes_per_cycle must be positive";
+    if (s.lanes == 0) return "link.lanes must be positive";
+    if (!(s.laneBytesPerCycle > 0))
+      return "link.lane_bytes_per_cycle must be positive";
     if (s.flitPayload == 0) return "link.flit_payload must be positive";
     if (s.flitBytes < s.flitPayload)
       return "link.flit_bytes must be at least link.flit_payload";
@@ -167,17 +215,21 @@ template <> struct MappingTraits<TopologySpec> {
   static void mapping(IO &io, TopologySpec &s) {
     io.mapRequired("group_size", s.groupSize);
     io.mapOptional("global_links_per_chip", s.globalLinksPerChip);
-    io.mapOptional("global_bytes_per_cycle", s.globalBytesPerCycle);
+    io.mapOptional("global_lanes", s.globalLanes);
+    io.mapOptional("global_lane_bytes_per_cycle", s.globalLaneBytesPerCycle);
     io.mapOptional("global_latency", s.globalLatency);
     io.mapOptional("deskew_cycles", s.deskewCycles);
   }
   static std::string validate(IO &, TopologySpec &s) {
     if (s.groupSize == 0) return "topology.group_size must be positive";
-    if (s.globalLinksPerChip > 0 && !(s.globalBytesPerCycle > 0))
-      return "topology.global_bytes_per_cycle must be positive when chips "
-             "have global links";
-    if (s.globalBytesPerCycle < 0)
-      return "topology.global_bytes_per_cycle must not be negative";
+    if (s.globalLinksPerChip > 0 && s.globalLanes == 0)
+      return "topology.global_lanes must be positive when chips have global "
+             "links";
+    if (s.globalLinksPerChip > 0 && !(s.globalLaneBytesPerCycle > 0))
+      return "topology.global_lane_bytes_per_cycle must be positive when "
+             "chips have global links";
+    if (s.globalLaneBytesPerCycle < 0)
+      return "topology.global_lane_bytes_per_cycle must not be negative";
     return "";
   }
 };
@@ -212,6 +264,15 @@ template <> struct MappingTraits<ChipSpec> {
   }
   static std::string validate(IO &, ChipSpec &s) {
     if (!(s.clockMHz > 0)) return "clock_mhz must be positive";
+    // The stream units are one C++ type; their messages need the key here.
+    if (auto msg = validateStreamUnit("sxm", lpx::isa::Unit::SXM, s.sxm);
+        !msg.empty())
+      return msg;
+    if (auto msg = validateStreamUnit("mem", lpx::isa::Unit::MEM, s.mem);
+        !msg.empty())
+      return msg;
+    if (s.sram.bytesPerCyclePerBank == 0) // not given: one vector per bank
+      s.sram.bytesPerCyclePerBank = s.vector.bytes;
     if (s.vector.bytes != 0 && s.sram.bytes < s.vector.bytes)
       return "sram.bytes is smaller than one vector";
     return "";

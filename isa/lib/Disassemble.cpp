@@ -1,5 +1,6 @@
 //===- Disassemble.cpp - Program file to stable text ----------------------===//
 #include "lpx/isa/Disassemble.h"
+#include "lpx/isa/UnitOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -44,6 +45,8 @@ void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
       std::string queue = std::string(unitName(unitOf(op)));
       if (op == Opcode::Send)
         queue = "link" + std::to_string(inst.link());
+      else if (queueCount(prog.chip, unitOf(op)) > 1) // as the report names it
+        queue += std::to_string(inst.queue());
       os << llvm::formatv("  {0,10} {1,-6} {2,-12}", inst.issue(), queue,
                           mnemonic(op));
       os << " %" << inst.result();

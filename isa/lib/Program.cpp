@@ -1,5 +1,6 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
+#include "lpx/isa/UnitOps.h"
 #include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/isa/Topology.h"
 #include "lpx/isa/Version.h"
@@ -311,6 +312,13 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
       return fail("instruction %d: link %u of node %u does not lead to node "
                   "%u",
                   i, inst.link(), inst.node(), inst.dst_node());
+    const uint32_t queues = queueCount(chip, unitOf(opcodeOf(inst)));
+    if (inst.queue() >= queues)
+      return fail("instruction %d: queue %u of %s, which has %u queue%s on "
+                  "this chip",
+                  i, inst.queue(),
+                  std::string(unitName(unitOf(opcodeOf(inst)))).c_str(),
+                  queues, queues == 1 ? "" : "s");
     if (p.buffers(inst.result()).node() != resultNode)
       return fail("instruction %d: result %s is not on node %u", i,
                   p.buffers(inst.result()).name().c_str(), resultNode);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "lpx/isa/Timing.h"
 #include "lpx/isa/ElementwiseFunctions.h"
+#include "lpx/isa/UnitOps.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,7 +69,9 @@ static Cost matmulCost(const ChipSpec &chip, const TensorDesc &a,
   uint64_t load = uint64_t(m.weightLoadCycles) *
                   std::max<unsigned>(dtypeBytes(b.dtype), 1);
   uint64_t stream = rowsPerTile * perVector;
-  uint64_t tilesPerPlane = ceilDiv(tiles, m.planes);
+  // Each instruction queue owns an equal share of the planes.
+  uint64_t planes = std::max<uint32_t>(m.planes / std::max(m.queues, 1u), 1);
+  uint64_t tilesPerPlane = ceilDiv(tiles, planes);
   return {load + tilesPerPlane * std::max(load, stream), m.latency};
 }
 
@@ -112,21 +115,54 @@ static uint64_t vectorsOf(const ChipSpec &chip, const TensorDesc &t) {
   return chip.vectorsFor(t.bytes());
 }
 
+// The vector unit computes lane by lane: an element takes at least one lane,
+// so elements narrower than a lane (vector.bytes / vector.lanes) waste part
+// of it. Measured in whole-vector steps of the lanes.
+static uint64_t laneVectorsOf(const ChipSpec &chip, const TensorDesc &t) {
+  const double laneBytes = double(chip.vector.bytes) / chip.vector.lanes;
+  const double lanesPerElement =
+      std::max(1.0, double(dtypeBytes(t.dtype)) / laneBytes);
+  return static_cast<uint64_t>(
+      std::ceil(double(t.elements()) * lanesPerElement / chip.vector.lanes));
+}
+
 Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
                                const std::vector<TensorDesc> &operands,
                                const TensorDesc &result,
                                const std::vector<int64_t> &attrs) {
   uint64_t vectors = vectorsOf(chip, result);
-  for (const TensorDesc &t : operands)
+  uint64_t laneVectors = laneVectorsOf(chip, result);
+  uint64_t sramBytes = result.bytes();
+  for (const TensorDesc &t : operands) {
     vectors = std::max(vectors, vectorsOf(chip, t));
+    laneVectors = std::max(laneVectors, laneVectorsOf(chip, t));
+    sramBytes += t.bytes();
+  }
   vectors = std::max<uint64_t>(vectors, 1);
+  laneVectors = std::max<uint64_t>(laneVectors, 1);
+  // Every byte an instruction reads or writes passes an SRAM bank port; the
+  // node's banks together bound how fast any one instruction can stream.
+  const uint64_t sramFloor =
+      ceilDiv(sramBytes, std::max<uint64_t>(chip.sramBytesPerCycle(), 1));
 
   // Operands stream from SRAM across the chip to the unit and results back.
   const uint64_t transport = chip.stream.transportCycles;
+  const std::string opName = unitOpName(op, attrs);
   auto streamed = [&](const StreamUnitSpec &u, uint64_t passes) {
-    return Cost{std::max<uint64_t>(1, ceilDiv(vectors * passes,
-                                              u.vectorsPerCycle)),
-                u.latency + transport};
+    return Cost{std::max({uint64_t(1), sramFloor,
+                          ceilDiv(vectors * passes, u.vectorsPerCycle)}),
+                u.latencyOf(opName) + transport};
+  };
+  // A vector operation of p ALU passes: the queue takes at most
+  // vectors_per_cycle lane-vectors per cycle, and the lane's ALUs (p per
+  // vector in flight) at most alus_per_lane / p.
+  auto vectorOp = [&](uint64_t passes) {
+    const VxmSpec &v = chip.vxm;
+    uint64_t alus = std::max<uint64_t>(v.alusPerLane, 1);
+    uint64_t byStream = ceilDiv(laneVectors, v.vectorsPerCycle);
+    uint64_t byAlus = ceilDiv(laneVectors * passes, alus);
+    return Cost{std::max({uint64_t(1), sramFloor, byStream, byAlus}),
+                v.latencyOf(opName) + transport};
   };
   const uint64_t tp = chip.vxm.transcendentalPasses;
 
@@ -136,6 +172,7 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
       return {1, chip.mxm.latency};
     {
       Cost c = matmulCost(chip, operands[0], operands[1], result);
+      c.busy = std::max(c.busy, sramFloor);
       c.latency += transport;
       return c;
     }
@@ -146,17 +183,17 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
   case Opcode::Neg:
   case Opcode::Relu:
   case Opcode::Cast:
-    return streamed(chip.vxm, 1);
+    return vectorOp(1);
   case Opcode::Div:
   case Opcode::Pow:
   case Opcode::Sqrt:
   case Opcode::Sigmoid:
   case Opcode::Tanh:
-    return streamed(chip.vxm, tp);
+    return vectorOp(tp);
   case Opcode::Softmax: // max, subtract+exp, sum, scale
-    return streamed(chip.vxm, 3 + tp);
+    return vectorOp(3 + tp);
   case Opcode::ReduceMean: // sum, scale
-    return streamed(chip.vxm, 2);
+    return vectorOp(2);
   case Opcode::Transpose:
   case Opcode::Concat:
   case Opcode::Slice:
@@ -168,13 +205,13 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
   case Opcode::Binary:
   case Opcode::Reduce:
   case Opcode::ArgReduce:
-    return streamed(chip.vxm, functionPasses(op, attrs, tp));
+    return vectorOp(functionPasses(op, attrs, tp));
   case Opcode::LogSoftmax: // max, subtract+exp, sum, log, subtract
-    return streamed(chip.vxm, 3 + 2 * tp);
+    return vectorOp(3 + 2 * tp);
   case Opcode::Hardmax: // max, compare
-    return streamed(chip.vxm, 2);
+    return vectorOp(2);
   case Opcode::CumSum:
-    return streamed(chip.vxm, 1);
+    return vectorOp(1);
   case Opcode::Broadcast:
   case Opcode::Pad:
   case Opcode::GatherElements:
@@ -183,6 +220,7 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
     if (operands.size() < 2)
       return {1, chip.mxm.latency};
     Cost c = convCost(chip, operands, result);
+    c.busy = std::max(c.busy, sramFloor);
     c.latency += transport;
     return c;
   }
@@ -195,8 +233,9 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
       window *= static_cast<uint64_t>(std::max<int64_t>(attrs[2 + i], 1));
     uint64_t in = operands.empty() ? 1 : vectorsOf(chip, operands[0]);
     uint64_t work = std::max(in, vectorsOf(chip, result) * window);
-    return Cost{std::max<uint64_t>(1, ceilDiv(work, chip.vxm.vectorsPerCycle)),
-                chip.vxm.latency + transport};
+    return Cost{std::max({uint64_t(1), sramFloor,
+                          ceilDiv(work, chip.vxm.vectorsPerCycle)}),
+                chip.vxm.latencyOf(opName) + transport};
   }
   case Opcode::Send:
     return sendCost(chip, operands.empty() ? result.bytes()
@@ -211,8 +250,9 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
 Cost lpx::isa::sendCost(const ChipSpec &chip, uint64_t bytes, bool global) {
   uint64_t flits = std::max<uint64_t>(1, ceilDiv(bytes, chip.link.flitPayload));
   double wire = double(flits) * chip.link.flitBytes;
-  double rate = global ? chip.topology.globalBytesPerCycle
-                       : chip.link.bytesPerCycle;
+  // A flit is striped over the link's lanes.
+  double rate = global ? chip.topology.globalBytesPerCycle()
+                       : chip.link.bytesPerCycle();
   uint64_t busy = static_cast<uint64_t>(std::ceil(wire / rate));
   return {std::max<uint64_t>(busy, 1),
           global ? chip.topology.globalLatency : chip.link.latency};

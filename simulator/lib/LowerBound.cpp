@@ -2,12 +2,14 @@
 //
 // Three independent bounds, each a necessary condition on any schedule of the
 // same instructions on the same chip:
-//  - a queue runs one instruction at a time: it cannot start before the
-//    earliest of its instructions could, needs the sum of their busy cycles,
-//    and after its last one the shortest remaining chain still has to run
-//    (head + work + tail, as in Jackson's bound for job shops);
-//  - a node's SRAM delivers at most one vector per bank per cycle, so the
-//    bytes its instructions stream need at least bytes / that rate;
+//  - a queue runs one instruction at a time: a unit with q queues cannot
+//    start before the earliest of its instructions could, needs the sum of
+//    their busy cycles spread over its q queues, and after its last one the
+//    shortest remaining chain still has to run (head + work / q + tail, as
+//    in Jackson's bound for job shops);
+//  - a node's SRAM delivers at most sram.bytes_per_cycle_per_bank per bank
+//    per cycle, so the bytes its instructions stream need at least bytes /
+//    that rate;
 //  - an instruction cannot issue before its operands are complete, so the
 //    longest producer -> reader chain of busy + latency is a floor.
 // Multi-node programs start all three after the deskew. One pass in program
@@ -18,6 +20,7 @@
 #include "lpx/sim/LowerBound.h"
 
 #include "lpx/isa/Opcode.h"
+#include "lpx/isa/UnitOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -77,6 +80,7 @@ uint32_t LowerBoundBuilder::queueOf(uint32_t node,
             : llvm::formatv("{0} on node {1}", isa::unitName(unit), node)
                   .str());
     *slot = uint32_t(queueNames.size());
+    queueCounts.push_back(isa::queueCount(prog.chip, unit));
   }
   return *slot - 1;
 }
@@ -169,8 +173,9 @@ LowerBounds LowerBoundBuilder::finish() const {
   uint64_t best = 0;
   std::string bestName;
   for (size_t q = 0; q < work.size(); ++q) {
-    uint64_t bound = addSat(addSat(work[q].minHead, work[q].busy),
-                            work[q].minTail);
+    uint64_t spread =
+        ceilDiv(work[q].busy, std::max<uint32_t>(queueCounts[q], 1));
+    uint64_t bound = addSat(addSat(work[q].minHead, spread), work[q].minTail);
     if (bound > best || bestName.empty() ||
         (bound == best && queueNames[q] < bestName)) {
       best = bound;
@@ -179,11 +184,7 @@ LowerBounds LowerBoundBuilder::finish() const {
   }
   out.resource = Bound{best, bestName};
 
-  // Every bank delivers one vector per cycle.
-  const isa::ChipSpec &chip = prog.chip;
-  const uint64_t bytesPerCycle = uint64_t(chip.sram.slices) *
-                                 uint64_t(chip.sram.banksPerSlice) *
-                                 uint64_t(chip.vector.bytes);
+  const uint64_t bytesPerCycle = prog.chip.sramBytesPerCycle();
   uint32_t busiestNode = 0;
   for (uint32_t node = 1; node < p.num_nodes(); ++node)
     if (sramBytes[node] > sramBytes[busiestNode])

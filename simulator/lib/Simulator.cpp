@@ -16,6 +16,7 @@
 #include "lpx/isa/Banks.h"
 #include "lpx/isa/Opcode.h"
 #include "lpx/isa/Timing.h"
+#include "lpx/isa/UnitOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -63,11 +64,20 @@ unsigned unitSlot(isa::Unit u) {
   return 0;
 }
 
+uint32_t maxQueueCount(const isa::ChipSpec &chip) {
+  uint32_t n = 1;
+  for (isa::Unit u : kUnitsByName)
+    n = std::max(n, isa::queueCount(chip, u));
+  return n;
+}
+
 class Engine {
 public:
   Engine(const isa::LoadedProgram &prog, const SimOptions &opts)
       : prog(prog), p(prog.program), opts(opts),
-        units(size_t(p.num_nodes()) * kQueuedUnits), buffers(p.buffers_size()),
+        maxQueues(maxQueueCount(prog.chip)),
+        units(size_t(p.num_nodes()) * kQueuedUnits * maxQueues),
+        buffers(p.buffers_size()),
         sram(p.num_nodes()), banks(p.num_nodes()), lower(prog) {}
 
   llvm::Expected<SimResult> run();
@@ -97,7 +107,11 @@ private:
   const isa::pb::Program &p;
   const SimOptions &opts;
   SimResult result;
-  std::vector<QueueState> units; // node * kQueuedUnits + unitSlot
+  const uint32_t maxQueues;       // of any unit
+  std::vector<QueueState> units; // (node * kQueuedUnits + slot) * maxQueues + q
+  size_t unitIndex(uint32_t node, unsigned slot, uint32_t queue) const {
+    return (size_t(node) * kQueuedUnits + slot) * maxQueues + queue;
+  }
   std::map<std::pair<uint32_t, uint32_t>, QueueState> links; // (node, link)
   std::vector<BufferState> buffers;
   std::vector<SramOccupancy> sram; // per node
@@ -337,9 +351,11 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   const uint64_t done = addSat(addSat(issue, cost.busy), cost.latency);
 
   const bool isSend = isa::unitOf(op) == isa::Unit::C2C;
+  // verifyProgram checked the queue number against the chip.
   QueueState &q = isSend ? links[{inst.node(), inst.link()}]
-                         : units[size_t(inst.node()) * kQueuedUnits +
-                                 unitSlot(isa::unitOf(op))];
+                         : units[unitIndex(inst.node(),
+                                           unitSlot(isa::unitOf(op)),
+                                           inst.queue())];
   checkQueue(index, inst, q, cost, isSend);
   // Chips of a multi-chip program share a time base only after the deskew.
   const uint64_t deskew =
@@ -383,9 +399,15 @@ std::vector<QueueStats> Engine::collectQueues() const {
           QueueStats{node, llvm::formatv("link{0}", link->first.second).str(),
                      link->second.busy, link->second.count});
     for (unsigned u = 0; u < kQueuedUnits; ++u) {
-      const QueueState &q = units[size_t(node) * kQueuedUnits + u];
-      out.push_back(QueueStats{
-          node, std::string(isa::unitName(kUnitsByName[u])), q.busy, q.count});
+      // A unit with several queues reports each: vxm0, vxm1, ...
+      const uint32_t queues = isa::queueCount(prog.chip, kUnitsByName[u]);
+      for (uint32_t k = 0; k < queues; ++k) {
+        const QueueState &q = units[unitIndex(node, u, k)];
+        std::string name(isa::unitName(kUnitsByName[u]));
+        if (queues > 1)
+          name += std::to_string(k);
+        out.push_back(QueueStats{node, std::move(name), q.busy, q.count});
+      }
     }
   }
   return out;

@@ -1,9 +1,10 @@
 //===- Schedule.cpp - Issue cycles for every instruction ------------------===//
 //
 // IR level 2 to 3. One pass over the ops in program order: each issues at the
-// first cycle when its operands are complete and its queue (a unit of its
-// node, or an outgoing link) is free. Queues therefore stay in program order
-// and no unit or link ever holds two instructions in one cycle. A transfer
+// first cycle when its operands are complete and a queue of its unit (or its
+// outgoing link) is free; of a unit's queues it takes the one free first
+// (the lowest-numbered on a tie). Queues therefore stay in program order and
+// no queue or link ever holds two instructions in one cycle. A transfer
 // becomes one send per hop of its route (store and forward through the
 // intermediate chips). Multi-chip programs start after the counters' deskew.
 //
@@ -14,6 +15,7 @@
 #include "lpx/Target/ISABridge.h"
 #include "lpx/Transforms/Passes.h"
 #include "lpx/isa/Topology.h"
+#include "lpx/isa/UnitOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -49,6 +51,14 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
                     StringAttr::get(&getContext(), spec->name));
   }
 
+  /// Key of queue `k` of `unit` in the free-cycle map; links use
+  /// kNumUnits + link, so unit queues start far above any link id.
+  static uint64_t unitQueueId(isa::Unit unit, uint32_t k) {
+    return k == 0 ? uint64_t(unit)
+                  : (uint64_t(1) << 32) + uint64_t(k) * isa::kNumUnits +
+                        uint64_t(unit);
+  }
+
   LogicalResult schedule(func::FuncOp f, const isa::ChipSpec &spec,
                          uint32_t numNodes) {
     llvm::DenseMap<Value, uint64_t> ready; // cycle a value is complete
@@ -81,12 +91,20 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       }
       isa::Cost cost = costOf(spec, &op);
       isa::Unit unit = isa::unitOf(*code);
-      uint64_t &free = queueFree(*node, uint64_t(unit));
-      uint64_t issue = std::max(start, free);
-      free = issue + cost.busy;
+      const uint32_t queues = isa::queueCount(spec, unit);
+      uint64_t queue = 0;
+      uint64_t issue = std::max(start, queueFree(*node, unitQueueId(unit, 0)));
+      for (uint32_t k = 1; k < queues; ++k) {
+        uint64_t at = std::max(start, queueFree(*node, unitQueueId(unit, k)));
+        if (at < issue) {
+          issue = at;
+          queue = k;
+        }
+      }
+      queueFree(*node, unitQueueId(unit, queue)) = issue + cost.busy;
       op.setAttr(sched::SchedDialect::kSlotAttr,
                  sched::SlotAttr::get(&getContext(), isa::unitName(unit),
-                                      issue, cost.busy, cost.latency));
+                                      issue, cost.busy, cost.latency, queue));
       ready[op.getResult(0)] = cost.done(issue);
     }
     return success();
@@ -116,7 +134,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       part::setNode(send, hop.to);
       send->setAttr(sched::SchedDialect::kSlotAttr,
                     sched::SlotAttr::get(&getContext(), "c2c", issue,
-                                         cost.busy, cost.latency));
+                                         cost.busy, cost.latency, 0));
       value = send.getResult();
       start = cost.done(issue);
       ready[value] = start;

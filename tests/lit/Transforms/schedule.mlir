@@ -3,7 +3,7 @@
 // Cycles derived by hand from Inputs/test-chip.yaml: vectors of 64 bytes;
 // VXM 1 vector/cycle, latency 2, transcendental ops take 3 passes; MXM one
 // plane of 4x4, 10 cycles per weight tile per weight byte, 4 cycles per
-// vector for 32-bit operands, latency 3; links 16 bytes/cycle, 64-byte
+// vector for 32-bit operands, latency 3; links 2 lanes x 8 = 16 bytes/cycle, 64-byte
 // payload in 72-byte flits, latency 100.
 
 // A 1x32 f32 tensor is 128 bytes = 2 vectors.

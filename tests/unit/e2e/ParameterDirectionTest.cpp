@@ -60,10 +60,14 @@ const Direction kDirections[] = {
   {"sram.slices", "x2", nullptr, false,
    "bank layout: checked for conflicts, not timed"},
   {"sram.banks_per_slice", "x2", nullptr, false,
-   "bank layout: checked for conflicts, not timed"},
+   "bank layout: more banks raise the SRAM bandwidth, but 176 banks x 320 "
+   "bytes already outpace any one instruction's streams"},
+  {"sram.bytes_per_cycle_per_bank", "x2", nullptr, false,
+   "56 KB per cycle of SRAM bandwidth already outpaces any one "
+   "instruction's streams (it moves the SRAM-bandwidth lower bound only)"},
   {"vector.lanes", "x2", nullptr, false,
-   "NOT USED anywhere (design gap): every stream is measured in "
-   "vector.bytes"},
+   "tsp-v1's lanes are one byte wide: every element already fills whole "
+   "lanes, so narrower lanes cannot take more elements per cycle"},
   {"vector.bytes", "x2", nullptr, true, ""},
   {"stream.transport_cycles", "/2", nullptr, true, ""},
   {"mxm.planes", "x2", nullptr, false,
@@ -84,31 +88,61 @@ const Direction kDirections[] = {
    "load (40 cycles x 4 bytes) hides the streaming"},
   {"mxm.cycles_per_vector_fp8", "1", "2", false,
    "the model is float32: no fp8 matmul"},
-  {"vxm.vectors_per_cycle", "x2", nullptr, true, ""},
+  // Independent matmuls (q/k/v, gate/up) overlap; one-tile weights lose
+  // nothing by having 2 planes per queue instead of 4.
+  {"mxm.queues", "x2", nullptr, true, ""},
+  {"vxm.vectors_per_cycle", "x2", nullptr, false,
+   "every vector operand of the D=64 decode step takes one cycle at 4 "
+   "vectors per cycle, and 16 ALUs per lane keep even the 7-pass softmax "
+   "at one cycle"},
   {"vxm.latency", "/2", nullptr, true, ""},
+  {"vxm.queues", "x2", nullptr, true, ""},
+  {"vxm.latencies.exp", "/2", nullptr, false,
+   "the decode step has no exp (softmax is its own operation)"},
+  {"vxm.latencies.tanh", "/2", nullptr, false,
+   "the decode step has no tanh"},
+  {"vxm.latencies.sigmoid", "/2", nullptr, false,
+   "SwiGLU's sigmoid waits for the longer up-projection chain"},
+  {"vxm.latencies.div", "/2", nullptr, true, ""},
+  {"vxm.latencies.sqrt", "/2", nullptr, true, ""},
+  {"vxm.latencies.reciprocal", "/2", nullptr, false,
+   "the decode step divides instead"},
   {"vxm.transcendental_passes", "/2", nullptr, false,
-   "the decode step's exp/sqrt/div/sigmoid stream one or two vectors; at 4 "
-   "vectors per cycle, 4 and 2 passes take the same whole cycles"},
+   "16 ALUs per lane run 4 passes of 4 vectors per cycle: the streams, "
+   "not the passes, limit the rate"},
+  {"vxm.alus_per_lane", "x2", nullptr, false,
+   "16 ALUs per lane already keep up with 4 vectors per cycle of every "
+   "operation the decode step uses"},
   {"sxm.vectors_per_cycle", "x2", nullptr, true, ""},
   {"sxm.latency", "/2", nullptr, true, ""},
+  {"sxm.queues", "x2", nullptr, true, ""},
+  {"sxm.latencies.transpose", "/2", nullptr, true, ""},
+  {"sxm.latencies.gather", "/2", nullptr, false,
+   "the decode step's one gather (the embedding) is off the critical "
+   "path"},
   {"mem.vectors_per_cycle", "x2", nullptr, true, ""},
   {"mem.latency", "/2", nullptr, true, ""},
+  {"mem.queues", "x2", nullptr, false,
+   "the decode step's copies are never ready at the same time"},
   {"link.per_chip", "x2", nullptr, false,
    "a capacity check only (a group needs group_size - 1 local links); the "
    "topology, not per_chip, decides which links exist"},
-  {"link.bytes_per_cycle", "x2", nullptr, true, ""},
+  {"link.lanes", "x2", nullptr, true, ""},
+  {"link.lane_bytes_per_cycle", "x2", nullptr, true, ""},
   {"link.latency", "/2", nullptr, true, ""},
   // Less framing per flit: payload up to the flit size, or flit down to it.
   {"link.flit_payload", "328", nullptr, false,
    "every send of the decode step is a single flit either way"},
   {"link.flit_bytes", "320", nullptr, false,
    "single-flit sends: 320 and 328 wire bytes both take 20 cycles at "
-   "16.67 bytes per cycle"},
+   "4 x 4.1667 bytes per cycle"},
   {"topology.group_size", "x2", nullptr, false,
    "2 nodes are one group either way"},
   {"topology.global_links_per_chip", "x2", nullptr, false,
    "2 nodes are one group: no global links are used"},
-  {"topology.global_bytes_per_cycle", "x2", nullptr, false,
+  {"topology.global_lanes", "x2", nullptr, false,
+   "2 nodes are one group: no global links are used"},
+  {"topology.global_lane_bytes_per_cycle", "x2", nullptr, false,
    "2 nodes are one group: no global links are used"},
   {"topology.global_latency", "/2", nullptr, false,
    "2 nodes are one group: no global links are used"},

@@ -74,8 +74,11 @@ TEST(ChipSpec, MissingKeyIsNamed) {
 TEST(ChipSpec, ImpossibleValuesAreNamed) {
   EXPECT_THAT(errorOf(parseChipSpec(withLine("clock_mhz", "0"), "x")),
               HasSubstr("clock_mhz must be positive"));
-  EXPECT_THAT(errorOf(parseChipSpec(withLine("  bytes_per_cycle", "-4"), "x")),
-              HasSubstr("link.bytes_per_cycle must be positive"));
+  EXPECT_THAT(
+      errorOf(parseChipSpec(withLine("  lane_bytes_per_cycle", "-4"), "x")),
+      HasSubstr("link.lane_bytes_per_cycle must be positive"));
+  EXPECT_THAT(errorOf(parseChipSpec(withLine("  lanes", "0"), "x")),
+              HasSubstr("vector.lanes must be positive"));
   EXPECT_THAT(errorOf(parseChipSpec(withLine("  planes", "0"), "x")),
               HasSubstr("mxm.planes must be positive"));
   EXPECT_THAT(errorOf(parseChipSpec(withLine("  group_size", "0"), "x")),
@@ -86,6 +89,38 @@ TEST(ChipSpec, ImpossibleValuesAreNamed) {
   text.replace(at, text.find('\n', at) - at, "  bytes: 100");
   EXPECT_THAT(errorOf(parseChipSpec(text, "x")),
               HasSubstr("smaller than one vector"));
+}
+
+TEST(ChipSpec, QueuesAndLatencyTablesAreChecked) {
+  // tsp-v1's first "queues:" line is the MXM's.
+  EXPECT_THAT(errorOf(parseChipSpec(withLine("  queues", "0"), "x")),
+              HasSubstr("mxm.queues must be positive"));
+  EXPECT_THAT(errorOf(parseChipSpec(withLine("  queues", "3"), "x")),
+              HasSubstr("mxm.planes must be a multiple of mxm.queues"));
+  // A latency for an operation the unit does not have names both.
+  EXPECT_THAT(errorOf(parseChipSpec(withLine("    exp", "4\n    warp: 1"), "x")),
+              HasSubstr("vxm.latencies.warp: vxm has no operation 'warp'"));
+  EXPECT_THAT(errorOf(parseChipSpec(withLine("    transpose", "4\n    exp: 1"),
+                                    "x")),
+              HasSubstr("sxm.latencies.exp: sxm has no operation 'exp'"));
+}
+
+TEST(ChipSpec, OptionalKeysDefaultToTheOldModel) {
+  // A description without the optional keys: one vector per bank per
+  // cycle, one ALU per stream pipeline, one queue per unit.
+  std::string text = presetText("tsp-v1");
+  for (const char *key : {"  bytes_per_cycle_per_bank:", "  alus_per_lane:",
+                          "  queues:", "  queues:", "  queues:", "  queues:"}) {
+    size_t at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << key;
+    text.erase(at, text.find('\n', at) - at + 1);
+  }
+  auto spec = parseChipSpec(text, "x");
+  ASSERT_TRUE(bool(spec)) << llvm::toString(spec.takeError());
+  EXPECT_EQ(spec->sram.bytesPerCyclePerBank, spec->vector.bytes);
+  EXPECT_EQ(spec->vxm.alusPerLane, spec->vxm.vectorsPerCycle);
+  EXPECT_EQ(spec->mxm.queues, 1u);
+  EXPECT_EQ(spec->sxm.queues, 1u);
 }
 
 TEST(ChipSpec, NotYamlOrMissingFile) {

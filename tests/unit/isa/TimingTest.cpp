@@ -1,5 +1,7 @@
 //===- TimingTest.cpp - The cost model against hand derivations -----------===//
 #include "lpx/isa/Timing.h"
+#include "lpx/isa/ChipOverrides.h"
+#include "lpx/isa/ElementwiseFunctions.h"
 
 #include <gtest/gtest.h>
 
@@ -34,17 +36,91 @@ TEST(Timing, MatMulOnTspV1ByHand) {
 TEST(Timing, VectorAndLinkOpsByHand) {
   auto chip = loadChipSpec("tsp-v1");
   ASSERT_TRUE(bool(chip));
-  // 1x1000 f32 = 4000 bytes = 13 vectors (320 B); VXM 4 vectors/cycle ->
-  // ceil(13/4) = 4 cycles; tanh takes 4 passes -> ceil(52/4) = 13.
+  // 1x1000 f32 = 4000 bytes = 13 vectors (320 B, 1-byte lanes); VXM 4
+  // vectors/cycle -> ceil(13/4) = 4 cycles. Tanh takes 4 passes: 16 ALUs
+  // per lane carry 16/4 = 4 vectors per cycle, no fewer than the streams
+  // bring, so also 4.
   TensorDesc v = t(DType::F32, {1, 1000});
   EXPECT_EQ(instructionCost(*chip, Opcode::Add, {v, v}, v).busy, 4u);
   EXPECT_EQ(instructionCost(*chip, Opcode::Add, {v, v}, v).latency, 4u + 20u);
-  EXPECT_EQ(instructionCost(*chip, Opcode::Tanh, {v}, v).busy, 13u);
-  // Send of 4000 bytes: 13 flits of 328 bytes = 4264 wire bytes at 16.67
-  // bytes/cycle = 255.8 -> 256 cycles on the link, then 216 of flight.
+  EXPECT_EQ(instructionCost(*chip, Opcode::Tanh, {v}, v).busy, 4u);
+  // Send of 4000 bytes: 13 flits of 328 bytes = 4264 wire bytes over 4
+  // lanes of 4.1667 bytes/cycle = 16.6668: 255.8 -> 256 cycles on the link,
+  // then 216 of flight.
   Cost s = instructionCost(*chip, Opcode::Send, {v}, v);
   EXPECT_EQ(s.busy, 256u);
   EXPECT_EQ(s.latency, 216u);
+}
+
+/// tsp-v1 with `key=value` applied.
+ChipSpec tspWith(std::initializer_list<std::pair<std::string, std::string>> kv) {
+  auto chip = loadChipSpec("tsp-v1");
+  EXPECT_TRUE(bool(chip));
+  std::vector<std::pair<std::string, std::string>> settings(kv);
+  if (auto err = applyOverrides(*chip, settings))
+    ADD_FAILURE() << llvm::toString(std::move(err));
+  return *chip;
+}
+
+TEST(Timing, DescriptionKnobsByHand) {
+  TensorDesc v = t(DType::F32, {1, 1000});
+  // ALUs: with 8 ALUs per lane a 4-pass tanh runs 8/4 = 2 vectors per
+  // cycle: ceil(13 * 4 / 8) = 7 cycles (the streams alone would allow 4).
+  EXPECT_EQ(instructionCost(tspWith({{"vxm.alus_per_lane", "8"}}),
+                            Opcode::Tanh, {v}, v)
+                .busy,
+            7u);
+  // Per-operation latency: exp is listed, erf is not (it takes
+  // vxm.latency); both are streamed across the chip (20 cycles).
+  ChipSpec perOp = tspWith({{"vxm.latencies.exp", "9"}, {"vxm.latency", "3"},
+                            {"sxm.latencies.transpose", "11"}});
+  const int64_t exp = int64_t(*unaryFnFromMnemonic("exp"));
+  const int64_t erf = int64_t(*unaryFnFromMnemonic("erf"));
+  EXPECT_EQ(instructionCost(perOp, Opcode::Unary, {v}, v, {exp}).latency,
+            9u + 20u);
+  EXPECT_EQ(instructionCost(perOp, Opcode::Unary, {v}, v, {erf}).latency,
+            3u + 20u);
+  EXPECT_EQ(instructionCost(perOp, Opcode::Transpose, {v}, v, {1, 0}).latency,
+            11u + 20u);
+  // An operation the preset does not list gets its own line, and a unit
+  // without a table (mem) gets the table too.
+  EXPECT_EQ(instructionCost(tspWith({{"vxm.latencies.erf", "5"}}),
+                            Opcode::Unary, {v}, v, {erf})
+                .latency,
+            5u + 20u);
+  EXPECT_EQ(instructionCost(tspWith({{"mem.latencies.copy", "2"}}),
+                            Opcode::Copy, {v}, v)
+                .latency,
+            2u + 20u);
+  // Lanes: 80 lanes of 4 bytes. A 1x1000 f16 tensor is 2000 bytes (7
+  // vectors), but each 2-byte element takes a whole 4-byte lane: 1000 / 80
+  // = 12.5 -> 13 lane-vectors at 4 per cycle = 4 cycles. With 320 one-byte
+  // lanes the same add takes ceil(7 / 4) = 2.
+  TensorDesc h = t(DType::F16, {1, 1000});
+  EXPECT_EQ(instructionCost(tspWith({{"vector.lanes", "80"}}), Opcode::Add,
+                            {h, h}, h)
+                .busy,
+            4u);
+  EXPECT_EQ(instructionCost(tspWith({}), Opcode::Add, {h, h}, h).busy, 2u);
+  // SRAM ports: 1 byte per bank per cycle x 176 banks = 176 bytes/cycle;
+  // an f32 add reads 2 x 4000 and writes 4000 bytes: ceil(12000 / 176) = 69.
+  EXPECT_EQ(instructionCost(tspWith({{"sram.bytes_per_cycle_per_bank", "1"}}),
+                            Opcode::Add, {v, v}, v)
+                .busy,
+            69u);
+  // MXM queues: 2 queues share the 4 planes, 2 each. The int8 [1,640] x
+  // [640,960] matmul's 6 tiles take 3 rounds: 40 + 3 * max(40, 1) = 160.
+  EXPECT_EQ(instructionCost(tspWith({{"mxm.queues", "2"}}), Opcode::MatMul,
+                            {t(DType::I8, {1, 640}), t(DType::I8, {640, 960})},
+                            t(DType::I32, {1, 960}))
+                .busy,
+            160u);
+  // Link lanes: 2 lanes of 4.1667 = 8.3334 bytes/cycle; 4264 wire bytes
+  // take 511.7 -> 512 cycles.
+  EXPECT_EQ(instructionCost(tspWith({{"link.lanes", "2"}}), Opcode::Send, {v},
+                            v)
+                .busy,
+            512u);
 }
 
 } // namespace

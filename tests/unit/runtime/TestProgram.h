@@ -47,7 +47,8 @@ mem:
   latency: 5
 link:
   per_chip: 16
-  bytes_per_cycle: 16.67
+  lanes: 1
+  lane_bytes_per_cycle: 16.67
   latency: 216
   flit_payload: 320
   flit_bytes: 328

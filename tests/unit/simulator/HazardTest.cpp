@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "ProgramBuilder.h"
 
+#include <map>
+
 using namespace lpx;
 using namespace lpx::sim;
 using namespace lpx::sim::test;
@@ -111,6 +113,48 @@ TEST(HazardTest, DifferentUnitsRunInParallel) {
   EXPECT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.totalCycles,
             std::max(kVxmDone, kMemBusy + uint64_t(chip::kMemLatency)));
+}
+
+// With vxm.queues = 2 two VXM instructions may run in the same cycles, one
+// per queue; the same queue still holds one at a time.
+TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
+  ProgramBuilder b;
+  b.setVxmQueues(2);
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  uint32_t z3 = b.buffer("z3", 0, 12288, DType::F32, {1, 640},
+                         isa::pb::OUTPUT);
+  b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
+  b.inst(Opcode::Relu, 0, 0, {x}, z2, "Relu_1").set_queue(1);
+  b.inst(Opcode::Neg, 0, kVxmBusy - 1, {x}, z3, "Neg_2").set_queue(1);
+
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazards.size(), 1u) << "only Neg_2 collides, with Relu_1";
+  EXPECT_EQ(r.hazards[0].kind, "unit-busy");
+  EXPECT_EQ(r.hazards[0].instruction, 2u);
+  EXPECT_THAT(r.hazards[0].message, HasSubstr("Relu_1"));
+  // Each queue is reported: vxm0 ran [0, 2), vxm1 [0, 2) and [1, 3).
+  std::map<std::string, uint64_t> busy;
+  for (const QueueStats &q : r.queues)
+    busy[q.queue] = q.busyCycles;
+  EXPECT_EQ(busy["vxm0"], kVxmBusy);
+  EXPECT_EQ(busy["vxm1"], kVxmBusy + 1);
+  EXPECT_EQ(busy.count("vxm"), 0u);
+}
+
+TEST(HazardTest, QueueBeyondTheUnitsIsRejected) {
+  ProgramBuilder b;
+  b.setVxmQueues(2);
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(Opcode::Neg, 0, 0, {x}, z, "Neg_0").set_queue(2);
+  auto prog = b.load();
+  ASSERT_FALSE(bool(prog));
+  EXPECT_THAT(llvm::toString(prog.takeError()),
+              HasSubstr("queue 2 of vxm, which has 2 queues"));
 }
 
 TEST(HazardTest, LinkBusy) {

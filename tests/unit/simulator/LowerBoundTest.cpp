@@ -135,6 +135,29 @@ TEST(LowerBoundTest, BusiestQueueBound) {
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
 }
 
+TEST(LowerBoundTest, QueuesShareAUnitsWork) {
+  // The same four relus on a VXM with 2 queues, two at a time at 0 and 2:
+  // done at 2 + 5 = 7. The unit's 8 cycles of work spread over 2 queues
+  // take at least 4, plus the last relu's 3 of latency: 7, met.
+  ProgramBuilder b;
+  b.setVxmQueues(2);
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  for (int i = 0; i < 4; ++i) {
+    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
+                          DType::F32, {1, 640}, isa::pb::OUTPUT);
+    b.inst(Opcode::Relu, 0, kVxmBusy * (i / 2), {x}, z,
+           "Relu_" + std::to_string(i))
+        .set_queue(i % 2);
+  }
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_EQ(r.hazardCount, 0u);
+  EXPECT_EQ(r.totalCycles, kVxmBusy + kVxmDone); // 7
+  EXPECT_EQ(r.bounds.resource.cycles, 4 * kVxmBusy / 2 + chip::kVxmLatency);
+  EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
+}
+
 // x (node 0) is sent to y (node 1), then relu y -> z on node 1. A 1x80 f32
 // tensor is 320 bytes: one flit of 328 wire bytes = 41 link cycles, 50 of
 // flight; the relu streams 1 vector: 1 busy cycle, 3 of latency.

@@ -57,7 +57,9 @@ constexpr double kHostGBPerSecond = 24;
 
 /// The test chip; `deskewCycles` is its topology.deskew_cycles, 0 unless a
 /// test is about the deskew.
-inline std::string testChipYaml(uint32_t deskewCycles = 0) {
+/// `vxmQueues` is vxm.queues, 1 unless a test is about queues.
+inline std::string testChipYaml(uint32_t deskewCycles = 0,
+                                uint32_t vxmQueues = 1) {
   using namespace chip;
   return llvm::formatv(
              R"(name: sim-test
@@ -83,6 +85,7 @@ vxm:
   vectors_per_cycle: {11}
   latency: {12}
   transcendental_passes: {13}
+  queues: {28}
 sxm:
   vectors_per_cycle: {14}
   latency: {15}
@@ -91,7 +94,8 @@ mem:
   latency: {17}
 link:
   per_chip: {18}
-  bytes_per_cycle: {19}
+  lanes: 1
+  lane_bytes_per_cycle: {19}
   latency: {20}
   flit_payload: {21}
   flit_bytes: {22}
@@ -109,7 +113,7 @@ host:
              kMemVectorsPerCycle, kMemLatency, kLinksPerChip,
              kLinkBytesPerCycle, kLinkLatency, kFlitPayload, kFlitBytes,
              kSramSlices, kBanksPerSlice, deskewCycles, kHostLatencyUs,
-             kHostGBPerSecond)
+             kHostGBPerSecond, vxmQueues)
       .str();
 }
 
@@ -128,6 +132,11 @@ public:
   /// Switches to the test chip with a deskew of `cycles`.
   void setDeskew(uint32_t cycles) {
     program.set_chip_yaml(testChipYaml(cycles));
+    program.set_chip_hash(isa::hashText(program.chip_yaml()));
+  }
+  /// Switches to the test chip with `queues` VXM instruction queues.
+  void setVxmQueues(uint32_t queues) {
+    program.set_chip_yaml(testChipYaml(0, queues));
     program.set_chip_hash(isa::hashText(program.chip_yaml()));
   }
 

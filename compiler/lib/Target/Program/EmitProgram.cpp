@@ -136,6 +136,7 @@ public:
         inst.set_arrive(uint64_t(send.getArrive()));
       } else {
         inst.set_node(uint32_t(*node));
+        inst.set_queue(uint32_t(slot.getQueue()));
       }
       insts.emplace_back(insts.size(), std::move(inst));
     }

@@ -19,7 +19,9 @@
 
 namespace lpx::isa {
 
-/// Sets one parameter. `key` is `section.name` or a top-level name; `value`
+/// Sets one parameter. `key` is `section.name`, a top-level name, or
+/// `unit.latencies.op` (an entry of a per-operation latency table, added if
+/// the description does not list that operation yet); `value`
 /// is written as in a description file. An unknown key is an error that
 /// lists the valid keys of its section; an impossible value is the parser's
 /// error for that key. On error `spec` is unchanged. Does not touch the

@@ -11,6 +11,7 @@
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,9 +26,15 @@ struct SramSpec {
   uint64_t bytes = 0;          // capacity per chip (a description may use units)
   uint32_t slices = 0;
   uint32_t banksPerSlice = 0;
+  // Bytes one bank reads or writes per cycle (optional key; 0 in a file
+  // means one vector). slices * banks_per_slice * this is the node's SRAM
+  // bandwidth.
+  uint32_t bytesPerCyclePerBank = 0;
 };
 
 struct VectorSpec {
+  // Lanes compute side by side; an element narrower than a lane (bytes /
+  // lanes) still takes a whole lane of the vector unit.
   uint32_t lanes = 0;
   uint32_t bytes = 0;          // bytes per vector: the unit of every stream
 };
@@ -43,6 +50,9 @@ struct MxmSpec {
   uint32_t cyclesPerVector16 = 4;
   uint32_t cyclesPerVector32 = 16;
   uint32_t cyclesPerVectorFp8 = 0; // optional key; 0: the int8 rate
+  // Independent instruction queues (optional key, default 1). The planes are
+  // shared out evenly: each queue streams through planes / queues of them.
+  uint32_t queues = 1;
 };
 
 struct StreamSpec {
@@ -52,17 +62,34 @@ struct StreamSpec {
 };
 
 struct StreamUnitSpec {
-  uint32_t vectorsPerCycle = 1; // vectors the unit consumes per cycle
+  uint32_t vectorsPerCycle = 1; // vectors one queue consumes per cycle
   uint32_t latency = 0;         // pipeline depth in cycles
+  // Independent instruction queues (optional key, default 1): instructions
+  // in different queues of a unit run at the same time, each at the full
+  // vectors_per_cycle (every queue has its own stream ports).
+  uint32_t queues = 1;
+  // Per-operation latency overrides by name (see UnitOps.h); operations not
+  // listed take `latency`. Only explicit entries are stored and printed.
+  std::map<std::string, uint32_t> latencies;
+  uint32_t latencyOf(const std::string &opName) const {
+    auto it = latencies.find(opName);
+    return it == latencies.end() ? latency : it->second;
+  }
 };
 
 struct VxmSpec : StreamUnitSpec {
-  uint32_t transcendentalPasses = 1; // extra passes for exp/tanh/sigmoid/pow
+  uint32_t transcendentalPasses = 1; // ALU passes of exp/tanh/sigmoid/pow...
+  // ALUs per lane (optional key; 0 in a file means vectors_per_cycle). An
+  // operation of p passes chains p ALUs per vector, so a queue sustains at
+  // most alus_per_lane / p vectors per cycle.
+  uint32_t alusPerLane = 0;
 };
 
 struct LinkSpec {
   uint32_t perChip = 0;         // outgoing links per chip
-  double bytesPerCycle = 0;     // per link, one direction
+  uint32_t lanes = 0;           // serial lanes per link, striped
+  double laneBytesPerCycle = 0; // per lane, one direction
+  double bytesPerCycle() const { return lanes * laneBytesPerCycle; }
   uint32_t latency = 0;         // cycles, SRAM to SRAM for one hop
   uint32_t flitPayload = 0;     // bytes of data per flit
   uint32_t flitBytes = 0;       // bytes on the wire per flit
@@ -73,7 +100,11 @@ struct TopologySpec {
   // Groups are joined Dragonfly-style: every chip has this many links to
   // chips of other groups (0: one group only).
   uint32_t globalLinksPerChip = 0;
-  double globalBytesPerCycle = 0; // per global link, one direction
+  uint32_t globalLanes = 0;       // lanes per global link
+  double globalLaneBytesPerCycle = 0; // per global lane, one direction
+  double globalBytesPerCycle() const {
+    return globalLanes * globalLaneBytesPerCycle;
+  }
   uint32_t globalLatency = 0;     // cycles per global hop
   // One-time alignment of the chips' counters before a multi-chip program.
   uint32_t deskewCycles = 0;
@@ -102,6 +133,11 @@ struct ChipSpec {
   /// Vectors needed to hold `bytes` bytes (rounded up).
   uint64_t vectorsFor(uint64_t bytes) const {
     return (bytes + vector.bytes - 1) / vector.bytes;
+  }
+  /// Bytes per cycle of one node's SRAM, all banks together.
+  uint64_t sramBytesPerCycle() const {
+    return uint64_t(sram.slices) * sram.banksPerSlice *
+           sram.bytesPerCyclePerBank;
   }
 };
 

@@ -73,6 +73,7 @@ private:
   bool any = false;
   std::vector<Step> steps;                     // per instruction
   std::vector<std::string> queueNames;
+  std::vector<uint32_t> queueCounts; // instruction queues of each unit
   std::vector<uint32_t> unitQueue;             // node * 4 + slot -> queue + 1
   std::vector<std::vector<uint32_t>> linkQueue; // [node][link] -> queue + 1
   std::vector<uint64_t> sramBytes;             // per node

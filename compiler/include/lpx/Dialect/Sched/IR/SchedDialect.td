@@ -35,12 +35,16 @@ def Sched_SlotAttr : AttrDef<Sched_Dialect, "Slot"> {
   let summary = "Where and when one instruction runs";
   let description = [{
     `#lpx_sched.slot<"vxm", 120, 4, 4>`: unit, issue cycle, cycles the unit is
-    busy, cycles of latency after that.
+    busy, cycles of latency after that. On a unit with several instruction
+    queues, `#lpx_sched.slot<"vxm", 120, 4, 4, queue = 1>` names the queue
+    (omitted for queue 0).
   }];
   let parameters = (ins StringRefParameter<"functional unit">:$unit,
                         "uint64_t":$issue, "uint64_t":$busy,
-                        "uint64_t":$latency);
-  let assemblyFormat = "`<` $unit `,` $issue `,` $busy `,` $latency `>`";
+                        "uint64_t":$latency,
+                        DefaultValuedParameter<"uint64_t", "0">:$queue);
+  let assemblyFormat =
+      "`<` $unit `,` $issue `,` $busy `,` $latency (`,` `queue` `=` $queue^)? `>`";
   let extraClassDeclaration = [{
     uint64_t getDone() const { return getIssue() + getBusy() + getLatency(); }
   }];
