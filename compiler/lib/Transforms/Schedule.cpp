@@ -1,12 +1,16 @@
 //===- Schedule.cpp - Issue cycles for every instruction ------------------===//
 //
-// IR level 2 to 3. One pass over the ops in program order: each issues at the
-// first cycle when its operands are complete and a queue of its unit (or its
-// outgoing link) is free; of a unit's queues it takes the one free first
-// (the lowest-numbered on a tie). Queues therefore stay in program order and
-// no queue or link ever holds two instructions in one cycle. A transfer
-// becomes one send per hop of its route (store and forward through the
-// intermediate chips). Multi-chip programs start after the counters' deskew.
+// IR level 2 to 3. A list scheduler: an op becomes ready when its operands'
+// producers are scheduled; of the ready ops, the one with the longest chain
+// of work still behind it (busy + latency down to the end of the program)
+// goes first, and issues at the first cycle when its operands are complete
+// and one of its unit's queues (or its outgoing link) has a gap long enough
+// for it. Filling gaps lets an urgent op run ahead of earlier, less urgent
+// ones on the same queue; no queue or link ever holds two instructions in
+// one cycle. A transfer becomes one send per hop of its route (store and
+// forward through the intermediate chips). Multi-chip programs start after
+// the counters' deskew. Ties are broken by program order, so the schedule is
+// deterministic.
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
@@ -20,6 +24,9 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <map>
+#include <queue>
+
 namespace lpx {
 #define GEN_PASS_DEF_SCHEDULE
 #include "lpx/Transforms/Passes.h.inc"
@@ -29,6 +36,42 @@ using namespace mlir;
 using namespace lpx;
 
 namespace {
+
+/// The busy intervals of one queue, [start, end), kept merged so a queue
+/// that is never idle is a single interval.
+class QueueTimeline {
+public:
+  explicit QueueTimeline(uint64_t start0) : start0(start0) {}
+
+  /// First cycle >= `ready` with `busy` free cycles.
+  uint64_t earliest(uint64_t ready, uint64_t busy) const {
+    uint64_t t = std::max(ready, start0);
+    auto it = busyAt.upper_bound(t);
+    if (it != busyAt.begin() && std::prev(it)->second > t)
+      t = std::prev(it)->second;
+    for (; it != busyAt.end() && it->first < t + busy; ++it)
+      t = std::max(t, it->second);
+    return t;
+  }
+
+  void occupy(uint64_t start, uint64_t busy) {
+    uint64_t end = start + busy;
+    auto next = busyAt.lower_bound(start);
+    if (next != busyAt.end() && next->first == end) { // touches the next one
+      end = next->second;
+      next = busyAt.erase(next);
+    }
+    if (next != busyAt.begin() && std::prev(next)->second == start) {
+      std::prev(next)->second = end; // extends the previous one
+      return;
+    }
+    busyAt.emplace(start, end);
+  }
+
+private:
+  uint64_t start0;
+  std::map<uint64_t, uint64_t> busyAt; // start -> end
+};
 
 struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
   using ScheduleBase::ScheduleBase;
@@ -51,83 +94,157 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
                     StringAttr::get(&getContext(), spec->name));
   }
 
-  /// Key of queue `k` of `unit` in the free-cycle map; links use
-  /// kNumUnits + link, so unit queues start far above any link id.
+  /// One op to schedule: a unit instruction or a transfer (one send per hop).
+  struct Task {
+    Operation *op;
+    isa::Unit unit = isa::Unit::MEM;
+    int64_t node = 0;
+    isa::Cost cost;               // unit instructions
+    std::vector<isa::Hop> hops;   // transfers
+    std::vector<isa::Cost> hopCosts;
+    uint64_t own = 0;             // busy + latency of the whole task
+    uint64_t tail = 0;            // own + the longest tail of a reader
+    unsigned waiting = 0;         // producers not scheduled yet
+    std::vector<size_t> readers;
+  };
+
+  LogicalResult collect(func::FuncOp f, const isa::ChipSpec &spec,
+                        uint32_t numNodes, std::vector<Task> &tasks) {
+    llvm::DenseMap<Operation *, size_t> index;
+    for (Operation &op : f.getBody().front().without_terminator()) {
+      if (llvm::isa<graph::ConstantOp>(op))
+        continue;
+      Task t{&op};
+      if (auto transfer = dyn_cast<part::TransferOp>(op)) {
+        uint64_t bytes = tensorDescOf(transfer.getType()).bytes();
+        t.hops = isa::route(spec, numNodes, uint32_t(transfer.getFrom()),
+                            uint32_t(transfer.getTo()));
+        if (t.hops.empty())
+          return transfer.emitOpError("has no route from node ")
+                 << transfer.getFrom() << " to node " << transfer.getTo();
+        for (const isa::Hop &hop : t.hops) {
+          t.hopCosts.push_back(isa::sendCost(spec, bytes, hop.global));
+          t.own += t.hopCosts.back().busy + t.hopCosts.back().latency;
+        }
+      } else {
+        FailureOr<isa::Opcode> code = opcodeOf(&op);
+        if (failed(code))
+          return op.emitOpError("has no instruction on this chip");
+        std::optional<int64_t> node = part::getNode(&op);
+        if (!node)
+          return op.emitOpError("is not placed on a node; run lpx-partition "
+                                "first");
+        t.unit = isa::unitOf(*code);
+        t.node = *node;
+        t.cost = costOf(spec, &op);
+        t.own = t.cost.busy + t.cost.latency;
+      }
+      index[&op] = tasks.size();
+      tasks.push_back(std::move(t));
+    }
+    for (size_t i = 0; i < tasks.size(); ++i)
+      for (Value v : tasks[i].op->getOperands())
+        if (auto it = index.find(v.getDefiningOp()); it != index.end()) {
+          tasks[it->second].readers.push_back(i);
+          ++tasks[i].waiting;
+        }
+    // Readers come after their producers in the block: one backward pass.
+    for (size_t i = tasks.size(); i-- > 0;) {
+      uint64_t after = 0;
+      for (size_t r : tasks[i].readers)
+        after = std::max(after, tasks[r].tail);
+      tasks[i].tail = tasks[i].own + after;
+    }
+    return success();
+  }
+
+  LogicalResult schedule(func::FuncOp f, const isa::ChipSpec &spec,
+                         uint32_t numNodes) {
+    std::vector<Task> tasks;
+    if (failed(collect(f, spec, numNodes, tasks)))
+      return failure();
+    const uint64_t start0 = numNodes > 1 ? spec.topology.deskewCycles : 0;
+    // Queue = (node, unit queue id) or (node, link id): its timeline.
+    std::map<std::pair<int64_t, uint64_t>, QueueTimeline> queues;
+    auto timeline = [&](int64_t node, uint64_t id) -> QueueTimeline & {
+      return queues.try_emplace({node, id}, start0).first->second;
+    };
+    llvm::DenseMap<Value, uint64_t> ready; // cycle a value is complete
+
+    // Longest tail first, then program order.
+    auto later = [&](size_t a, size_t b) {
+      return tasks[a].tail != tasks[b].tail ? tasks[a].tail < tasks[b].tail
+                                            : a > b;
+    };
+    std::priority_queue<size_t, std::vector<size_t>, decltype(later)> open(
+        later);
+    for (size_t i = 0; i < tasks.size(); ++i)
+      if (tasks[i].waiting == 0)
+        open.push(i);
+    while (!open.empty()) {
+      Task &t = tasks[open.top()];
+      open.pop();
+      uint64_t start = 0;
+      for (Value v : t.op->getOperands())
+        start = std::max(start, ready.lookup(v));
+      if (auto transfer = dyn_cast<part::TransferOp>(t.op))
+        scheduleTransfer(transfer, t, start, timeline, ready);
+      else
+        scheduleInstruction(t, spec, start, timeline, ready);
+      for (size_t r : t.readers)
+        if (--tasks[r].waiting == 0)
+          open.push(r);
+    }
+    return success();
+  }
+
+  /// Key of queue `k` of `unit`; links use (kNumUnits + link), so the other
+  /// queues of a unit start far above any link id.
   static uint64_t unitQueueId(isa::Unit unit, uint32_t k) {
     return k == 0 ? uint64_t(unit)
                   : (uint64_t(1) << 32) + uint64_t(k) * isa::kNumUnits +
                         uint64_t(unit);
   }
 
-  LogicalResult schedule(func::FuncOp f, const isa::ChipSpec &spec,
-                         uint32_t numNodes) {
-    llvm::DenseMap<Value, uint64_t> ready; // cycle a value is complete
-    // Queue = (node, unit) or (node, kNumUnits + link): cycle it is free.
-    llvm::DenseMap<std::pair<int64_t, uint64_t>, uint64_t> freeAt;
-    const uint64_t start0 = numNodes > 1 ? spec.topology.deskewCycles : 0;
-    auto queueFree = [&](int64_t node, uint64_t queue) -> uint64_t & {
-      auto [it, inserted] = freeAt.try_emplace({node, queue}, start0);
-      return it->second;
-    };
-    for (Operation &op :
-         llvm::make_early_inc_range(f.getBody().front().without_terminator())) {
-      if (llvm::isa<graph::ConstantOp>(op))
-        continue;
-      FailureOr<isa::Opcode> code = opcodeOf(&op);
-      if (failed(code))
-        return op.emitOpError("has no instruction on this chip");
-      std::optional<int64_t> node = part::getNode(&op);
-      if (!node)
-        return op.emitOpError("is not placed on a node; run lpx-partition "
-                              "first");
-      uint64_t start = 0;
-      for (Value v : op.getOperands())
-        start = std::max(start, ready.lookup(v));
-      if (auto transfer = dyn_cast<part::TransferOp>(op)) {
-        if (failed(scheduleTransfer(transfer, spec, numNodes, start,
-                                    queueFree, ready)))
-          return failure();
-        continue;
+  /// Issues at the earliest gap of any of the unit's queues (the lowest
+  /// queue on a tie).
+  template <typename Timeline>
+  void scheduleInstruction(Task &t, const isa::ChipSpec &spec, uint64_t start,
+                           Timeline &timeline,
+                           llvm::DenseMap<Value, uint64_t> &ready) {
+    const uint32_t count = isa::queueCount(spec, t.unit);
+    uint64_t queue = 0;
+    uint64_t issue = UINT64_MAX;
+    for (uint32_t k = 0; k < count; ++k) {
+      uint64_t at =
+          timeline(t.node, unitQueueId(t.unit, k)).earliest(start, t.cost.busy);
+      if (at < issue) {
+        issue = at;
+        queue = k;
       }
-      isa::Cost cost = costOf(spec, &op);
-      isa::Unit unit = isa::unitOf(*code);
-      const uint32_t queues = isa::queueCount(spec, unit);
-      uint64_t queue = 0;
-      uint64_t issue = std::max(start, queueFree(*node, unitQueueId(unit, 0)));
-      for (uint32_t k = 1; k < queues; ++k) {
-        uint64_t at = std::max(start, queueFree(*node, unitQueueId(unit, k)));
-        if (at < issue) {
-          issue = at;
-          queue = k;
-        }
-      }
-      queueFree(*node, unitQueueId(unit, queue)) = issue + cost.busy;
-      op.setAttr(sched::SchedDialect::kSlotAttr,
-                 sched::SlotAttr::get(&getContext(), isa::unitName(unit),
-                                      issue, cost.busy, cost.latency, queue));
-      ready[op.getResult(0)] = cost.done(issue);
     }
-    return success();
+    timeline(t.node, unitQueueId(t.unit, uint32_t(queue)))
+        .occupy(issue, t.cost.busy);
+    t.op->setAttr(sched::SchedDialect::kSlotAttr,
+                  sched::SlotAttr::get(&getContext(), isa::unitName(t.unit),
+                                       issue, t.cost.busy, t.cost.latency,
+                                       queue));
+    ready[t.op->getResult(0)] = t.cost.done(issue);
   }
 
   /// One send per hop; each hop leaves when the previous one has fully
-  /// arrived and its link is free.
-  template <typename QueueFree>
-  LogicalResult scheduleTransfer(part::TransferOp transfer,
-                                 const isa::ChipSpec &spec, uint32_t numNodes,
-                                 uint64_t start, QueueFree &queueFree,
-                                 llvm::DenseMap<Value, uint64_t> &ready) {
-    uint64_t bytes = tensorDescOf(transfer.getType()).bytes();
+  /// arrived and its link has a gap.
+  template <typename Timeline>
+  void scheduleTransfer(part::TransferOp transfer, const Task &t,
+                        uint64_t start, Timeline &timeline,
+                        llvm::DenseMap<Value, uint64_t> &ready) {
     OpBuilder b(transfer);
     auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
     Value value = transfer.getInput();
-    for (const isa::Hop &hop :
-         isa::route(spec, numNodes, uint32_t(transfer.getFrom()),
-                    uint32_t(transfer.getTo()))) {
-      isa::Cost cost = isa::sendCost(spec, bytes, hop.global);
-      uint64_t &free = queueFree(hop.from, isa::kNumUnits + hop.link);
-      uint64_t issue = std::max(start, free);
-      free = issue + cost.busy;
+    for (auto [hop, cost] : llvm::zip(t.hops, t.hopCosts)) {
+      QueueTimeline &link = timeline(hop.from, isa::kNumUnits + hop.link);
+      uint64_t issue = link.earliest(start, cost.busy);
+      link.occupy(issue, cost.busy);
       auto send = b.create<sched::SendOp>(
           transfer.getLoc(), transfer.getType(), value, i64(hop.from),
           i64(hop.to), i64(hop.link), i64(issue), i64(cost.done(issue)));
@@ -139,12 +256,8 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       start = cost.done(issue);
       ready[value] = start;
     }
-    if (value == transfer.getInput())
-      return transfer.emitOpError("has no route from node ")
-             << transfer.getFrom() << " to node " << transfer.getTo();
     transfer.replaceAllUsesWith(value);
     transfer.erase();
-    return success();
   }
 };
 

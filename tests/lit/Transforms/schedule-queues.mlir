@@ -3,13 +3,18 @@
 // Inputs/test-chip-queues.yaml: test-chip with 2 VXM queues, each streaming
 // 1 vector per cycle, latency 2 except sigmoid (7). A 1x32 f32 tensor is 2
 // vectors: busy 2 for one pass, 3 passes (6) for sigmoid.
-//  neg:     queue 0 free at 0: issue 0, busy 2, done 4
-//  relu:    queue 0 busy until 2, queue 1 free: issue 0 on queue 1, done 4
-//  sigmoid: operand ready at 4; both queues free by then, the lowest wins:
-//           issue 4 on queue 0, busy 6, latency 7, done 17
-//  add:     needs relu (4) and neg (4): queue 0 busy until 10, queue 1 free
-//           from 2: issue 4 on queue 1, done 8
-//  mul:     needs sigmoid (17) and add (8): issue 17 on queue 0 (free at 10)
+// Work still ahead (busy + latency to the end): neg 4 + 13 + 4 = 21,
+// sigmoid 13 + 4 = 17, relu 4 + 4 + 4 = 12, add 8, mul 4; ready ops go
+// longest first, each to the queue where it can start first (the lower on a
+// tie).
+//  neg:     issue 0 on queue 0, busy 2, done 4
+//  sigmoid: operand ready at 4; both queues are free then: issue 4 on queue
+//           0, busy 6, latency 7, done 17
+//  relu:    queue 0 is taken for [0, 2) and [4, 10), queue 1 is free: issue
+//           0 on queue 1, done 4
+//  add:     needs relu (4) and neg (4): queue 0 is busy until 10, queue 1
+//           free from 2: issue 4 on queue 1, done 8
+//  mul:     needs sigmoid (17) and add (8): issue 17 on queue 0
 // CHECK-LABEL: func.func @two_queues
 // CHECK: lpx_graph.neg %arg0 {{.*}}#lpx_sched.slot<"vxm", 0, 2, 2>}
 // CHECK: lpx_graph.relu %arg0 {{.*}}#lpx_sched.slot<"vxm", 0, 2, 2, queue = 1>}

@@ -6,16 +6,20 @@
 // vector for 32-bit operands, latency 3; links 2 lanes x 8 = 16 bytes/cycle, 64-byte
 // payload in 72-byte flits, latency 100.
 
-// A 1x32 f32 tensor is 128 bytes = 2 vectors.
+// A 1x32 f32 tensor is 128 bytes = 2 vectors. Work still ahead of each op
+// (busy + latency down to the end): neg 4 + 8 + 4 = 16, sigmoid 8 + 4 = 12,
+// relu 4 + 4 = 8, add 4. Ready ops go longest-tail first:
 //  neg:     issue 0, busy 2, done 0+2+2 = 4
-//  sigmoid: needs neg (4): issue 4, busy 2*3 = 6, done 4+6+2 = 12
-//  relu:    operands ready at 0 but the VXM queue is busy until 4+6 = 10
-//  add:     needs sigmoid (12) and relu (10+2+2 = 14): issue 14
+//  sigmoid: (ready before relu, 12 > 8) needs neg (4): issue 4, busy 2*3 = 6,
+//           done 4+6+2 = 12; the VXM is taken for [0, 2) and [4, 10)
+//  relu:    operands ready at 0; the first 2 free cycles are [2, 4): issue
+//           2, done 6
+//  add:     needs sigmoid (12) and relu (6): issue 12
 // CHECK-LABEL: func.func @vxm_chain
 // CHECK: lpx_graph.neg %arg0 {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 0, 2, 2>}
 // CHECK: lpx_graph.sigmoid %{{.*}} {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 4, 6, 2>}
-// CHECK: lpx_graph.relu %arg0 {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 10, 2, 2>}
-// CHECK: lpx_graph.add %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 14, 2, 2>}
+// CHECK: lpx_graph.relu %arg0 {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 2, 2, 2>}
+// CHECK: lpx_graph.add %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 12, 2, 2>}
 module attributes {lpx_part.num_nodes = 1 : i64} {
 func.func @vxm_chain(%x: tensor<1x32xf32>) -> tensor<1x32xf32> {
   %0 = lpx_graph.neg %x {lpx_part.node = 0 : i64} : tensor<1x32xf32>
