@@ -730,7 +730,7 @@ TEST(ImportNodeTests, Selected) {
 bool mustBeConstant(const std::string &op, int index) {
   if (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" ||
       op == "CumSum" || op == "Expand" || op == "OneHot" || op == "ReduceSum" ||
-      op == "Split" || op == "Tile" || op == "Trilu")
+      op == "Split" || op == "Tile" || op == "TopK" || op == "Trilu")
     return index == 1;
   if (op == "ConstantOfShape")
     return index == 0;
@@ -853,4 +853,31 @@ TEST_F(ImportTest, ShapeArithmeticFoldsToConstants) {
   EXPECT_HAS(r.ir, "lpx_graph.reshape %arg0 : tensor<2x3x4xf32> to tensor<2x12xf32>");
   EXPECT_HASNT(r.ir, "lpx_graph.concat");
   EXPECT_HASNT(r.ir, "lpx_graph.slice");
+}
+
+//===----------------------------------------------------------------------===//
+// TopK
+//===----------------------------------------------------------------------===//
+
+TEST_F(ImportTest, TopKIsIndicesThenGatherElements) {
+  ModelBuilder b(11);
+  b.input("x", {3, 4});
+  b.initI64("k", {2});
+  attrInt(b.node("TopK", {"x", "k"}, {"v", "i"}, "topk"), "largest", 0);
+  b.output("v");
+  b.output("i", kI64);
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.top_k %arg0 {axis = 1 : i64, k = 2 : i64, "
+                   "largest = false} : (tensor<3x4xf32>) -> tensor<3x2xi64>");
+  EXPECT_HAS(r.ir, "lpx_graph.gather_elements %arg0, %0 {axis = 1 : i64}");
+
+  ModelBuilder big(11);
+  big.input("x", {3, 4});
+  big.initI64("k", {0});
+  big.node("TopK", {"x", "k"}, {"v", "i"}, "topk");
+  big.output("v");
+  r = import(big);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'topk' (TopK): k = 0 must be in [1, 4] for axis 1");
 }
