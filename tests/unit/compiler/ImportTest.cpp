@@ -856,7 +856,7 @@ TEST_F(ImportTest, ShapeArithmeticFoldsToConstants) {
 }
 
 //===----------------------------------------------------------------------===//
-// TopK
+// TopK and Einsum
 //===----------------------------------------------------------------------===//
 
 TEST_F(ImportTest, TopKIsIndicesThenGatherElements) {
@@ -880,4 +880,37 @@ TEST_F(ImportTest, TopKIsIndicesThenGatherElements) {
   r = import(big);
   EXPECT_FALSE(r.ok);
   EXPECT_HAS(r.diags, "node 'topk' (TopK): k = 0 must be in [1, 4] for axis 1");
+}
+
+TEST_F(ImportTest, EinsumLowersToMatMulAndReportsBadEquations) {
+  ModelBuilder b(12);
+  b.input("x", {2, 3});
+  b.input("y", {3, 4});
+  auto &e = b.node("Einsum", {"x", "y"}, {"z"}, "mm");
+  auto *eq = e.add_attribute();
+  eq->set_name("equation");
+  eq->set_type(onnx::AttributeProto::STRING);
+  eq->set_s("ij,jk->ki");
+  b.output("z");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // [1, 2, 3] x [1, 3, 4] -> [1, 2, 4], reshaped to [2, 4] and transposed.
+  EXPECT_HAS(r.ir, "lpx_graph.matmul");
+  EXPECT_HAS(r.ir, "(tensor<1x2x3xf32>, tensor<1x3x4xf32>) -> tensor<1x2x4xf32>");
+  EXPECT_HAS(r.ir, "lpx_graph.transpose");
+  EXPECT_HAS(r.ir, "-> tensor<4x2xf32>");
+
+  // Sizes ONNX shape inference does not compare.
+  ModelBuilder bad(12);
+  bad.input("x", {2});
+  bad.input("y", {3});
+  auto &e2 = bad.node("Einsum", {"x", "y"}, {"z"}, "bad");
+  auto *eq2 = e2.add_attribute();
+  eq2->set_name("equation");
+  eq2->set_type(onnx::AttributeProto::STRING);
+  eq2->set_s("i,i");
+  bad.output("z");
+  r = import(bad);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'bad' (Einsum): label 'i' has sizes 2 and 3");
 }

@@ -78,6 +78,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addDataMovementImporters(t);
   addConvImporters(t);
   addSelectionImporters(t);
+  addEinsumImporter(t);
   return t;
 }
 
