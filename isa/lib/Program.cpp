@@ -219,6 +219,38 @@ static llvm::Error verifyOperands(const pb::Program &p,
                   (long long)inst.attrs(0));
     return llvm::Error::success();
   }
+  case Opcode::TopK: {
+    if (auto e = arity(1)) return e;
+    if (auto e = attrCount(4)) return e;
+    const pb::Buffer &x = p.buffers(inst.operands(0));
+    int64_t axis = inst.attrs(0), k = inst.attrs(1);
+    if (axis < 0 || axis >= x.shape_size())
+      return fail("instruction %zu (top_k): axis out of range", index);
+    if (k < 1 || k > x.shape(static_cast<int>(axis)))
+      return fail("instruction %zu (top_k): k must be in [1, %lld]", index,
+                  (long long)x.shape(static_cast<int>(axis)));
+    if (static_cast<DType>(p.buffers(inst.result()).dtype()) != DType::I64)
+      return fail("instruction %zu (top_k): result must be i64", index);
+    return llvm::Error::success();
+  }
+  case Opcode::ScatterElements:
+  case Opcode::ScatterND: {
+    bool elements = op == Opcode::ScatterElements;
+    const char *name = elements ? "scatter_elements" : "scatter_nd";
+    if (auto e = arity(3)) return e;
+    if (auto e = attrCount(elements ? 2 : 1)) return e;
+    if (elements && (inst.attrs(0) < 0 || inst.attrs(0) >= int64_t(rank)))
+      return fail("instruction %zu (%s): axis out of range", index, name);
+    int64_t reduction = inst.attrs(elements ? 1 : 0);
+    if (reduction < 0 || reduction > 4)
+      return fail("instruction %zu (%s): unknown reduction %lld", index, name,
+                  (long long)reduction);
+    DType idx = static_cast<DType>(p.buffers(inst.operands(1)).dtype());
+    if (idx != DType::I32 && idx != DType::I64)
+      return fail("instruction %zu (%s): indices must be i32 or i64", index,
+                  name);
+    return llvm::Error::success();
+  }
   case Opcode::NumOpcodes:
     break;
   }

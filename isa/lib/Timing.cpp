@@ -237,6 +237,43 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
                           ceilDiv(work, chip.vxm.vectorsPerCycle)}),
                 chip.vxm.latencyOf(opName) + transport};
   }
+  case Opcode::TopK: {
+    // Assumed: the VXM selects along each line either by k passes of
+    // "max, then mask the winner", or by a bitonic sorting network of
+    // s(s+1)/2 compare-exchange stages, s = ceil(log2(line length)),
+    // whichever is fewer; every pass streams the whole input once.
+    uint64_t k = attrs.size() >= 2 ? static_cast<uint64_t>(
+                                         std::max<int64_t>(attrs[1], 1))
+                                   : 1;
+    uint64_t len = 1;
+    if (!operands.empty() && !attrs.empty() && attrs[0] >= 0 &&
+        static_cast<size_t>(attrs[0]) < operands[0].shape.size())
+      len = static_cast<uint64_t>(
+          std::max<int64_t>(operands[0].shape[attrs[0]], 1));
+    uint64_t s = 0;
+    while ((uint64_t(1) << s) < len)
+      ++s;
+    uint64_t passes = std::max<uint64_t>(1, std::min(k, s * (s + 1) / 2));
+    return streamed(chip.vxm, passes);
+  }
+  case Opcode::ScatterElements:
+  case Opcode::ScatterND: {
+    // Assumed: the SXM streams the data into the result once, then the
+    // indices and the updates, writing each update at its place; a
+    // reduction reads the old values first (one more pass over the
+    // updates' size).
+    uint64_t work = 0;
+    for (const TensorDesc &t : operands)
+      work += vectorsOf(chip, t);
+    bool reduces = op == Opcode::ScatterElements
+                       ? attrs.size() >= 2 && attrs[1] != 0
+                       : !attrs.empty() && attrs[0] != 0;
+    if (reduces && operands.size() == 3)
+      work += vectorsOf(chip, operands[2]);
+    return Cost{std::max({uint64_t(1), sramFloor,
+                          ceilDiv(work, chip.sxm.vectorsPerCycle)}),
+                chip.sxm.latencyOf(opName) + transport};
+  }
   case Opcode::Send:
     return sendCost(chip, operands.empty() ? result.bytes()
                                            : operands[0].bytes(),

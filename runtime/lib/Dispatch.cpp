@@ -80,6 +80,12 @@ static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
     return conv(in, attrs, out);
   case Opcode::Pool:
     return pool(in[0], attrs, out);
+  case Opcode::TopK:
+    return topK(in[0], attrs, out);
+  case Opcode::ScatterElements:
+    return scatterElements(in[0], in[1], in[2], attrs, out);
+  case Opcode::ScatterND:
+    return scatterND(in[0], in[1], in[2], attrs, out);
   case Opcode::NumOpcodes:
     break;
   }

@@ -82,6 +82,15 @@ llvm::Error conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs,
                  const OutView &out);
 llvm::Error pool(const View &x, llvm::ArrayRef<int64_t> attrs,
                  const OutView &out);
+// Selection.cpp: attribute layouts as in Opcodes.def.
+llvm::Error topK(const View &x, llvm::ArrayRef<int64_t> attrs,
+                 const OutView &out);
+llvm::Error scatterElements(const View &data, const View &indices,
+                            const View &updates, llvm::ArrayRef<int64_t> attrs,
+                            const OutView &out);
+llvm::Error scatterND(const View &data, const View &indices,
+                      const View &updates, llvm::ArrayRef<int64_t> attrs,
+                      const OutView &out);
 
 /// Error unless `v` has element type `want`; `role` names the operand.
 llvm::Error expectType(const char *role, isa::DType got, isa::DType want);

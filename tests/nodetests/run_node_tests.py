@@ -38,6 +38,7 @@ CONST_OPERANDS = {
     "Split": [1],
     "Squeeze": [1],
     "Tile": [1],
+    "TopK": [1],
     "Trilu": [1],
     "Unsqueeze": [1],
 }

@@ -7,6 +7,7 @@
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -79,12 +80,25 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
           .Case([](GatherElementsOp) { return Opcode::GatherElements; })
           .Case([](ConvOp) { return Opcode::Conv; })
           .Case([](PoolOp) { return Opcode::Pool; })
+          .Case([](TopKOp) { return Opcode::TopK; })
+          .Case([](ScatterElementsOp) { return Opcode::ScatterElements; })
+          .Case([](ScatterNDOp) { return Opcode::ScatterND; })
           .Case([](part::TransferOp) { return Opcode::Send; })
           .Case([](sched::SendOp) { return Opcode::Send; })
           .Default([](Operation *) { return std::nullopt; });
   if (!code)
     return failure();
   return *code;
+}
+
+/// A scatter's reduction as its attribute value (Opcodes.def).
+static int64_t scatterReduction(StringRef r) {
+  return llvm::StringSwitch<int64_t>(r)
+      .Case("add", 1)
+      .Case("mul", 2)
+      .Case("max", 3)
+      .Case("min", 4)
+      .Default(0);
 }
 
 SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
@@ -155,6 +169,18 @@ SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
         llvm::append_range(a, o.getDilations());
         llvm::append_range(a, o.getPads());
         return a;
+      })
+      .Case([](TopKOp o) {
+        return SmallVector<int64_t>{int64_t(o.getAxis()), int64_t(o.getK()),
+                                    int64_t(o.getLargest()),
+                                    int64_t(o.getSorted())};
+      })
+      .Case([](ScatterElementsOp o) {
+        return SmallVector<int64_t>{int64_t(o.getAxis()),
+                                    scatterReduction(o.getReduction())};
+      })
+      .Case([](ScatterNDOp o) {
+        return SmallVector<int64_t>{scatterReduction(o.getReduction())};
       })
       .Default([](Operation *) { return SmallVector<int64_t>{}; });
 }

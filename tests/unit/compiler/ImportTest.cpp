@@ -730,7 +730,7 @@ TEST(ImportNodeTests, Selected) {
 bool mustBeConstant(const std::string &op, int index) {
   if (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" ||
       op == "CumSum" || op == "Expand" || op == "OneHot" || op == "ReduceSum" ||
-      op == "Split" || op == "Tile" || op == "Trilu")
+      op == "Split" || op == "Tile" || op == "TopK" || op == "Trilu")
     return index == 1;
   if (op == "ConstantOfShape")
     return index == 0;
@@ -853,4 +853,64 @@ TEST_F(ImportTest, ShapeArithmeticFoldsToConstants) {
   EXPECT_HAS(r.ir, "lpx_graph.reshape %arg0 : tensor<2x3x4xf32> to tensor<2x12xf32>");
   EXPECT_HASNT(r.ir, "lpx_graph.concat");
   EXPECT_HASNT(r.ir, "lpx_graph.slice");
+}
+
+//===----------------------------------------------------------------------===//
+// TopK and Einsum
+//===----------------------------------------------------------------------===//
+
+TEST_F(ImportTest, TopKIsIndicesThenGatherElements) {
+  ModelBuilder b(11);
+  b.input("x", {3, 4});
+  b.initI64("k", {2});
+  attrInt(b.node("TopK", {"x", "k"}, {"v", "i"}, "topk"), "largest", 0);
+  b.output("v");
+  b.output("i", kI64);
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.top_k %arg0 {axis = 1 : i64, k = 2 : i64, "
+                   "largest = false} : (tensor<3x4xf32>) -> tensor<3x2xi64>");
+  EXPECT_HAS(r.ir, "lpx_graph.gather_elements %arg0, %0 {axis = 1 : i64}");
+
+  ModelBuilder big(11);
+  big.input("x", {3, 4});
+  big.initI64("k", {0});
+  big.node("TopK", {"x", "k"}, {"v", "i"}, "topk");
+  big.output("v");
+  r = import(big);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'topk' (TopK): k = 0 must be in [1, 4] for axis 1");
+}
+
+TEST_F(ImportTest, EinsumLowersToMatMulAndReportsBadEquations) {
+  ModelBuilder b(12);
+  b.input("x", {2, 3});
+  b.input("y", {3, 4});
+  auto &e = b.node("Einsum", {"x", "y"}, {"z"}, "mm");
+  auto *eq = e.add_attribute();
+  eq->set_name("equation");
+  eq->set_type(onnx::AttributeProto::STRING);
+  eq->set_s("ij,jk->ki");
+  b.output("z");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // [1, 2, 3] x [1, 3, 4] -> [1, 2, 4], reshaped to [2, 4] and transposed.
+  EXPECT_HAS(r.ir, "lpx_graph.matmul");
+  EXPECT_HAS(r.ir, "(tensor<1x2x3xf32>, tensor<1x3x4xf32>) -> tensor<1x2x4xf32>");
+  EXPECT_HAS(r.ir, "lpx_graph.transpose");
+  EXPECT_HAS(r.ir, "-> tensor<4x2xf32>");
+
+  // Sizes ONNX shape inference does not compare.
+  ModelBuilder bad(12);
+  bad.input("x", {2});
+  bad.input("y", {3});
+  auto &e2 = bad.node("Einsum", {"x", "y"}, {"z"}, "bad");
+  auto *eq2 = e2.add_attribute();
+  eq2->set_name("equation");
+  eq2->set_type(onnx::AttributeProto::STRING);
+  eq2->set_s("i,i");
+  bad.output("z");
+  r = import(bad);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'bad' (Einsum): label 'i' has sizes 2 and 3");
 }

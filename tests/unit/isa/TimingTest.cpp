@@ -123,4 +123,38 @@ TEST(Timing, DescriptionKnobsByHand) {
             512u);
 }
 
+TEST(Timing, TopKAndScattersByHand) {
+  auto chip = loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip));
+  // 1x1000 f32 = 13 vectors. Top 3 along 1000: a bitonic sort of 1024 needs
+  // 10 * 11 / 2 = 55 stages, 3 selection passes are fewer: ceil(13 * 3 / 4)
+  // = 10 cycles on the VXM (4 vectors/cycle).
+  TensorDesc x = t(DType::F32, {1, 1000});
+  EXPECT_EQ(instructionCost(*chip, Opcode::TopK, {x}, t(DType::I64, {1, 3}),
+                            {1, 3, 1, 1})
+                .busy,
+            10u);
+  // Top 8 of 4: s = 2, 3 stages < 8 passes; 1x4 f32 is 1 vector ->
+  // ceil(3 / 4) = 1 cycle.
+  EXPECT_EQ(instructionCost(*chip, Opcode::TopK, {t(DType::F32, {1, 4})},
+                            t(DType::I64, {1, 4}), {1, 8, 1, 1})
+                .busy,
+            1u);
+  // Scatter of 1x1000 f32 data (13 vectors) with 1x100 i64 indices (800 B,
+  // 3 vectors) and 1x100 f32 updates (400 B, 2 vectors): 18 vectors at 2
+  // per cycle on the SXM = 9; an add reduction reads the 2 update-sized
+  // vectors again: 20 / 2 = 10.
+  TensorDesc i = t(DType::I64, {1, 100}), u = t(DType::F32, {1, 100});
+  EXPECT_EQ(instructionCost(*chip, Opcode::ScatterElements, {x, i, u}, x,
+                            {1, 0})
+                .busy,
+            9u);
+  EXPECT_EQ(instructionCost(*chip, Opcode::ScatterElements, {x, i, u}, x,
+                            {1, 1})
+                .busy,
+            10u);
+  EXPECT_EQ(instructionCost(*chip, Opcode::ScatterND, {x, i, u}, x, {1}).busy,
+            10u);
+}
+
 } // namespace

@@ -49,6 +49,10 @@ void addElementwiseImporters(llvm::StringMap<OpImporter> &table);
 void addMatrixImporters(llvm::StringMap<OpImporter> &table);
 void addDataMovementImporters(llvm::StringMap<OpImporter> &table);
 void addConvImporters(llvm::StringMap<OpImporter> &table);
+/// SelectionImporters.cpp: TopK, GatherND, OneHot, Scatter*, LRN.
+void addSelectionImporters(llvm::StringMap<OpImporter> &table);
+/// EinsumImporter.cpp.
+void addEinsumImporter(llvm::StringMap<OpImporter> &table);
 
 /// Evaluates a node whose inputs are all small integer constants (shape
 /// arithmetic of function-expanded models) and binds its output as a

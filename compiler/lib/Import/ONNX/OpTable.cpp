@@ -77,6 +77,8 @@ static llvm::StringMap<OpImporter> makeTable() {
   addMatrixImporters(t);
   addDataMovementImporters(t);
   addConvImporters(t);
+  addSelectionImporters(t);
+  addEinsumImporter(t);
   return t;
 }
 

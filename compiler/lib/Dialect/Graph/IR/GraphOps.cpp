@@ -551,5 +551,81 @@ LogicalResult PoolOp::verify() {
   return success();
 }
 
+LogicalResult TopKOp::verify() {
+  auto in = rankedType(getInput()), out = rankedType(getResult());
+  if (!out.getElementType().isInteger(64))
+    return emitOpError("result must be i64 indices");
+  if (in.getElementType().isInteger(1))
+    return emitOpError("top_k is not defined for bool");
+  if (in.getRank() < 1)
+    return emitOpError("input must have rank 1 or more");
+  if (failed(verifyAxis(*this, getAxis(), in.getRank())))
+    return failure();
+  int64_t k = getK(), dim = in.getDimSize(getAxis());
+  if (k < 1 || k > dim)
+    return emitOpError("k = ") << k << " must be in [1, " << dim << "]";
+  SmallVector<int64_t> want(in.getShape());
+  want[getAxis()] = k;
+  if (out.getShape() != ArrayRef<int64_t>(want))
+    return emitOpError("result shape should be ") << shapeStr(want);
+  return success();
+}
+
+static bool knownReduction(StringRef r) {
+  return r == "none" || r == "add" || r == "mul" || r == "max" || r == "min";
+}
+
+/// Shared by the scatters: result = data's type, updates of its element
+/// type, integer indices, a known reduction.
+static LogicalResult verifyScatter(Operation *op, Value data, Value indices,
+                                   Value updates, Value result,
+                                   StringRef reduction) {
+  auto d = rankedType(data), u = rankedType(updates);
+  if (rankedType(result) != d)
+    return op->emitOpError("result must have the data's type");
+  if (u.getElementType() != d.getElementType())
+    return op->emitOpError("updates must have the data's element type");
+  if (!llvm::isa<IntegerType>(rankedType(indices).getElementType()))
+    return op->emitOpError("indices must be integers");
+  if (!knownReduction(reduction))
+    return op->emitOpError("unknown reduction '") << reduction << "'";
+  return success();
+}
+
+LogicalResult ScatterElementsOp::verify() {
+  if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates(),
+                           getResult(), getReduction())))
+    return failure();
+  auto d = rankedType(getData()), i = rankedType(getIndices());
+  if (i.getShape() != rankedType(getUpdates()).getShape() ||
+      i.getRank() != d.getRank())
+    return emitOpError("indices and updates must have one shape of the "
+                       "data's rank");
+  if (failed(verifyAxis(*this, getAxis(), d.getRank())))
+    return failure();
+  for (int64_t a = 0; a < d.getRank(); ++a)
+    if (a != int64_t(getAxis()) && i.getDimSize(a) > d.getDimSize(a))
+      return emitOpError("indices dim ") << a << " exceeds the data's";
+  return success();
+}
+
+LogicalResult ScatterNDOp::verify() {
+  if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates(),
+                           getResult(), getReduction())))
+    return failure();
+  auto d = rankedType(getData()), i = rankedType(getIndices());
+  if (i.getRank() < 1)
+    return emitOpError("indices must have rank 1 or more");
+  int64_t k = i.getShape().back();
+  if (k < 1 || k > d.getRank())
+    return emitOpError("index tuples of length ")
+           << k << " do not fit data of rank " << d.getRank();
+  SmallVector<int64_t> want(i.getShape().drop_back());
+  llvm::append_range(want, d.getShape().drop_front(k));
+  if (rankedType(getUpdates()).getShape() != ArrayRef<int64_t>(want))
+    return emitOpError("updates shape should be ") << shapeStr(want);
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "lpx/Dialect/Graph/IR/GraphOps.cpp.inc"

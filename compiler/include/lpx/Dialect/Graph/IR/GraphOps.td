@@ -426,4 +426,65 @@ def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Value-dependent selection and scatters.
+//===----------------------------------------------------------------------===//
+
+def Graph_TopKOp : Graph_Op<"top_k", [Pure]> {
+  let summary = "Indices (i64) of the k largest or smallest elements along one axis";
+  let description = [{
+    In value order (ties: lower index first; NaN above every number). The
+    ONNX importer takes the values with a `gather_elements` by these
+    indices.
+    ```mlir
+    %i = lpx_graph.top_k %x {axis = 1 : i64, k = 3 : i64} : (tensor<3x4xf32>) -> tensor<3x3xi64>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis, I64Attr:$k,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest,
+                       DefaultValuedAttr<BoolAttr, "true">:$sorted);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure]> {
+  let summary = "ONNX ScatterElements: data with updates written along an axis";
+  let description = [{
+    result[i with i[axis] = indices[i]] = updates[i], or combined with the
+    data by `reduction` (`none`, `add`, `mul`, `max`, `min`). Indices and
+    updates share one shape of the data's rank; negative indices count from
+    the end.
+    ```mlir
+    %r = lpx_graph.scatter_elements %d, %i, %u {axis = 1 : i64, reduction = "add"}
+        : (tensor<1x5xf32>, tensor<1x2xi64>, tensor<1x2xf32>) -> tensor<1x5xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$data, AnyRankedTensor:$indices,
+                       AnyRankedTensor:$updates, I64Attr:$axis,
+                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure]> {
+  let summary = "ONNX ScatterND: data with slices at index tuples replaced";
+  let description = [{
+    indices [q..., k], updates [q..., data dims k..]: the slice
+    data[indices[q]] becomes updates[q], or is combined with it by
+    `reduction` (`none`, `add`, `mul`, `max`, `min`).
+    ```mlir
+    %r = lpx_graph.scatter_nd %d, %i, %u {reduction = "none"}
+        : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$data, AnyRankedTensor:$indices,
+                       AnyRankedTensor:$updates,
+                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // LPX_GRAPH_OPS_TD
