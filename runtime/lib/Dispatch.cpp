@@ -80,6 +80,8 @@ static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
     return conv(in, attrs, out);
   case Opcode::Pool:
     return pool(in[0], attrs, out);
+  case Opcode::ConvTranspose:
+    return convTranspose(in, attrs, out);
   case Opcode::NumOpcodes:
     break;
   }

@@ -82,6 +82,8 @@ llvm::Error conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs,
                  const OutView &out);
 llvm::Error pool(const View &x, llvm::ArrayRef<int64_t> attrs,
                  const OutView &out);
+llvm::Error convTranspose(llvm::ArrayRef<View> in,
+                          llvm::ArrayRef<int64_t> attrs, const OutView &out);
 
 /// Error unless `v` has element type `want`; `role` names the operand.
 llvm::Error expectType(const char *role, isa::DType got, isa::DType want);

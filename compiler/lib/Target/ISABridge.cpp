@@ -79,6 +79,7 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
           .Case([](GatherElementsOp) { return Opcode::GatherElements; })
           .Case([](ConvOp) { return Opcode::Conv; })
           .Case([](PoolOp) { return Opcode::Pool; })
+          .Case([](ConvTransposeOp) { return Opcode::ConvTranspose; })
           .Case([](part::TransferOp) { return Opcode::Send; })
           .Case([](sched::SendOp) { return Opcode::Send; })
           .Default([](Operation *) { return std::nullopt; });
@@ -145,6 +146,14 @@ SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
         llvm::append_range(a, o.getStrides());
         llvm::append_range(a, o.getDilations());
         llvm::append_range(a, o.getPads());
+        return a;
+      })
+      .Case([](ConvTransposeOp o) {
+        SmallVector<int64_t> a{int64_t(o.getGroup())};
+        llvm::append_range(a, o.getStrides());
+        llvm::append_range(a, o.getDilations());
+        llvm::append_range(a, o.getPads());
+        llvm::append_range(a, o.getOutputPadding());
         return a;
       })
       .Case([](PoolOp o) {

@@ -571,11 +571,37 @@ TEST_F(ImportTest, NotOnnx) {
   EXPECT_EQ(r.numErrors, 1);
 }
 
+TEST_F(ImportTest, ConvTransposeOutputShapeBecomesPads) {
+  ModelBuilder b(11);
+  b.input("x", {1, 1, 3, 3});
+  b.initF32("w", {1, 2, 3, 3});
+  auto &n = b.node("ConvTranspose", {"x", "w"}, {"y"}, "ct");
+  attrInts(n, "strides", {3, 2});
+  attrInts(n, "output_shape", {10, 8});
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // The taps reach 3*2 + 3 = 9 rows and 2*2 + 3 = 7 cols; the total padding
+  // 9 - 10 = -1 splits (floor) into 0 at the start and -1 at the end.
+  EXPECT_HAS(r.ir, "pads = array<i64: 0, 0, -1, -1>, strides = array<i64: 3, 2>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x10x8xf32>");
+}
+
+TEST_F(ImportTest, ConvTransposeWeightChannels) {
+  ModelBuilder b(11);
+  b.input("x", {1, 2, 3, 3});
+  b.initF32("w", {1, 2, 3, 3});
+  b.node("ConvTranspose", {"x", "w"}, {"y"}, "ct");
+  b.output("y");
+  Imported r = import(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'ct' (ConvTranspose): channels 1x2x3x3 and weight 1x2x3x3 do not match group 1");
+}
+
 TEST_F(ImportTest, AllUnsupportedNodesReported) {
   ModelBuilder b;
   b.input("x", {1, 1, 4, 4});
   b.initF32("k", {1, 1, 3, 3});
-  b.node("ConvTranspose", {"x", "k"}, {"a"}, "conv1");
+  b.node("TfIdfVectorizer", {"x", "k"}, {"a"}, "conv1");
   b.node("Relu", {"a"}, {"b"}, "relu_after_conv"); // skipped silently
   auto &custom = b.node("Frobnicate", {"x"}, {"c"}, "frob");
   custom.set_domain("com.example");
@@ -590,7 +616,7 @@ TEST_F(ImportTest, AllUnsupportedNodesReported) {
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.numErrors, 3) << r.diags;
   EXPECT_HAS(r.diags, "node 'dyn_reshape' (Reshape): input 's' must be a compile-time constant");
-  EXPECT_HAS(r.diags, "node 'conv1' (ConvTranspose): op type 'ConvTranspose' is not supported");
+  EXPECT_HAS(r.diags, "node 'conv1' (TfIdfVectorizer): op type 'TfIdfVectorizer' is not supported");
   EXPECT_HAS(r.diags, "node 'frob' (Frobnicate): unknown domain 'com.example'");
   EXPECT_HAS(r.diags, "loc(\"conv1\")");
 }
