@@ -34,12 +34,14 @@ CONST_OPERANDS = {
     "Range": [0, 1, 2],
     "ReduceSum": [1],
     "Reshape": [1],
+    "Resize": [1, 2, 3],
     "Slice": [1, 2, 3, 4],
     "Split": [1],
     "Squeeze": [1],
     "Tile": [1],
     "Trilu": [1],
     "Unsqueeze": [1],
+    "Upsample": [1],
 }
 
 

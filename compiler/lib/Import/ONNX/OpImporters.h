@@ -49,6 +49,7 @@ void addElementwiseImporters(llvm::StringMap<OpImporter> &table);
 void addMatrixImporters(llvm::StringMap<OpImporter> &table);
 void addDataMovementImporters(llvm::StringMap<OpImporter> &table);
 void addConvImporters(llvm::StringMap<OpImporter> &table);
+void addResizeImporters(llvm::StringMap<OpImporter> &table);
 
 /// Evaluates a node whose inputs are all small integer constants (shape
 /// arithmetic of function-expanded models) and binds its output as a
