@@ -59,7 +59,7 @@ bool isElementwise(Opcode op) {
   case Opcode::Reduce: case Opcode::ArgReduce: case Opcode::LogSoftmax:
   case Opcode::Hardmax: case Opcode::CumSum: case Opcode::Broadcast:
   case Opcode::Pad: case Opcode::GatherElements:
-  case Opcode::Conv: case Opcode::Pool:
+  case Opcode::Conv: case Opcode::Pool: case Opcode::ConvTranspose:
   case Opcode::TopK: case Opcode::ScatterElements: case Opcode::ScatterND:
   case Opcode::NumOpcodes:
     return false;

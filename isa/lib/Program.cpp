@@ -207,6 +207,28 @@ static llvm::Error verifyOperands(const pb::Program &p,
       return fail("instruction %zu (conv): group must be positive", index);
     return llvm::Error::success();
   }
+  case Opcode::ConvTranspose: {
+    if (n != 2 && n != 3)
+      return fail("instruction %zu (conv_transpose): expects 2 or 3 operands, "
+                  "has %d", index, n);
+    int s = static_cast<int>(rank) - 2;
+    if (s < 1)
+      return fail("instruction %zu (conv_transpose): result must have rank 3 "
+                  "or more", index);
+    if (auto e = attrCount(1 + 5 * s)) return e;
+    if (inst.attrs(0) < 1)
+      return fail("instruction %zu (conv_transpose): group must be positive",
+                  index);
+    for (int i = 1; i <= 2 * s; ++i)
+      if (inst.attrs(i) < 1)
+        return fail("instruction %zu (conv_transpose): strides and dilations "
+                    "must be positive", index);
+    for (int i = 1 + 4 * s; i < 1 + 5 * s; ++i)
+      if (inst.attrs(i) < 0)
+        return fail("instruction %zu (conv_transpose): output_padding must "
+                    "not be negative", index);
+    return llvm::Error::success();
+  }
   case Opcode::Pool: {
     if (auto e = arity(1)) return e;
     int s = static_cast<int>(rank) - 2;

@@ -97,6 +97,29 @@ static Cost convCost(const ChipSpec &chip, const std::vector<TensorDesc> &ops,
   return {one.busy * static_cast<uint64_t>(group), one.latency};
 }
 
+// A transposed convolution costs its dense matmul, group by group: every
+// input position times W^T, [N*in spatial, C/g] x [C/g, M/g*kernel], whose
+// products the accumulators add into the overlapping result windows
+// (col2im). No MAC is spent on the zeros a strided "zero-stuffed" Conv would
+// multiply.
+static Cost convTransposeCost(const ChipSpec &chip,
+                              const std::vector<TensorDesc> &ops,
+                              const TensorDesc &r,
+                              const std::vector<int64_t> &attrs) {
+  const TensorDesc &x = ops[0], &w = ops[1];
+  if (x.shape.size() < 3 || w.shape.size() != x.shape.size() ||
+      r.shape.size() != x.shape.size())
+    return {1, chip.mxm.latency};
+  int64_t group = attrs.empty() ? 1 : std::max<int64_t>(attrs[0], 1);
+  int64_t rows = static_cast<int64_t>(x.shape[0] *
+                                      product(x.shape, 2, x.shape.size()));
+  int64_t k = std::max<int64_t>(w.shape[0] / group, 1);
+  int64_t m = static_cast<int64_t>(product(w.shape, 1, w.shape.size()));
+  TensorDesc a{x.dtype, {rows, k}}, b{w.dtype, {k, m}}, c{r.dtype, {rows, m}};
+  Cost one = matmulCost(chip, a, b, c);
+  return {one.busy * static_cast<uint64_t>(group), one.latency};
+}
+
 // VXM passes of a generic opcode's function (its first attribute, see
 // ElementwiseFunctions.def); unknown ids were rejected by the verifier.
 static uint64_t functionPasses(Opcode op, const std::vector<int64_t> &attrs,
@@ -220,6 +243,14 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
     if (operands.size() < 2)
       return {1, chip.mxm.latency};
     Cost c = convCost(chip, operands, result);
+    c.busy = std::max(c.busy, sramFloor);
+    c.latency += transport;
+    return c;
+  }
+  case Opcode::ConvTranspose: {
+    if (operands.size() < 2)
+      return {1, chip.mxm.latency};
+    Cost c = convTransposeCost(chip, operands, result, attrs);
     c.busy = std::max(c.busy, sramFloor);
     c.latency += transport;
     return c;

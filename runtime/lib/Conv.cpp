@@ -1,4 +1,4 @@
-//===- Conv.cpp - Convolution and pooling over spatial dims ---------------===//
+//===- Conv.cpp - Convolution, transposed convolution and pooling ---------===//
 //
 // Direct loops over [N, C, spatial...] tensors with any number of spatial
 // dims. Values are read as double, accumulated in double and rounded once on
@@ -147,6 +147,102 @@ llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs
     for (int64_t m = 0; m < M; ++m)
       for (int64_t op = 0; op < outVol; ++op)
         res[(n * M + m) * outVol + op] += vb[m];
+  return storeDoubles(res, out);
+}
+
+llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
+                                   llvm::ArrayRef<int64_t> attrs,
+                                   const OutView &out) {
+  const View &x = in[0], &w = in[1];
+  const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
+  if (s < 1 || int64_t(x.shape.size()) != rank ||
+      int64_t(w.shape.size()) != rank)
+    return fail("conv_transpose: input, weight and result need the same rank "
+                ">= 3");
+  if (int64_t(attrs.size()) != 1 + 5 * s)
+    return fail("conv_transpose needs [group, strides, dilations, pads, "
+                "output_padding]");
+  if (!isa::isFloat(out.dtype))
+    return fail("conv_transpose needs a floating-point result");
+  for (const View &v : in)
+    if (auto e = expectType("operand", v.dtype, out.dtype))
+      return e;
+  const int64_t group = attrs[0];
+  const int64_t N = x.shape[0], C = x.shape[1];
+  if (group < 1 || w.shape[0] != C || C % group)
+    return fail("conv_transpose of " + shapeStr(x.shape) + " by " +
+                shapeStr(w.shape) + " with group " + llvm::Twine(group) +
+                ": the weight must be [C, M/group, kernel...]");
+  const int64_t Cg = C / group, Mg = w.shape[1], M = Mg * group;
+  if (out.shape[0] != N || out.shape[1] != M)
+    return fail("conv_transpose of " + shapeStr(x.shape) + " by " +
+                shapeStr(w.shape) + " with group " + llvm::Twine(group) +
+                " cannot give " + shapeStr(out.shape));
+  if (in.size() == 3 && (in[2].shape.size() != 1 || in[2].shape[0] != M))
+    return fail("conv_transpose bias must be [" + llvm::Twine(M) + "]");
+  llvm::ArrayRef<int64_t> inSp = x.shape.drop_front(2),
+                          kernel = w.shape.drop_front(2),
+                          strides = attrs.slice(1, s),
+                          dilations = attrs.slice(1 + s, s),
+                          padLo = attrs.slice(1 + 2 * s, s),
+                          padHi = attrs.slice(1 + 3 * s, s),
+                          outPad = attrs.slice(1 + 4 * s, s);
+  llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
+  for (int64_t d = 0; d < s; ++d) {
+    if (strides[d] < 1 || dilations[d] < 1)
+      return fail("conv_transpose: strides and dilations must be positive");
+    int64_t want = strides[d] * (inSp[d] - 1) +
+                   dilations[d] * (kernel[d] - 1) + 1 + outPad[d] - padLo[d] -
+                   padHi[d];
+    if (outSp[d] != want)
+      return fail("conv_transpose: result spatial dim " + llvm::Twine(d) +
+                  " is " + llvm::Twine(outSp[d]) + ", expected " +
+                  llvm::Twine(want));
+  }
+  auto vx = loadDoubles(x, "conv_transpose");
+  if (!vx) return vx.takeError();
+  auto vw = loadDoubles(w, "conv_transpose");
+  if (!vw) return vw.takeError();
+  std::vector<double> vb(static_cast<size_t>(M), 0.0);
+  if (in.size() == 3) {
+    auto b = loadDoubles(in[2], "conv_transpose");
+    if (!b) return b.takeError();
+    vb = *b;
+  }
+  const int64_t inVol = product(inSp), kVol = product(kernel),
+                outVol = product(outSp);
+  std::vector<double> res(static_cast<size_t>(out.elements()));
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t op = 0; op < outVol; ++op)
+        res[(n * M + m) * outVol + op] = vb[m];
+  // Scatter form: every (input position, kernel tap) pair lands on one
+  // result position, or outside the result.
+  std::vector<int64_t> ii(s), ki(s);
+  for (int64_t ip = 0; ip < inVol; ++ip) {
+    decode(ip, inSp, ii.data());
+    for (int64_t kp = 0; kp < kVol; ++kp) {
+      decode(kp, kernel, ki.data());
+      int64_t flat = 0;
+      bool inside = true;
+      for (int64_t d = 0; d < s && inside; ++d) {
+        int64_t p = ii[d] * strides[d] + ki[d] * dilations[d] - padLo[d];
+        inside = p >= 0 && p < outSp[d];
+        flat = flat * outSp[d] + p;
+      }
+      if (!inside)
+        continue;
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t m = 0; m < M; ++m) {
+          const int64_t g = m / Mg, mg = m % Mg;
+          double acc = 0;
+          for (int64_t c = 0; c < Cg; ++c)
+            acc += (*vx)[((n * C + g * Cg + c) * inVol) + ip] *
+                   (*vw)[(((g * Cg + c) * Mg + mg) * kVol) + kp];
+          res[(n * M + m) * outVol + flat] += acc;
+        }
+    }
+  }
   return storeDoubles(res, out);
 }
 

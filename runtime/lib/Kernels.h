@@ -91,6 +91,8 @@ llvm::Error scatterElements(const View &data, const View &indices,
 llvm::Error scatterND(const View &data, const View &indices,
                       const View &updates, llvm::ArrayRef<int64_t> attrs,
                       const OutView &out);
+llvm::Error convTranspose(llvm::ArrayRef<View> in,
+                          llvm::ArrayRef<int64_t> attrs, const OutView &out);
 
 /// Error unless `v` has element type `want`; `role` names the operand.
 llvm::Error expectType(const char *role, isa::DType got, isa::DType want);

@@ -34,6 +34,7 @@ CONST_OPERANDS = {
     "Range": [0, 1, 2],
     "ReduceSum": [1],
     "Reshape": [1],
+    "Resize": [1, 2, 3],
     "Slice": [1, 2, 3, 4],
     "Split": [1],
     "Squeeze": [1],
@@ -41,6 +42,7 @@ CONST_OPERANDS = {
     "TopK": [1],
     "Trilu": [1],
     "Unsqueeze": [1],
+    "Upsample": [1],
 }
 
 

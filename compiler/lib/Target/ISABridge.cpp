@@ -83,6 +83,7 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
           .Case([](TopKOp) { return Opcode::TopK; })
           .Case([](ScatterElementsOp) { return Opcode::ScatterElements; })
           .Case([](ScatterNDOp) { return Opcode::ScatterND; })
+          .Case([](ConvTransposeOp) { return Opcode::ConvTranspose; })
           .Case([](part::TransferOp) { return Opcode::Send; })
           .Case([](sched::SendOp) { return Opcode::Send; })
           .Default([](Operation *) { return std::nullopt; });
@@ -159,6 +160,14 @@ SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
         llvm::append_range(a, o.getStrides());
         llvm::append_range(a, o.getDilations());
         llvm::append_range(a, o.getPads());
+        return a;
+      })
+      .Case([](ConvTransposeOp o) {
+        SmallVector<int64_t> a{int64_t(o.getGroup())};
+        llvm::append_range(a, o.getStrides());
+        llvm::append_range(a, o.getDilations());
+        llvm::append_range(a, o.getPads());
+        llvm::append_range(a, o.getOutputPadding());
         return a;
       })
       .Case([](PoolOp o) {

@@ -571,11 +571,87 @@ TEST_F(ImportTest, NotOnnx) {
   EXPECT_EQ(r.numErrors, 1);
 }
 
+void attrString(onnx::NodeProto &n, const std::string &name,
+                const std::string &v) {
+  auto *a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s(v);
+}
+
+TEST_F(ImportTest, ConvTransposeOutputShapeBecomesPads) {
+  ModelBuilder b(11);
+  b.input("x", {1, 1, 3, 3});
+  b.initF32("w", {1, 2, 3, 3});
+  auto &n = b.node("ConvTranspose", {"x", "w"}, {"y"}, "ct");
+  attrInts(n, "strides", {3, 2});
+  attrInts(n, "output_shape", {10, 8});
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // The taps reach 3*2 + 3 = 9 rows and 2*2 + 3 = 7 cols; the total padding
+  // 9 - 10 = -1 splits (floor) into 0 at the start and -1 at the end.
+  EXPECT_HAS(r.ir, "pads = array<i64: 0, 0, -1, -1>, strides = array<i64: 3, 2>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x10x8xf32>");
+}
+
+TEST_F(ImportTest, ConvTransposeWeightChannels) {
+  ModelBuilder b(11);
+  b.input("x", {1, 2, 3, 3});
+  b.initF32("w", {1, 2, 3, 3});
+  b.node("ConvTranspose", {"x", "w"}, {"y"}, "ct");
+  b.output("y");
+  Imported r = import(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'ct' (ConvTranspose): channels 1x2x3x3 and weight 1x2x3x3 do not match group 1");
+}
+
+TEST_F(ImportTest, ResizeNeedsConstantScales) {
+  ModelBuilder b;
+  b.input("x", {1, 1, 2, 2});
+  b.input("scales", {4});
+  b.node("Resize", {"x", "", "scales"}, {"y"}, "rs");
+  b.output("y");
+  Imported r = import(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'rs' (Resize): input 'scales' must be a compile-time constant");
+}
+
+TEST_F(ImportTest, ResizeLinearIsOneMatMulPerResizedAxis) {
+  ModelBuilder b;
+  b.input("x", {1, 1, 2, 2});
+  b.initF32("scales", {4}, {1, 1, 1, 2});
+  attrString(b.node("Resize", {"x", "", "scales"}, {"y"}, "rs"), "mode",
+             "linear");
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // Only the last axis changes: no transpose, one MatMul by the [in, out]
+  // matrix (half pixel 2 -> 4: rows 1 0, .75 .25, .25 .75, 0 1).
+  EXPECT_HAS(r.ir, "dense<[[1.000000e+00, 7.500000e-01, 2.500000e-01, 0.000000e+00], [0.000000e+00, 2.500000e-01, 7.500000e-01, 1.000000e+00]]> : tensor<2x4xf32>");
+  EXPECT_HAS(r.ir, "lpx_graph.matmul %arg0, %0 : (tensor<1x1x2x2xf32>, tensor<2x4xf32>) -> tensor<1x1x2x4xf32>");
+  EXPECT_HASNT(r.ir, "lpx_graph.transpose");
+}
+
+TEST_F(ImportTest, ResizeNearestIsGather) {
+  ModelBuilder b;
+  b.input("x", {1, 1, 2, 2});
+  b.initI64("sizes", {1, 1, 4, 2});
+  b.node("Resize", {"x", "", "", "sizes"}, {"y"}, "rs");
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // Rows 2 -> 4, half pixel: sources -0.25, 0.25, 0.75, 1.25, rounded
+  // (prefer floor) and clamped to 0, 0, 1, 1.
+  EXPECT_HAS(r.ir, "dense<[0, 0, 1, 1]> : tensor<4xi64>");
+  EXPECT_HAS(r.ir, "{axis = 2 : i64} : (tensor<1x1x2x2xf32>, tensor<4xi64>) -> tensor<1x1x4x2xf32>");
+  EXPECT_HASNT(r.ir, "lpx_graph.matmul");
+}
+
 TEST_F(ImportTest, AllUnsupportedNodesReported) {
   ModelBuilder b;
   b.input("x", {1, 1, 4, 4});
   b.initF32("k", {1, 1, 3, 3});
-  b.node("ConvTranspose", {"x", "k"}, {"a"}, "conv1");
+  b.node("TfIdfVectorizer", {"x", "k"}, {"a"}, "conv1");
   b.node("Relu", {"a"}, {"b"}, "relu_after_conv"); // skipped silently
   auto &custom = b.node("Frobnicate", {"x"}, {"c"}, "frob");
   custom.set_domain("com.example");
@@ -590,7 +666,7 @@ TEST_F(ImportTest, AllUnsupportedNodesReported) {
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.numErrors, 3) << r.diags;
   EXPECT_HAS(r.diags, "node 'dyn_reshape' (Reshape): input 's' must be a compile-time constant");
-  EXPECT_HAS(r.diags, "node 'conv1' (ConvTranspose): op type 'ConvTranspose' is not supported");
+  EXPECT_HAS(r.diags, "node 'conv1' (TfIdfVectorizer): op type 'TfIdfVectorizer' is not supported");
   EXPECT_HAS(r.diags, "node 'frob' (Frobnicate): unknown domain 'com.example'");
   EXPECT_HAS(r.diags, "loc(\"conv1\")");
 }
@@ -740,6 +816,10 @@ bool mustBeConstant(const std::string &op, int index) {
     return index == 1 || index == 2;
   if (op == "Range")
     return index <= 2;
+  if (op == "Resize")
+    return index >= 1 && index <= 3;
+  if (op == "Upsample")
+    return index == 1;
   return false;
 }
 

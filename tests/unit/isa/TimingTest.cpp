@@ -33,6 +33,29 @@ TEST(Timing, MatMulOnTspV1ByHand) {
   EXPECT_EQ(c.busy, 80u + 2048u);
 }
 
+TEST(Timing, ConvTransposeByHand) {
+  auto chip = loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip));
+  // f32 x [1,320,10,10] by w [320,2,3,3] (group 1, stride 1): every input
+  // position times W^T, [100, 320] x [320, 2*9 = 18]: one 320x320 tile of
+  // 4-byte weights, loaded in 40 * 4 = 160 cycles, then 100 rows at 16
+  // cycles each = 1600: busy = 160 + max(160, 1600) = 1760.
+  std::vector<int64_t> attrs = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0};
+  Cost c = instructionCost(
+      *chip, Opcode::ConvTranspose,
+      {t(DType::F32, {1, 320, 10, 10}), t(DType::F32, {320, 2, 3, 3})},
+      t(DType::F32, {1, 2, 12, 12}), attrs);
+  EXPECT_EQ(c.busy, 1760u);
+  EXPECT_EQ(c.latency, 4u + 20u);
+  // Group 2 over 640 channels: two such matmuls ([100,320] x [320, 9]).
+  attrs[0] = 2;
+  c = instructionCost(
+      *chip, Opcode::ConvTranspose,
+      {t(DType::F32, {1, 640, 10, 10}), t(DType::F32, {640, 1, 3, 3})},
+      t(DType::F32, {1, 2, 12, 12}), attrs);
+  EXPECT_EQ(c.busy, 2u * 1760u);
+}
+
 TEST(Timing, VectorAndLinkOpsByHand) {
   auto chip = loadChipSpec("tsp-v1");
   ASSERT_TRUE(bool(chip));

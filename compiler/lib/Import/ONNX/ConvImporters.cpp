@@ -1,7 +1,8 @@
 //===- ConvImporters.cpp - Conv, pooling, (de)quantization ----------------===//
 //
-// Windowed ops over [N, C, spatial...]: auto_pad and ceil_mode are resolved
-// here into explicit begin / end pads and a static result shape.
+// Windowed ops over [N, C, spatial...]: auto_pad, ceil_mode and (for
+// ConvTranspose) output_shape are resolved here into explicit begin / end
+// pads and a static result shape.
 // QuantizeLinear / DequantizeLinear decompose into cast, div/mul, round,
 // add/sub and clip with per-axis operands reshaped to broadcast.
 //
@@ -125,6 +126,143 @@ LogicalResult importConv(NodeContext &n) {
                                   b.getDenseI64ArrayAttr(w->dilations),
                                   b.getDenseI64ArrayAttr(w->pads),
                                   b.getI64IntegerAttr(group)));
+  return success();
+}
+
+/// Python-style floor division (ONNX's padding formulas are written with //).
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/// ConvTranspose is its own MXM instruction rather than a Conv over a
+/// zero-stuffed input with a flipped kernel: the stuffed Conv would spend
+/// prod(strides) times the MACs multiplying inserted zeros, and the weight
+/// (a graph input in general) would need a flip and a transpose on the chip
+/// first. The instruction streams input vectors through W^T tiles and adds
+/// the products into the overlapping result windows (col2im), which is the
+/// dense MAC count. auto_pad and output_shape are resolved here into pads and
+/// output_padding, with ONNX's formulas.
+LogicalResult importConvTranspose(NodeContext &n) {
+  auto x = n.input(0), wt = n.input(1);
+  if (failed(x) || failed(wt))
+    return failure();
+  auto xt = n.typeOf(*x), wtT = n.typeOf(*wt);
+  Type elt = xt.getElementType();
+  if (!llvm::isa<FloatType>(elt))
+    return n.fail("only floating-point ConvTranspose is supported");
+  if (wtT.getElementType() != elt)
+    return n.fail("input and weight element types differ");
+  int64_t rank = xt.getRank(), s = rank - 2;
+  if (rank < 3 || wtT.getRank() != rank)
+    return n.fail("input and weight need the same rank, 3 or more");
+  int64_t group = n.intAttr("group", 1);
+  if (group < 1 || xt.getDimSize(1) != wtT.getDimSize(0) ||
+      wtT.getDimSize(0) % group)
+    return n.fail("channels " + shapeString(xt.getShape()) + " and weight " +
+                  shapeString(wtT.getShape()) + " do not match group " +
+                  llvm::Twine(group) + " (the weight is [C, M/group, kernel...])");
+  ArrayRef<int64_t> kernel = wtT.getShape().drop_front(2);
+  ArrayRef<int64_t> inSp = xt.getShape().drop_front(2);
+  if (auto ks = n.intsAttr("kernel_shape"))
+    if (!ks->empty() && ArrayRef<int64_t>(*ks) != kernel)
+      return n.fail("kernel_shape differs from the weight's spatial dims");
+  auto listOr = [&](StringRef name, int64_t count, int64_t dflt,
+                    SmallVector<int64_t> &dst) -> LogicalResult {
+    auto v = n.intsAttr(name);
+    if (!v || v->empty()) {
+      dst.assign(count, dflt);
+      return success();
+    }
+    if (int64_t(v->size()) != count)
+      return n.fail(name + " has " + llvm::Twine(v->size()) +
+                    " entries, expected " + llvm::Twine(count));
+    dst.assign(v->begin(), v->end());
+    return success();
+  };
+  SmallVector<int64_t> strides, dilations, pads, outPad;
+  if (failed(listOr("strides", s, 1, strides)) ||
+      failed(listOr("dilations", s, 1, dilations)) ||
+      failed(listOr("pads", 2 * s, 0, pads)) ||
+      failed(listOr("output_padding", s, 0, outPad)))
+    return failure();
+  for (int64_t d = 0; d < s; ++d) {
+    if (strides[d] < 1 || dilations[d] < 1)
+      return n.fail("strides and dilations must be positive");
+    if (outPad[d] < 0)
+      return n.fail("output_padding must not be negative");
+  }
+  const onnx::AttributeProto *ap = n.attr("auto_pad");
+  std::string autoPad = ap ? ap->s() : "NOTSET";
+  if (autoPad.empty())
+    autoPad = "NOTSET";
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return n.fail("unknown auto_pad '" + autoPad + "'");
+  // Extent of every tap's reach plus output_padding, before pads trim it.
+  SmallVector<int64_t> full;
+  for (int64_t d = 0; d < s; ++d)
+    full.push_back(strides[d] * (inSp[d] - 1) +
+                   dilations[d] * (kernel[d] - 1) + 1 + outPad[d]);
+  // A wanted result extent per dim (from output_shape or SAME) gives the
+  // total padding, split as the spec says; a negative total (a result larger
+  // than the taps reach) extends the result past them.
+  std::optional<SmallVector<int64_t>> target;
+  if (auto os = n.intsAttr("output_shape"); os && !os->empty()) {
+    if (int64_t(os->size()) != s && int64_t(os->size()) != rank)
+      return n.fail("output_shape has " + llvm::Twine(os->size()) +
+                    " entries, expected " + llvm::Twine(s));
+    target = SmallVector<int64_t>(os->end() - s, os->end());
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    target = SmallVector<int64_t>();
+    for (int64_t d = 0; d < s; ++d) {
+      // The spec (and the reference) give in * stride here; ONNX's shape
+      // inference gives in * stride + output_padding and clamps a negative
+      // total padding to 0. Refuse where the two disagree rather than pick.
+      if (outPad[d] != 0 || dilations[d] * (kernel[d] - 1) + 1 < strides[d])
+        return n.fail("auto_pad " + autoPad +
+                      " with output_padding or a kernel span shorter than the "
+                      "stride is not supported (ONNX's spec and its shape "
+                      "inference disagree on the result shape)");
+      target->push_back(inSp[d] * strides[d]);
+    }
+  }
+  if (target) {
+    for (int64_t d = 0; d < s; ++d) {
+      int64_t total = full[d] - (*target)[d];
+      int64_t half = floorDiv(total, 2);
+      pads[d] = autoPad == "SAME_UPPER" ? half : total - half;
+      pads[s + d] = total - pads[d];
+    }
+  } else if (autoPad == "VALID") {
+    pads.assign(2 * s, 0);
+  }
+  SmallVector<int64_t> shape{xt.getDimSize(0), wtT.getDimSize(1) * group};
+  for (int64_t d = 0; d < s; ++d) {
+    shape.push_back(full[d] - pads[d] - pads[s + d]);
+    if (shape.back() < 1)
+      return n.fail("the result's spatial dim " + llvm::Twine(d) + " would be " +
+                    llvm::Twine(shape.back()));
+  }
+  Value bias;
+  if (n.hasInput(2)) {
+    auto b = n.input(2);
+    if (failed(b))
+      return failure();
+    bias = *b;
+    auto bt = n.typeOf(bias);
+    if (bt.getRank() != 1 || bt.getDimSize(0) != shape[1] ||
+        bt.getElementType() != elt)
+      return n.fail("bias must be [M] of the input's element type");
+  }
+  OpBuilder &b = n.builder();
+  n.setOutput(0, n.create<ConvTransposeOp>(
+                     n.tensorOf(shape, elt), *x, *wt, bias,
+                     b.getDenseI64ArrayAttr(strides),
+                     b.getDenseI64ArrayAttr(dilations),
+                     b.getDenseI64ArrayAttr(pads),
+                     b.getDenseI64ArrayAttr(outPad),
+                     b.getI64IntegerAttr(group)));
   return success();
 }
 
@@ -265,6 +403,7 @@ LogicalResult importQuantizeLinear(NodeContext &n) {
 
 void addConvImporters(llvm::StringMap<OpImporter> &table) {
   table["Conv"] = importConv;
+  table["ConvTranspose"] = importConvTranspose;
   table["MaxPool"] = importPool;
   table["AveragePool"] = importPool;
   table["QuantizeLinear"] = importQuantizeLinear;

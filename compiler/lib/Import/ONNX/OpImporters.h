@@ -53,6 +53,7 @@ void addConvImporters(llvm::StringMap<OpImporter> &table);
 void addSelectionImporters(llvm::StringMap<OpImporter> &table);
 /// EinsumImporter.cpp.
 void addEinsumImporter(llvm::StringMap<OpImporter> &table);
+void addResizeImporters(llvm::StringMap<OpImporter> &table);
 
 /// Evaluates a node whose inputs are all small integer constants (shape
 /// arithmetic of function-expanded models) and binds its output as a

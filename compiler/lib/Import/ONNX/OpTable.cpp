@@ -79,6 +79,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addConvImporters(t);
   addSelectionImporters(t);
   addEinsumImporter(t);
+  addResizeImporters(t);
   return t;
 }
 

@@ -117,3 +117,19 @@ func.func @bad_gather_elements(%a: tensor<3x2xf32>, %i: tensor<3xi64>) -> tensor
   %0 = lpx_graph.gather_elements %a, %i {axis = 0 : i64} : (tensor<3x2xf32>, tensor<3xi64>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+func.func @bad_conv_transpose_extent(%x: tensor<1x1x3xf32>, %w: tensor<1x2x2xf32>) -> tensor<1x2x5xf32> {
+  // expected-error @+1 {{result spatial dim 0 should be 4}}
+  %0 = lpx_graph.conv_transpose %x, %w {dilations = array<i64: 1>, output_padding = array<i64: 0>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : (tensor<1x1x3xf32>, tensor<1x2x2xf32>) -> tensor<1x2x5xf32>
+  return %0 : tensor<1x2x5xf32>
+}
+
+// -----
+
+func.func @bad_conv_transpose_channels(%x: tensor<1x2x3xf32>, %w: tensor<1x2x2xf32>) -> tensor<1x2x4xf32> {
+  // expected-error @+1 {{the weight must be [C, M/group, kernel...] for group 1}}
+  %0 = lpx_graph.conv_transpose %x, %w {dilations = array<i64: 1>, output_padding = array<i64: 0>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : (tensor<1x2x3xf32>, tensor<1x2x2xf32>) -> tensor<1x2x4xf32>
+  return %0 : tensor<1x2x4xf32>
+}

@@ -69,3 +69,14 @@ func.func @conv_pool(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>, %b: tenso
   %3 = lpx_graph.pool %x {kind = "avg", count_include_pad = true, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %0, %1, %2, %3 : tensor<1x4x3x3xf32>, tensor<1x2x2xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
 }
+
+// CHECK-LABEL: func.func @conv_transpose
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>, %b: tensor<6xf32>, %v: tensor<1x1x3xf32>, %k: tensor<1x1x2xf32>) -> (tensor<1x6x8x7xf32>, tensor<1x1x6xf32>) {
+  // Rows: 3*(3-1) + 3 + 1 - 1 - 1 = 8; cols: 2*(3-1) + 3 - 0 - 0 = 7; M = 3 * group 2.
+  // CHECK: lpx_graph.conv_transpose %{{.*}}, %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, group = 2 : i64, output_padding = array<i64: 1, 0>, pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 3, 2>} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x8x7xf32>
+  %0 = lpx_graph.conv_transpose %x, %w, %b {dilations = array<i64: 1, 1>, group = 2 : i64, output_padding = array<i64: 1, 0>, pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 3, 2>} : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>, tensor<6xf32>) -> tensor<1x6x8x7xf32>
+  // Dilation 2 and a negative begin pad: 1*(3-1) + 2*(2-1) + 1 + 0 - (-1) - 0 = 6.
+  // CHECK: lpx_graph.conv_transpose %{{.*}}, %{{.*}} {dilations = array<i64: 2>, output_padding = array<i64: 0>, pads = array<i64: -1, 0>, strides = array<i64: 1>} : (tensor<1x1x3xf32>, tensor<1x1x2xf32>) -> tensor<1x1x6xf32>
+  %1 = lpx_graph.conv_transpose %v, %k {dilations = array<i64: 2>, output_padding = array<i64: 0>, pads = array<i64: -1, 0>, strides = array<i64: 1>} : (tensor<1x1x3xf32>, tensor<1x1x2xf32>) -> tensor<1x1x6xf32>
+  return %0, %1 : tensor<1x6x8x7xf32>, tensor<1x1x6xf32>
+}

@@ -520,6 +520,49 @@ LogicalResult ConvOp::verify() {
   return success();
 }
 
+LogicalResult ConvTransposeOp::verify() {
+  auto x = rankedType(getInput()), w = rankedType(getWeight());
+  auto out = rankedType(getResult());
+  int64_t rank = x.getRank(), s = rank - 2;
+  if (s < 1 || w.getRank() != rank || out.getRank() != rank)
+    return emitOpError("input, weight and result need the same rank, 3 or more");
+  if (x.getElementType() != out.getElementType() ||
+      w.getElementType() != out.getElementType())
+    return emitOpError("operands and result must share the element type");
+  if (!llvm::isa<FloatType>(out.getElementType()))
+    return emitOpError("conv_transpose needs a floating-point type");
+  if (int64_t(getStrides().size()) != s || int64_t(getDilations().size()) != s ||
+      int64_t(getOutputPadding().size()) != s ||
+      int64_t(getPads().size()) != 2 * s)
+    return emitOpError("strides, dilations and output_padding need ")
+           << s << " entries and pads " << 2 * s;
+  int64_t g = getGroup();
+  if (g < 1 || x.getDimSize(1) != w.getDimSize(0) || w.getDimSize(0) % g != 0)
+    return emitOpError("the weight must be [C, M/group, kernel...] for group ")
+           << g;
+  int64_t m = w.getDimSize(1) * g;
+  if (getBias()) {
+    auto b = rankedType(getBias());
+    if (b.getRank() != 1 || b.getDimSize(0) != m ||
+        b.getElementType() != out.getElementType())
+      return emitOpError("bias must be [M] of the result's element type");
+  }
+  if (out.getDimSize(0) != x.getDimSize(0) || out.getDimSize(1) != m)
+    return emitOpError("result must be [N, M, ...] with M = ") << m;
+  for (int64_t d = 0; d < s; ++d) {
+    if (getStrides()[d] < 1 || getDilations()[d] < 1)
+      return emitOpError("strides and dilations must be positive");
+    if (getOutputPadding()[d] < 0)
+      return emitOpError("output_padding must not be negative");
+    int64_t want = getStrides()[d] * (x.getDimSize(2 + d) - 1) +
+                   getDilations()[d] * (w.getDimSize(2 + d) - 1) + 1 +
+                   getOutputPadding()[d] - getPads()[d] - getPads()[s + d];
+    if (want < 1 || out.getDimSize(2 + d) != want)
+      return emitOpError("result spatial dim ") << d << " should be " << want;
+  }
+  return success();
+}
+
 LogicalResult PoolOp::verify() {
   auto x = rankedType(getInput()), out = rankedType(getResult());
   int64_t rank = x.getRank(), s = rank - 2;

@@ -403,6 +403,37 @@ def Graph_ConvOp : Graph_Op<"conv", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure]> {
+  let summary = "ONNX ConvTranspose: grouped, strided, dilated transposed convolution";
+  let description = [{
+    Input [N, C, spatial...], weight [C, M/group, kernel...], optional bias
+    [M]. Input position i and kernel tap k add into result position
+    i * stride + k * dilation - pad_begin. `pads` holds the begin amounts of
+    every spatial dim, then the end amounts; auto_pad and output_shape are
+    resolved at import into pads (which may then be negative: the result
+    extends past the taps and holds the bias there) and `output_padding`
+    (extra result positions at the end). Result extent per spatial dim:
+    stride * (in - 1) + dilation * (kernel - 1) + 1 + output_padding -
+    pad_begin - pad_end.
+    ```mlir
+    %r = lpx_graph.conv_transpose %x, %w {dilations = array<i64: 1, 1>,
+        output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>,
+        strides = array<i64: 1, 1>}
+        : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x5x5xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$weight,
+                       Optional<AnyRankedTensor>:$bias,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$output_padding,
+                       DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
   let summary = "ONNX MaxPool / AveragePool over the spatial dims";
   let description = [{
