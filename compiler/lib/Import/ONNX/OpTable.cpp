@@ -77,6 +77,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addMatrixImporters(t);
   addDataMovementImporters(t);
   addConvImporters(t);
+  addQuantImporters(t);
   return t;
 }
 
