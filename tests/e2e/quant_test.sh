@@ -96,6 +96,38 @@ save("qconv",
      [vi("x", TensorProto.UINT8, [1, 3, 9, 9])], [vi("y", TensorProto.UINT8, [1, 4, 5, 5])],
      dict(x_s=x_s, x_z=x_z, w=w, w_s=w_s, w_z=w_z, y_s=y_s, y_z=y_z, bias=bias), [x], [y])
 
+# Per-row and per-column parameters given at run time: QLinearMatMul with
+# an int8 output (per-row a and y, per-column b), and a batched
+# MatMulInteger with N-D zero points [D, M, 1] and [D, 1, N].
+a = rng.integers(0, 256, (3, 8), dtype=np.uint8)
+a_s = rng.uniform(0.01, 0.05, 3).astype(f32)
+a_z = rng.integers(100, 150, 3, dtype=np.uint8)
+b = rng.integers(-128, 128, (8, 5), dtype=np.int8)
+b_s = rng.uniform(0.01, 0.05, 5).astype(f32)
+b_z = rng.integers(-5, 5, 5, dtype=np.int8)
+y_s = rng.uniform(0.05, 0.2, 3).astype(f32)
+y_z = np.array([-10, 0, 10], np.int8)
+acc = (a.astype(i32) - a_z.astype(i32).reshape(3, 1)) @ (b.astype(i32) - b_z.astype(i32))
+y = requant(acc, (a_s.reshape(3, 1) * b_s) / y_s.reshape(3, 1), y_z.reshape(3, 1), -128, 127, np.int8)
+assert 5 < len(np.unique(y)), "the reference should not saturate"
+names = ["a", "a_s", "a_z", "b", "b_s", "b_z", "y_s", "y_z"]
+feeds = [a, a_s, a_z, b, b_s, b_z, y_s, y_z]
+types = [TensorProto.UINT8, TensorProto.FLOAT, TensorProto.UINT8, TensorProto.INT8,
+         TensorProto.FLOAT, TensorProto.INT8, TensorProto.FLOAT, TensorProto.INT8]
+save("perrow", [helper.make_node("QLinearMatMul", names, ["y"], name="qmm")],
+     [vi(n, t, list(v.shape)) for n, t, v in zip(names, types, feeds)],
+     [vi("y", TensorProto.INT8, [3, 5])], {}, feeds, [y])
+a = rng.integers(-128, 128, (2, 3, 4), dtype=np.int8)
+a_z = rng.integers(-5, 5, (2, 3, 1), dtype=np.int8)
+b = rng.integers(0, 256, (2, 4, 6), dtype=np.uint8)
+b_z = rng.integers(120, 136, (2, 1, 6), dtype=np.uint8)
+feeds = [a, b, a_z, b_z]
+save("batched", [helper.make_node("MatMulInteger", ["a", "b", "a_z", "b_z"], ["y"], name="mmi")],
+     [vi("a", TensorProto.INT8, [2, 3, 4]), vi("b", TensorProto.UINT8, [2, 4, 6]),
+      vi("a_z", TensorProto.INT8, [2, 3, 1]), vi("b_z", TensorProto.UINT8, [2, 1, 6])],
+     [vi("y", TensorProto.INT32, [2, 3, 6])], {}, feeds,
+     [(a.astype(i32) - a_z.astype(i32)) @ (b.astype(i32) - b_z.astype(i32))])
+
 # Dynamic quantization as onnxruntime's quantizer emits it: quantize the
 # activations at run time, MatMulInteger with a uint8 weight, rescale.
 xf = rng.normal(0, 1, (4, 64)).astype(f32)
@@ -118,7 +150,7 @@ save("dynquant",
      dict(w=wq, wz=wz, ws=ws), [xf], [yf])
 PY
 
-for m in qmatmul int8mode widened qconv dynquant; do
+for m in qmatmul int8mode widened qconv perrow batched dynquant; do
   for nodes in 1 4; do
     prog="$tmp/$m-$nodes.lpxb"
     check "$m compiles for $nodes chip(s)" \
