@@ -60,6 +60,10 @@ static Cost matmulCost(const ChipSpec &chip, const TensorDesc &a,
     tiles = batchR * kTiles * nTiles;
     rowsPerTile = M;
   }
+  // The rate follows the operands' width, never the result's: int8 x int8
+  // accumulating into int32 streams at the int8 rate, while integer
+  // operands widened to int32 (e.g. quantized values after zero-point
+  // subtraction) take the 32-bit rate, like fp32.
   unsigned width = std::max(dtypeBytes(a.dtype), dtypeBytes(b.dtype));
   bool fp8 = a.dtype == DType::F8E4M3 || a.dtype == DType::F8E5M2;
   uint64_t perVector = fp8          ? m.cyclesPerVectorFp8

@@ -1,8 +1,11 @@
 //===- Conv.cpp - Convolution, transposed convolution and pooling ---------===//
 //
 // Direct loops over [N, C, spatial...] tensors with any number of spatial
-// dims. Values are read as double, accumulated in double and rounded once on
-// store. Attribute layouts are those of Opcodes.def.
+// dims. Floating-point values are read as double, accumulated in double and
+// rounded once on store. Integer convolution (int32 operands, or int8
+// operands with an int32 result: the matrix unit's integer mode) accumulates
+// with wrapping arithmetic in the result's width, like integer matmul.
+// Attribute layouts are those of Opcodes.def.
 //
 //===----------------------------------------------------------------------===//
 #include "ElementTypes.h"
@@ -30,6 +33,40 @@ llvm::Expected<std::vector<double>> loadDoubles(const View &v,
   if (e)
     return std::move(e);
   return out;
+}
+
+/// Every element of an integer view as uint64 (two's complement), so that
+/// sums and products wrap instead of overflowing.
+std::vector<uint64_t> loadWrapping(const View &v) {
+  std::vector<uint64_t> out;
+  llvm::consumeError(dispatchType(v.dtype, [&](auto E) -> llvm::Error {
+    using Et = decltype(E);
+    if constexpr (std::is_integral_v<typename Et::Compute>) {
+      out.reserve(static_cast<size_t>(v.elements()));
+      for (int64_t i = 0, n = v.elements(); i < n; ++i)
+        out.push_back(static_cast<uint64_t>(
+            static_cast<int64_t>(Et::load(v.data + i * Et::bytes))));
+    }
+    return llvm::Error::success();
+  }));
+  return out;
+}
+
+/// Stores wrapped sums, truncated to the integer result's width.
+llvm::Error storeWrapping(const std::vector<uint64_t> &v, const OutView &out) {
+  return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
+    using Et = decltype(E);
+    using C = typename Et::Compute;
+    if constexpr (std::is_integral_v<C> && !std::is_same_v<C, bool>) {
+      using U = std::make_unsigned_t<C>;
+      for (size_t i = 0; i < v.size(); ++i)
+        Et::store(out.data + i * Et::bytes,
+                  static_cast<C>(static_cast<U>(v[i])));
+      return llvm::Error::success();
+    } else {
+      return fail("integer conv needs an integer result");
+    }
+  });
 }
 
 llvm::Error storeDoubles(const std::vector<double> &v, const OutView &out) {
@@ -74,49 +111,18 @@ llvm::Error checkExtents(const char *what, const Window &w,
 }
 } // namespace
 
-llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs,
-                          const OutView &out) {
-  const View &x = in[0], &w = in[1];
-  const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
-  if (s < 1 || int64_t(x.shape.size()) != rank ||
-      int64_t(w.shape.size()) != rank)
-    return fail("conv: input, weight and result need the same rank >= 3");
-  if (int64_t(attrs.size()) != 1 + 4 * s)
-    return fail("conv needs [group, strides, dilations, pads]");
-  if (!isa::isFloat(out.dtype))
-    return fail("conv needs a floating-point result");
-  for (const View &v : in)
-    if (auto e = expectType("operand", v.dtype, out.dtype))
-      return e;
-  const int64_t group = attrs[0];
-  const int64_t N = x.shape[0], C = x.shape[1], M = w.shape[0];
-  if (group < 1 || w.shape[1] * group != C || M % group || out.shape[0] != N ||
-      out.shape[1] != M)
-    return fail("conv of " + shapeStr(x.shape) + " by " + shapeStr(w.shape) +
-                " with group " + llvm::Twine(group) + " cannot give " +
-                shapeStr(out.shape));
-  if (in.size() == 3 && (in[2].shape.size() != 1 || in[2].shape[0] != M))
-    return fail("conv bias must be [" + llvm::Twine(M) + "]");
-  Window win{x.shape.drop_front(2),   w.shape.drop_front(2),
-             attrs.slice(1, s),       attrs.slice(1 + s, s),
-             attrs.slice(1 + 2 * s, s), attrs.slice(1 + 3 * s, s)};
-  llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
-  if (auto e = checkExtents("conv", win, outSp, /*allowCeil=*/false))
-    return e;
-  auto vx = loadDoubles(x, "conv");
-  if (!vx) return vx.takeError();
-  auto vw = loadDoubles(w, "conv");
-  if (!vw) return vw.takeError();
-  std::vector<double> vb(static_cast<size_t>(M), 0.0);
-  if (in.size() == 3) {
-    auto b = loadDoubles(in[2], "conv");
-    if (!b) return b.takeError();
-    vb = *b;
-  }
+namespace {
+/// The convolution proper, accumulating in T (double, or uint64 that wraps).
+template <typename T>
+std::vector<T> convolve(const std::vector<T> &vx, const std::vector<T> &vw,
+                        const std::vector<T> &vb, const Window &win,
+                        llvm::ArrayRef<int64_t> outSp, int64_t N, int64_t C,
+                        int64_t M, int64_t group, int64_t elements) {
+  const int64_t s = static_cast<int64_t>(win.in.size());
   const int64_t inVol = product(win.in), kVol = product(win.kernel),
                 outVol = product(outSp);
   const int64_t Cg = C / group, Mg = M / group;
-  std::vector<double> res(static_cast<size_t>(out.elements()));
+  std::vector<T> res(static_cast<size_t>(elements), T(0));
   std::vector<int64_t> oi(s), ki(s);
   for (int64_t op = 0; op < outVol; ++op) {
     decode(op, outSp, oi.data());
@@ -135,19 +141,81 @@ llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs
       for (int64_t n = 0; n < N; ++n)
         for (int64_t m = 0; m < M; ++m) {
           const int64_t g = m / Mg;
-          double acc = 0;
+          T acc = 0;
           for (int64_t c = 0; c < Cg; ++c)
-            acc += (*vx)[((n * C + g * Cg + c) * inVol) + flat] *
-                   (*vw)[((m * Cg + c) * kVol) + kp];
+            acc += vx[((n * C + g * Cg + c) * inVol) + flat] *
+                   vw[((m * Cg + c) * kVol) + kp];
           res[(n * M + m) * outVol + op] += acc;
         }
     }
   }
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t m = 0; m < M; ++m)
-      for (int64_t op = 0; op < outVol; ++op)
-        res[(n * M + m) * outVol + op] += vb[m];
-  return storeDoubles(res, out);
+  if (!vb.empty())
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t op = 0; op < outVol; ++op)
+          res[(n * M + m) * outVol + op] += vb[m];
+  return res;
+}
+} // namespace
+
+llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs,
+                          const OutView &out) {
+  const View &x = in[0], &w = in[1];
+  const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
+  if (s < 1 || int64_t(x.shape.size()) != rank ||
+      int64_t(w.shape.size()) != rank)
+    return fail("conv: input, weight and result need the same rank >= 3");
+  if (int64_t(attrs.size()) != 1 + 4 * s)
+    return fail("conv needs [group, strides, dilations, pads]");
+  // Floating-point convolution in one type; integer convolution in int32,
+  // or int8 operands into an int32 result (a bias is then int32 too).
+  const bool int8Acc32 = out.dtype == isa::DType::I32 &&
+                         x.dtype == isa::DType::I8 &&
+                         w.dtype == isa::DType::I8;
+  const bool integer = out.dtype == isa::DType::I32;
+  if (!isa::isFloat(out.dtype) && !integer)
+    return fail("conv needs a floating-point or int32 result");
+  for (size_t i = 0; i < in.size(); ++i) {
+    bool factor = i < 2;
+    if (auto e = expectType("operand", in[i].dtype,
+                            factor && int8Acc32 ? isa::DType::I8 : out.dtype))
+      return e;
+  }
+  const int64_t group = attrs[0];
+  const int64_t N = x.shape[0], C = x.shape[1], M = w.shape[0];
+  if (group < 1 || w.shape[1] * group != C || M % group || out.shape[0] != N ||
+      out.shape[1] != M)
+    return fail("conv of " + shapeStr(x.shape) + " by " + shapeStr(w.shape) +
+                " with group " + llvm::Twine(group) + " cannot give " +
+                shapeStr(out.shape));
+  if (in.size() == 3 && (in[2].shape.size() != 1 || in[2].shape[0] != M))
+    return fail("conv bias must be [" + llvm::Twine(M) + "]");
+  Window win{x.shape.drop_front(2),   w.shape.drop_front(2),
+             attrs.slice(1, s),       attrs.slice(1 + s, s),
+             attrs.slice(1 + 2 * s, s), attrs.slice(1 + 3 * s, s)};
+  llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
+  if (auto e = checkExtents("conv", win, outSp, /*allowCeil=*/false))
+    return e;
+  if (integer) {
+    std::vector<uint64_t> vb;
+    if (in.size() == 3)
+      vb = loadWrapping(in[2]);
+    return storeWrapping(convolve(loadWrapping(x), loadWrapping(w), vb, win,
+                                  outSp, N, C, M, group, out.elements()),
+                         out);
+  }
+  auto vx = loadDoubles(x, "conv");
+  if (!vx) return vx.takeError();
+  auto vw = loadDoubles(w, "conv");
+  if (!vw) return vw.takeError();
+  std::vector<double> vb;
+  if (in.size() == 3) {
+    auto b = loadDoubles(in[2], "conv");
+    if (!b) return b.takeError();
+    vb = *b;
+  }
+  return storeDoubles(
+      convolve(*vx, *vw, vb, win, outSp, N, C, M, group, out.elements()), out);
 }
 
 llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,

@@ -89,10 +89,14 @@ static llvm::Expected<std::vector<float>> loadAsFloat(const View &v) {
 }
 
 llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
+  // int8 x int8 with an int32 result accumulates exactly in int32.
+  const bool int8Acc32 = a.dtype == isa::DType::I8 &&
+                         b.dtype == isa::DType::I8 &&
+                         out.dtype == isa::DType::I32;
   // The matrix unit also takes weights in one format and activations in
   // another (fp8 or int8 weights, fp16 activations): products accumulate in
   // fp32 and round once to the result's format.
-  bool mixed = a.dtype != out.dtype || b.dtype != out.dtype;
+  bool mixed = !int8Acc32 && (a.dtype != out.dtype || b.dtype != out.dtype);
   bool weightOk = isa::isFloat(b.dtype) || b.dtype == isa::DType::I8;
   if (mixed && !(isa::isFloat(a.dtype) && weightOk &&
                  isa::isFloat(out.dtype))) {
@@ -114,6 +118,23 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
   if (!sa || !sb)
     return llvm::joinErrors(sa.takeError(), sb.takeError());
   std::array<Strides, 3> strides = {*sa, *sb, contiguousStrides(s.batch)};
+
+  if (int8Acc32) {
+    using I8 = Elem<int8_t, int8_t>;
+    using I32 = Elem<int32_t, int32_t>;
+    std::vector<int8_t> a8 = loadAll<I8>(a.data, a.elements());
+    std::vector<int8_t> b8 = loadAll<I8>(b.data, b.elements());
+    std::vector<int32_t> va(a8.begin(), a8.end()), vb(b8.begin(), b8.end());
+    std::vector<int32_t> vc(static_cast<size_t>(out.elements()));
+    const int64_t aMat = s.m * s.k, bMat = s.k * s.n, cMat = s.m * s.n;
+    forEachIndex<3>(s.batch, strides, {0, 0, 0}, [&](const auto &off) {
+      multiply(va.data() + off[0] * aMat, vb.data() + off[1] * bMat,
+               vc.data() + off[2] * cMat, s.m, s.k, s.n);
+    });
+    for (size_t i = 0; i < vc.size(); ++i)
+      I32::store(out.data + i * I32::bytes, vc[i]);
+    return llvm::Error::success();
+  }
 
   if (mixed) {
     auto va = loadAsFloat(a);

@@ -25,6 +25,38 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
 open(sys.argv[1], "wb").write(m.SerializeToString())
 PY
 
+# The quantized operators (int8 is the chip's native type), weights as
+# initializers the way quantizers emit them.
+/usr/bin/python3 - "$tmp/quant.onnx" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+U8, I8 = TensorProto.UINT8, TensorProto.INT8
+inits = dict(w=np.full((8, 4), 3, np.uint8), wz=np.array(128, np.uint8),
+             k=np.ones((2, 1, 3, 3), np.int8), s=np.array(0.05, np.float32),
+             z=np.array(128, np.uint8), ks=np.array([0.1, 0.2], np.float32),
+             kz=np.array([0, 0], np.int8), iz=np.array(0, np.int8))
+g = helper.make_graph(
+    [helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"], name="dql"),
+     helper.make_node("MatMulInteger", ["xq", "w", "xz", "wz"], ["mi"], name="matmul_integer"),
+     helper.make_node("QLinearMatMul", ["xq", "s", "z", "w", "s", "wz", "s", "z"], ["qm"], name="qlinear_matmul"),
+     helper.make_node("ConvInteger", ["img", "k"], ["ci"], name="conv_integer"),
+     helper.make_node("QLinearConv", ["img", "s", "iz", "k", "ks", "kz", "s", "z"], ["qc"], name="qlinear_conv")],
+    "quant",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8]),
+     helper.make_tensor_value_info("img", I8, [1, 1, 5, 5])],
+    [helper.make_tensor_value_info("mi", TensorProto.INT32, [2, 4]),
+     helper.make_tensor_value_info("qm", U8, [2, 4]),
+     helper.make_tensor_value_info("ci", TensorProto.INT32, [1, 2, 3, 3]),
+     helper.make_tensor_value_info("qc", U8, [1, 2, 3, 3])],
+    initializer=[numpy_helper.from_array(v, k) for k, v in inits.items()])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+open(sys.argv[1], "wb").write(m.SerializeToString())
+PY
+"$lpx" coverage "$tmp/quant.onnx" >"$tmp/quant.txt"; rc=$?
+check "quantized operators are supported and portable" \
+  "[ $rc -eq 0 ] && grep -q '5/5 nodes supported, 0 op types missing' '$tmp/quant.txt' && grep -q 'verdict: portable' '$tmp/quant.txt'"
+
 "$lpx" coverage "$root/models/llama_step/model.onnx" >"$tmp/llama.txt"; rc=$?
 check "llama_step is portable (exit 0)" "[ $rc -eq 0 ] && grep -q 'verdict: portable' '$tmp/llama.txt'"
 check "portable report gives chips and latency from simulation" \

@@ -994,3 +994,139 @@ TEST_F(ImportTest, EinsumLowersToMatMulAndReportsBadEquations) {
   EXPECT_FALSE(r.ok);
   EXPECT_HAS(r.diags, "node 'bad' (Einsum): label 'i' has sizes 2 and 3");
 }
+
+//===----------------------------------------------------------------------===//
+// Quantized operators
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int kU8 = onnx::TensorProto::UINT8;
+constexpr int kI8 = onnx::TensorProto::INT8;
+
+/// An 8-bit initializer; values are given as ints.
+void init8(ModelBuilder &b, const std::string &name, int elt,
+           std::vector<int64_t> dims, std::vector<int> values) {
+  auto *t = b.g().add_initializer();
+  t->set_name(name);
+  t->set_data_type(elt);
+  for (int64_t d : dims)
+    t->add_dims(d);
+  for (int v : values)
+    t->add_int32_data(v);
+}
+} // namespace
+
+TEST_F(ImportTest, MatMulIntegerWidensUint8AndCentresConstantWeights) {
+  // A (uint8, run-time) with a per-row zero point; B a uint8 weight with a
+  // per-column zero point, centred at compile time:
+  // [[1 2 3 4], [5 6 7 8], [9 10 11 12]] - [1 2 3 4] per column.
+  ModelBuilder b(10);
+  b.input("a", {2, 3}, kU8);
+  b.input("az", {2}, kU8);
+  init8(b, "w", kU8, {3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  init8(b, "wz", kU8, {4}, {1, 2, 3, 4});
+  b.node("MatMulInteger", {"a", "w", "az", "wz"}, {"y"}, "mmi");
+  b.output("y", onnx::TensorProto::INT32);
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.cast %arg0 : tensor<2x3xui8> to tensor<2x3xi32>");
+  EXPECT_HAS(r.ir, "tensor<2xui8> to tensor<2x1xui8>");
+  EXPECT_HAS(r.ir, "(tensor<2x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>");
+  EXPECT_HAS(r.ir, "dense<[[0, 0, 0, 0], [4, 4, 4, 4], [8, 8, 8, 8]]> : "
+                   "tensor<3x4xi32>");
+  EXPECT_HAS(r.ir, "(tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>");
+  EXPECT_HASNT(r.ir, "tensor<3x4xui8>");
+}
+
+TEST_F(ImportTest, Int8WithZeroZeroPointsUsesTheInt8Mode) {
+  // int8 operands whose zero points are absent or a constant 0 stay int8:
+  // the matrix unit multiplies them natively into int32.
+  ModelBuilder b(10);
+  b.input("a", {2, 3}, kI8);
+  init8(b, "w", kI8, {3, 4}, {1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12});
+  init8(b, "wz", kI8, {}, {0});
+  b.node("MatMulInteger", {"a", "w", "", "wz"}, {"y"}, "mmi");
+  b.input("x", {1, 2, 4, 4}, kI8);
+  init8(b, "k", kI8, {3, 2, 2, 2}, std::vector<int>(24, 1));
+  b.node("ConvInteger", {"x", "k"}, {"c"}, "ci");
+  b.output("y", onnx::TensorProto::INT32);
+  b.output("c", onnx::TensorProto::INT32);
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "(tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>");
+  EXPECT_HAS(r.ir, "(tensor<1x2x4x4xi8>, tensor<3x2x2x2xi8>) -> "
+                   "tensor<1x3x3x3xi32>");
+  EXPECT_HASNT(r.ir, "lpx_graph.cast");
+  EXPECT_HASNT(r.ir, "lpx_graph.sub");
+}
+
+TEST_F(ImportTest, Int8WeightWithUint8ActivationsIsWidenedAtCompileTime) {
+  // uint8 activations need int32, so the int8 weight (zero point 0) is
+  // widened too: at compile time, as it is a constant.
+  ModelBuilder b(10);
+  b.input("a", {1, 2}, kU8);
+  init8(b, "w", kI8, {2, 2}, {-1, 2, -3, 4});
+  b.node("MatMulInteger", {"a", "w"}, {"y"}, "mmi");
+  b.output("y", onnx::TensorProto::INT32);
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "dense<[[-1, 2], [-3, 4]]> : tensor<2x2xi32>");
+  EXPECT_HAS(r.ir, "(tensor<1x2xi32>, tensor<2x2xi32>) -> tensor<1x2xi32>");
+  EXPECT_HASNT(r.ir, "xi8>");
+}
+
+TEST_F(ImportTest, QLinearConvPerChannelWeightsAndBadScales) {
+  // Per-output-channel w zero point and scale: [M] against the weight's
+  // axis 0 and the result's axis 1.
+  ModelBuilder b(10);
+  b.input("x", {1, 2, 3, 3}, kU8);
+  b.initF32("xs", {}, {0.5f});
+  init8(b, "xz", kU8, {}, {128});
+  b.input("w", {2, 2, 1, 1}, kI8);
+  b.initF32("ws", {2}, {0.25f, 0.125f});
+  b.input("wz", {2}, kI8);
+  b.initF32("ys", {}, {0.1f});
+  init8(b, "yz", kU8, {}, {10});
+  b.node("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"},
+         "qconv");
+  b.output("y", kU8);
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "tensor<2xi8> to tensor<2x1x1x1xi8>");
+  EXPECT_HAS(r.ir, "tensor<2xf32> to tensor<1x2x1x1xf32>");
+  EXPECT_HAS(r.ir, "lpx_graph.unary \"round\"");
+  EXPECT_HAS(r.ir, "params = array<f64: 0.000000e+00, 2.550000e+02>");
+  EXPECT_HAS(r.ir, "-> tensor<1x2x3x3xui8>");
+
+  // x's scale must be per tensor.
+  ModelBuilder bad(10);
+  bad.input("x", {1, 2, 3, 3}, kU8);
+  bad.initF32("xs", {2}, {0.5f, 0.5f});
+  init8(bad, "xz", kU8, {}, {128});
+  bad.input("w", {2, 2, 1, 1}, kI8);
+  bad.initF32("ws", {}, {0.25f});
+  init8(bad, "wz", kI8, {}, {0});
+  bad.initF32("ys", {}, {0.1f});
+  init8(bad, "yz", kU8, {}, {10});
+  bad.node("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"},
+           {"y"}, "qconv");
+  bad.output("y", kU8);
+  r = import(bad);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'qconv' (QLinearConv): the first scale must be "
+                      "a scalar (per tensor), got shape 2");
+}
+
+TEST_F(ImportTest, MatMulIntegerZeroPointShapes) {
+  // A [2,3]: a zero point of 3 elements is neither per tensor nor per row.
+  ModelBuilder b(10);
+  b.input("a", {2, 3}, kU8);
+  b.input("az", {3}, kU8);
+  b.input("w", {3, 4}, kU8);
+  b.node("MatMulInteger", {"a", "w", "az"}, {"y"}, "mmi");
+  b.output("y", onnx::TensorProto::INT32);
+  Imported r = import(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'mmi' (MatMulInteger): A's zero point of shape 3 "
+                      "is neither per tensor nor per index of axis 0 of 2x3");
+}

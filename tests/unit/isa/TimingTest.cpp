@@ -56,6 +56,36 @@ TEST(Timing, ConvTransposeByHand) {
   EXPECT_EQ(c.busy, 2u * 1760u);
 }
 
+TEST(Timing, IntegerMatrixRateFollowsOperandWidth) {
+  auto chip = loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip));
+  // int8 [320,320] x [320,320] into int32: one tile, loaded in 40 cycles,
+  // 320 rows at the int8 rate of 1 cycle: busy = 40 + max(40, 320) = 360.
+  Cost c = instructionCost(*chip, Opcode::MatMul,
+                           {t(DType::I8, {320, 320}), t(DType::I8, {320, 320})},
+                           t(DType::I32, {320, 320}));
+  EXPECT_EQ(c.busy, 360u);
+  // The same product on operands widened to int32: 4-byte weights load in
+  // 4 * 40 = 160 cycles and rows stream at the 32-bit rate of 16 cycles:
+  // busy = 160 + max(160, 320 * 16) = 5280.
+  c = instructionCost(*chip, Opcode::MatMul,
+                      {t(DType::I32, {320, 320}), t(DType::I32, {320, 320})},
+                      t(DType::I32, {320, 320}));
+  EXPECT_EQ(c.busy, 5280u);
+  // Conv [1,1,3,3] by [1,1,2,2] is a [4,4] x [4,1] matmul: int8 operands
+  // give 40 + max(40, 4 * 1) = 80; int32 operands 160 + max(160, 4 * 16) =
+  // 320.
+  std::vector<int64_t> noAttrs;
+  c = instructionCost(*chip, Opcode::Conv,
+                      {t(DType::I8, {1, 1, 3, 3}), t(DType::I8, {1, 1, 2, 2})},
+                      t(DType::I32, {1, 1, 2, 2}), noAttrs);
+  EXPECT_EQ(c.busy, 80u);
+  c = instructionCost(*chip, Opcode::Conv,
+                      {t(DType::I32, {1, 1, 3, 3}), t(DType::I32, {1, 1, 2, 2})},
+                      t(DType::I32, {1, 1, 2, 2}), noAttrs);
+  EXPECT_EQ(c.busy, 320u);
+}
+
 TEST(Timing, VectorAndLinkOpsByHand) {
   auto chip = loadChipSpec("tsp-v1");
   ASSERT_TRUE(bool(chip));

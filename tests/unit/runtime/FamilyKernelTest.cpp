@@ -293,6 +293,55 @@ TEST(ConvKernel, BiasPaddingStridesGroups) {
             (std::vector<float>{4, 6}));
 }
 
+namespace {
+/// Integer conv: x and w of type `tin`, optional int32 bias, int32 result.
+template <typename In>
+std::vector<int32_t> convInt(DType tin, std::vector<int64_t> xs,
+                             std::vector<In> x, std::vector<int64_t> ws,
+                             std::vector<In> w, std::vector<int32_t> bias,
+                             std::vector<int64_t> os,
+                             std::vector<int64_t> attrs) {
+  ProgramBuilder pb;
+  uint32_t xi = pb.input("x", tin, xs);
+  uint32_t wi = pb.input("w", tin, ws);
+  std::vector<uint32_t> ops{xi, wi};
+  std::vector<HostTensor> in{tensor("x", tin, xs, x), tensor("w", tin, ws, w)};
+  if (!bias.empty()) {
+    int64_t m = bias.size();
+    ops.push_back(pb.input("b", DType::I32, {m}));
+    in.push_back(tensor("b", DType::I32, {m}, bias));
+  }
+  uint32_t o = pb.output("out", DType::I32, os);
+  pb.inst(Opcode::Conv, ops, o, attrs);
+  auto out = run(pb, in);
+  return out.empty() ? std::vector<int32_t>{} : valuesOf<int32_t>(out[0].data);
+}
+} // namespace
+
+TEST(ConvKernel, Int32AndInt8IntoInt32) {
+  const std::vector<int64_t> valid2d{1, 1, 1, 1, 1, 0, 0, 0, 0};
+  // int32: 2x2 window sums of 1..9 (3x3): 1+2+4+5, 2+3+5+6, 4+5+7+8,
+  // 5+6+8+9; then the same with bias -12.
+  std::vector<int32_t> x = {1, 2, 3, 4, 5, 6, 7, 8, 9}, ones = {1, 1, 1, 1};
+  EXPECT_EQ(convInt<int32_t>(DType::I32, {1, 1, 3, 3}, x, {1, 1, 2, 2}, ones,
+                             {}, {1, 1, 2, 2}, valid2d),
+            (std::vector<int32_t>{12, 16, 24, 28}));
+  EXPECT_EQ(convInt<int32_t>(DType::I32, {1, 1, 3, 3}, x, {1, 1, 2, 2}, ones,
+                             {-12}, {1, 1, 2, 2}, valid2d),
+            (std::vector<int32_t>{0, 4, 12, 16}));
+  // int8 operands into int32: (-128)(-128) * 2 = 32768, plus bias 1.
+  EXPECT_EQ(convInt<int8_t>(DType::I8, {1, 1, 1, 2}, {-128, -128},
+                            {1, 1, 1, 2}, {-128, -128}, {1}, {1, 1, 1, 1},
+                            valid2d),
+            (std::vector<int32_t>{32769}));
+  // int32 sums wrap like the matrix unit's accumulator: 65536 * 65536 =
+  // 2^32 -> 0, plus 7 * 2.
+  EXPECT_EQ(convInt<int32_t>(DType::I32, {1, 1, 1, 2}, {65536, 7},
+                             {1, 1, 1, 2}, {65536, 2}, {}, {1, 1, 1, 1},
+                             valid2d),
+            (std::vector<int32_t>{14}));
+}
+
 TEST(PoolKernel, MaxAverageIncludePadCeil) {
   std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9}; // 3x3
   // attrs: kind, count_include_pad, kernel, strides, dilations, pads.

@@ -125,6 +125,41 @@ TEST(MatMul, IntegerWrapsAndHalfFloat) {
   EXPECT_EQ(f16, (std::vector<uint16_t>{0x3C00}));
 }
 
+TEST(MatMul, Int8OperandsAccumulateInInt32) {
+  // [ 100  100 100] [127    1]   [100*127*3            100 + 200 - 12800]
+  // [-128  127  -1] [127    2] = [127*(-128+127-1)  -128 + 254 + 128     ]
+  //                 [127 -128]
+  // = [[38100, -12500], [-254, 254]]: far outside int8, exact in int32.
+  ProgramBuilder b;
+  uint32_t a = b.input("a", DType::I8, {2, 3});
+  uint32_t c = b.input("b", DType::I8, {3, 2});
+  uint32_t o = b.output("out", DType::I32, {2, 2});
+  b.inst(Opcode::MatMul, {a, c}, o);
+  auto out = run(b, {tensor<int8_t>("a", DType::I8, {2, 3},
+                                    {100, 100, 100, -128, 127, -1}),
+                     tensor<int8_t>("b", DType::I8, {3, 2},
+                                    {127, 1, 127, 2, 127, -128})});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(valuesOf<int32_t>(out[0].data),
+            (std::vector<int32_t>{38100, -12500, -254, 254}));
+  // int32 operands wrap in 32 bits: 65536 * 65536 = 2^32 -> 0, plus 3 * 1.
+  auto i32 = binaryOp<int32_t>(Opcode::MatMul, DType::I32, {1, 2}, {65536, 3},
+                               DType::I32, {2, 1}, {65536, 1}, {1, 1});
+  EXPECT_EQ(i32, (std::vector<int32_t>{3}));
+}
+
+TEST(MatMul, Uint8OperandsIntoInt32AreAnError) {
+  // Only int8 has the int32-accumulating mode; uint8 is widened first.
+  ProgramBuilder b;
+  uint32_t a = b.input("a", DType::U8, {1, 1});
+  uint32_t c = b.input("b", DType::U8, {1, 1});
+  uint32_t o = b.output("out", DType::I32, {1, 1});
+  b.inst(Opcode::MatMul, {a, c}, o);
+  std::string err = runError(b, {tensor<uint8_t>("a", DType::U8, {1, 1}, {2}),
+                                 tensor<uint8_t>("b", DType::U8, {1, 1}, {3})});
+  EXPECT_FALSE(err.empty());
+}
+
 TEST(MatMul, MismatchedShapesAreAnError) {
   ProgramBuilder b;
   uint32_t a = b.input("a", DType::F32, {2, 3});

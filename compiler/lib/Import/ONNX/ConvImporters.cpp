@@ -81,16 +81,11 @@ FailureOr<WindowAttrs> resolveWindow(NodeContext &n, ArrayRef<int64_t> inSp,
   return w;
 }
 
-LogicalResult importConv(NodeContext &n) {
-  auto x = n.input(0), wt = n.input(1);
-  if (failed(x) || failed(wt))
-    return failure();
-  auto xt = n.typeOf(*x), wtT = n.typeOf(*wt);
-  Type elt = xt.getElementType();
-  if (!llvm::isa<FloatType>(elt))
-    return n.fail("only floating-point Conv is supported");
-  if (wtT.getElementType() != elt)
-    return n.fail("input and weight element types differ");
+} // namespace
+
+FailureOr<Value> buildConv(NodeContext &n, Value x, Value wt, Value bias,
+                           Type resultElt) {
+  auto xt = n.typeOf(x), wtT = n.typeOf(wt);
   int64_t rank = xt.getRank();
   if (rank < 3 || wtT.getRank() != rank)
     return n.fail("input and weight need the same rank, 3 or more");
@@ -107,25 +102,44 @@ LogicalResult importConv(NodeContext &n) {
   auto w = resolveWindow(n, xt.getShape().drop_front(2), kernel, false);
   if (failed(w))
     return failure();
+  if (bias) {
+    auto bt = n.typeOf(bias);
+    if (bt.getRank() != 1 || bt.getDimSize(0) != wtT.getDimSize(0) ||
+        bt.getElementType() != resultElt)
+      return n.fail("bias must be [M] of the result's element type");
+  }
+  SmallVector<int64_t> shape{xt.getDimSize(0), wtT.getDimSize(0)};
+  llvm::append_range(shape, w->outSpatial);
+  OpBuilder &b = n.builder();
+  return Value(n.create<ConvOp>(n.tensorOf(shape, resultElt), x, wt, bias,
+                                b.getDenseI64ArrayAttr(w->strides),
+                                b.getDenseI64ArrayAttr(w->dilations),
+                                b.getDenseI64ArrayAttr(w->pads),
+                                b.getI64IntegerAttr(group)));
+}
+
+namespace {
+
+LogicalResult importConv(NodeContext &n) {
+  auto x = n.input(0), wt = n.input(1);
+  if (failed(x) || failed(wt))
+    return failure();
+  Type elt = n.typeOf(*x).getElementType();
+  if (!llvm::isa<FloatType>(elt))
+    return n.fail("only floating-point Conv is supported");
+  if (n.typeOf(*wt).getElementType() != elt)
+    return n.fail("input and weight element types differ");
   Value bias;
   if (n.hasInput(2)) {
     auto b = n.input(2);
     if (failed(b))
       return failure();
     bias = *b;
-    auto bt = n.typeOf(bias);
-    if (bt.getRank() != 1 || bt.getDimSize(0) != wtT.getDimSize(0) ||
-        bt.getElementType() != elt)
-      return n.fail("bias must be [M] of the input's element type");
   }
-  SmallVector<int64_t> shape{xt.getDimSize(0), wtT.getDimSize(0)};
-  llvm::append_range(shape, w->outSpatial);
-  OpBuilder &b = n.builder();
-  n.setOutput(0, n.create<ConvOp>(n.tensorOf(shape, elt), *x, *wt, bias,
-                                  b.getDenseI64ArrayAttr(w->strides),
-                                  b.getDenseI64ArrayAttr(w->dilations),
-                                  b.getDenseI64ArrayAttr(w->pads),
-                                  b.getI64IntegerAttr(group)));
+  auto y = buildConv(n, *x, *wt, bias, elt);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
   return success();
 }
 

@@ -11,15 +11,11 @@ using namespace lpx::graph;
 
 namespace lpx::onnximport {
 
-LogicalResult importMatMul(NodeContext &n) {
-  auto a = n.input(0), b = n.input(1);
-  if (failed(a) || failed(b))
-    return failure();
-  ArrayRef<int64_t> as = n.typeOf(*a).getShape(), bs = n.typeOf(*b).getShape();
+FailureOr<Value> buildMatMul(NodeContext &n, Value a, Value b,
+                             Type resultElt) {
+  ArrayRef<int64_t> as = n.typeOf(a).getShape(), bs = n.typeOf(b).getShape();
   if (as.empty() || bs.empty())
     return n.fail("operands must have rank 1 or more");
-  if (n.typeOf(*a).getElementType() != n.typeOf(*b).getElementType())
-    return n.fail("operand element types differ");
   int64_t ka = as.back(), kb = bs.size() == 1 ? bs[0] : bs[bs.size() - 2];
   if (ka != kb)
     return n.fail("reduction dims differ: " + shapeString(as) + " x " +
@@ -35,9 +31,20 @@ LogicalResult importMatMul(NodeContext &n) {
     shape->push_back(as[as.size() - 2]);
   if (bs.size() >= 2)
     shape->push_back(bs.back());
-  n.setOutput(0, n.create<MatMulOp>(
-                     n.tensorOf(*shape, n.typeOf(*a).getElementType()), *a,
-                     *b));
+  return Value(n.create<MatMulOp>(n.tensorOf(*shape, resultElt), a, b));
+}
+
+LogicalResult importMatMul(NodeContext &n) {
+  auto a = n.input(0), b = n.input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  Type elt = n.typeOf(*a).getElementType();
+  if (elt != n.typeOf(*b).getElementType())
+    return n.fail("operand element types differ");
+  auto r = buildMatMul(n, *a, *b, elt);
+  if (failed(r))
+    return failure();
+  n.setOutput(0, *r);
   return success();
 }
 

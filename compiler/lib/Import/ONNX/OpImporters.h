@@ -31,6 +31,17 @@ mlir::LogicalResult importWhere(NodeContext &n);
 mlir::LogicalResult importMatMul(NodeContext &n);
 mlir::LogicalResult importGemm(NodeContext &n);
 mlir::LogicalResult importReduceMean(NodeContext &n);
+/// numpy matmul of `a` and `b` with a `resultElt` result (shape checked).
+mlir::FailureOr<mlir::Value> buildMatMul(NodeContext &n, mlir::Value a,
+                                         mlir::Value b, mlir::Type resultElt);
+
+// ConvImporters.cpp
+/// lpx_graph.conv of the node's window attributes (group, strides,
+/// dilations, pads / auto_pad, kernel_shape) with a `resultElt` result;
+/// `bias` may be null.
+mlir::FailureOr<mlir::Value> buildConv(NodeContext &n, mlir::Value x,
+                                       mlir::Value w, mlir::Value bias,
+                                       mlir::Type resultElt);
 
 // DataMovementImporters.cpp
 mlir::LogicalResult importReshape(NodeContext &n);
@@ -54,6 +65,7 @@ void addSelectionImporters(llvm::StringMap<OpImporter> &table);
 /// EinsumImporter.cpp.
 void addEinsumImporter(llvm::StringMap<OpImporter> &table);
 void addResizeImporters(llvm::StringMap<OpImporter> &table);
+void addQuantImporters(llvm::StringMap<OpImporter> &table);
 
 /// Evaluates a node whose inputs are all small integer constants (shape
 /// arithmetic of function-expanded models) and binds its output as a

@@ -80,6 +80,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addSelectionImporters(t);
   addEinsumImporter(t);
   addResizeImporters(t);
+  addQuantImporters(t);
   return t;
 }
 

@@ -128,8 +128,32 @@ func.func @bad_conv_transpose_extent(%x: tensor<1x1x3xf32>, %w: tensor<1x2x2xf32
 
 // -----
 
+func.func @conv_uint8(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>) -> tensor<1x1x2x2xi32> {
+  // expected-error @+1 {{operands and result must share the element type (or be i8 for an i32 result)}}
+  %0 = lpx_graph.conv %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xui8>, tensor<1x1x2x2xui8>) -> tensor<1x1x2x2xi32>
+  return %0 : tensor<1x1x2x2xi32>
+}
+
+// -----
+
 func.func @bad_conv_transpose_channels(%x: tensor<1x2x3xf32>, %w: tensor<1x2x2xf32>) -> tensor<1x2x4xf32> {
   // expected-error @+1 {{the weight must be [C, M/group, kernel...] for group 1}}
   %0 = lpx_graph.conv_transpose %x, %w {dilations = array<i64: 1>, output_padding = array<i64: 0>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : (tensor<1x2x3xf32>, tensor<1x2x2xf32>) -> tensor<1x2x4xf32>
   return %0 : tensor<1x2x4xf32>
+}
+
+// -----
+
+func.func @conv_i64(%x: tensor<1x1x3x3xi64>, %w: tensor<1x1x2x2xi64>) -> tensor<1x1x2x2xi64> {
+  // expected-error @+1 {{conv needs a floating-point or i32 type}}
+  %0 = lpx_graph.conv %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xi64>, tensor<1x1x2x2xi64>) -> tensor<1x1x2x2xi64>
+  return %0 : tensor<1x1x2x2xi64>
+}
+
+// -----
+
+func.func @matmul_uint8_to_i32(%a: tensor<2x3xui8>, %b: tensor<3x4xui8>) -> tensor<2x4xi32> {
+  // expected-error @+1 {{integer result must have the operands' type (or i32 for i8 operands)}}
+  %0 = lpx_graph.matmul %a, %b : (tensor<2x3xui8>, tensor<3x4xui8>) -> tensor<2x4xi32>
+  return %0 : tensor<2x4xi32>
 }

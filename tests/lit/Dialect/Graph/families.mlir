@@ -80,3 +80,16 @@ func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>, %b: 
   %1 = lpx_graph.conv_transpose %v, %k {dilations = array<i64: 2>, output_padding = array<i64: 0>, pads = array<i64: -1, 0>, strides = array<i64: 1>} : (tensor<1x1x3xf32>, tensor<1x1x2xf32>) -> tensor<1x1x6xf32>
   return %0, %1 : tensor<1x6x8x7xf32>, tensor<1x1x6xf32>
 }
+
+// Integer matrix ops: i32 operands give i32; i8 operands may accumulate into
+// i32 (the matrix unit's integer mode).
+// CHECK-LABEL: func.func @integer_matrix_ops
+func.func @integer_matrix_ops(%x: tensor<1x1x3x3xi32>, %w: tensor<1x1x2x2xi32>, %b: tensor<1xi32>, %x8: tensor<1x1x3x3xi8>, %w8: tensor<1x1x2x2xi8>, %a8: tensor<2x3xi8>, %m8: tensor<3x4xi8>) -> (tensor<1x1x2x2xi32>, tensor<1x1x2x2xi32>, tensor<2x4xi32>) {
+  // CHECK: lpx_graph.conv %{{.*}}, %{{.*}}, %{{.*}} {{.*}} : (tensor<1x1x3x3xi32>, tensor<1x1x2x2xi32>, tensor<1xi32>) -> tensor<1x1x2x2xi32>
+  %0 = lpx_graph.conv %x, %w, %b {dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xi32>, tensor<1x1x2x2xi32>, tensor<1xi32>) -> tensor<1x1x2x2xi32>
+  // CHECK: lpx_graph.conv %{{.*}}, %{{.*}} {{.*}} : (tensor<1x1x3x3xi8>, tensor<1x1x2x2xi8>) -> tensor<1x1x2x2xi32>
+  %1 = lpx_graph.conv %x8, %w8 {dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xi8>, tensor<1x1x2x2xi8>) -> tensor<1x1x2x2xi32>
+  // CHECK: lpx_graph.matmul %{{.*}}, %{{.*}} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>
+  %2 = lpx_graph.matmul %a8, %m8 : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>
+  return %0, %1, %2 : tensor<1x1x2x2xi32>, tensor<1x1x2x2xi32>, tensor<2x4xi32>
+}

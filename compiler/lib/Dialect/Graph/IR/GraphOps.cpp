@@ -138,10 +138,17 @@ LogicalResult MatMulOp::verify() {
   auto floatOrInt8 = [](Type t) {
     return isa<FloatType>(t) || t.isSignlessInteger(8);
   };
+  Type resElem = rankedType(getResult()).getElementType();
   if (lhsElem != rhsElem &&
       !(isa<FloatType>(lhsElem) && floatOrInt8(rhsElem) &&
-        isa<FloatType>(rankedType(getResult()).getElementType())))
+        isa<FloatType>(resElem)))
     return emitOpError("operands must have the same element type");
+  // Integer matmul gives the operands' type, except int8 operands, which
+  // the matrix unit also accumulates into int32.
+  if (lhsElem == rhsElem && isa<IntegerType>(lhsElem) && resElem != lhsElem &&
+      !(lhsElem.isSignlessInteger(8) && resElem.isSignlessInteger(32)))
+    return emitOpError("integer result must have the operands' type (or "
+                       "i32 for i8 operands)");
   int64_t k1 = a.back();
   int64_t k2 = b.size() == 1 ? b[0] : b[b.size() - 2];
   if (k1 != k2)
@@ -487,11 +494,18 @@ LogicalResult ConvOp::verify() {
   int64_t rank = x.getRank(), s = rank - 2;
   if (s < 1 || w.getRank() != rank || out.getRank() != rank)
     return emitOpError("input, weight and result need the same rank, 3 or more");
-  if (x.getElementType() != out.getElementType() ||
-      w.getElementType() != out.getElementType())
-    return emitOpError("operands and result must share the element type");
-  if (!llvm::isa<FloatType>(out.getElementType()))
-    return emitOpError("conv needs a floating-point type");
+  Type elt = out.getElementType();
+  // Floating-point conv in one type; integer conv in i32, whose operands
+  // may also be i8 (the matrix unit accumulates int8 products in int32).
+  bool int8Acc32 = elt.isSignlessInteger(32) &&
+                   x.getElementType().isSignlessInteger(8) &&
+                   w.getElementType().isSignlessInteger(8);
+  if (!int8Acc32 &&
+      (x.getElementType() != elt || w.getElementType() != elt))
+    return emitOpError("operands and result must share the element type "
+                       "(or be i8 for an i32 result)");
+  if (!llvm::isa<FloatType>(elt) && !elt.isSignlessInteger(32))
+    return emitOpError("conv needs a floating-point or i32 type");
   if (int64_t(getStrides().size()) != s || int64_t(getDilations().size()) != s ||
       int64_t(getPads().size()) != 2 * s)
     return emitOpError("strides and dilations need ")
