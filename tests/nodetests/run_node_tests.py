@@ -11,6 +11,7 @@ in either direction, so the list always tells the truth.
 Usage: run_node_tests.py --lpx build/bin/lpx [--expect FILE] [--jobs 2]
 """
 import argparse
+import json
 import concurrent.futures
 import os
 import subprocess
@@ -21,29 +22,14 @@ import onnx
 
 NODE_DIR = "/usr/share/libonnx-testdata/data/node"
 
-# Operands the compiler needs as constants (shapes, axes, slice bounds). The
-# node tests give them as graph inputs; they are folded in with --const-input
-# from the test's own data, as onnx-mlir's "constant inputs" variant does.
-CONST_OPERANDS = {
-    "ConstantOfShape": [0],
-    "CumSum": [1],
-    "Dropout": [1, 2],
-    "Expand": [1],
-    "OneHot": [1],
-    "Pad": [1, 2],
-    "Range": [0, 1, 2],
-    "ReduceSum": [1],
-    "Reshape": [1],
-    "Resize": [1, 2, 3],
-    "Slice": [1, 2, 3, 4],
-    "Split": [1],
-    "Squeeze": [1],
-    "Tile": [1],
-    "TopK": [1],
-    "Trilu": [1],
-    "Unsqueeze": [1],
-    "Upsample": [1],
-}
+# Operands the compiler needs as constants (shapes, axes, slice bounds,
+# an If's condition), by op type. The node tests give them as graph inputs;
+# they are folded in with --const-input from the test's own data, as
+# onnx-mlir's "constant inputs" variant does. The importer's unit test reads
+# the same file.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "const_operands.json")) as _f:
+    CONST_OPERANDS = json.load(_f)
 
 
 def read_expectations(path):

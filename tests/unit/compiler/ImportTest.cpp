@@ -12,11 +12,16 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "onnx/onnx_pb.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <map>
 
 #include <cstdlib>
 #include <fstream>
@@ -801,26 +806,35 @@ TEST(ImportNodeTests, Selected) {
   EXPECT_HAS(r.ir, "tensor<2x3x4xf32> to tensor<2x6x2xf32>");
 }
 
-/// Inputs that the importer needs as constants (shape operands), by op.
-/// The same table as CONST_OPERANDS in tests/nodetests/run_node_tests.py.
+/// Inputs that the importer needs as constants (shape operands, an If's
+/// condition), by op: tests/nodetests/const_operands.json, which the node-test
+/// driver reads too.
 bool mustBeConstant(const std::string &op, int index) {
-  if (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" ||
-      op == "CumSum" || op == "Expand" || op == "OneHot" || op == "ReduceSum" ||
-      op == "Split" || op == "Tile" || op == "TopK" || op == "Trilu")
-    return index == 1;
-  if (op == "ConstantOfShape")
-    return index == 0;
-  if (op == "Slice")
-    return index >= 1;
-  if (op == "Pad" || op == "Dropout")
-    return index == 1 || index == 2;
-  if (op == "Range")
-    return index <= 2;
-  if (op == "Resize")
-    return index >= 1 && index <= 3;
-  if (op == "Upsample")
-    return index == 1;
-  return false;
+  static const std::map<std::string, std::set<int>> table = [] {
+    std::map<std::string, std::set<int>> t;
+    auto buf = llvm::MemoryBuffer::getFile(LPX_CONST_OPERANDS);
+    if (!buf) {
+      ADD_FAILURE() << "cannot read " << LPX_CONST_OPERANDS;
+      return t;
+    }
+    llvm::Expected<llvm::json::Value> json =
+        llvm::json::parse((*buf)->getBuffer());
+    const llvm::json::Object *obj = json ? json->getAsObject() : nullptr;
+    if (!obj) {
+      ADD_FAILURE() << LPX_CONST_OPERANDS << " is not a JSON object";
+      if (!json)
+        llvm::consumeError(json.takeError());
+      return t;
+    }
+    for (const auto &[key, value] : *obj)
+      if (const llvm::json::Array *list = value.getAsArray())
+        for (const llvm::json::Value &v : *list)
+          if (auto idx = v.getAsInteger())
+            t[key.str()].insert(int(*idx));
+    return t;
+  }();
+  auto it = table.find(op);
+  return it != table.end() && it->second.count(index);
 }
 
 /// Reasons a node test whose ops all have importers may still fail to
@@ -832,6 +846,19 @@ const char *const kExpectedFailures[] = {
     "(Range): input 1 must be a compile-time constant", // window functions
     "the Indices output of MaxPool is not supported",
 };
+
+/// Whether every node of `g`, and of the graphs in its nodes' attributes
+/// (If branches), has an importer.
+bool allKnown(const onnx::GraphProto &g, const std::vector<std::string> &ops) {
+  for (const auto &n : g.node()) {
+    if (std::find(ops.begin(), ops.end(), n.op_type()) == ops.end())
+      return false;
+    for (const auto &a : n.attribute())
+      if (a.has_g() && !allKnown(a.g(), ops))
+        return false;
+  }
+  return true;
+}
 
 /// Every node test whose nodes all have importers imports and verifies,
 /// with shape operands folded from test_data_set_0.
@@ -853,11 +880,9 @@ TEST(ImportNodeTests, AllSupported) {
     std::ifstream in(d + "/model.onnx", std::ios::binary);
     if (!m.ParseFromIstream(&in))
       continue;
-    bool supported = m.graph().node_size() > 0;
+    bool supported = m.graph().node_size() > 0 && allKnown(m.graph(), ops);
     std::set<std::string> folded;
     for (const auto &n : m.graph().node()) {
-      if (std::find(ops.begin(), ops.end(), n.op_type()) == ops.end())
-        supported = false;
       for (int i = 0; i < n.input_size(); ++i)
         if (mustBeConstant(n.op_type(), i))
           folded.insert(n.input(i));
@@ -933,6 +958,67 @@ TEST_F(ImportTest, ShapeArithmeticFoldsToConstants) {
   EXPECT_HAS(r.ir, "lpx_graph.reshape %arg0 : tensor<2x3x4xf32> to tensor<2x12xf32>");
   EXPECT_HASNT(r.ir, "lpx_graph.concat");
   EXPECT_HASNT(r.ir, "lpx_graph.slice");
+}
+
+//===----------------------------------------------------------------------===//
+// If
+//===----------------------------------------------------------------------===//
+
+/// A branch graph computing `op`(x) into `out`.
+onnx::AttributeProto branch(const std::string &attrName, const std::string &op,
+                            const std::string &out) {
+  onnx::AttributeProto a;
+  a.set_name(attrName);
+  a.set_type(onnx::AttributeProto::GRAPH);
+  onnx::GraphProto *g = a.mutable_g();
+  g->set_name(attrName);
+  auto *n = g->add_node();
+  n->set_op_type(op);
+  n->add_input("x");
+  n->add_output(out);
+  auto *vi = g->add_output();
+  vi->set_name(out);
+  vi->mutable_type()->mutable_tensor_type()->set_elem_type(kF32);
+  return a;
+}
+
+/// y = If(c) then Relu(x) else Neg(x), with c an initializer or an input.
+ModelBuilder ifModel(std::optional<bool> cond) {
+  ModelBuilder b(13);
+  b.input("x", {2, 3});
+  if (cond) {
+    auto *t = b.g().add_initializer();
+    t->set_name("c");
+    t->set_data_type(onnx::TensorProto::BOOL);
+    t->add_int32_data(*cond ? 1 : 0);
+  } else {
+    b.input("c", {}, onnx::TensorProto::BOOL);
+  }
+  auto &n = b.node("If", {"c"}, {"y"}, "pick");
+  *n.add_attribute() = branch("then_branch", "Relu", "t");
+  *n.add_attribute() = branch("else_branch", "Neg", "e");
+  b.output("y");
+  return b;
+}
+
+TEST_F(ImportTest, IfWithAKnownConditionInlinesTheTakenBranch) {
+  ModelBuilder taken = ifModel(true), other = ifModel(false);
+  Imported r = import(taken);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.relu");
+  EXPECT_EQ(r.ir.find("lpx_graph.neg"), std::string::npos) << r.ir;
+  r = import(other);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.neg");
+  EXPECT_EQ(r.ir.find("lpx_graph.relu"), std::string::npos) << r.ir;
+}
+
+TEST_F(ImportTest, IfWithARuntimeConditionIsDataDependentControlFlow) {
+  ModelBuilder b = ifModel(std::nullopt);
+  Imported r = import(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'pick' (If): data-dependent control flow: the "
+                      "condition 'c' is computed at run time");
 }
 
 //===----------------------------------------------------------------------===//

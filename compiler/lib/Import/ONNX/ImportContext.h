@@ -18,6 +18,7 @@
 #include "onnx/onnx_pb.h"
 
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,10 @@ struct GraphState {
   /// Types ONNX shape inference found, to cross-check the importer's own.
   llvm::StringMap<const onnx::TypeProto *> onnxTypes;
   unsigned errors = 0;
+  /// Imports one node of a subgraph into the current function (an If whose
+  /// condition is known inlines its branch); set by the graph walker.
+  std::function<void(const onnx::NodeProto &, const std::string &name)>
+      importNode;
 
   /// The value of `name`, materialising a constant at the insertion point.
   mlir::FailureOr<mlir::Value> lookup(llvm::StringRef name);

@@ -243,6 +243,9 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
     st.onnxTypes[vi.name()] = &vi.type();
 
   st.builder.setInsertionPointToEnd(body);
+  st.importNode = [&st](const onnx::NodeProto &node, const std::string &name) {
+    importNode(st, node, name);
+  };
   for (int i = 0; i < g.node_size(); ++i)
     importNode(st, g.node(i), names[i]);
 

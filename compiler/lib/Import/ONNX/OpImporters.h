@@ -66,6 +66,8 @@ void addSelectionImporters(llvm::StringMap<OpImporter> &table);
 void addEinsumImporter(llvm::StringMap<OpImporter> &table);
 void addResizeImporters(llvm::StringMap<OpImporter> &table);
 void addQuantImporters(llvm::StringMap<OpImporter> &table);
+/// ControlFlowImporters.cpp: If with a compile-time condition.
+void addControlFlowImporters(llvm::StringMap<OpImporter> &table);
 
 /// Evaluates a node whose inputs are all small integer constants (shape
 /// arithmetic of function-expanded models) and binds its output as a

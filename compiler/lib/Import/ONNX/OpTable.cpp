@@ -81,6 +81,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addEinsumImporter(t);
   addResizeImporters(t);
   addQuantImporters(t);
+  addControlFlowImporters(t);
   return t;
 }
 
