@@ -118,6 +118,14 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
   if (!sa || !sb)
     return llvm::joinErrors(sa.takeError(), sb.takeError());
   std::array<Strides, 3> strides = {*sa, *sb, contiguousStrides(s.batch)};
+  // C = A x B for every batch index, broadcasting A's and B's batch dims.
+  auto batched = [&](const auto *va, const auto *vb, auto *vc) {
+    const int64_t aMat = s.m * s.k, bMat = s.k * s.n, cMat = s.m * s.n;
+    forEachIndex<3>(s.batch, strides, {0, 0, 0}, [&](const auto &off) {
+      multiply(va + off[0] * aMat, vb + off[1] * bMat, vc + off[2] * cMat, s.m,
+               s.k, s.n);
+    });
+  };
 
   if (int8Acc32) {
     using I8 = Elem<int8_t, int8_t>;
@@ -126,11 +134,7 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
     std::vector<int8_t> b8 = loadAll<I8>(b.data, b.elements());
     std::vector<int32_t> va(a8.begin(), a8.end()), vb(b8.begin(), b8.end());
     std::vector<int32_t> vc(static_cast<size_t>(out.elements()));
-    const int64_t aMat = s.m * s.k, bMat = s.k * s.n, cMat = s.m * s.n;
-    forEachIndex<3>(s.batch, strides, {0, 0, 0}, [&](const auto &off) {
-      multiply(va.data() + off[0] * aMat, vb.data() + off[1] * bMat,
-               vc.data() + off[2] * cMat, s.m, s.k, s.n);
-    });
+    batched(va.data(), vb.data(), vc.data());
     for (size_t i = 0; i < vc.size(); ++i)
       I32::store(out.data + i * I32::bytes, vc[i]);
     return llvm::Error::success();
@@ -144,11 +148,7 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
     if (!vb)
       return vb.takeError();
     std::vector<float> vc(static_cast<size_t>(out.elements()));
-    const int64_t aMat = s.m * s.k, bMat = s.k * s.n, cMat = s.m * s.n;
-    forEachIndex<3>(s.batch, strides, {0, 0, 0}, [&](const auto &off) {
-      multiply(va->data() + off[0] * aMat, vb->data() + off[1] * bMat,
-               vc.data() + off[2] * cMat, s.m, s.k, s.n);
-    });
+    batched(va->data(), vb->data(), vc.data());
     return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
       using Et = decltype(E);
       if constexpr (isFloatElem<Et>) {
@@ -171,11 +171,7 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
       std::vector<C> va = loadAll<Et>(a.data, a.elements());
       std::vector<C> vb = loadAll<Et>(b.data, b.elements());
       std::vector<C> vc(static_cast<size_t>(out.elements()));
-      const int64_t aMat = s.m * s.k, bMat = s.k * s.n, cMat = s.m * s.n;
-      forEachIndex<3>(s.batch, strides, {0, 0, 0}, [&](const auto &off) {
-        multiply(va.data() + off[0] * aMat, vb.data() + off[1] * bMat,
-                 vc.data() + off[2] * cMat, s.m, s.k, s.n);
-      });
+      batched(va.data(), vb.data(), vc.data());
       for (size_t i = 0; i < vc.size(); ++i)
         Et::store(out.data + i * Et::bytes, vc[i]);
       return llvm::Error::success();

@@ -22,28 +22,31 @@ struct WindowAttrs {
   SmallVector<int64_t> kernel, strides, dilations, pads, outSpatial;
 };
 
+/// Attribute `name` as `count` integers, or `count` copies of `dflt` when it
+/// is absent or empty; a list of another length is an error.
+LogicalResult intListAttr(NodeContext &n, StringRef name, int64_t count,
+                          int64_t dflt, SmallVector<int64_t> &dst) {
+  auto v = n.intsAttr(name);
+  if (!v || v->empty()) {
+    dst.assign(count, dflt);
+    return success();
+  }
+  if (int64_t(v->size()) != count)
+    return n.fail(name + " has " + llvm::Twine(v->size()) +
+                  " entries, expected " + llvm::Twine(count));
+  dst.assign(v->begin(), v->end());
+  return success();
+}
+
 /// Reads strides, dilations, pads and auto_pad for `kernel` over `inSp`.
 FailureOr<WindowAttrs> resolveWindow(NodeContext &n, ArrayRef<int64_t> inSp,
                                      ArrayRef<int64_t> kernel, bool ceilMode) {
   const int64_t s = static_cast<int64_t>(inSp.size());
   WindowAttrs w;
   w.kernel.assign(kernel.begin(), kernel.end());
-  auto listOr = [&](StringRef name, int64_t count, int64_t dflt,
-                    SmallVector<int64_t> &dst) -> LogicalResult {
-    auto v = n.intsAttr(name);
-    if (!v || v->empty()) {
-      dst.assign(count, dflt);
-      return success();
-    }
-    if (int64_t(v->size()) != count)
-      return n.fail(name + " has " + llvm::Twine(v->size()) +
-                    " entries, expected " + llvm::Twine(count));
-    dst.assign(v->begin(), v->end());
-    return success();
-  };
-  if (failed(listOr("strides", s, 1, w.strides)) ||
-      failed(listOr("dilations", s, 1, w.dilations)) ||
-      failed(listOr("pads", 2 * s, 0, w.pads)))
+  if (failed(intListAttr(n, "strides", s, 1, w.strides)) ||
+      failed(intListAttr(n, "dilations", s, 1, w.dilations)) ||
+      failed(intListAttr(n, "pads", 2 * s, 0, w.pads)))
     return failure();
   for (int64_t d = 0; d < s; ++d)
     if (w.kernel[d] < 1 || w.strides[d] < 1 || w.dilations[d] < 1)
@@ -181,24 +184,11 @@ LogicalResult importConvTranspose(NodeContext &n) {
   if (auto ks = n.intsAttr("kernel_shape"))
     if (!ks->empty() && ArrayRef<int64_t>(*ks) != kernel)
       return n.fail("kernel_shape differs from the weight's spatial dims");
-  auto listOr = [&](StringRef name, int64_t count, int64_t dflt,
-                    SmallVector<int64_t> &dst) -> LogicalResult {
-    auto v = n.intsAttr(name);
-    if (!v || v->empty()) {
-      dst.assign(count, dflt);
-      return success();
-    }
-    if (int64_t(v->size()) != count)
-      return n.fail(name + " has " + llvm::Twine(v->size()) +
-                    " entries, expected " + llvm::Twine(count));
-    dst.assign(v->begin(), v->end());
-    return success();
-  };
   SmallVector<int64_t> strides, dilations, pads, outPad;
-  if (failed(listOr("strides", s, 1, strides)) ||
-      failed(listOr("dilations", s, 1, dilations)) ||
-      failed(listOr("pads", 2 * s, 0, pads)) ||
-      failed(listOr("output_padding", s, 0, outPad)))
+  if (failed(intListAttr(n, "strides", s, 1, strides)) ||
+      failed(intListAttr(n, "dilations", s, 1, dilations)) ||
+      failed(intListAttr(n, "pads", 2 * s, 0, pads)) ||
+      failed(intListAttr(n, "output_padding", s, 0, outPad)))
     return failure();
   for (int64_t d = 0; d < s; ++d) {
     if (strides[d] < 1 || dilations[d] < 1)

@@ -15,13 +15,6 @@ using namespace lpx::graph;
 
 namespace lpx::onnximport {
 
-static int64_t product(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
-}
-
 LogicalResult importReshape(NodeContext &n) {
   auto x = n.input(0);
   if (failed(x))

@@ -165,13 +165,6 @@ parseEinsumEquation(llvm::StringRef equation, llvm::ArrayRef<int64_t> ranks) {
 
 namespace {
 
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
-}
-
 /// A value with one label per dimension.
 struct Labeled {
   Value v;

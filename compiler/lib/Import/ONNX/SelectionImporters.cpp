@@ -21,13 +21,6 @@ using namespace lpx::graph;
 namespace lpx::onnximport {
 namespace {
 
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
-}
-
 /// A constant i64 tensor of `shape` holding `values`.
 Value i64Const(NodeContext &n, ArrayRef<int64_t> shape,
                ArrayRef<int64_t> values) {
@@ -266,19 +259,36 @@ FailureOr<std::string> scatterReduction(NodeContext &n) {
   return r;
 }
 
-LogicalResult importScatterElements(NodeContext &n) {
+/// The operands every scatter shares (data, integer indices, updates of the
+/// data's element type) and its reduction.
+struct ScatterOperands {
+  Value data, indices, updates;
+  RankedTensorType dt, it, ut;
+  std::string reduction;
+};
+
+FailureOr<ScatterOperands> scatterOperands(NodeContext &n) {
   auto data = n.input(0), indices = n.input(1), updates = n.input(2);
   if (failed(data) || failed(indices) || failed(updates))
     return failure();
   auto red = scatterReduction(n);
   if (failed(red))
     return failure();
-  auto dt = n.typeOf(*data), it = n.typeOf(*indices), ut = n.typeOf(*updates);
-  if (!llvm::isa<IntegerType>(it.getElementType()) ||
-      it.getElementType().isInteger(1))
+  ScatterOperands s{*data, *indices, *updates, n.typeOf(*data),
+                    n.typeOf(*indices), n.typeOf(*updates), *red};
+  if (!llvm::isa<IntegerType>(s.it.getElementType()) ||
+      s.it.getElementType().isInteger(1))
     return n.fail("indices must be integers");
-  if (ut.getElementType() != dt.getElementType())
+  if (s.ut.getElementType() != s.dt.getElementType())
     return n.fail("updates and data have different element types");
+  return s;
+}
+
+LogicalResult importScatterElements(NodeContext &n) {
+  auto ops = scatterOperands(n);
+  if (failed(ops))
+    return failure();
+  auto [data, indices, updates, dt, it, ut, red] = *ops;
   if (it.getShape() != ut.getShape() || it.getRank() != dt.getRank())
     return n.fail("indices " + shapeString(it.getShape()) + " and updates " +
                   shapeString(ut.getShape()) +
@@ -292,25 +302,17 @@ LogicalResult importScatterElements(NodeContext &n) {
     if (d != *axis && it.getDimSize(d) > dt.getDimSize(d))
       return n.fail("indices dim " + llvm::Twine(d) + " exceeds the data's");
   n.setOutput(0, n.create<ScatterElementsOp>(
-                     dt, *data, *indices, *updates,
+                     dt, data, indices, updates,
                      n.builder().getI64IntegerAttr(*axis),
-                     n.builder().getStringAttr(*red)));
+                     n.builder().getStringAttr(red)));
   return success();
 }
 
 LogicalResult importScatterND(NodeContext &n) {
-  auto data = n.input(0), indices = n.input(1), updates = n.input(2);
-  if (failed(data) || failed(indices) || failed(updates))
+  auto ops = scatterOperands(n);
+  if (failed(ops))
     return failure();
-  auto red = scatterReduction(n);
-  if (failed(red))
-    return failure();
-  auto dt = n.typeOf(*data), it = n.typeOf(*indices), ut = n.typeOf(*updates);
-  if (!llvm::isa<IntegerType>(it.getElementType()) ||
-      it.getElementType().isInteger(1))
-    return n.fail("indices must be integers");
-  if (ut.getElementType() != dt.getElementType())
-    return n.fail("updates and data have different element types");
+  auto [data, indices, updates, dt, it, ut, red] = *ops;
   if (it.getRank() < 1)
     return n.fail("indices must have rank 1 or more");
   int64_t k = it.getShape().back();
@@ -322,8 +324,8 @@ LogicalResult importScatterND(NodeContext &n) {
   if (ut.getShape() != ArrayRef<int64_t>(want))
     return n.fail("updates " + shapeString(ut.getShape()) + " should be " +
                   shapeString(want));
-  n.setOutput(0, n.create<ScatterNDOp>(dt, *data, *indices, *updates,
-                                       n.builder().getStringAttr(*red)));
+  n.setOutput(0, n.create<ScatterNDOp>(dt, data, indices, updates,
+                                       n.builder().getStringAttr(red)));
   return success();
 }
 

@@ -64,6 +64,13 @@ static unsigned elementBytes(int32_t onnxType) {
   }
 }
 
+int64_t product(llvm::ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
 std::string shapeString(llvm::ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "scalar";

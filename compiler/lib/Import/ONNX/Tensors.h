@@ -51,6 +51,9 @@ llvm::Expected<mlir::DenseElementsAttr> toElementsAttr(mlir::MLIRContext &ctx,
 /// Integer (or bool) elements widened to int64, for shape-like operands.
 llvm::Expected<std::vector<int64_t>> toInt64s(const TensorBytes &t);
 
+/// The number of elements of a static shape (1 for a scalar).
+int64_t product(llvm::ArrayRef<int64_t> dims);
+
 /// "2x3" or "scalar", for messages.
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
 
