@@ -16,40 +16,6 @@ using isa::Opcode;
 
 namespace {
 
-/// Runs conv_transpose on f32 x, w (and bias when not empty); the error
-/// text when the program fails to load or run.
-std::vector<float> convT(std::vector<int64_t> xs, std::vector<float> x,
-                         std::vector<int64_t> ws, std::vector<float> w,
-                         std::vector<float> bias, std::vector<int64_t> os,
-                         std::vector<int64_t> attrs, std::string *error = nullptr) {
-  ProgramBuilder pb;
-  uint32_t xi = pb.input("x", DType::F32, xs);
-  uint32_t wi = pb.input("w", DType::F32, ws);
-  std::vector<uint32_t> ops{xi, wi};
-  std::vector<HostTensor> in{tensor("x", DType::F32, xs, x),
-                             tensor("w", DType::F32, ws, w)};
-  if (!bias.empty()) {
-    int64_t m = bias.size();
-    ops.push_back(pb.input("b", DType::F32, {m}));
-    in.push_back(tensor("b", DType::F32, {m}, bias));
-  }
-  uint32_t o = pb.output("out", DType::F32, os);
-  pb.inst(Opcode::ConvTranspose, ops, o, attrs);
-  auto lp = pb.load();
-  if (!lp) {
-    std::string e = llvm::toString(lp.takeError());
-    if (error) *error = e; else ADD_FAILURE() << "load: " << e;
-    return {};
-  }
-  auto out = execute(*lp, in);
-  if (!out) {
-    std::string e = llvm::toString(out.takeError());
-    if (error) *error = e; else ADD_FAILURE() << "execute: " << e;
-    return {};
-  }
-  return valuesOf<float>((*out)[0].data);
-}
-
 using V = std::vector<float>;
 
 } // namespace
@@ -58,59 +24,61 @@ using V = std::vector<float>;
 TEST(ConvTransposeKernel, OneDimStridesPadsDilations) {
   V x = {1, 2, 3}, w = {1, 10};
   // Stride 1: y[o] = sum over i + k = o: 1, 2+10, 3+20, 30.
-  EXPECT_EQ(convT({1, 1, 3}, x, {1, 1, 2}, w, {}, {1, 1, 4},
-                  {1, 1, 1, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 1, 3}, x, {1, 1, 2}, w, {},
+                       {1, 1, 4}, {1, 1, 1, 0, 0, 0}),
             (V{1, 12, 23, 30}));
   // Stride 2: taps land on 2i and 2i+1 without overlap.
-  EXPECT_EQ(convT({1, 1, 3}, x, {1, 1, 2}, w, {}, {1, 1, 6},
-                  {1, 2, 1, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 1, 3}, x, {1, 1, 2}, w, {},
+                       {1, 1, 6}, {1, 2, 1, 0, 0, 0}),
             (V{1, 10, 2, 20, 3, 30}));
   // Pads 1 and 1 drop the first and the last of those.
-  EXPECT_EQ(convT({1, 1, 3}, x, {1, 1, 2}, w, {}, {1, 1, 4},
-                  {1, 2, 1, 1, 1, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 1, 3}, x, {1, 1, 2}, w, {},
+                       {1, 1, 4}, {1, 2, 1, 1, 1, 0}),
             (V{10, 2, 20, 3}));
   // output_padding 1 adds a last position no tap reaches: bias 5 alone.
-  EXPECT_EQ(convT({1, 1, 3}, x, {1, 1, 2}, w, {5}, {1, 1, 7},
-                  {1, 2, 1, 0, 0, 1}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 1, 3}, x, {1, 1, 2}, w, {5},
+                       {1, 1, 7}, {1, 2, 1, 0, 0, 1}),
             (V{6, 15, 7, 25, 8, 35, 5}));
   // Dilation 2: taps at i and i+2: 1, 2, 3+10, 20, 30.
-  EXPECT_EQ(convT({1, 1, 3}, x, {1, 1, 2}, w, {}, {1, 1, 5},
-                  {1, 1, 2, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 1, 3}, x, {1, 1, 2}, w, {},
+                       {1, 1, 5}, {1, 1, 2, 0, 0, 0}),
             (V{1, 2, 13, 20, 30}));
   // A negative begin pad shifts the taps right by one: a leading 0.
-  EXPECT_EQ(convT({1, 1, 3}, x, {1, 1, 2}, w, {}, {1, 1, 5},
-                  {1, 1, 1, -1, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 1, 3}, x, {1, 1, 2}, w, {},
+                       {1, 1, 5}, {1, 1, 1, -1, 0, 0}),
             (V{0, 1, 12, 23, 30}));
 }
 
 TEST(ConvTransposeKernel, ChannelsGroupsAndTwoDims) {
   // One input channel into two output channels: 2*3, 2*4.
-  EXPECT_EQ(convT({1, 1, 1}, {2}, {1, 2, 1}, {3, 4}, {}, {1, 2, 1},
-                  {1, 1, 1, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 1, 1}, {2}, {1, 2, 1}, {3, 4},
+                       {}, {1, 2, 1}, {1, 1, 1, 0, 0, 0}),
             (V{6, 8}));
   // Two input channels summed into one output channel: 2*3 + 5*4.
-  EXPECT_EQ(convT({1, 2, 1}, {2, 5}, {2, 1, 1}, {3, 4}, {}, {1, 1, 1},
-                  {1, 1, 1, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 2, 1}, {2, 5}, {2, 1, 1},
+                       {3, 4}, {}, {1, 1, 1}, {1, 1, 1, 0, 0, 0}),
             (V{26}));
   // The same with group 2: each channel on its own, 2*3 and 5*4.
-  EXPECT_EQ(convT({1, 2, 1}, {2, 5}, {2, 1, 1}, {3, 4}, {}, {1, 2, 1},
-                  {2, 1, 1, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 2, 1}, {2, 5}, {2, 1, 1},
+                       {3, 4}, {}, {1, 2, 1}, {2, 1, 1, 0, 0, 0}),
             (V{6, 20}));
   // 2x2 input, all-ones 2x2 kernel: each input adds into a 2x2 block.
   // [1 2; 3 4] -> [1, 1+2, 2; 1+3, 1+2+3+4, 2+4; 3, 3+4, 4].
-  EXPECT_EQ(convT({1, 1, 2, 2}, {1, 2, 3, 4}, {1, 1, 2, 2}, {1, 1, 1, 1}, {},
-                  {1, 1, 3, 3}, {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {1, 1, 2, 2}, {1, 2, 3, 4},
+                       {1, 1, 2, 2}, {1, 1, 1, 1}, {}, {1, 1, 3, 3},
+                       {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0}),
             (V{1, 3, 2, 4, 10, 6, 3, 7, 4}));
   // Stride 2 in rows only, batch 2 (second batch doubled).
-  EXPECT_EQ(convT({2, 1, 2, 1}, {1, 2, 2, 4}, {1, 1, 1, 1}, {3}, {},
-                  {2, 1, 3, 1}, {1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::ConvTranspose, {2, 1, 2, 1}, {1, 2, 2, 4},
+                       {1, 1, 1, 1}, {3}, {}, {2, 1, 3, 1},
+                       {1, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0}),
             (V{3, 0, 6, 6, 0, 12}));
 }
 
 TEST(ConvTransposeKernel, RejectsWrongExtent) {
   std::string err;
   // Stride 1 over 3 with a 2-tap kernel gives 4, not 5.
-  convT({1, 1, 3}, {1, 2, 3}, {1, 1, 2}, {1, 1}, {}, {1, 1, 5},
-        {1, 1, 1, 0, 0, 0}, &err);
+  runConvF32(Opcode::ConvTranspose, {1, 1, 3}, {1, 2, 3}, {1, 1, 2}, {1, 1}, {},
+             {1, 1, 5}, {1, 1, 1, 0, 0, 0}, &err);
   EXPECT_NE(err.find("expected 4"), std::string::npos) << err;
 }

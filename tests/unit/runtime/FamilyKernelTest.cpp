@@ -19,21 +19,6 @@ using isa::Opcode;
 
 namespace {
 
-std::vector<HostTensor> run(const ProgramBuilder &b,
-                            const std::vector<HostTensor> &inputs) {
-  auto lp = b.load();
-  if (!lp) {
-    ADD_FAILURE() << "load: " << llvm::toString(lp.takeError());
-    return {};
-  }
-  auto out = execute(*lp, inputs);
-  if (!out) {
-    ADD_FAILURE() << "execute: " << llvm::toString(out.takeError());
-    return {};
-  }
-  return std::move(*out);
-}
-
 int64_t bits(double v) { return int64_t(llvm::bit_cast<uint64_t>(v)); }
 int64_t fnId(isa::UnaryFn f) { return int64_t(f); }
 int64_t fnId(isa::BinaryFn f) { return int64_t(f); }
@@ -49,7 +34,7 @@ std::vector<Out> runOne(Opcode op, DType tin, std::vector<int64_t> shape,
   uint32_t x = b.input("x", tin, shape);
   uint32_t o = b.output("out", tout, outShape);
   b.inst(op, {x}, o, attrs);
-  auto out = run(b, {tensor("x", tin, shape, in)});
+  auto out = runProgram(b, {tensor("x", tin, shape, in)});
   return out.empty() ? std::vector<Out>{} : valuesOf<Out>(out[0].data);
 }
 
@@ -125,8 +110,8 @@ TEST(BinaryFamily, ModFollowsTheDivisorAndFmodTheDividend) {
     uint32_t y = pb.input("b", DType::I32, {n});
     uint32_t o = pb.output("out", DType::I32, {n});
     pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
-    auto out = run(pb, {tensor("a", DType::I32, {n}, a),
-                        tensor("b", DType::I32, {n}, b)});
+    auto out = runProgram(
+        pb, {tensor("a", DType::I32, {n}, a), tensor("b", DType::I32, {n}, b)});
     return out.empty() ? std::vector<int32_t>{} : valuesOf<int32_t>(out[0].data);
   };
   // -7 mod 3 = 2 (python), fmod = -1 (C); 7 mod -3 = -2, fmod = 1.
@@ -143,9 +128,9 @@ TEST(BinaryFamily, ComparisonsBroadcastAndGiveBool) {
   uint32_t y = pb.input("b", DType::F32, {2});
   uint32_t o = pb.output("out", DType::Bool, {2, 2});
   pb.inst(Opcode::Binary, {x, y}, o, {fnId(isa::BinaryFn::LessEqual)});
-  auto out = run(pb, {tensor("a", DType::F32, {2, 2},
-                             std::vector<float>{1, 5, 3, 2}),
-                      tensor("b", DType::F32, {2}, std::vector<float>{2, 2})});
+  auto out = runProgram(
+      pb, {tensor("a", DType::F32, {2, 2}, std::vector<float>{1, 5, 3, 2}),
+           tensor("b", DType::F32, {2}, std::vector<float>{2, 2})});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<uint8_t>(out[0].data), (std::vector<uint8_t>{1, 0, 0, 1}));
 }
@@ -157,8 +142,9 @@ TEST(BinaryFamily, ShiftsAndLogic) {
     uint32_t y = pb.input("b", DType::U8, {2});
     uint32_t o = pb.output("out", DType::U8, {2});
     pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
-    auto out = run(pb, {tensor("a", DType::U8, {2}, std::vector<uint8_t>{16, 3}),
-                        tensor("b", DType::U8, {2}, std::vector<uint8_t>{1, 7})});
+    auto out = runProgram(
+        pb, {tensor("a", DType::U8, {2}, std::vector<uint8_t>{16, 3}),
+             tensor("b", DType::U8, {2}, std::vector<uint8_t>{1, 7})});
     return out.empty() ? std::vector<uint8_t>{} : valuesOf<uint8_t>(out[0].data);
   };
   // 16 << 1 = 32; 3 << 7 = 384 wraps to 128 in u8.
@@ -242,54 +228,36 @@ TEST(DataMovementFamily, BroadcastPadGatherElements) {
   uint32_t i = pb.input("i", DType::I64, {2, 2});
   uint32_t o = pb.output("out", DType::F32, {2, 2});
   pb.inst(Opcode::GatherElements, {d, i}, o, {1});
-  auto out = run(pb, {tensor("d", DType::F32, {2, 2}, std::vector<float>{1, 2, 3, 4}),
-                      tensor("i", DType::I64, {2, 2},
-                             std::vector<int64_t>{0, 0, 1, -2})});
+  auto out = runProgram(
+      pb, {tensor("d", DType::F32, {2, 2}, std::vector<float>{1, 2, 3, 4}),
+           tensor("i", DType::I64, {2, 2}, std::vector<int64_t>{0, 0, 1, -2})});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<float>(out[0].data), (std::vector<float>{1, 1, 4, 3}));
 }
 
 namespace {
-std::vector<float> convF32(std::vector<int64_t> xs, std::vector<float> x,
-                           std::vector<int64_t> ws, std::vector<float> w,
-                           std::vector<float> bias, std::vector<int64_t> os,
-                           std::vector<int64_t> attrs) {
-  ProgramBuilder pb;
-  uint32_t xi = pb.input("x", DType::F32, xs);
-  uint32_t wi = pb.input("w", DType::F32, ws);
-  std::vector<uint32_t> ops{xi, wi};
-  std::vector<HostTensor> in{tensor("x", DType::F32, xs, x),
-                             tensor("w", DType::F32, ws, w)};
-  if (!bias.empty()) {
-    int64_t m = bias.size();
-    ops.push_back(pb.input("b", DType::F32, {m}));
-    in.push_back(tensor("b", DType::F32, {m}, bias));
-  }
-  uint32_t o = pb.output("out", DType::F32, os);
-  pb.inst(Opcode::Conv, ops, o, attrs);
-  auto out = run(pb, in);
-  return out.empty() ? std::vector<float>{} : valuesOf<float>(out[0].data);
-}
 } // namespace
 
 TEST(ConvKernel, BiasPaddingStridesGroups) {
   std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9}; // 3x3
   // Diagonal 2x2 kernel: x[i][j] + x[i+1][j+1], plus bias 10.
-  EXPECT_EQ(convF32({1, 1, 3, 3}, x, {1, 1, 2, 2}, {1, 0, 0, 1}, {10},
-                    {1, 1, 2, 2}, {1, 1, 1, 1, 1, 0, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::Conv, {1, 1, 3, 3}, x, {1, 1, 2, 2},
+                       {1, 0, 0, 1}, {10}, {1, 1, 2, 2},
+                       {1, 1, 1, 1, 1, 0, 0, 0, 0}),
             (std::vector<float>{16, 18, 22, 24}));
   // All-ones 2x2 kernel, stride 2, one pad on every side: windows at rows
   // and cols {-1, 1}: 1, 2+3, 4+7, 5+6+8+9.
-  EXPECT_EQ(convF32({1, 1, 3, 3}, x, {1, 1, 2, 2}, {1, 1, 1, 1}, {},
-                    {1, 1, 2, 2}, {1, 2, 2, 1, 1, 1, 1, 1, 1}),
+  EXPECT_EQ(runConvF32(Opcode::Conv, {1, 1, 3, 3}, x, {1, 1, 2, 2},
+                       {1, 1, 1, 1}, {}, {1, 1, 2, 2},
+                       {1, 2, 2, 1, 1, 1, 1, 1, 1}),
             (std::vector<float>{1, 5, 11, 28}));
   // Two groups of one channel each: 3*2, 5*10.
-  EXPECT_EQ(convF32({1, 2, 1, 1}, {3, 5}, {2, 1, 1, 1}, {2, 10}, {},
-                    {1, 2, 1, 1}, {2, 1, 1, 1, 1, 0, 0, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::Conv, {1, 2, 1, 1}, {3, 5}, {2, 1, 1, 1},
+                       {2, 10}, {}, {1, 2, 1, 1}, {2, 1, 1, 1, 1, 0, 0, 0, 0}),
             (std::vector<float>{6, 50}));
   // 1-D, dilation 2: x[i] + x[i+2] over [1 2 3 4].
-  EXPECT_EQ(convF32({1, 1, 4}, {1, 2, 3, 4}, {1, 1, 2}, {1, 1}, {}, {1, 1, 2},
-                    {1, 1, 2, 0, 0}),
+  EXPECT_EQ(runConvF32(Opcode::Conv, {1, 1, 4}, {1, 2, 3, 4}, {1, 1, 2}, {1, 1},
+                       {}, {1, 1, 2}, {1, 1, 2, 0, 0}),
             (std::vector<float>{4, 6}));
 }
 
@@ -313,7 +281,7 @@ std::vector<int32_t> convInt(DType tin, std::vector<int64_t> xs,
   }
   uint32_t o = pb.output("out", DType::I32, os);
   pb.inst(Opcode::Conv, ops, o, attrs);
-  auto out = run(pb, in);
+  auto out = runProgram(pb, in);
   return out.empty() ? std::vector<int32_t>{} : valuesOf<int32_t>(out[0].data);
 }
 } // namespace

@@ -15,22 +15,6 @@ using isa::Opcode;
 
 namespace {
 
-// Loads and runs `b`; any error fails the test and gives no outputs.
-std::vector<HostTensor> run(const ProgramBuilder &b,
-                            const std::vector<HostTensor> &inputs) {
-  auto lp = b.load();
-  if (!lp) {
-    ADD_FAILURE() << "load: " << llvm::toString(lp.takeError());
-    return {};
-  }
-  auto out = execute(*lp, inputs);
-  if (!out) {
-    ADD_FAILURE() << "execute: " << llvm::toString(out.takeError());
-    return {};
-  }
-  return std::move(*out);
-}
-
 // Runs `b` and returns the error message ("" if it succeeded).
 std::string runError(const ProgramBuilder &b,
                      const std::vector<HostTensor> &inputs) {
@@ -53,7 +37,7 @@ std::vector<T> binaryOp(Opcode op, DType ta, std::vector<int64_t> sa,
   uint32_t c = b.input("b", tb, sb);
   uint32_t o = b.output("out", ta, so);
   b.inst(op, {a, c}, o);
-  auto out = run(b, {tensor("a", ta, sa, va), tensor("b", tb, sb, vb)});
+  auto out = runProgram(b, {tensor("a", ta, sa, va), tensor("b", tb, sb, vb)});
   if (out.size() != 1)
     return {};
   EXPECT_EQ(out[0].shape, so);
@@ -135,10 +119,10 @@ TEST(MatMul, Int8OperandsAccumulateInInt32) {
   uint32_t c = b.input("b", DType::I8, {3, 2});
   uint32_t o = b.output("out", DType::I32, {2, 2});
   b.inst(Opcode::MatMul, {a, c}, o);
-  auto out = run(b, {tensor<int8_t>("a", DType::I8, {2, 3},
-                                    {100, 100, 100, -128, 127, -1}),
-                     tensor<int8_t>("b", DType::I8, {3, 2},
-                                    {127, 1, 127, 2, 127, -128})});
+  auto out = runProgram(
+      b,
+      {tensor<int8_t>("a", DType::I8, {2, 3}, {100, 100, 100, -128, 127, -1}),
+       tensor<int8_t>("b", DType::I8, {3, 2}, {127, 1, 127, 2, 127, -128})});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<int32_t>(out[0].data),
             (std::vector<int32_t>{38100, -12500, -254, 254}));
@@ -243,7 +227,8 @@ TEST(Elementwise, WhereBroadcastsItsOperands) {
   uint32_t y = b.constant<float>("y", DType::F32, {}, {-1});
   uint32_t o = b.output("out", DType::F32, {2, 2});
   b.inst(Opcode::Where, {c, x, y}, o);
-  auto out = run(b, {tensor<uint8_t>("c", DType::Bool, {2, 2}, {1, 0, 0, 1}),
+  auto out =
+      runProgram(b, {tensor<uint8_t>("c", DType::Bool, {2, 2}, {1, 0, 0, 1}),
                      tensor<float>("x", DType::F32, {2, 2}, {1, 2, 3, 4})});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<float>(out[0].data), (std::vector<float>{1, -1, -1, 4}));
@@ -256,7 +241,7 @@ TEST(Elementwise, UnaryFunctions) {
     uint32_t x = b.input("x", DType::F32, {n});
     uint32_t o = b.output("out", DType::F32, {n});
     b.inst(op, {x}, o);
-    auto out = run(b, {tensor("x", DType::F32, {n}, in)});
+    auto out = runProgram(b, {tensor("x", DType::F32, {n}, in)});
     return out.empty() ? std::vector<float>{} : valuesOf<float>(out[0].data);
   };
   EXPECT_EQ(unary(Opcode::Neg, {1, -2}), (std::vector<float>{-1, 2}));
@@ -276,7 +261,8 @@ TEST(Elementwise, IntegerNegAndRelu) {
   uint32_t r = b.output("relu", DType::I32, {3});
   b.inst(Opcode::Neg, {x}, n);
   b.inst(Opcode::Relu, {x}, r);
-  auto out = run(b, {tensor<int32_t>("x", DType::I32, {3}, {5, -3, INT32_MIN})});
+  auto out = runProgram(
+      b, {tensor<int32_t>("x", DType::I32, {3}, {5, -3, INT32_MIN})});
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(valuesOf<int32_t>(out[0].data),
             (std::vector<int32_t>{-5, 3, INT32_MIN}));
@@ -307,7 +293,7 @@ TEST(TypeConvert, F32ToF16ToF32RoundsToNearestEven) {
   uint32_t o = b.output("back", DType::F32, {n});
   b.inst(Opcode::Cast, {x}, h);
   b.inst(Opcode::Cast, {h}, o);
-  auto out = run(b, {tensor("x", DType::F32, {n}, in)});
+  auto out = runProgram(b, {tensor("x", DType::F32, {n}, in)});
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(valuesOf<uint16_t>(out[0].data),
             (std::vector<uint16_t>{0x3C00, 0x3C02, 0x3C01, 0x7C00, 0x2E66,
@@ -331,7 +317,7 @@ TEST(TypeConvert, F32ToBF16RoundsToNearestEven) {
   uint32_t x = b.input("x", DType::F32, {2});
   uint32_t o = b.output("out", DType::BF16, {2});
   b.inst(Opcode::Cast, {x}, o);
-  auto out = run(b, {tensor("x", DType::F32, {2}, in)});
+  auto out = runProgram(b, {tensor("x", DType::F32, {2}, in)});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<uint16_t>(out[0].data),
             (std::vector<uint16_t>{0x3F80, 0x3F82}));
@@ -346,7 +332,8 @@ TEST(TypeConvert, FloatToIntTruncatesAndToBoolTestsNonZero) {
   b.inst(Opcode::Cast, {x}, i);
   b.inst(Opcode::Cast, {x}, t);
   b.inst(Opcode::Cast, {x}, d);
-  auto out = run(b, {tensor<float>("x", DType::F32, {4}, {2.7f, -2.7f, 0.0f, 0.5f})});
+  auto out = runProgram(
+      b, {tensor<float>("x", DType::F32, {4}, {2.7f, -2.7f, 0.0f, 0.5f})});
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(valuesOf<int32_t>(out[0].data), (std::vector<int32_t>{2, -2, 0, 0}));
   EXPECT_EQ(valuesOf<uint8_t>(out[1].data), (std::vector<uint8_t>{1, 1, 0, 1}));
@@ -362,7 +349,8 @@ TEST(Reduce, SoftmaxRowsSumToOneAndMatchHandValues) {
   uint32_t x = b.input("x", DType::F32, {2, 3});
   uint32_t o = b.output("out", DType::F32, {2, 3});
   b.inst(Opcode::Softmax, {x}, o, {1});
-  auto out = run(b, {tensor<float>("x", DType::F32, {2, 3},
+  auto out =
+      runProgram(b, {tensor<float>("x", DType::F32, {2, 3},
                                    {0, l2, l3, 1000, 1000 + l2, 1000 + l3})});
   ASSERT_EQ(out.size(), 1u);
   std::vector<float> v = valuesOf<float>(out[0].data);
@@ -377,8 +365,8 @@ TEST(Reduce, SoftmaxAlongLeadingAxis) {
   uint32_t x = b.input("x", DType::F32, {2, 2});
   uint32_t o = b.output("out", DType::F32, {2, 2});
   b.inst(Opcode::Softmax, {x}, o, {0});
-  auto out = run(b, {tensor<float>("x", DType::F32, {2, 2},
-                                   {0, 0, 0, std::log(3.0f)})});
+  auto out = runProgram(
+      b, {tensor<float>("x", DType::F32, {2, 2}, {0, 0, 0, std::log(3.0f)})});
   ASSERT_EQ(out.size(), 1u);
   expectNear(valuesOf<float>(out[0].data), {0.5f, 0.25f, 0.5f, 0.75f});
 }
@@ -390,7 +378,7 @@ TEST(Reduce, ReduceMeanKeepsOrDropsAxesByResultRank) {
     uint32_t in = b.input("x", DType::F32, {2, 3});
     uint32_t o = b.output("out", DType::F32, shape);
     b.inst(Opcode::ReduceMean, {in}, o, axes);
-    auto out = run(b, {tensor("x", DType::F32, {2, 3}, x)});
+    auto out = runProgram(b, {tensor("x", DType::F32, {2, 3}, x)});
     return out.empty() ? std::vector<float>{} : valuesOf<float>(out[0].data);
   };
   EXPECT_EQ(mean({1}, {2, 1}), (std::vector<float>{2, 5}));   // kept
@@ -406,7 +394,8 @@ TEST(DataMovement, Transpose) {
   uint32_t x = b.input("x", DType::I16, {2, 3});
   uint32_t o = b.output("out", DType::I16, {3, 2});
   b.inst(Opcode::Transpose, {x}, o, {1, 0});
-  auto out = run(b, {tensor<int16_t>("x", DType::I16, {2, 3}, {1, 2, 3, 4, 5, 6})});
+  auto out = runProgram(
+      b, {tensor<int16_t>("x", DType::I16, {2, 3}, {1, 2, 3, 4, 5, 6})});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<int16_t>(out[0].data),
             (std::vector<int16_t>{1, 4, 2, 5, 3, 6}));
@@ -429,7 +418,7 @@ TEST(DataMovement, Transpose3D) {
   uint32_t x = b.input("x", DType::I32, {2, 3, 4});
   uint32_t o = b.output("out", DType::I32, {4, 2, 3});
   b.inst(Opcode::Transpose, {x}, o, {2, 0, 1});
-  auto out = run(b, {tensor("x", DType::I32, {2, 3, 4}, in)});
+  auto out = runProgram(b, {tensor("x", DType::I32, {2, 3, 4}, in)});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<int32_t>(out[0].data), want);
 }
@@ -444,7 +433,8 @@ TEST(DataMovement, ConcatAlongEitherAxis) {
   b.inst(Opcode::Concat, {a, c}, o1, {1});
   b.inst(Opcode::Copy, {a}, t); // reshape [2,1] -> [1,2]
   b.inst(Opcode::Concat, {t, c}, o0, {0});
-  auto out = run(b, {tensor<float>("a", DType::F32, {2, 1}, {1, 2}),
+  auto out =
+      runProgram(b, {tensor<float>("a", DType::F32, {2, 1}, {1, 2}),
                      tensor<float>("b", DType::F32, {2, 2}, {3, 4, 5, 6})});
   ASSERT_EQ(out.size(), 2u);
   // [[1],[2]] ++ [[3 4],[5 6]] along columns: [[1 3 4],[2 5 6]].
@@ -460,7 +450,8 @@ TEST(DataMovement, SliceWithNegativeSteps) {
   uint32_t x = b.input("x", DType::F32, {2, 4});
   uint32_t o = b.output("out", DType::F32, {2, 2});
   b.inst(Opcode::Slice, {x}, o, {1, 3, -1, -2});
-  auto out = run(b, {tensor<float>("x", DType::F32, {2, 4}, {0, 1, 2, 3, 4, 5, 6, 7})});
+  auto out = runProgram(
+      b, {tensor<float>("x", DType::F32, {2, 4}, {0, 1, 2, 3, 4, 5, 6, 7})});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<float>(out[0].data), (std::vector<float>{7, 5, 3, 1}));
 }
@@ -485,7 +476,8 @@ TEST(DataMovement, GatherWithNegativeIndices) {
   uint32_t o2 = b.output("cols", DType::F32, {3, 2, 1});
   b.inst(Opcode::Gather, {d, i}, o, {0});
   b.inst(Opcode::Gather, {d, i2}, o2, {1});
-  auto out = run(b, {tensor<float>("data", DType::F32, {3, 2}, {1, 2, 3, 4, 5, 6})});
+  auto out = runProgram(
+      b, {tensor<float>("data", DType::F32, {3, 2}, {1, 2, 3, 4, 5, 6})});
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(valuesOf<float>(out[0].data), (std::vector<float>{5, 6, 1, 2}));
   EXPECT_EQ(valuesOf<float>(out[1].data),

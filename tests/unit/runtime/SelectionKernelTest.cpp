@@ -17,33 +17,6 @@ using isa::Opcode;
 
 namespace {
 
-/// Runs the program; an empty result (with a failure recorded by the
-/// caller's expectations) when loading or running fails, and the error
-/// text in `error`.
-std::vector<HostTensor> runProgram(const ProgramBuilder &b,
-                                   const std::vector<HostTensor> &inputs,
-                                   std::string *error = nullptr) {
-  auto lp = b.load();
-  if (!lp) {
-    std::string msg = llvm::toString(lp.takeError());
-    if (error)
-      *error = msg;
-    else
-      ADD_FAILURE() << "load: " << msg;
-    return {};
-  }
-  auto out = execute(*lp, inputs);
-  if (!out) {
-    std::string msg = llvm::toString(out.takeError());
-    if (error)
-      *error = msg;
-    else
-      ADD_FAILURE() << "execute: " << msg;
-    return {};
-  }
-  return std::move(*out);
-}
-
 /// top_k of an f32 tensor: the i64 indices.
 std::vector<int64_t> topK(std::vector<int64_t> shape, std::vector<float> x,
                           std::vector<int64_t> outShape,

@@ -9,6 +9,7 @@
 
 #include "lpx/isa/Program.h"
 #include "lpx/runtime/HostTensor.h"
+#include "lpx/runtime/Runtime.h"
 #include "gtest/gtest.h"
 #include <cstring>
 #include <initializer_list>
@@ -169,6 +170,54 @@ private:
   std::vector<uint64_t> next_;
   uint64_t cycle_ = 0;
 };
+
+/// Loads and runs `b` on `inputs`. On failure gives no outputs and puts the
+/// error text in `error`, or records a test failure when `error` is null.
+inline std::vector<HostTensor> runProgram(const ProgramBuilder &b,
+                                          const std::vector<HostTensor> &inputs,
+                                          std::string *error = nullptr) {
+  auto fail = [&](const char *stage, llvm::Error e) {
+    std::string msg = llvm::toString(std::move(e));
+    if (error)
+      *error = msg;
+    else
+      ADD_FAILURE() << stage << ": " << msg;
+    return std::vector<HostTensor>{};
+  };
+  auto lp = b.load();
+  if (!lp)
+    return fail("load", lp.takeError());
+  auto out = execute(*lp, inputs);
+  if (!out)
+    return fail("execute", out.takeError());
+  return std::move(*out);
+}
+
+/// One conv-family instruction (`op`: conv or conv_transpose) on f32 x and
+/// w, plus bias when it is not empty; the result's values, or none (see
+/// runProgram for `error`).
+inline std::vector<float>
+runConvF32(isa::Opcode op, std::vector<int64_t> xs, std::vector<float> x,
+           std::vector<int64_t> ws, std::vector<float> w,
+           std::vector<float> bias, std::vector<int64_t> os,
+           std::vector<int64_t> attrs, std::string *error = nullptr) {
+  using isa::DType;
+  ProgramBuilder pb;
+  uint32_t xi = pb.input("x", DType::F32, xs);
+  uint32_t wi = pb.input("w", DType::F32, ws);
+  std::vector<uint32_t> ops{xi, wi};
+  std::vector<HostTensor> in{tensor("x", DType::F32, xs, x),
+                             tensor("w", DType::F32, ws, w)};
+  if (!bias.empty()) {
+    int64_t m = int64_t(bias.size());
+    ops.push_back(pb.input("b", DType::F32, {m}));
+    in.push_back(tensor("b", DType::F32, {m}, bias));
+  }
+  uint32_t o = pb.output("out", DType::F32, os);
+  pb.inst(op, ops, o, attrs);
+  auto out = runProgram(pb, in, error);
+  return out.empty() ? std::vector<float>{} : valuesOf<float>(out[0].data);
+}
 
 } // namespace lpx::rt::test
 
