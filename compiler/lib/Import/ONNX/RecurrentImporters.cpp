@@ -37,6 +37,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstring>
+#include <map>
 
 using namespace mlir;
 using namespace lpx::graph;
@@ -55,8 +56,8 @@ struct Activation {
 /// The recurrence of one direction, as the unrolled steps need it.
 struct Direction {
   bool reverse = false;
-  Value rt;                 // R^T [hidden, gates*hidden] (GRU: z and r only)
-  Value rhT;                // GRU: Rh^T [hidden, hidden]
+  Value rt;  // R^T [hidden, gates*hidden] (GRU without lbr: z and r only)
+  Value rhT; // GRU without linear_before_reset: Rh^T [hidden, hidden]
   Value rbh;                // GRU with linear_before_reset: Rbh [1, hidden]
   Value pi, po, pf;         // LSTM peepholes [1, hidden], null if absent
   Value h0, c0;             // initial states [batch, hidden]
@@ -83,7 +84,14 @@ private:
     auto t = n.tensorOf(shape, elt);
     return n.create<ConstantOp>(DenseElementsAttr::get(t, FloatAttr::get(elt, v)));
   }
-  Value scalar(double v) { return splat({}, v); }
+  /// A scalar constant, built once per value.
+  Value scalar(double v) {
+    Value &c = scalars[v];
+    if (!c)
+      c = splat({}, v);
+    return c;
+  }
+  std::map<double, Value> scalars;
   Value binary(char op, Value a, Value b) {
     auto shape = broadcastShapes(n.typeOf(a).getShape(), n.typeOf(b).getShape());
     auto t = n.tensorOf(*shape, elt);
@@ -327,13 +335,15 @@ Value Unroller::rnnStep(const Direction &dir, Value xw, Value h) {
 Value Unroller::gruStep(const Direction &dir, Value xw, Value h) {
   const Activation &f = dir.acts[0], &g = dir.acts[1];
   // zt = f(Xt*Wz^T + Ht-1*Rz^T + Wbz + Rbz), rt likewise.
-  Value zr = add(cols(xw, 0, 2 * hidden), matmul(h, dir.rt));
+  // With linear_before_reset, Ht-1*R^T of all three gates is one MatMul.
+  Value hr = matmul(h, dir.rt);
+  Value zr = add(cols(xw, 0, 2 * hidden), lbr ? cols(hr, 0, 2 * hidden) : hr);
   Value z = activate(f, cols(zr, 0, hidden));
   Value r = activate(f, cols(zr, hidden, hidden));
   Value xh = cols(xw, 2 * hidden, hidden); // Xt*Wh^T + Wbh (+ Rbh)
   Value ht;
   if (lbr) // ht = g(Xt*Wh^T + (rt (.) (Ht-1*Rh^T + Rbh)) + Wbh)
-    ht = activate(g, add(xh, mul(r, add(matmul(h, dir.rhT), dir.rbh))));
+    ht = activate(g, add(xh, mul(r, add(cols(hr, 2 * hidden, hidden), dir.rbh))));
   else // ht = g(Xt*Wh^T + (rt (.) Ht-1)*Rh^T + Rbh + Wbh)
     ht = activate(g, add(xh, matmul(mul(r, h), dir.rhT)));
   // Ht = (1 - zt) (.) ht + zt (.) Ht-1
@@ -532,7 +542,7 @@ LogicalResult Unroller::run() {
     }
     if (lbr && !dir.rbh)
       dir.rbh = splat({1, hidden}, 0.0);
-    if (cell == Cell::GRU) {
+    if (cell == Cell::GRU && !lbr) {
       auto zr = weightT(2, d, 0, 2 * hidden), hh = weightT(2, d, 2 * hidden, hidden);
       if (failed(zr) || failed(hh))
         return failure();
@@ -635,6 +645,8 @@ LogicalResult Unroller::run() {
   }
   // Y_h, Y_c [dirs, batch, hidden] (layout 1: [batch, dirs, hidden]).
   auto lastStates = [&](ArrayRef<Value> states) {
+    if (layout1 && dirs == 1) // [batch, 1, hidden]: the same bytes
+      return n.reshape(states[0], {batch, 1, hidden});
     SmallVector<Value> parts;
     for (Value v : states)
       parts.push_back(n.reshape(v, {1, batch, hidden}));
@@ -643,10 +655,7 @@ LogicalResult Unroller::run() {
                     : Value(n.create<ConcatOp>(
                           n.tensorOf({dirs, batch, hidden}, elt), parts,
                           n.builder().getI64IntegerAttr(0)));
-    if (layout1)
-      return dirs == 1 ? n.reshape(all, {batch, 1, hidden})
-                       : transpose(all, {1, 0, 2});
-    return all;
+    return layout1 ? transpose(all, {1, 0, 2}) : all;
   };
   if (n.node.output_size() > 1 && !n.node.output(1).empty())
     n.setOutput(1, lastStates(hLast));
