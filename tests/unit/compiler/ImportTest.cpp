@@ -1338,6 +1338,30 @@ TEST_F(ImportTest, GruLayoutOneAndLinearBeforeReset) {
   EXPECT_HAS(r.ir, "params = array<f64: -2.500000e+00, 2.500000e+00>");
 }
 
+TEST_F(ImportTest, BidirectionalDefaultsAndInputForget) {
+  // No activations: the defaults (Sigmoid, Tanh, Tanh) in both directions.
+  ModelBuilder b(14);
+  b.input("x", {2, 1, 2});
+  b.input("w", {2, 8, 2});
+  b.input("r", {2, 8, 2});
+  auto &n = b.node("LSTM", {"x", "w", "r"}, {"", "yh", "yc"}, "lstm");
+  attrInt(n, "hidden_size", 2);
+  attrString(n, "direction", "bidirectional");
+  b.output("yh");
+  b.output("yc");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_EQ(count(r.ir, "lpx_graph.sigmoid"), 2u * 2u * 3u);
+  EXPECT_EQ(count(r.ir, "lpx_graph.tanh"), 2u * 2u * 2u);
+  EXPECT_HAS(r.ir, "-> tensor<2x1x2xf32>"); // Y_h, Y_c [dirs, batch, hidden]
+
+  // input_forget couples the gates: ft = 1 - it, no forget-gate sigmoid.
+  attrInt(n, "input_forget", 1);
+  r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_EQ(count(r.ir, "lpx_graph.sigmoid"), 2u * 2u * 2u);
+}
+
 TEST_F(ImportTest, RecurrentErrorsNameTheNode) {
   auto lstm = [](std::function<void(ModelBuilder &, onnx::NodeProto &)> edit) {
     ModelBuilder b(14);

@@ -21,7 +21,11 @@
 // Where: Y is zero there and the state is carried unchanged, so Y_h holds the
 // last valid step. The reverse direction of entries shorter than the sequence
 // runs over X permuted per entry (a Gather: step s reads time len-1-s) and
-// permutes its Y back the same way.
+// permutes its Y back the same way. An entry of length 0 keeps its initial
+// state (Y_h = initial_h) and has zeros in Y.
+//
+// input_forget couples the gates as ft = 1 - it (onnxruntime's reading; the
+// spec only says "couple").
 //
 // `clip` bounds the input of every activation to [-clip, clip]. The
 // activation parameters (activation_alpha / activation_beta) are consumed in
@@ -206,8 +210,10 @@ FailureOr<std::vector<Activation>> Unroller::activations(int64_t perDir) {
     case Cell::LSTM: names = {"Sigmoid", "Tanh", "Tanh"}; break;
     }
   }
-  if (int64_t(names.size()) == perDir && dirs == 2)
-    names.insert(names.end(), names.begin(), names.end());
+  if (int64_t(names.size()) == perDir && dirs == 2) {
+    std::vector<std::string> forward = names; // the same for both directions
+    names.insert(names.end(), forward.begin(), forward.end());
+  }
   if (int64_t(names.size()) != perDir * dirs) {
     (void)n.fail("activations lists " + llvm::Twine(names.size()) +
                  " functions, expected " + llvm::Twine(perDir * dirs) + " (" +
