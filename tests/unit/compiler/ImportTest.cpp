@@ -1216,3 +1216,197 @@ TEST_F(ImportTest, MatMulIntegerZeroPointShapes) {
   EXPECT_HAS(r.diags, "node 'mmi' (MatMulInteger): A's zero point of shape 3 "
                       "is neither per tensor nor per index of axis 0 of 2x3");
 }
+
+//===----------------------------------------------------------------------===//
+// Recurrent ops (RNN, GRU, LSTM) unrolled over the sequence
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+size_t count(const std::string &hay, const std::string &needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos;
+       p = hay.find(needle, p + needle.size()))
+    ++n;
+  return n;
+}
+
+void initI32(ModelBuilder &b, const std::string &name,
+             std::vector<int32_t> values) {
+  auto *t = b.g().add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto::INT32);
+  t->add_dims(values.size());
+  for (int32_t v : values)
+    t->add_int32_data(v);
+}
+
+void attrStrings(onnx::NodeProto &n, const std::string &name,
+                 std::vector<std::string> v) {
+  auto *a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRINGS);
+  for (auto &s : v)
+    a->add_strings(s);
+}
+
+TEST_F(ImportTest, LstmUnrollsOneStepPerTimeWithFoldedWeights) {
+  // seq 3, batch 2, input 2, hidden 3; constant W and R.
+  ModelBuilder b(14);
+  b.input("x", {3, 2, 2});
+  b.initF32("w", {1, 12, 2});
+  b.initF32("r", {1, 12, 3});
+  attrInt(b.node("LSTM", {"x", "w", "r"}, {"y", "yh", "yc"}, "lstm"),
+          "hidden_size", 3);
+  b.output("y");
+  b.output("yh");
+  b.output("yc");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // Constant weights are transposed at compile time: W^T [2,12], R^T [3,12].
+  EXPECT_HASNT(r.ir, "lpx_graph.transpose");
+  EXPECT_HAS(r.ir, "tensor<2x12xf32>");
+  EXPECT_HAS(r.ir, "tensor<3x12xf32>");
+  // One input projection for all steps, then H x R^T per step.
+  EXPECT_HAS(r.ir, "(tensor<3x2x2xf32>, tensor<2x12xf32>) -> tensor<3x2x12xf32>");
+  EXPECT_EQ(count(r.ir, "lpx_graph.matmul"), 1u + 3u);
+  // Per step: i, f, o sigmoid; c and h(C) tanh.
+  EXPECT_EQ(count(r.ir, "lpx_graph.sigmoid"), 9u);
+  EXPECT_EQ(count(r.ir, "lpx_graph.tanh"), 6u);
+  // Y is the steps' concat [seq, dirs, batch, hidden].
+  EXPECT_HAS(r.ir, "-> tensor<3x1x2x3xf32>");
+  EXPECT_HASNT(r.ir, "lpx_graph.where"); // no sequence_lens, no masks
+}
+
+TEST_F(ImportTest, RnnSequenceLensMaskPastTheEnd) {
+  // Batch entry 1 has length 1 of 3: steps 1 and 2 keep its state (Where)
+  // and give zeros in Y; the reverse direction reads X permuted per entry.
+  ModelBuilder b(14);
+  b.input("x", {3, 2, 2});
+  b.input("w", {2, 4, 2});
+  b.input("r", {2, 4, 4});
+  initI32(b, "lens", {3, 1});
+  auto &n = b.node("RNN", {"x", "w", "r", "", "lens"}, {"y", "yh"}, "rnn");
+  attrInt(n, "hidden_size", 4);
+  attrString(n, "direction", "bidirectional");
+  attrStrings(n, "activations", {"Relu", "Tanh"});
+  b.output("y");
+  b.output("yh");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.relu");
+  EXPECT_HAS(r.ir, "lpx_graph.tanh");
+  EXPECT_HAS(r.ir, "dense<[[true], [false]]> : tensor<2x1xi1>");
+  // Y masks (2 steps) and state masks (2 steps), in both directions.
+  EXPECT_EQ(count(r.ir, "lpx_graph.where"), 8u);
+  // The reverse direction: step s of entry b reads time len_b-1-s; padding
+  // stays in place. Rows of [seq*batch]: (t*2 + b).
+  EXPECT_HAS(r.ir, "dense<[4, 1, 2, 3, 0, 5]> : tensor<6xi64>");
+  EXPECT_EQ(count(r.ir, "lpx_graph.gather "), 2u); // X in, Y back
+  // Runtime weights are sliced and transposed per direction.
+  EXPECT_HAS(r.ir, "lpx_graph.transpose");
+  EXPECT_HAS(r.ir, "-> tensor<3x2x2x4xf32>");
+  EXPECT_HAS(r.ir, "-> tensor<2x2x4xf32>");
+}
+
+TEST_F(ImportTest, GruLayoutOneAndLinearBeforeReset) {
+  // layout 1: X [batch 2, seq 2, input 3]; outputs [batch, seq, dirs, hidden]
+  // and [batch, dirs, hidden].
+  ModelBuilder b(14);
+  b.input("x", {2, 2, 3});
+  b.initF32("w", {1, 9, 3});
+  b.initF32("r", {1, 9, 3});
+  b.initF32("b", {1, 18});
+  auto &n = b.node("GRU", {"x", "w", "r", "b"}, {"y", "yh"}, "gru");
+  attrInt(n, "hidden_size", 3);
+  attrInt(n, "layout", 1);
+  attrInt(n, "linear_before_reset", 1);
+  attrFloat(n, "clip", 2.5f);
+  b.output("y");
+  b.output("yh");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "{perm = array<i64: 1, 0, 2>} : (tensor<2x2x3xf32>)");
+  EXPECT_HAS(r.ir, "{perm = array<i64: 2, 0, 1, 3>}");
+  EXPECT_HAS(r.ir, "-> tensor<2x2x1x3xf32>");
+  EXPECT_HAS(r.ir, "tensor<2x3xf32> to tensor<2x1x3xf32>");
+  // linear_before_reset: one H x R^T [3, 9] per step, Rbh kept in the step.
+  EXPECT_EQ(count(r.ir, "(tensor<2x3xf32>, tensor<3x9xf32>) -> tensor<2x9xf32>"),
+            2u);
+  // Every activation input is clipped: z, r, h per step.
+  EXPECT_EQ(count(r.ir, "lpx_graph.unary \"clip\""), 6u);
+  EXPECT_HAS(r.ir, "params = array<f64: -2.500000e+00, 2.500000e+00>");
+}
+
+TEST_F(ImportTest, BidirectionalDefaultsAndInputForget) {
+  // No activations: the defaults (Sigmoid, Tanh, Tanh) in both directions.
+  ModelBuilder b(14);
+  b.input("x", {2, 1, 2});
+  b.input("w", {2, 8, 2});
+  b.input("r", {2, 8, 2});
+  auto &n = b.node("LSTM", {"x", "w", "r"}, {"", "yh", "yc"}, "lstm");
+  attrInt(n, "hidden_size", 2);
+  attrString(n, "direction", "bidirectional");
+  b.output("yh");
+  b.output("yc");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_EQ(count(r.ir, "lpx_graph.sigmoid"), 2u * 2u * 3u);
+  EXPECT_EQ(count(r.ir, "lpx_graph.tanh"), 2u * 2u * 2u);
+  EXPECT_HAS(r.ir, "-> tensor<2x1x2xf32>"); // Y_h, Y_c [dirs, batch, hidden]
+
+  // input_forget couples the gates: ft = 1 - it, no forget-gate sigmoid.
+  attrInt(n, "input_forget", 1);
+  r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_EQ(count(r.ir, "lpx_graph.sigmoid"), 2u * 2u * 2u);
+}
+
+TEST_F(ImportTest, RecurrentErrorsNameTheNode) {
+  auto lstm = [](std::function<void(ModelBuilder &, onnx::NodeProto &)> edit) {
+    ModelBuilder b(14);
+    b.input("x", {2, 1, 2});
+    b.input("w", {1, 8, 2});
+    b.input("r", {1, 8, 2});
+    auto &n = b.node("LSTM", {"x", "w", "r"}, {"", "yh"}, "cell");
+    attrInt(n, "hidden_size", 2);
+    edit(b, n);
+    b.output("yh");
+    return b;
+  };
+  ModelBuilder act = lstm([](ModelBuilder &, onnx::NodeProto &n) {
+    attrStrings(n, "activations", {"Sigmoid", "Gelu", "Tanh"});
+  });
+  Imported r = import(act);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'cell' (LSTM): activation 'Gelu' is not supported");
+
+  ModelBuilder count2 = lstm([](ModelBuilder &, onnx::NodeProto &n) {
+    attrStrings(n, "activations", {"Sigmoid", "Tanh"});
+  });
+  r = import(count2);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "activations lists 2 functions, expected 3");
+
+  ModelBuilder lensInput = lstm([](ModelBuilder &b, onnx::NodeProto &n) {
+    b.input("lens", {1}, onnx::TensorProto::INT32);
+    n.set_input(0, "x");
+    n.add_input("");
+    n.add_input("lens");
+  });
+  r = import(lensInput);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'cell' (LSTM): input 'lens' must be a "
+                      "compile-time constant");
+
+  ModelBuilder lensRange = lstm([](ModelBuilder &b, onnx::NodeProto &n) {
+    initI32(b, "lens", {3});
+    n.add_input("");
+    n.add_input("lens");
+  });
+  r = import(lensRange);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "sequence_lens value 3 is outside [0, 2]");
+}
+
+} // namespace

@@ -82,6 +82,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addResizeImporters(t);
   addQuantImporters(t);
   addControlFlowImporters(t);
+  addRecurrentImporters(t);
   return t;
 }
 
