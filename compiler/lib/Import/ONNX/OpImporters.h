@@ -68,6 +68,8 @@ void addResizeImporters(llvm::StringMap<OpImporter> &table);
 void addQuantImporters(llvm::StringMap<OpImporter> &table);
 /// ControlFlowImporters.cpp: If with a compile-time condition.
 void addControlFlowImporters(llvm::StringMap<OpImporter> &table);
+/// SignalImporters.cpp: DFT, STFT, window functions, MelWeightMatrix.
+void addSignalImporters(llvm::StringMap<OpImporter> &table);
 
 /// Evaluates a node whose inputs are all small integer constants (shape
 /// arithmetic of function-expanded models) and binds its output as a

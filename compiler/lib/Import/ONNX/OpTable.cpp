@@ -82,6 +82,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addResizeImporters(t);
   addQuantImporters(t);
   addControlFlowImporters(t);
+  addSignalImporters(t);
   return t;
 }
 
