@@ -26,10 +26,14 @@ NODE_DIR = "/usr/share/libonnx-testdata/data/node"
 # an If's condition), by op type. The node tests give them as graph inputs;
 # they are folded in with --const-input from the test's own data, as
 # onnx-mlir's "constant inputs" variant does. The importer's unit test reads
-# the same file.
+# the same file. An operand computed from graph inputs by the arithmetic
+# ops listed under "$through" (a function expansion's Cast / Sub / Div of a
+# size, say) needs those inputs folded instead; the importer then folds the
+# arithmetic.
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "const_operands.json")) as _f:
     CONST_OPERANDS = json.load(_f)
+THROUGH = set(CONST_OPERANDS.pop("$through", []))
 
 
 def read_expectations(path):
@@ -49,11 +53,20 @@ def read_expectations(path):
 def const_inputs(test_dir):
     model = onnx.load(os.path.join(test_dir, "model.onnx"), load_external_data=False)
     names = [i.name for i in model.graph.input]
-    wanted = set()
-    for node in model.graph.node:
-        for idx in CONST_OPERANDS.get(node.op_type, []):
-            if idx < len(node.input) and node.input[idx] in names:
-                wanted.add(node.input[idx])
+    producer = {out: node for node in model.graph.node for out in node.output}
+    needed = [node.input[idx] for node in model.graph.node
+              for idx in CONST_OPERANDS.get(node.op_type, [])
+              if idx < len(node.input) and node.input[idx]]
+    seen = set()
+    while needed:
+        name = needed.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        p = producer.get(name)
+        if p is not None and p.op_type in THROUGH:
+            needed.extend(i for i in p.input if i)
+    wanted = {n for n in seen if n in names}
     data = os.path.join(test_dir, "test_data_set_0")
     return [f"{n}={os.path.join(data, f'input_{names.index(n)}.pb')}"
             for n in sorted(wanted)]

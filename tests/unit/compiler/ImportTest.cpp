@@ -807,11 +807,17 @@ TEST(ImportNodeTests, Selected) {
 }
 
 /// Inputs that the importer needs as constants (shape operands, an If's
-/// condition), by op: tests/nodetests/const_operands.json, which the node-test
-/// driver reads too.
-bool mustBeConstant(const std::string &op, int index) {
-  static const std::map<std::string, std::set<int>> table = [] {
-    std::map<std::string, std::set<int>> t;
+/// condition), by op, and the arithmetic ops through which such an operand is
+/// traced back to graph inputs ("$through"): tests/nodetests/
+/// const_operands.json, which the node-test driver reads too.
+struct ConstOperands {
+  std::map<std::string, std::set<int>> byOp;
+  std::set<std::string> through;
+};
+
+const ConstOperands &constOperands() {
+  static const ConstOperands table = [] {
+    ConstOperands t;
     auto buf = llvm::MemoryBuffer::getFile(LPX_CONST_OPERANDS);
     if (!buf) {
       ADD_FAILURE() << "cannot read " << LPX_CONST_OPERANDS;
@@ -828,13 +834,49 @@ bool mustBeConstant(const std::string &op, int index) {
     }
     for (const auto &[key, value] : *obj)
       if (const llvm::json::Array *list = value.getAsArray())
-        for (const llvm::json::Value &v : *list)
+        for (const llvm::json::Value &v : *list) {
           if (auto idx = v.getAsInteger())
-            t[key.str()].insert(int(*idx));
+            t.byOp[key.str()].insert(int(*idx));
+          else if (auto op = v.getAsString(); op && key == "$through")
+            t.through.insert(op->str());
+        }
     return t;
   }();
-  auto it = table.find(op);
-  return it != table.end() && it->second.count(index);
+  return table;
+}
+
+bool mustBeConstant(const std::string &op, int index) {
+  const auto &byOp = constOperands().byOp;
+  auto it = byOp.find(op);
+  return it != byOp.end() && it->second.count(index);
+}
+
+/// The values of `g` that must be compile-time constants: the operands
+/// mustBeConstant names and, through the "$through" ops, what they are
+/// computed from.
+std::set<std::string> valuesToFold(const onnx::GraphProto &g) {
+  std::set<std::string> folded;
+  std::map<std::string, const onnx::NodeProto *> producer;
+  for (const auto &n : g.node()) {
+    for (const auto &out : n.output())
+      producer[out] = &n;
+    for (int i = 0; i < n.input_size(); ++i)
+      if (mustBeConstant(n.op_type(), i) && !n.input(i).empty())
+        folded.insert(n.input(i));
+  }
+  std::vector<std::string> work(folded.begin(), folded.end());
+  while (!work.empty()) {
+    std::string name = work.back();
+    work.pop_back();
+    auto p = producer.find(name);
+    if (p == producer.end() ||
+        !constOperands().through.count(p->second->op_type()))
+      continue;
+    for (const auto &in : p->second->input())
+      if (!in.empty() && folded.insert(in).second)
+        work.push_back(in);
+  }
+  return folded;
 }
 
 /// Reasons a node test whose ops all have importers may still fail to
@@ -843,7 +885,6 @@ const char *const kExpectedFailures[] = {
     "element type STRING is not supported",
     "is not a tensor (sequences, maps and optionals are not supported)",
     "training mode",             // BatchNormalization, Dropout: training ops
-    "(Range): input 1 must be a compile-time constant", // window functions
     "the Indices output of MaxPool is not supported",
 };
 
@@ -881,12 +922,7 @@ TEST(ImportNodeTests, AllSupported) {
     if (!m.ParseFromIstream(&in))
       continue;
     bool supported = m.graph().node_size() > 0 && allKnown(m.graph(), ops);
-    std::set<std::string> folded;
-    for (const auto &n : m.graph().node()) {
-      for (int i = 0; i < n.input_size(); ++i)
-        if (mustBeConstant(n.op_type(), i))
-          folded.insert(n.input(i));
-    }
+    std::set<std::string> folded = valuesToFold(m.graph());
     if (!supported)
       continue;
     ImportOptions opts;
@@ -958,6 +994,102 @@ TEST_F(ImportTest, ShapeArithmeticFoldsToConstants) {
   EXPECT_HAS(r.ir, "lpx_graph.reshape %arg0 : tensor<2x3x4xf32> to tensor<2x12xf32>");
   EXPECT_HASNT(r.ir, "lpx_graph.concat");
   EXPECT_HASNT(r.ir, "lpx_graph.slice");
+}
+
+TEST_F(ImportTest, FloatScalarArithmeticFoldsToConstants) {
+  // A window function's expansion: Range(0, float(10) - 1) / 2, 1) with
+  // every bound folded: (10 - 1) / 2 = 4.5, so Range gives 0..4.
+  ModelBuilder b;
+  b.input("x", {5});
+  b.initI64("n", {10}).clear_dims();
+  b.initF32("zero", {}, {0.0f});
+  b.initF32("one", {}, {1.0f});
+  b.initF32("two", {}, {2.0f});
+  attrInt(b.node("Cast", {"n"}, {"nf"}, "cast"), "to", kF32);
+  b.node("Sub", {"nf", "one"}, {"m"}, "sub");
+  b.node("Div", {"m", "two"}, {"h"}, "div");
+  b.node("Range", {"zero", "h", "one"}, {"r"}, "range");
+  b.node("Add", {"x", "r"}, {"y"}, "add");
+  // Arithmetic on more than one element is an instruction, not folded.
+  b.initF32("v", {2}, {1.0f, 2.0f});
+  b.node("Mul", {"v", "v"}, {"w"}, "mul");
+  b.output("y");
+  b.output("w");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, "
+                   "3.000000e+00, 4.000000e+00]> : tensor<5xf32>");
+  EXPECT_HASNT(r.ir, "lpx_graph.cast");
+  EXPECT_HASNT(r.ir, "lpx_graph.sub");
+  EXPECT_HASNT(r.ir, "lpx_graph.div");
+  EXPECT_HAS(r.ir, "lpx_graph.mul");
+}
+
+//===----------------------------------------------------------------------===//
+// Signal processing
+//===----------------------------------------------------------------------===//
+
+TEST_F(ImportTest, DftIsAMatMulByAConstantMatrix) {
+  // Real [1, 4, 3, 1] along axis 1: transposed to [1, 3, 4, 1], flattened
+  // to [1, 3, 4], times the [4, 8] cos/sin matrix, split into [1, 3, 4, 2]
+  // and transposed back.
+  ModelBuilder b(17);
+  b.input("x", {1, 4, 3, 1});
+  attrInt(b.node("DFT", {"x"}, {"y"}, "dft"), "axis", 1);
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.transpose");
+  EXPECT_HAS(r.ir, "(tensor<1x3x4xf32>, tensor<4x8xf32>) -> tensor<1x3x8xf32>");
+  EXPECT_HAS(r.ir, "-> tensor<1x4x3x2xf32>");
+
+  // Onesided needs a real input: the reason names the node.
+  ModelBuilder c(17);
+  c.input("x", {1, 4, 2});
+  attrInt(c.node("DFT", {"x"}, {"y"}, "dft"), "onesided", 1);
+  c.output("y");
+  r = import(c);
+  ASSERT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'dft' (DFT): onesided needs a real input");
+}
+
+TEST_F(ImportTest, StftFramesByOneGather) {
+  // 10 samples, frames of 4 every 3: 3 frames, 3 onesided bins; the
+  // constant Hann window is folded into the matrix (no mul).
+  ModelBuilder b(17);
+  b.input("s", {2, 10, 1});
+  b.initI64("step", {3}).clear_dims();
+  b.initF32("win", {4}, {0.0f, 0.5f, 1.0f, 0.5f});
+  b.node("STFT", {"s", "step", "win"}, {"y"}, "stft");
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.gather");
+  EXPECT_HAS(r.ir, "tensor<3x4xi64>) -> tensor<2x3x4x1xf32>");
+  EXPECT_HAS(r.ir, "(tensor<2x3x4xf32>, tensor<4x6xf32>) -> tensor<2x3x6xf32>");
+  EXPECT_HASNT(r.ir, "lpx_graph.mul");
+  EXPECT_HAS(r.ir, "-> tensor<2x3x3x2xf32>");
+}
+
+TEST_F(ImportTest, WindowsAndMelWeightsFoldToConstants) {
+  ModelBuilder b(17);
+  b.initI64("size", {4}).clear_dims();
+  b.node("HannWindow", {"size"}, {"w"}, "hann");
+  b.output("w");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // Periodic Hann of 4 (SignalMathTest derives it): 0, 0.5, 1, 0.5.
+  EXPECT_HAS(r.ir, "dense<[0.000000e+00, 5.000000e-01, 1.000000e+00, "
+                   "5.000000e-01]> : tensor<4xf32>");
+
+  ModelBuilder c(17);
+  c.initI64("size", {4}).clear_dims();
+  attrInt(c.node("HannWindow", {"size"}, {"w"}, "hann"), "output_datatype",
+          onnx::TensorProto::INT8);
+  c.output("w", onnx::TensorProto::INT8);
+  r = import(c);
+  ASSERT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "output_datatype INT8 is not supported");
 }
 
 //===----------------------------------------------------------------------===//

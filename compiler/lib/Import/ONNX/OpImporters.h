@@ -70,11 +70,17 @@ void addQuantImporters(llvm::StringMap<OpImporter> &table);
 void addControlFlowImporters(llvm::StringMap<OpImporter> &table);
 /// RecurrentImporters.cpp: RNN, GRU and LSTM, unrolled over the sequence.
 void addRecurrentImporters(llvm::StringMap<OpImporter> &table);
+/// SignalImporters.cpp: DFT, STFT, window functions, MelWeightMatrix.
+void addSignalImporters(llvm::StringMap<OpImporter> &table);
 
 /// Evaluates a node whose inputs are all small integer constants (shape
 /// arithmetic of function-expanded models) and binds its output as a
 /// constant; false when the node is not of that kind.
 bool foldIntegerNode(NodeContext &n);
+/// FloatFolding.cpp: evaluates Cast to float / double and float Add, Sub,
+/// Mul, Div, Neg whose inputs are all one-element constants, in the
+/// result's precision; false when the node is not of that kind.
+bool foldFloatScalarNode(NodeContext &n);
 
 /// ONNX Slice for one axis: clamps `start`/`end` as the spec says and returns
 /// the first index and the element count (start 0 when the count is 0).

@@ -83,6 +83,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addQuantImporters(t);
   addControlFlowImporters(t);
   addRecurrentImporters(t);
+  addSignalImporters(t);
   return t;
 }
 

@@ -135,7 +135,31 @@ applyInputShapes(onnx::ModelProto &model,
   return success(ok);
 }
 
+/// ONNX 1.12's STFT shape inference reads a missing onesided attribute as 0
+/// although the schema's default is 1 (it then infers frame_length bins where
+/// the model declares frame_length / 2 + 1): spell the default out.
+static void pinStftOnesided(onnx::GraphProto &g) {
+  for (onnx::NodeProto &node : *g.mutable_node()) {
+    for (onnx::AttributeProto &a : *node.mutable_attribute())
+      if (a.has_g())
+        pinStftOnesided(*a.mutable_g());
+    if (node.op_type() != "STFT" ||
+        !(node.domain().empty() || node.domain() == "ai.onnx"))
+      continue;
+    bool has = false;
+    for (const onnx::AttributeProto &a : node.attribute())
+      has |= a.name() == "onesided";
+    if (has)
+      continue;
+    onnx::AttributeProto *a = node.add_attribute();
+    a->set_name("onesided");
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(1);
+  }
+}
+
 LogicalResult runShapeInference(onnx::ModelProto &model, Location fileLoc) {
+  pinStftOnesided(*model.mutable_graph());
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true,
                                         /*strict_mode=*/1,
