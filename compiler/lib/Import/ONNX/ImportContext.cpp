@@ -58,6 +58,44 @@ const onnx::TensorProto *NodeContext::constTensor(unsigned i) const {
   return st.constants.lookup(node.input(i));
 }
 
+FailureOr<std::vector<double>> NodeContext::constDoubles(unsigned i) {
+  if (!hasInput(i))
+    return std::vector<double>{};
+  const onnx::TensorProto *t = constTensor(i);
+  if (!t)
+    return fail("input '" + node.input(i) +
+                "' must be a compile-time constant (an initializer, a "
+                "Constant node or a folded input)");
+  auto bytes = decodeTensor(*t);
+  if (!bytes)
+    return fail(llvm::toString(bytes.takeError()));
+  auto attr = toElementsAttr(st.ctx, *bytes);
+  if (!attr)
+    return fail(llvm::toString(attr.takeError()));
+  if (!llvm::isa<FloatType>(attr->getElementType()))
+    return fail("input " + llvm::Twine(i) + " must be floating-point, not " +
+                dataTypeName(bytes->dataType));
+  std::vector<double> out;
+  for (APFloat f : attr->getValues<APFloat>())
+    out.push_back(f.convertToDouble());
+  return out;
+}
+
+Value NodeContext::floatConstant(ArrayRef<int64_t> shape, Type elt,
+                                 ArrayRef<double> values) {
+  const llvm::fltSemantics &sem = cast<FloatType>(elt).getFloatSemantics();
+  SmallVector<APFloat> data;
+  data.reserve(values.size());
+  for (double v : values) {
+    APFloat f(v);
+    bool lost;
+    f.convert(sem, APFloat::rmNearestTiesToEven, &lost);
+    data.push_back(f);
+  }
+  return create<graph::ConstantOp>(
+      DenseElementsAttr::get(tensorOf(shape, elt), data));
+}
+
 FailureOr<std::vector<int64_t>> NodeContext::constInts(unsigned i) {
   const onnx::TensorProto *t = constTensor(i);
   if (!t) {

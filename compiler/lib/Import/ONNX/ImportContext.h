@@ -94,6 +94,13 @@ public:
   mlir::FailureOr<std::vector<int64_t>> constInts(unsigned i);
   /// Input `i`'s TensorProto when it is a compile-time constant.
   const onnx::TensorProto *constTensor(unsigned i) const;
+  /// Input `i` as doubles (floating-point data); empty when the input is
+  /// absent, an error when it is present but not a compile-time constant.
+  mlir::FailureOr<std::vector<double>> constDoubles(unsigned i);
+  /// An lpx_graph.constant of `shape` holding `values` rounded to the float
+  /// type `elt` (to nearest, ties to even).
+  mlir::Value floatConstant(llvm::ArrayRef<int64_t> shape, mlir::Type elt,
+                            llvm::ArrayRef<double> values);
 
   const onnx::AttributeProto *attr(llvm::StringRef attrName) const;
   int64_t intAttr(llvm::StringRef attrName, int64_t dflt) const;

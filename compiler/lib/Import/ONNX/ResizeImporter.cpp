@@ -39,56 +39,6 @@ std::string strAttr(NodeContext &n, StringRef name, StringRef dflt) {
   return a ? a->s() : dflt.str();
 }
 
-/// Input `i` as doubles (float or double data); empty when the input is
-/// absent. An error when it is present but not a compile-time constant.
-FailureOr<std::vector<double>> constDoubles(NodeContext &n, unsigned i) {
-  if (!n.hasInput(i))
-    return std::vector<double>{};
-  const onnx::TensorProto *t = n.constTensor(i);
-  if (!t)
-    return n.fail("input '" + n.node.input(i) +
-                  "' must be a compile-time constant (an initializer, a "
-                  "Constant node or a folded input)");
-  auto bytes = decodeTensor(*t);
-  if (!bytes)
-    return n.fail(llvm::toString(bytes.takeError()));
-  std::vector<double> out;
-  int64_t count = bytes->numElements();
-  if (bytes->dataType == onnx::TensorProto::FLOAT) {
-    for (int64_t k = 0; k < count; ++k) {
-      float f;
-      std::memcpy(&f, bytes->bytes.data() + 4 * k, 4);
-      out.push_back(f);
-    }
-  } else if (bytes->dataType == onnx::TensorProto::DOUBLE) {
-    for (int64_t k = 0; k < count; ++k) {
-      double d;
-      std::memcpy(&d, bytes->bytes.data() + 8 * k, 8);
-      out.push_back(d);
-    }
-  } else {
-    return n.fail("input '" + n.node.input(i) + "' must be float or double, not " +
-                  dataTypeName(bytes->dataType));
-  }
-  return out;
-}
-
-/// A constant tensor of `shape` with `values` converted to float type `elt`.
-Value floatConstant(NodeContext &n, ArrayRef<int64_t> shape, Type elt,
-                    ArrayRef<double> values) {
-  const llvm::fltSemantics &sem = cast<FloatType>(elt).getFloatSemantics();
-  SmallVector<APFloat> data;
-  data.reserve(values.size());
-  for (double v : values) {
-    APFloat f(v);
-    bool lost;
-    f.convert(sem, APFloat::rmNearestTiesToEven, &lost);
-    data.push_back(f);
-  }
-  auto t = n.tensorOf(shape, elt);
-  return n.create<ConstantOp>(DenseElementsAttr::get(t, data));
-}
-
 Value transposeLast(NodeContext &n, Value v, int64_t axis) {
   auto t = n.typeOf(v);
   int64_t last = t.getRank() - 1;
@@ -123,7 +73,7 @@ FailureOr<Value> applyAxisMap(NodeContext &n, Value v, int64_t axis,
   for (int64_t o = 0; o < m.out; ++o)
     for (int64_t i = 0; i < m.in; ++i)
       wt[i * m.out + o] = m.at(o, i);
-  Value w = floatConstant(n, {m.in, m.out}, elt, wt);
+  Value w = n.floatConstant({m.in, m.out}, elt, wt);
   int64_t last = t.getRank() - 1;
   if (axis != last)
     v = transposeLast(n, v, axis);
@@ -165,7 +115,7 @@ LogicalResult importResize(NodeContext &n) {
         return n.fail("the scales attribute is required");
       scales.assign(s->floats().begin(), s->floats().end());
     } else {
-      auto s = constDoubles(n, 1);
+      auto s = n.constDoubles(1);
       if (failed(s))
         return failure();
       scales = std::move(*s);
@@ -193,7 +143,7 @@ LogicalResult importResize(NodeContext &n) {
     o.cubicCoeffA = n.floatAttr("cubic_coeff_a", -0.75f);
     o.excludeOutside = n.intAttr("exclude_outside", 0) != 0;
     extrapolation = n.floatAttr("extrapolation_value", 0.0f);
-    auto s = constDoubles(n, 2);
+    auto s = n.constDoubles(2);
     if (failed(s))
       return failure();
     scales = std::move(*s);
@@ -204,7 +154,7 @@ LogicalResult importResize(NodeContext &n) {
       sizes = std::move(*z);
     }
     if (o.coordinates == CoordinateMode::TfCropAndResize) {
-      auto r = constDoubles(n, 1);
+      auto r = n.constDoubles(1);
       if (failed(r))
         return failure();
       roi = std::move(*r);
@@ -293,7 +243,7 @@ LogicalResult importResize(NodeContext &n) {
     SmallVector<int64_t> ones(rank, 1);
     Value e;
     if (llvm::isa<FloatType>(elt)) {
-      e = floatConstant(n, ones, elt, {extrapolation});
+      e = n.floatConstant(ones, elt, {extrapolation});
     } else {
       auto et = n.tensorOf(ones, elt);
       e = n.create<ConstantOp>(DenseElementsAttr::get(

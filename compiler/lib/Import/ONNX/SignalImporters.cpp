@@ -46,45 +46,6 @@ FailureOr<int64_t> constScalarInt(NodeContext &n, unsigned i,
   return (*v)[0];
 }
 
-/// Input `i` as doubles (float, double, float16 or bfloat16 data); an error
-/// when it is not a compile-time constant.
-FailureOr<std::vector<double>> constDoubles(NodeContext &n, unsigned i) {
-  const onnx::TensorProto *t = n.constTensor(i);
-  if (!t)
-    return n.fail("input " + Twine(i) + " ('" + n.node.input(i) +
-                  "') must be a compile-time constant (an initializer, a "
-                  "Constant node or a folded input)");
-  auto bytes = decodeTensor(*t);
-  if (!bytes)
-    return n.fail(llvm::toString(bytes.takeError()));
-  auto attr = toElementsAttr(*n.ctx(), *bytes);
-  if (!attr)
-    return n.fail(llvm::toString(attr.takeError()));
-  if (!llvm::isa<FloatType>(attr->getElementType()))
-    return n.fail("input " + Twine(i) + " must be floating-point, not " +
-                  dataTypeName(bytes->dataType));
-  std::vector<double> out;
-  for (APFloat f : attr->getValues<APFloat>())
-    out.push_back(f.convertToDouble());
-  return out;
-}
-
-/// A constant tensor of `shape` with `values` rounded to float type `elt`.
-Value floatConstant(NodeContext &n, ArrayRef<int64_t> shape, Type elt,
-                    ArrayRef<double> values) {
-  const llvm::fltSemantics &sem = cast<FloatType>(elt).getFloatSemantics();
-  SmallVector<APFloat> data;
-  data.reserve(values.size());
-  for (double v : values) {
-    APFloat f(v);
-    bool lost;
-    f.convert(sem, APFloat::rmNearestTiesToEven, &lost);
-    data.push_back(f);
-  }
-  return n.create<ConstantOp>(
-      DenseElementsAttr::get(n.tensorOf(shape, elt), data));
-}
-
 /// Binds output 0 to a constant of the node's output_datatype (default
 /// FLOAT; the floating-point types only).
 LogicalResult setFloatOutput(NodeContext &n, ArrayRef<int64_t> shape,
@@ -141,10 +102,10 @@ LogicalResult importMelWeightMatrix(NodeContext &n) {
   auto rate = constScalarInt(n, 2, "sample_rate");
   if (failed(rate))
     return failure();
-  auto lower = constDoubles(n, 3);
+  auto lower = n.constDoubles(3);
   if (failed(lower))
     return failure();
-  auto upper = constDoubles(n, 4);
+  auto upper = n.constDoubles(4);
   if (failed(upper))
     return failure();
   if (lower->size() != 1 || upper->size() != 1)
@@ -164,7 +125,7 @@ Value applyDft(NodeContext &n, Value v, int64_t rows, int64_t bins,
                ArrayRef<double> w) {
   auto t = n.typeOf(v);
   Type elt = t.getElementType();
-  Value m = floatConstant(n, {rows, 2 * bins}, elt, w);
+  Value m = n.floatConstant({rows, 2 * bins}, elt, w);
   SmallVector<int64_t> shape(t.getShape());
   shape.back() = 2 * bins;
   Value y = n.create<MatMulOp>(n.tensorOf(shape, elt), v, m);
@@ -273,7 +234,7 @@ LogicalResult importSTFT(NodeContext &n) {
     if (const onnx::TensorProto *ct = n.constTensor(2)) {
       if (ct->dims_size() != 1)
         return n.fail("the window must have rank 1");
-      auto w = constDoubles(n, 2);
+      auto w = n.constDoubles(2);
       if (failed(w))
         return failure();
       windowValues = std::move(*w);
