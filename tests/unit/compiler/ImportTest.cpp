@@ -1179,6 +1179,52 @@ TEST_F(ImportTest, DataDependentShapesAreReportedAsSuch) {
   EXPECT_NE(std::find(ops.begin(), ops.end(), "Scan"), ops.end());
 }
 
+TEST_F(ImportTest, ReverseSequenceIsOneGatherByConstantIndices) {
+  ModelBuilder b(13);
+  b.input("x", {2, 3});
+  b.initI64("lens", {2, 3});
+  auto &rs = b.node("ReverseSequence", {"x", "lens"}, {"y"}, "rev");
+  attrInt(rs, "batch_axis", 0);
+  attrInt(rs, "time_axis", 1);
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // Row b*3 + t of the [6] view: batch 0 reverses its first 2 steps
+  // (1, 0, then 2 kept), batch 1 all 3 (5, 4, 3).
+  EXPECT_HAS(r.ir, "dense<[1, 0, 2, 5, 4, 3]> : tensor<6xi64>");
+  EXPECT_HAS(r.ir, "lpx_graph.gather");
+
+  ModelBuilder runtime(13);
+  runtime.input("x", {2, 3});
+  runtime.input("lens", {2}, kI64);
+  auto &rs2 = runtime.node("ReverseSequence", {"x", "lens"}, {"y"}, "rev");
+  attrInt(rs2, "batch_axis", 0);
+  attrInt(rs2, "time_axis", 1);
+  runtime.output("y");
+  r = import(runtime);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "input 'lens' must be a compile-time constant");
+}
+
+TEST_F(ImportTest, MaxUnpoolScattersIntoZerosAndZeroExtends) {
+  ModelBuilder b(11);
+  b.input("x", {1, 1, 2, 2});
+  b.input("i", {1, 1, 2, 2}, kI64);
+  b.initI64("shape", {1, 1, 5, 5});
+  auto &mu = b.node("MaxUnpool", {"x", "i", "shape"}, {"y"}, "unpool");
+  attrInts(mu, "kernel_shape", {2, 2});
+  attrInts(mu, "strides", {2, 2});
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  // Unpooled shape (2-1)*2 + 2 = 4 per axis: 16 elements, then one row and
+  // one column of zeros to reach 5x5.
+  EXPECT_HAS(r.ir, "lpx_graph.scatter_elements");
+  EXPECT_HAS(r.ir, "-> tensor<16xf32>");
+  EXPECT_HAS(r.ir, "-> tensor<1x1x5x4xf32>");
+  EXPECT_HAS(r.ir, "-> tensor<1x1x5x5xf32>");
+}
+
 //===----------------------------------------------------------------------===//
 // TopK and Einsum
 //===----------------------------------------------------------------------===//

@@ -82,6 +82,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addResizeImporters(t);
   addQuantImporters(t);
   addControlFlowImporters(t);
+  addReorderImporters(t);
   return t;
 }
 
