@@ -1225,6 +1225,38 @@ TEST_F(ImportTest, MaxUnpoolScattersIntoZerosAndZeroExtends) {
   EXPECT_HAS(r.ir, "-> tensor<1x1x5x5xf32>");
 }
 
+TEST_F(ImportTest, GridSampleIsOneInstruction) {
+  ModelBuilder b(16);
+  b.input("x", {1, 2, 4, 4});
+  b.input("g", {1, 3, 5, 2});
+  auto &gs = b.node("GridSample", {"x", "g"}, {"y"}, "gs");
+  auto *m = gs.add_attribute();
+  m->set_name("mode");
+  m->set_type(onnx::AttributeProto::STRING);
+  m->set_s("bicubic");
+  attrInt(gs, "align_corners", 1);
+  b.output("y");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.grid_sample %arg0, %arg1 {align_corners = true, "
+                   "mode = \"bicubic\"} : (tensor<1x2x4x4xf32>, "
+                   "tensor<1x3x5x2xf32>) -> tensor<1x2x3x5xf32>");
+
+  ModelBuilder bad(16);
+  bad.input("x", {1, 2, 4, 4});
+  bad.input("g", {1, 3, 5, 2});
+  auto &gs2 = bad.node("GridSample", {"x", "g"}, {"y"}, "gs");
+  auto *p = gs2.add_attribute();
+  p->set_name("padding_mode");
+  p->set_type(onnx::AttributeProto::STRING);
+  p->set_s("wrap");
+  bad.output("y");
+  r = import(bad);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'gs' (GridSample): padding_mode 'wrap' is not "
+                      "supported");
+}
+
 //===----------------------------------------------------------------------===//
 // TopK and Einsum
 //===----------------------------------------------------------------------===//

@@ -70,7 +70,8 @@ void addQuantImporters(llvm::StringMap<OpImporter> &table);
 /// with static trip counts (unrolled), and the ops whose output shape depends
 /// on input values (reported as such).
 void addControlFlowImporters(llvm::StringMap<OpImporter> &table);
-/// ReorderImporters.cpp: ReverseSequence (constant lengths), MaxUnpool.
+/// ReorderImporters.cpp: ReverseSequence (constant lengths), MaxUnpool,
+/// GridSample.
 void addReorderImporters(llvm::StringMap<OpImporter> &table);
 /// Whether `opType`'s importer only reports why the op cannot be compiled
 /// (a data-dependent output shape): such ops are not listed as supported.

@@ -1,4 +1,4 @@
-//===- ReorderImporters.cpp - ReverseSequence and MaxUnpool ---------------===//
+//===- ReorderImporters.cpp - ReverseSequence, MaxUnpool, GridSample ------===//
 //
 // Both move elements to positions known at compile time (ReverseSequence,
 // whose sequence_lens must be a compile-time constant) or given by an index
@@ -10,6 +10,9 @@
 // - MaxUnpool: a scatter of the values into a zero tensor of the unpooled
 //   element count at the pooled indices (MaxPool's Indices count over the
 //   whole tensor), reshaped, and zero-extended when output_shape is larger.
+//
+// GridSample reads its taps at run-time positions: one SXM instruction,
+// grid_sample (Opcodes.def).
 //
 //===----------------------------------------------------------------------===//
 #include "OpImporters.h"
@@ -147,11 +150,49 @@ LogicalResult importMaxUnpool(NodeContext &n) {
   return success();
 }
 
+LogicalResult importGridSample(NodeContext &n) {
+  auto x = n.input(0);
+  auto g = n.input(1);
+  if (failed(x) || failed(g))
+    return failure();
+  auto xt = n.typeOf(*x), gt = n.typeOf(*g);
+  if (xt.getRank() != 4)
+    return n.fail("only 2-D sampling (X of rank 4) is supported");
+  if (gt.getRank() != 4 || gt.getDimSize(3) != 2 ||
+      gt.getDimSize(0) != xt.getDimSize(0))
+    return n.fail("the grid must be [N, H_out, W_out, 2] with X's N");
+  if (!llvm::isa<FloatType>(xt.getElementType()))
+    return n.fail("X must be floating-point");
+  auto str = [&](const char *name, const char *dflt) {
+    const onnx::AttributeProto *a = n.attr(name);
+    return a ? a->s() : std::string(dflt);
+  };
+  std::string mode = str("mode", "bilinear"),
+              padding = str("padding_mode", "zeros");
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+    return n.fail("mode '" + mode + "' is not supported");
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    return n.fail("padding_mode '" + padding + "' is not supported");
+  Value grid = *g;
+  if (gt.getElementType() != xt.getElementType())
+    grid = n.create<CastOp>(
+        RankedTensorType::get(gt.getShape(), xt.getElementType()), grid);
+  OpBuilder &b = n.builder();
+  n.setOutput(0, n.create<GridSampleOp>(
+                     n.tensorOf({xt.getDimSize(0), xt.getDimSize(1),
+                                 gt.getDimSize(1), gt.getDimSize(2)},
+                                xt.getElementType()),
+                     *x, grid, b.getStringAttr(mode), b.getStringAttr(padding),
+                     b.getBoolAttr(n.intAttr("align_corners", 0) != 0)));
+  return success();
+}
+
 } // namespace
 
 void addReorderImporters(llvm::StringMap<OpImporter> &table) {
   table["ReverseSequence"] = importReverseSequence;
   table["MaxUnpool"] = importMaxUnpool;
+  table["GridSample"] = importGridSample;
 }
 
 } // namespace lpx::onnximport
