@@ -288,6 +288,16 @@ static llvm::Error verifyOperands(const pb::Program &p,
                   "align_corners", index);
     return llvm::Error::success();
   }
+  case Opcode::Det: {
+    if (auto e = arity(1)) return e;
+    if (auto e = attrCount(0)) return e;
+    const auto &x = p.buffers(inst.operands(0));
+    const int xr = x.shape_size();
+    if (xr < 2 || x.shape(xr - 1) != x.shape(xr - 2) || int(rank) != xr - 2)
+      return fail("instruction %zu (det): needs X [..., n, n] and a result "
+                  "of X's batch shape", index);
+    return llvm::Error::success();
+  }
   case Opcode::NumOpcodes:
     break;
   }

@@ -322,6 +322,14 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
                           ceilDiv(work, chip.sxm.vectorsPerCycle)}),
                 chip.sxm.latencyOf(opName) + transport};
   }
+  case Opcode::Det: {
+    // Assumed: Gaussian elimination on the VXM, n steps over the matrices,
+    // each a pivot search, a division and a multiply-subtract pass.
+    uint64_t n = 1;
+    if (!operands.empty() && operands[0].shape.size() >= 2)
+      n = std::max<int64_t>(operands[0].shape.back(), 1);
+    return vectorOp(3 * n);
+  }
   case Opcode::Send:
     return sendCost(chip, operands.empty() ? result.bytes()
                                            : operands[0].bytes(),

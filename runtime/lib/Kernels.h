@@ -94,6 +94,8 @@ llvm::Error scatterND(const View &data, const View &indices,
 // GridSample.cpp
 llvm::Error gridSample(const View &x, const View &grid,
                        llvm::ArrayRef<int64_t> attrs, const OutView &out);
+/// Determinants of X [..., n, n] (partial pivoting, in double).
+llvm::Error det(const View &x, const OutView &out);
 llvm::Error convTranspose(llvm::ArrayRef<View> in,
                           llvm::ArrayRef<int64_t> attrs, const OutView &out);
 

@@ -84,6 +84,7 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
           .Case([](ScatterElementsOp) { return Opcode::ScatterElements; })
           .Case([](ScatterNDOp) { return Opcode::ScatterND; })
           .Case([](GridSampleOp) { return Opcode::GridSample; })
+          .Case([](DetOp) { return Opcode::Det; })
           .Case([](ConvTransposeOp) { return Opcode::ConvTranspose; })
           .Case([](part::TransferOp) { return Opcode::Send; })
           .Case([](sched::SendOp) { return Opcode::Send; })

@@ -1257,6 +1257,17 @@ TEST_F(ImportTest, GridSampleIsOneInstruction) {
                       "supported");
 }
 
+TEST_F(ImportTest, DetIsOneInstruction) {
+  ModelBuilder b(11);
+  b.input("x", {3, 2, 2});
+  b.node("Det", {"x"}, {"d"}, "det");
+  b.output("d");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.det %arg0 : (tensor<3x2x2xf32>) -> tensor<3xf32>");
+  // (A non-square input is already rejected by ONNX shape inference.)
+}
+
 //===----------------------------------------------------------------------===//
 // TopK and Einsum
 //===----------------------------------------------------------------------===//

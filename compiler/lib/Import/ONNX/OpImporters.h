@@ -71,7 +71,7 @@ void addQuantImporters(llvm::StringMap<OpImporter> &table);
 /// on input values (reported as such).
 void addControlFlowImporters(llvm::StringMap<OpImporter> &table);
 /// ReorderImporters.cpp: ReverseSequence (constant lengths), MaxUnpool,
-/// GridSample.
+/// GridSample, Det.
 void addReorderImporters(llvm::StringMap<OpImporter> &table);
 /// Whether `opType`'s importer only reports why the op cannot be compiled
 /// (a data-dependent output shape): such ops are not listed as supported.

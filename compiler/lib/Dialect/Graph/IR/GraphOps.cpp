@@ -707,5 +707,19 @@ LogicalResult GridSampleOp::verify() {
   return success();
 }
 
+LogicalResult DetOp::verify() {
+  auto x = rankedType(getInput()), out = rankedType(getResult());
+  if (!llvm::isa<FloatType>(x.getElementType()) ||
+      out.getElementType() != x.getElementType())
+    return emitOpError("input and result must share one floating-point type");
+  if (x.getRank() < 2 || x.getDimSize(x.getRank() - 1) !=
+                             x.getDimSize(x.getRank() - 2))
+    return emitOpError("input must be [..., n, n]");
+  if (out.getShape() != x.getShape().drop_back(2))
+    return emitOpError("result shape should be ")
+           << shapeStr(x.getShape().drop_back(2));
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "lpx/Dialect/Graph/IR/GraphOps.cpp.inc"

@@ -538,4 +538,17 @@ def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Graph_DetOp : Graph_Op<"det", [Pure]> {
+  let summary = "Determinant of each trailing n x n matrix (partial pivoting)";
+  let description = [{
+    ```mlir
+    %d = lpx_graph.det %x : (tensor<3x2x2xf32>) -> tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // LPX_GRAPH_OPS_TD
