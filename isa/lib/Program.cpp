@@ -273,6 +273,31 @@ static llvm::Error verifyOperands(const pb::Program &p,
                   name);
     return llvm::Error::success();
   }
+  case Opcode::GridSample: {
+    if (auto e = arity(2)) return e;
+    if (auto e = attrCount(3)) return e;
+    const auto &x = p.buffers(inst.operands(0));
+    const auto &g = p.buffers(inst.operands(1));
+    if (x.shape_size() != 4 || g.shape_size() != 4 || g.shape(3) != 2 ||
+        rank != 4)
+      return fail("instruction %zu (grid_sample): needs X [N, C, H, W], grid "
+                  "[N, Ho, Wo, 2] and a rank-4 result", index);
+    if (inst.attrs(0) < 0 || inst.attrs(0) > 2 || inst.attrs(1) < 0 ||
+        inst.attrs(1) > 2 || inst.attrs(2) < 0 || inst.attrs(2) > 1)
+      return fail("instruction %zu (grid_sample): unknown mode, padding or "
+                  "align_corners", index);
+    return llvm::Error::success();
+  }
+  case Opcode::Det: {
+    if (auto e = arity(1)) return e;
+    if (auto e = attrCount(0)) return e;
+    const auto &x = p.buffers(inst.operands(0));
+    const int xr = x.shape_size();
+    if (xr < 2 || x.shape(xr - 1) != x.shape(xr - 2) || int(rank) != xr - 2)
+      return fail("instruction %zu (det): needs X [..., n, n] and a result "
+                  "of X's batch shape", index);
+    return llvm::Error::success();
+  }
   case Opcode::NumOpcodes:
     break;
   }

@@ -309,6 +309,27 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
                           ceilDiv(work, chip.sxm.vectorsPerCycle)}),
                 chip.sxm.latencyOf(opName) + transport};
   }
+  case Opcode::GridSample: {
+    // Assumed: the SXM streams the grid once and gathers the taps of every
+    // result element from X (1 nearest, 4 bilinear, 16 bicubic), the
+    // weighting riding along in the stream; the result is written once.
+    const uint64_t taps = attrs.empty() ? 4 : attrs[0] == 1 ? 1
+                                            : attrs[0] == 2 ? 16 : 4;
+    uint64_t work = vectorsOf(chip, result) * (taps + 1);
+    if (operands.size() == 2)
+      work += vectorsOf(chip, operands[1]);
+    return Cost{std::max({uint64_t(1), sramFloor,
+                          ceilDiv(work, chip.sxm.vectorsPerCycle)}),
+                chip.sxm.latencyOf(opName) + transport};
+  }
+  case Opcode::Det: {
+    // Assumed: Gaussian elimination on the VXM, n steps over the matrices,
+    // each a pivot search, a division and a multiply-subtract pass.
+    uint64_t n = 1;
+    if (!operands.empty() && operands[0].shape.size() >= 2)
+      n = std::max<int64_t>(operands[0].shape.back(), 1);
+    return vectorOp(3 * n);
+  }
   case Opcode::Send:
     return sendCost(chip, operands.empty() ? result.bytes()
                                            : operands[0].bytes(),

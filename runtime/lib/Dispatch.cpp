@@ -86,6 +86,10 @@ static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
     return scatterElements(in[0], in[1], in[2], attrs, out);
   case Opcode::ScatterND:
     return scatterND(in[0], in[1], in[2], attrs, out);
+  case Opcode::GridSample:
+    return gridSample(in[0], in[1], attrs, out);
+  case Opcode::Det:
+    return det(in[0], out);
   case Opcode::ConvTranspose:
     return convTranspose(in, attrs, out);
   case Opcode::NumOpcodes:

@@ -91,6 +91,11 @@ llvm::Error scatterElements(const View &data, const View &indices,
 llvm::Error scatterND(const View &data, const View &indices,
                       const View &updates, llvm::ArrayRef<int64_t> attrs,
                       const OutView &out);
+// GridSample.cpp
+llvm::Error gridSample(const View &x, const View &grid,
+                       llvm::ArrayRef<int64_t> attrs, const OutView &out);
+/// Determinants of X [..., n, n] (partial pivoting, in double).
+llvm::Error det(const View &x, const OutView &out);
 llvm::Error convTranspose(llvm::ArrayRef<View> in,
                           llvm::ArrayRef<int64_t> attrs, const OutView &out);
 

@@ -9,16 +9,17 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); return 1; fi; }
 
-# A model with two operators nothing here supports (one in a foreign domain).
+# A model with two operators nothing here compiles (NonZero: a data-dependent
+# shape; one in a foreign domain).
 /usr/bin/python3 - "$tmp/blocked.onnx" <<'PY'
 import sys
 from onnx import TensorProto, helper
 g = helper.make_graph(
     [helper.make_node("Relu", ["x"], ["r"], name="relu_node"),
-     helper.make_node("Det", ["r"], ["d"], name="det_node"),
+     helper.make_node("NonZero", ["r"], ["d"], name="nonzero_node"),
      helper.make_node("Frobnicate", ["r"], ["f"], name="custom_node", domain="com.example")],
     "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 3])],
-    [helper.make_tensor_value_info("d", TensorProto.FLOAT, []),
+    [helper.make_tensor_value_info("d", TensorProto.INT64, [2, None]),
      helper.make_tensor_value_info("f", TensorProto.FLOAT, [3, 3])])
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
                                         helper.make_opsetid("com.example", 1)])
@@ -66,7 +67,7 @@ check "58/58 nodes, Constant-free graph all supported" "grep -q '58/58 nodes sup
 "$lpx" coverage "$tmp/blocked.onnx" >"$tmp/blocked.txt"; rc=$?
 check "blocked model exits 1" "[ $rc -eq 1 ]"
 check "every blocker listed with its node name" \
-  "grep -q 'det_node' '$tmp/blocked.txt' && grep -q 'custom_node' '$tmp/blocked.txt'"
+  "grep -q 'nonzero_node' '$tmp/blocked.txt' && grep -q 'custom_node' '$tmp/blocked.txt'"
 check "summary line counts them" "grep -q '1/3 nodes supported, 2 op types missing' '$tmp/blocked.txt'"
 check "verdict not portable" "grep -q 'verdict: not portable' '$tmp/blocked.txt'"
 

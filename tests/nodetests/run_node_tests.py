@@ -53,20 +53,32 @@ def read_expectations(path):
 def const_inputs(test_dir):
     model = onnx.load(os.path.join(test_dir, "model.onnx"), load_external_data=False)
     names = [i.name for i in model.graph.input]
-    producer = {out: node for node in model.graph.node for out in node.output}
-    needed = [node.input[idx] for node in model.graph.node
-              for idx in CONST_OPERANDS.get(node.op_type, [])
-              if idx < len(node.input) and node.input[idx]]
-    seen = set()
-    while needed:
-        name = needed.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        p = producer.get(name)
-        if p is not None and p.op_type in THROUGH:
-            needed.extend(i for i in p.input if i)
-    wanted = {n for n in seen if n in names}
+    # A test_X_expanded model is test_X's op written as its function body,
+    # with the same graph inputs: it pins the inputs test_X pins (Range's
+    # expansion computes its Loop's trip count from them).
+    models = [model]
+    sibling = test_dir[:-len("_expanded")] if test_dir.endswith("_expanded") else None
+    if sibling and os.path.exists(os.path.join(sibling, "model.onnx")):
+        models.append(onnx.load(os.path.join(sibling, "model.onnx"),
+                                load_external_data=False))
+    wanted = set()
+    for m in models:
+        # Required constants, traced back through scalar arithmetic
+        # (THROUGH) to the graph inputs they come from.
+        producer = {out: node for node in m.graph.node for out in node.output}
+        needed = [node.input[idx] for node in m.graph.node
+                  for idx in CONST_OPERANDS.get(node.op_type, [])
+                  if idx < len(node.input) and node.input[idx]]
+        seen = set()
+        while needed:
+            name = needed.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            p = producer.get(name)
+            if p is not None and p.op_type in THROUGH:
+                needed.extend(i for i in p.input if i)
+        wanted |= {n for n in seen if n in names}
     data = os.path.join(test_dir, "test_data_set_0")
     return [f"{n}={os.path.join(data, f'input_{names.index(n)}.pb')}"
             for n in sorted(wanted)]
@@ -78,6 +90,8 @@ REASONS = [
     (r"op type '(\w+)' is not supported", "op {0} not supported"),
     (r"element type STRING|STRING is not supported", "string tensors"),
     (r"is not a tensor \(sequences", "sequence or optional types"),
+    (r"\((\w+)\): data-dependent shape: ", "data-dependent shape ({0})"),
+    (r"\((\w+)\): data-dependent control flow: ", "data-dependent control flow ({0})"),
     (r"imports no opset of the default ONNX domain",
      "training op (ai.onnx.preview.training domain)"),
     (r"training mode draws random numbers", "random generator (training-mode Dropout)"),

@@ -83,6 +83,8 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
           .Case([](TopKOp) { return Opcode::TopK; })
           .Case([](ScatterElementsOp) { return Opcode::ScatterElements; })
           .Case([](ScatterNDOp) { return Opcode::ScatterND; })
+          .Case([](GridSampleOp) { return Opcode::GridSample; })
+          .Case([](DetOp) { return Opcode::Det; })
           .Case([](ConvTransposeOp) { return Opcode::ConvTranspose; })
           .Case([](part::TransferOp) { return Opcode::Send; })
           .Case([](sched::SendOp) { return Opcode::Send; })
@@ -190,6 +192,13 @@ SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
       })
       .Case([](ScatterNDOp o) {
         return SmallVector<int64_t>{scatterReduction(o.getReduction())};
+      })
+      .Case([](GridSampleOp o) {
+        StringRef m = o.getMode(), p = o.getPaddingMode();
+        return SmallVector<int64_t>{
+            m == "nearest" ? 1 : m == "bicubic" ? 2 : 0,
+            p == "border" ? 1 : p == "reflection" ? 2 : 0,
+            int64_t(o.getAlignCorners())};
       })
       .Default([](Operation *) { return SmallVector<int64_t>{}; });
 }

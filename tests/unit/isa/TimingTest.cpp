@@ -210,4 +210,22 @@ TEST(Timing, TopKAndScattersByHand) {
             10u);
 }
 
+TEST(Timing, GridSampleGathersItsTapsPerResultVector) {
+  auto chip = loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip));
+  // X 1x1x40x40 f32 (only read through the taps), grid 1x20x20x2 f32 =
+  // 3200 B = 10 vectors, result 1x1x20x20 f32 = 1600 B = 5 vectors. The SXM
+  // streams the grid once and, per result vector, gathers the taps and
+  // writes it: bilinear 5 * (4 + 1) + 10 = 35 vectors at 2 per cycle ->
+  // 18; nearest 5 * 2 + 10 = 20 -> 10; bicubic 5 * 17 + 10 = 95 -> 48.
+  TensorDesc x = t(DType::F32, {1, 1, 40, 40}), g = t(DType::F32, {1, 20, 20, 2}),
+             r = t(DType::F32, {1, 1, 20, 20});
+  EXPECT_EQ(instructionCost(*chip, Opcode::GridSample, {x, g}, r, {0, 0, 0}).busy,
+            18u);
+  EXPECT_EQ(instructionCost(*chip, Opcode::GridSample, {x, g}, r, {1, 0, 0}).busy,
+            10u);
+  EXPECT_EQ(instructionCost(*chip, Opcode::GridSample, {x, g}, r, {2, 0, 0}).busy,
+            48u);
+}
+
 } // namespace

@@ -46,7 +46,8 @@ importOnnxFile(mlir::MLIRContext &ctx, llvm::StringRef path,
                const ImportOptions &opts);
 
 /// The op types (default ONNX domain) this importer handles, sorted, for
-/// coverage listings.
+/// coverage listings. Ops it recognises only to say why they cannot be
+/// compiled (data-dependent output shapes) are not listed.
 std::vector<std::string> supportedOnnxOps();
 
 } // namespace lpx

@@ -40,6 +40,9 @@ struct GraphState {
   llvm::StringMap<const onnx::TensorProto *> constants;
   llvm::StringMap<mlir::LocationAttr> constantLocs;
   std::deque<onnx::TensorProto> ownedConstants;
+  /// Renamed copies of Loop and Scan bodies, one per unrolled iteration:
+  /// constants and nested branches imported from them point into these.
+  std::deque<onnx::GraphProto> ownedGraphs;
   /// Outputs of nodes that failed to import: their users are skipped
   /// without another error, so each problem is reported once.
   llvm::StringSet<> poisoned;
@@ -140,7 +143,8 @@ public:
 using OpImporter = mlir::LogicalResult (*)(NodeContext &);
 /// The importer for a default-domain op type, or null.
 OpImporter findOpImporter(llvm::StringRef opType);
-/// Every op type with an importer, sorted.
+/// Every op type with an importer that can compile it, sorted (ops whose
+/// importer only reports a reason are left out).
 std::vector<std::string> opImporterNames();
 
 } // namespace lpx::onnximport

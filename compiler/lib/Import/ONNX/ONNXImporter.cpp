@@ -143,7 +143,7 @@ void importNode(GraphState &st, const onnx::NodeProto &node,
     return poison();
   }
   unsigned before = st.errors;
-  if (foldIntegerNode(n) || foldFloatScalarNode(n))
+  if (foldIntegerNode(n) || foldScalarNode(n))
     return;
   if (failed(importer(n))) {
     if (st.errors == before)

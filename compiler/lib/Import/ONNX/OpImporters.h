@@ -66,21 +66,29 @@ void addSelectionImporters(llvm::StringMap<OpImporter> &table);
 void addEinsumImporter(llvm::StringMap<OpImporter> &table);
 void addResizeImporters(llvm::StringMap<OpImporter> &table);
 void addQuantImporters(llvm::StringMap<OpImporter> &table);
-/// ControlFlowImporters.cpp: If with a compile-time condition.
+/// ControlFlowImporters.cpp: If with a compile-time condition, Loop and Scan
+/// with static trip counts (unrolled), and the ops whose output shape depends
+/// on input values (reported as such).
 void addControlFlowImporters(llvm::StringMap<OpImporter> &table);
 /// RecurrentImporters.cpp: RNN, GRU and LSTM, unrolled over the sequence.
 void addRecurrentImporters(llvm::StringMap<OpImporter> &table);
 /// SignalImporters.cpp: DFT, STFT, window functions, MelWeightMatrix.
 void addSignalImporters(llvm::StringMap<OpImporter> &table);
+/// ReorderImporters.cpp: ReverseSequence (constant lengths), MaxUnpool,
+/// GridSample, Det.
+void addReorderImporters(llvm::StringMap<OpImporter> &table);
+/// Whether `opType`'s importer only reports why the op cannot be compiled
+/// (a data-dependent output shape): such ops are not listed as supported.
+bool reportsOnly(llvm::StringRef opType);
 
 /// Evaluates a node whose inputs are all small integer constants (shape
 /// arithmetic of function-expanded models) and binds its output as a
 /// constant; false when the node is not of that kind.
 bool foldIntegerNode(NodeContext &n);
-/// FloatFolding.cpp: evaluates Cast to float / double and float Add, Sub,
-/// Mul, Div, Neg whose inputs are all one-element constants, in the
-/// result's precision; false when the node is not of that kind.
-bool foldFloatScalarNode(NodeContext &n);
+/// ScalarFolding.cpp: evaluates a node whose inputs are all one-element
+/// constants (float, int or bool arithmetic and casts: trip counts and
+/// conditions of function-expanded models); false when it is not of that kind.
+bool foldScalarNode(NodeContext &n);
 
 /// ONNX Slice for one axis: clamps `start`/`end` as the spec says and returns
 /// the first index and the element count (start 0 when the count is 0).

@@ -84,6 +84,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addControlFlowImporters(t);
   addRecurrentImporters(t);
   addSignalImporters(t);
+  addReorderImporters(t);
   return t;
 }
 
@@ -99,7 +100,8 @@ OpImporter findOpImporter(llvm::StringRef opType) {
 std::vector<std::string> opImporterNames() {
   std::vector<std::string> names;
   for (const auto &e : table())
-    names.push_back(e.getKey().str());
+    if (!reportsOnly(e.getKey()))
+      names.push_back(e.getKey().str());
   llvm::sort(names);
   return names;
 }

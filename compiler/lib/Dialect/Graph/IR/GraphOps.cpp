@@ -684,5 +684,42 @@ LogicalResult ScatterNDOp::verify() {
   return success();
 }
 
+LogicalResult GridSampleOp::verify() {
+  auto x = rankedType(getInput()), g = rankedType(getGrid()),
+       out = rankedType(getResult());
+  if (!llvm::isa<FloatType>(x.getElementType()) ||
+      g.getElementType() != x.getElementType() ||
+      out.getElementType() != x.getElementType())
+    return emitOpError("input, grid and result must share one "
+                       "floating-point type");
+  if (x.getRank() != 4 || g.getRank() != 4 || g.getDimSize(3) != 2 ||
+      g.getDimSize(0) != x.getDimSize(0))
+    return emitOpError("needs input [N, C, H, W] and grid [N, Ho, Wo, 2]");
+  SmallVector<int64_t> want{x.getDimSize(0), x.getDimSize(1), g.getDimSize(1),
+                            g.getDimSize(2)};
+  if (out.getShape() != ArrayRef<int64_t>(want))
+    return emitOpError("result shape should be ") << shapeStr(want);
+  StringRef m = getMode(), p = getPaddingMode();
+  if (m != "bilinear" && m != "nearest" && m != "bicubic")
+    return emitOpError("unknown mode '") << m << "'";
+  if (p != "zeros" && p != "border" && p != "reflection")
+    return emitOpError("unknown padding_mode '") << p << "'";
+  return success();
+}
+
+LogicalResult DetOp::verify() {
+  auto x = rankedType(getInput()), out = rankedType(getResult());
+  if (!llvm::isa<FloatType>(x.getElementType()) ||
+      out.getElementType() != x.getElementType())
+    return emitOpError("input and result must share one floating-point type");
+  if (x.getRank() < 2 || x.getDimSize(x.getRank() - 1) !=
+                             x.getDimSize(x.getRank() - 2))
+    return emitOpError("input must be [..., n, n]");
+  if (out.getShape() != x.getShape().drop_back(2))
+    return emitOpError("result shape should be ")
+           << shapeStr(x.getShape().drop_back(2));
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "lpx/Dialect/Graph/IR/GraphOps.cpp.inc"

@@ -518,4 +518,37 @@ def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure]> {
+  let summary = "ONNX GridSample: X [N, C, H, W] sampled at grid [N, Ho, Wo, 2]";
+  let description = [{
+    The grid holds (x, y) normalized to [-1, 1]; `mode` is `bilinear`,
+    `nearest` or `bicubic`, `padding_mode` `zeros`, `border` or
+    `reflection` (semantics in Opcodes.def, `grid_sample`).
+    ```mlir
+    %r = lpx_graph.grid_sample %x, %g {mode = "bilinear", padding_mode = "zeros", align_corners = false}
+        : (tensor<1x1x4x4xf32>, tensor<1x6x6x2xf32>) -> tensor<1x1x6x6xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$grid,
+                       DefaultValuedAttr<StrAttr, "\"bilinear\"">:$mode,
+                       DefaultValuedAttr<StrAttr, "\"zeros\"">:$padding_mode,
+                       DefaultValuedAttr<BoolAttr, "false">:$align_corners);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_DetOp : Graph_Op<"det", [Pure]> {
+  let summary = "Determinant of each trailing n x n matrix (partial pivoting)";
+  let description = [{
+    ```mlir
+    %d = lpx_graph.det %x : (tensor<3x2x2xf32>) -> tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // LPX_GRAPH_OPS_TD
