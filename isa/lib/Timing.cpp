@@ -174,7 +174,7 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
 
   // Operands stream from SRAM across the chip to the unit and results back.
   const uint64_t transport = chip.stream.transportCycles;
-  const std::string opName = unitOpName(op, attrs);
+  const std::string &opName = unitOpName(op, attrs);
   auto streamed = [&](const StreamUnitSpec &u, uint64_t passes) {
     return Cost{std::max({uint64_t(1), sramFloor,
                           ceilDiv(vectors * passes, u.vectorsPerCycle)}),

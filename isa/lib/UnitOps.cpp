@@ -73,10 +73,34 @@ const std::vector<std::string> &lpx::isa::unitOpNames(Unit unit) {
   return all[size_t(unit)];
 }
 
-std::string lpx::isa::unitOpName(Opcode op, const std::vector<int64_t> &attrs) {
-  if (isGeneric(op))
-    return functionName(op, attrs.empty() ? -1 : attrs[0]);
-  return std::string(mnemonic(op));
+const std::string &lpx::isa::unitOpName(Opcode op,
+                                        const std::vector<int64_t> &attrs) {
+  // Per opcode: its mnemonic, and for a generic opcode the name of each
+  // function id (the mnemonic again past the end of its table).
+  struct Names {
+    std::string mnemonic;
+    std::vector<std::string> functions;
+  };
+  static const std::vector<Names> table = [] {
+    std::vector<Names> t(size_t(Opcode::NumOpcodes));
+    for (uint32_t i = 0; i < uint32_t(Opcode::NumOpcodes); ++i) {
+      Opcode o = Opcode(i);
+      t[i].mnemonic = std::string(mnemonic(o));
+      if (isGeneric(o))
+        for (int64_t id = 0;; ++id) {
+          std::string name = functionName(o, id);
+          if (name == t[i].mnemonic)
+            break;
+          t[i].functions.push_back(std::move(name));
+        }
+    }
+    return t;
+  }();
+  const Names &n = table[size_t(op) < table.size() ? size_t(op) : 0];
+  int64_t id = attrs.empty() ? -1 : attrs[0];
+  if (id >= 0 && size_t(id) < n.functions.size())
+    return n.functions[size_t(id)];
+  return n.mnemonic;
 }
 
 uint32_t lpx::isa::queueCount(const ChipSpec &chip, Unit unit) {

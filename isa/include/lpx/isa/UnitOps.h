@@ -25,8 +25,9 @@ const std::vector<std::string> &unitOpNames(Unit unit);
 
 /// The operation an instruction performs, as named in its unit's latency
 /// table: the mnemonic, or the function of a generic vector opcode (its
-/// first attribute).
-std::string unitOpName(Opcode op, const std::vector<int64_t> &attrs);
+/// first attribute). The names are built once; this is a table lookup (the
+/// cost model asks for every instruction).
+const std::string &unitOpName(Opcode op, const std::vector<int64_t> &attrs);
 
 /// Instruction queues of `unit` on `chip` (links: 1 per link).
 uint32_t queueCount(const ChipSpec &chip, Unit unit);
