@@ -32,6 +32,26 @@ using namespace mlir;
 namespace lpx::onnximport {
 namespace {
 
+/// The value of a one-element integer or bool constant; none for anything
+/// else (absent, other types, more elements).
+std::optional<int64_t> scalarValue(const onnx::TensorProto *t) {
+  if (!t)
+    return std::nullopt;
+  auto bytes = decodeTensor(*t);
+  if (!bytes) {
+    llvm::consumeError(bytes.takeError());
+    return std::nullopt;
+  }
+  auto v = toInt64s(*bytes);
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return std::nullopt;
+  }
+  if (v->size() != 1)
+    return std::nullopt;
+  return (*v)[0];
+}
+
 LogicalResult importIf(NodeContext &n) {
   const onnx::TensorProto *cond = n.constTensor(0);
   if (!cond)
@@ -40,17 +60,10 @@ LogicalResult importIf(NodeContext &n) {
                   "' is computed at run time (an If is resolved only when "
                   "its condition is a compile-time constant; --const-input "
                   "pins a graph input)");
-  auto bytes = decodeTensor(*cond);
-  if (!bytes)
-    return n.fail("the condition: " + llvm::toString(bytes.takeError()));
-  auto values = toInt64s(*bytes);
-  if (!values) {
-    llvm::consumeError(values.takeError());
-    return n.fail("the condition must be a boolean or integer");
-  }
-  if (values->size() != 1)
-    return n.fail("the condition must be a single element");
-  const char *branch = (*values)[0] ? "then_branch" : "else_branch";
+  std::optional<int64_t> value = scalarValue(cond);
+  if (!value)
+    return n.fail("the condition must be a single boolean or integer");
+  const char *branch = *value ? "then_branch" : "else_branch";
   const onnx::AttributeProto *a = n.attr(branch);
   if (!a || !a->has_g())
     return n.fail(llvm::Twine("the If has no ") + branch);
@@ -281,39 +294,14 @@ FailureOr<Value> stack(NodeContext &n, ArrayRef<Item> items, int64_t axis,
 }
 
 std::optional<int64_t> constScalar(NodeContext &n, unsigned i) {
-  const onnx::TensorProto *t = n.constTensor(i);
-  if (!t)
-    return std::nullopt;
-  auto bytes = decodeTensor(*t);
-  if (!bytes) {
-    llvm::consumeError(bytes.takeError());
-    return std::nullopt;
-  }
-  auto v = toInt64s(*bytes);
-  if (!v || v->size() != 1) {
-    if (!v)
-      llvm::consumeError(v.takeError());
-    return std::nullopt;
-  }
-  return (*v)[0];
+  return scalarValue(n.constTensor(i));
 }
 
 std::optional<bool> constCondition(GraphState &st, const std::string &name) {
-  const onnx::TensorProto *t = st.constants.lookup(name);
-  if (!t)
+  std::optional<int64_t> v = scalarValue(st.constants.lookup(name));
+  if (!v)
     return std::nullopt;
-  auto bytes = decodeTensor(*t);
-  if (!bytes) {
-    llvm::consumeError(bytes.takeError());
-    return std::nullopt;
-  }
-  auto v = toInt64s(*bytes);
-  if (!v || v->size() != 1) {
-    if (!v)
-      llvm::consumeError(v.takeError());
-    return std::nullopt;
-  }
-  return (*v)[0] != 0;
+  return *v != 0;
 }
 
 const onnx::TensorProto *ownScalar(GraphState &st, int32_t type, int64_t v) {
