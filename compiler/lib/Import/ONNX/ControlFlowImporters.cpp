@@ -52,6 +52,26 @@ std::optional<int64_t> scalarValue(const onnx::TensorProto *t) {
   return (*v)[0];
 }
 
+/// Imports `g`'s initializers and nodes in place (a taken If branch, one
+/// unrolled Loop or Scan iteration); unnamed nodes are called
+/// `prefix<Op>_<index>`. Fails when any node reported a problem.
+LogicalResult importSubgraph(NodeContext &n, const onnx::GraphProto &g,
+                             const std::string &prefix) {
+  GraphState &st = n.st;
+  for (const auto &t : g.initializer()) {
+    st.constants[t.name()] = &t;
+    st.constantLocs[t.name()] = n.loc;
+  }
+  const unsigned before = st.errors;
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto &node = g.node(i);
+    st.importNode(node, node.name().empty() ? prefix + node.op_type() + "_" +
+                                                  std::to_string(i)
+                                            : node.name());
+  }
+  return success(st.errors == before);
+}
+
 LogicalResult importIf(NodeContext &n) {
   const onnx::TensorProto *cond = n.constTensor(0);
   if (!cond)
@@ -73,21 +93,8 @@ LogicalResult importIf(NodeContext &n) {
                   " outputs, the If " + llvm::Twine(n.node.output_size()));
 
   GraphState &st = n.st;
-  for (const auto &t : g.initializer()) {
-    st.constants[t.name()] = &t;
-    st.constantLocs[t.name()] = n.loc;
-  }
-  const unsigned before = st.errors;
-  for (int i = 0; i < g.node_size(); ++i) {
-    const onnx::NodeProto &node = g.node(i);
-    std::string name = node.name().empty()
-                           ? n.name + "/" + branch + "/" + node.op_type() +
-                                 "_" + std::to_string(i)
-                           : node.name();
-    st.importNode(node, name);
-  }
-  if (st.errors != before)
-    return failure(); // the branch's nodes reported their own problems
+  if (failed(importSubgraph(n, g, n.name + "/" + branch + "/")))
+    return failure();
 
   for (int i = 0; i < g.output_size(); ++i) {
     const std::string &out = g.output(i).name();
@@ -204,20 +211,8 @@ FailureOr<SmallVector<Item>> importBodyOnce(NodeContext &n,
   renameGraph(g, defs, prefix);
   for (int i = 0; i < g.input_size(); ++i)
     bind(st, g.input(i).name(), inputs[i]);
-  for (const auto &t : g.initializer()) {
-    st.constants[t.name()] = &t;
-    st.constantLocs[t.name()] = n.loc;
-  }
-  const unsigned before = st.errors;
-  for (int i = 0; i < g.node_size(); ++i) {
-    const onnx::NodeProto &node = g.node(i);
-    std::string name = node.name().empty()
-                           ? prefix + node.op_type() + "_" + std::to_string(i)
-                           : node.name();
-    st.importNode(node, name);
-    if (st.errors != before)
-      return failure(); // reported by the body's node, once
-  }
+  if (failed(importSubgraph(n, g, prefix)))
+    return failure();
   SmallVector<Item> outs;
   for (const auto &o : g.output()) {
     if (st.poisoned.contains(o.name()) ||

@@ -79,6 +79,22 @@ std::optional<Scalar> readScalar(const onnx::TensorProto &t) {
 
 /// Rounds to the precision of `k` (float arithmetic is float arithmetic).
 double round(Kind k, double v) { return k == Kind::Float ? double(float(v)) : v; }
+/// Unary or binary float `op` (Add, Sub, Mul, Div, Max, Min, Neg, Abs,
+/// Ceil, Floor, Relu) in T; `y` is ignored by the unary ones.
+template <typename T> T applyFloat(llvm::StringRef op, T x, T y) {
+  return op == "Add"     ? x + y
+         : op == "Sub"   ? x - y
+         : op == "Mul"   ? x * y
+         : op == "Div"   ? x / y
+         : op == "Max"   ? std::fmax(x, y)
+         : op == "Min"   ? std::fmin(x, y)
+         : op == "Neg"   ? -x
+         : op == "Abs"   ? std::fabs(x)
+         : op == "Ceil"  ? std::ceil(x)
+         : op == "Floor" ? std::floor(x)
+                         : (x > 0 ? x : T(0)); // Relu
+}
+
 } // namespace
 
 bool foldScalarNode(NodeContext &n) {
@@ -160,32 +176,9 @@ bool foldScalarNode(NodeContext &n) {
       r.i = int32_t(r.i);
   } else {
     double x = in[0].f, y = in.size() > 1 ? in[1].f : 0;
-    if (k == Kind::Float) {
-      float a = float(x), b = float(y);
-      r.f = op == "Add"   ? a + b
-            : op == "Sub" ? a - b
-            : op == "Mul" ? a * b
-            : op == "Div" ? a / b
-            : op == "Max" ? std::fmax(a, b)
-            : op == "Min" ? std::fmin(a, b)
-            : op == "Neg" ? -a
-            : op == "Abs" ? std::fabs(a)
-            : op == "Ceil" ? std::ceil(a)
-            : op == "Floor" ? std::floor(a)
-                            : (a > 0 ? a : 0.0f); // Relu
-    } else {
-      r.f = op == "Add"   ? x + y
-            : op == "Sub" ? x - y
-            : op == "Mul" ? x * y
-            : op == "Div" ? x / y
-            : op == "Max" ? std::fmax(x, y)
-            : op == "Min" ? std::fmin(x, y)
-            : op == "Neg" ? -x
-            : op == "Abs" ? std::fabs(x)
-            : op == "Ceil" ? std::ceil(x)
-            : op == "Floor" ? std::floor(x)
-                            : (x > 0 ? x : 0.0);
-    }
+    // In the element type's own precision, as the chip would compute it.
+    r.f = k == Kind::Float ? double(applyFloat<float>(op, float(x), float(y)))
+                           : applyFloat<double>(op, x, y);
     if ((op == "Max" || op == "Min") && (std::isnan(x) || std::isnan(y)))
       return false; // NaN propagation: left to the run-time op
   }
