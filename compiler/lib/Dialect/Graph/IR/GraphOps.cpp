@@ -182,27 +182,14 @@ LogicalResult SoftmaxOp::verify() {
   return success();
 }
 
+namespace {
+LogicalResult verifyReducedShape(Operation *op, ArrayRef<int64_t> in,
+                                 ArrayRef<int64_t> axes, ArrayRef<int64_t> out);
+} // namespace
+
 LogicalResult ReduceMeanOp::verify() {
-  ArrayRef<int64_t> in = rankedType(getInput()).getShape();
-  ArrayRef<int64_t> out = rankedType(getResult()).getShape();
-  ArrayRef<int64_t> axes = getAxes();
-  for (size_t i = 0; i < axes.size(); ++i) {
-    if (axes[i] < 0 || axes[i] >= int64_t(in.size()))
-      return emitOpError("axis ") << axes[i] << " out of range";
-    if (i && axes[i] <= axes[i - 1])
-      return emitOpError("axes must be sorted and unique");
-  }
-  SmallVector<int64_t> kept, dropped;
-  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
-    bool reduced = llvm::is_contained(axes, d);
-    kept.push_back(reduced ? 1 : in[d]);
-    if (!reduced)
-      dropped.push_back(in[d]);
-  }
-  if (out != ArrayRef<int64_t>(kept) && out != ArrayRef<int64_t>(dropped))
-    return emitOpError("result shape ") << shapeStr(out)
-                                        << " does not match the reduction";
-  return success();
+  return verifyReducedShape(*this, rankedType(getInput()).getShape(),
+                            getAxes(), rankedType(getResult()).getShape());
 }
 
 //===----------------------------------------------------------------------===//
