@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "lpx/Import/ONNXImporter.h"
 
+#include "ConstantFolding.h"
 #include "ImportContext.h"
 #include "ModelLoader.h"
 #include "OpImporters.h"
@@ -125,6 +126,9 @@ void crossCheck(NodeContext &n, const std::string &name, Value v) {
 void importNode(GraphState &st, const onnx::NodeProto &node,
                 const std::string &name) {
   NodeContext n(st, node, name);
+  for (const auto &out : node.output())
+    if (!out.empty())
+      st.producers[out] = {&node, name};
   auto poison = [&] {
     for (const auto &out : node.output())
       if (!out.empty())
@@ -143,9 +147,9 @@ void importNode(GraphState &st, const onnx::NodeProto &node,
     return poison();
   }
   unsigned before = st.errors;
-  if (foldIntegerNode(n) || foldScalarNode(n))
-    return;
-  if (failed(importer(n))) {
+  LogicalResult imported =
+      allInputsConstant(n) ? importFolding(n, importer) : importer(n);
+  if (failed(imported)) {
     if (st.errors == before)
       (void)n.fail("could not be imported");
     return poison();
@@ -263,6 +267,7 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
   if (st.errors)
     return failure();
   st.builder.create<func::ReturnOp>(fileLoc, results);
+  eraseUnusedConstants(*body);
   func.setFunctionType(
       st.builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   func->setAttr(kOutputNamesAttr, st.builder.getArrayAttr(outNames));
