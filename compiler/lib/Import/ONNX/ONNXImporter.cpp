@@ -201,6 +201,13 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
     names.push_back(nodeName(g.node(i), i));
   if (failed(checkStructure(ctx, g, names, fileLoc)))
     return failure();
+  if (allNodesKnown(g)) {
+    if (failed(runShapeInference(model, opset, fileLoc)))
+      return failure();
+    names.clear(); // the version converter may have rewritten nodes
+    for (int i = 0; i < g.node_size(); ++i)
+      names.push_back(nodeName(g.node(i), i));
+  }
 
   // Arguments: graph inputs that no initializer gives a value (before IR
   // version 4 initializers were also listed as inputs).
@@ -222,9 +229,6 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
     argNames.push_back(in.name());
   }
   if (!inputsOk)
-    return failure();
-
-  if (allNodesKnown(g) && failed(runShapeInference(model, fileLoc)))
     return failure();
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
