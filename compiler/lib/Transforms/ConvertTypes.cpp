@@ -117,6 +117,7 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
     OpBuilder b(ctx);
 
     // Inputs keep their types at the boundary and are cast on entry.
+    llvm::SmallPtrSet<Operation *, 8> entryCasts;
     if (act) {
       b.setInsertionPointToStart(&body);
       for (BlockArgument arg : body.getArguments()) {
@@ -126,6 +127,7 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
         auto c = b.create<CastOp>(arg.getLoc(), withElement(arg.getType(), act),
                                   arg);
         arg.replaceAllUsesExcept(c, c);
+        entryCasts.insert(c);
       }
     }
     for (Operation &op : body.without_terminator()) {
@@ -155,8 +157,9 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
         v.setType(converted.getType());
         continue;
       }
-      // Entry casts already produce the activation format.
-      if (act && !(isa<CastOp>(op) && isa<BlockArgument>(op.getOperand(0))))
+      // Entry casts already produce the activation format; the model's own
+      // casts of an input (Cast(mask) to float) produce it too.
+      if (act && !entryCasts.contains(&op))
         v.setType(withElement(v.getType(), act));
     }
     // Results go back to the types the model declares.

@@ -46,3 +46,19 @@ func.func @int8_weights(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %0 = lpx_graph.matmul %x, %w : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
   return %0 : tensor<1x2xf32>
 }
+
+// -----
+
+// The attention-mask pattern Sub(1.0, Cast(mask)): the model's own cast of
+// an integer input gives the activation format like every other float op,
+// so the constant and the cast meet in fp16.
+// CHECK-LABEL: func.func @mask
+// CHECK-DAG:  %[[ONE:.*]] = lpx_graph.constant dense<1.000000e+00> : tensor<f16>
+// CHECK-DAG:  %[[M:.*]] = lpx_graph.cast %arg0 : tensor<2xi64> to tensor<2xf16>
+// CHECK:      lpx_graph.sub %[[ONE]], %[[M]] : (tensor<f16>, tensor<2xf16>) -> tensor<2xf16>
+func.func @mask(%mask: tensor<2xi64>) -> tensor<2xf32> {
+  %one = lpx_graph.constant dense<1.0> : tensor<f32>
+  %m = lpx_graph.cast %mask : tensor<2xi64> to tensor<2xf32>
+  %0 = lpx_graph.sub %one, %m : (tensor<f32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
