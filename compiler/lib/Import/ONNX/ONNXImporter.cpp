@@ -12,6 +12,7 @@
 #include "ImportContext.h"
 #include "ModelLoader.h"
 #include "OpImporters.h"
+#include "QdqFusion.h"
 #include "ShapeResolution.h"
 
 #include "lpx/Dialect/Graph/IR/GraphDialect.h"
@@ -196,6 +197,7 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
       failed(applyInputShapes(model, opts.inputShapes, fileLoc)))
     return failure();
   onnx::GraphProto &g = *model.mutable_graph();
+  fuseQdqChains(g);
   std::vector<std::string> names;
   for (int i = 0; i < g.node_size(); ++i)
     names.push_back(nodeName(g.node(i), i));

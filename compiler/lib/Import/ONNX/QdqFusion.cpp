@@ -1,0 +1,278 @@
+//===- QdqFusion.cpp - QDQ chains into QLinear ops ------------------------===//
+//
+// onnxruntime's static quantiser writes QDQ models: a float MatMul, Conv or
+// Gemm between DequantizeLinear nodes (its int8 operands) and a
+// QuantizeLinear (its int8 result). onnxruntime itself fuses such a chain
+// into QLinearMatMul / QLinearConv and computes it in integers; so does lpx,
+// before import, so the chain becomes the QLinear import's int32-accumulated
+// matmul or conv (int8 x int8 at the matrix unit's int8 rate when the zero
+// points are zero) with the same requantisation. A chain that does not fit
+// exactly (no explicit zero points, a bias whose scale is not
+// x_scale * w_scale, a Gemm with alpha, beta, transA or a bias) is left in
+// float.
+//
+//===----------------------------------------------------------------------===//
+#include "QdqFusion.h"
+
+#include "Tensors.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <cstring>
+#include <optional>
+#include <set>
+
+namespace lpx::onnximport {
+namespace {
+
+bool isDefault(const onnx::NodeProto &n) {
+  return n.domain().empty() || n.domain() == "ai.onnx";
+}
+
+const onnx::AttributeProto *findAttr(const onnx::NodeProto &n,
+                                     llvm::StringRef name) {
+  for (const auto &a : n.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t intAttr(const onnx::NodeProto &n, llvm::StringRef name, int64_t d) {
+  const onnx::AttributeProto *a = findAttr(n, name);
+  return a ? a->i() : d;
+}
+
+struct GraphIndex {
+  llvm::StringMap<int> producer;
+  llvm::StringMap<int> uses;
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+
+  explicit GraphIndex(const onnx::GraphProto &g) {
+    for (int i = 0; i < g.node_size(); ++i) {
+      for (const auto &out : g.node(i).output())
+        producer[out] = i;
+      for (const auto &in : g.node(i).input())
+        ++uses[in];
+      // Subgraphs may read outer values: count them as uses too.
+      for (const auto &a : g.node(i).attribute())
+        if (a.has_g())
+          for (const auto &sn : a.g().node())
+            for (const auto &in : sn.input())
+              ++uses[in];
+    }
+    for (const auto &o : g.output())
+      ++uses[o.name()];
+    for (const auto &t : g.initializer())
+      initializers[t.name()] = &t;
+  }
+
+  /// The DequantizeLinear producing `name` with explicit zero point.
+  const onnx::NodeProto *dq(const onnx::GraphProto &g,
+                            const std::string &name) const {
+    auto it = producer.find(name);
+    if (it == producer.end())
+      return nullptr;
+    const onnx::NodeProto &n = g.node(it->second);
+    if (!isDefault(n) || n.op_type() != "DequantizeLinear" ||
+        n.input_size() != 3 || n.input(2).empty())
+      return nullptr;
+    return &n;
+  }
+};
+
+/// Float values of a constant (initializer) tensor, if it is one.
+std::optional<std::vector<double>> floats(const GraphIndex &ix,
+                                          const std::string &name) {
+  const onnx::TensorProto *t = ix.initializers.lookup(name);
+  if (!t || t->data_type() != onnx::TensorProto::FLOAT)
+    return std::nullopt;
+  auto bytes = decodeTensor(*t);
+  if (!bytes) {
+    llvm::consumeError(bytes.takeError());
+    return std::nullopt;
+  }
+  std::vector<double> out(bytes->numElements());
+  for (size_t i = 0; i < out.size(); ++i) {
+    float f;
+    std::memcpy(&f, bytes->bytes.data() + 4 * i, 4);
+    out[i] = f;
+  }
+  return out;
+}
+
+/// A Conv bias from DequantizeLinear of int32 with zero point 0 and scale
+/// x_scale * w_scale (as float products), so it adds exactly in int32.
+bool exactBias(const GraphIndex &ix, const onnx::GraphProto &g,
+               const onnx::NodeProto &b, const onnx::NodeProto &x,
+               const onnx::NodeProto &w) {
+  const onnx::TensorProto *q = ix.initializers.lookup(b.input(0));
+  if (!q || q->data_type() != onnx::TensorProto::INT32)
+    return false;
+  auto zp = ix.initializers.lookup(b.input(2));
+  if (!zp)
+    return false;
+  auto zpBytes = decodeTensor(*zp);
+  if (!zpBytes) {
+    llvm::consumeError(zpBytes.takeError());
+    return false;
+  }
+  auto zps = toInt64s(*zpBytes);
+  if (!zps) {
+    llvm::consumeError(zps.takeError());
+    return false;
+  }
+  for (int64_t v : *zps)
+    if (v != 0)
+      return false;
+  auto bs = floats(ix, b.input(1)), xs = floats(ix, x.input(1)),
+       ws = floats(ix, w.input(1));
+  if (!bs || !xs || !ws || xs->size() != 1)
+    return false;
+  for (size_t i = 0; i < bs->size(); ++i) {
+    double want = double(float((*xs)[0]) * float((*ws)[ws->size() == 1 ? 0 : i]));
+    if (ws->size() != 1 && ws->size() != bs->size())
+      return false;
+    if (float((*bs)[i]) != float(want))
+      return false;
+  }
+  return true;
+}
+
+/// The number of elements of initializer `name`, or -1.
+int64_t numElements(const GraphIndex &ix, const std::string &name) {
+  const onnx::TensorProto *t = ix.initializers.lookup(name);
+  if (!t)
+    return -1;
+  int64_t n = 1;
+  for (int64_t d : t->dims())
+    n *= d;
+  return n;
+}
+
+/// The DequantizeLinear's parameters vary as the QLinear op reads them:
+/// per tensor, or per index of `channelAxis` (negative: from the end) of a
+/// constant operand; nullopt allows per tensor only.
+bool paramsFit(const GraphIndex &ix, const onnx::NodeProto &dq,
+               std::optional<int64_t> channelAxis) {
+  int64_t n = numElements(ix, dq.input(1));
+  if (n == 1)
+    return numElements(ix, dq.input(2)) == 1;
+  const onnx::TensorProto *w = ix.initializers.lookup(dq.input(0));
+  if (n < 1 || !channelAxis || !w)
+    return false;
+  int64_t rank = w->dims_size(), axis = intAttr(dq, "axis", 1);
+  int64_t want = *channelAxis < 0 ? *channelAxis + rank : *channelAxis;
+  if (axis < 0)
+    axis += rank;
+  return want >= 0 && want < rank && axis == want &&
+         w->dims(int(axis)) == n && numElements(ix, dq.input(2)) == n;
+}
+
+/// The fused node for `op` (MatMul, Conv, or Gemm without extras) between
+/// `a`/`b` (DequantizeLinear) and `q` (QuantizeLinear); null when the chain
+/// is not one lpx fuses exactly.
+std::optional<onnx::NodeProto> fuse(const GraphIndex &ix,
+                                    const onnx::GraphProto &g,
+                                    const onnx::NodeProto &op,
+                                    const onnx::NodeProto &q) {
+  const onnx::NodeProto *a = ix.dq(g, op.input(0));
+  const onnx::NodeProto *b = op.input_size() > 1 ? ix.dq(g, op.input(1)) : nullptr;
+  if (!a || !b || q.input_size() != 3 || q.input(2).empty() ||
+      numElements(ix, q.input(1)) != 1 || numElements(ix, q.input(2)) != 1 ||
+      !paramsFit(ix, *a, std::nullopt))
+    return std::nullopt;
+  // Weights may be quantised per output column (MatMul, Gemm: the last
+  // axis) or per output channel (Conv: axis 0).
+  const int64_t lastAxis = -1, outChannels = 0;
+  if (!paramsFit(ix, *b, op.op_type() == "Conv" ? outChannels : lastAxis))
+    return std::nullopt;
+  onnx::NodeProto f;
+  f.set_name(op.name());
+  f.add_output(q.output(0));
+  auto addInputs = [&](const onnx::NodeProto &dq) {
+    for (int i = 0; i < 3; ++i)
+      f.add_input(dq.input(i));
+  };
+  const std::string &t = op.op_type();
+  if (t == "MatMul" || t == "Gemm") {
+    if (t == "Gemm" &&
+        (op.input_size() > 2 || intAttr(op, "transA", 0) != 0 ||
+         intAttr(op, "transB", 0) != 0 ||
+         (findAttr(op, "alpha") && findAttr(op, "alpha")->f() != 1.0f) ||
+         (findAttr(op, "beta") && findAttr(op, "beta")->f() != 1.0f)))
+      return std::nullopt;
+    f.set_op_type("QLinearMatMul");
+    addInputs(*a);
+    addInputs(*b);
+    f.add_input(q.input(1));
+    f.add_input(q.input(2));
+    return f;
+  }
+  if (t == "Conv") {
+    const onnx::NodeProto *bias = nullptr;
+    if (op.input_size() > 2 && !op.input(2).empty()) {
+      bias = ix.dq(g, op.input(2));
+      if (!bias || !exactBias(ix, g, *bias, *a, *b))
+        return std::nullopt;
+    }
+    f.set_op_type("QLinearConv");
+    addInputs(*a);
+    addInputs(*b);
+    f.add_input(q.input(1));
+    f.add_input(q.input(2));
+    if (bias)
+      f.add_input(bias->input(0));
+    for (const auto &attr : op.attribute())
+      *f.add_attribute() = attr;
+    return f;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+unsigned fuseQdqChains(onnx::GraphProto &g) {
+  GraphIndex ix(g);
+  std::set<int> drop;
+  unsigned fused = 0;
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto &q = g.node(i);
+    if (!isDefault(q) || q.op_type() != "QuantizeLinear" || q.input_size() < 1)
+      continue;
+    auto p = ix.producer.find(q.input(0));
+    if (p == ix.producer.end() || ix.uses.lookup(q.input(0)) != 1)
+      continue;
+    const onnx::NodeProto &op = g.node(p->second);
+    if (!isDefault(op) || op.output_size() != 1)
+      continue;
+    auto f = fuse(ix, g, op, q);
+    if (!f)
+      continue;
+    // The fused node takes the QuantizeLinear's place: every input it reads
+    // is defined before that.
+    drop.insert(p->second);
+    *g.mutable_node(i) = std::move(*f);
+    ++fused;
+  }
+  if (!fused)
+    return 0;
+  // Remove the float ops, then DequantizeLinear nodes nothing reads now.
+  auto rebuild = [&](const std::set<int> &gone) {
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+    for (int i = 0; i < g.node_size(); ++i)
+      if (!gone.count(i))
+        *kept.Add() = std::move(*g.mutable_node(i));
+    g.mutable_node()->Swap(&kept);
+  };
+  rebuild(drop);
+  GraphIndex after(g);
+  std::set<int> dead;
+  for (int i = 0; i < g.node_size(); ++i)
+    if (g.node(i).op_type() == "DequantizeLinear" && isDefault(g.node(i)) &&
+        after.uses.lookup(g.node(i).output(0)) == 0)
+      dead.insert(i);
+  rebuild(dead);
+  return fused;
+}
+
+} // namespace lpx::onnximport
