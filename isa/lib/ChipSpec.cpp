@@ -211,6 +211,23 @@ template <> struct MappingTraits<LinkSpec> {
   }
 };
 
+template <> struct MappingTraits<TopologyLevel> {
+  static void mapping(IO &io, TopologyLevel &s) {
+    io.mapRequired("size", s.size);
+    io.mapOptional("links_per_pair", s.linksPerPair, 1u);
+    io.mapOptional("lanes", s.lanes, 0u);
+    io.mapOptional("lane_bytes_per_cycle", s.laneBytesPerCycle, 0.0);
+    io.mapOptional("latency", s.latency, 0u);
+  }
+  static std::string validate(IO &, TopologyLevel &s) {
+    if (s.size < 2) return "a topology level's size must be at least 2";
+    if (s.linksPerPair == 0) return "a topology level's links_per_pair must be positive";
+    if (s.laneBytesPerCycle < 0)
+      return "a topology level's lane_bytes_per_cycle must not be negative";
+    return "";
+  }
+};
+
 template <> struct MappingTraits<TopologySpec> {
   static void mapping(IO &io, TopologySpec &s) {
     io.mapRequired("group_size", s.groupSize);
@@ -219,6 +236,8 @@ template <> struct MappingTraits<TopologySpec> {
     io.mapOptional("global_lane_bytes_per_cycle", s.globalLaneBytesPerCycle);
     io.mapOptional("global_latency", s.globalLatency);
     io.mapOptional("deskew_cycles", s.deskewCycles);
+    io.mapOptional("rack", s.rack);
+    io.mapOptional("system", s.system);
   }
   static std::string validate(IO &, TopologySpec &s) {
     if (s.groupSize == 0) return "topology.group_size must be positive";
@@ -230,6 +249,10 @@ template <> struct MappingTraits<TopologySpec> {
              "chips have global links";
     if (s.globalLaneBytesPerCycle < 0)
       return "topology.global_lane_bytes_per_cycle must not be negative";
+    if ((s.rack || s.system) && s.globalLinksPerChip == 0)
+      return "topology.rack and topology.system need global links";
+    if (s.system && !s.rack)
+      return "topology.system needs topology.rack";
     return "";
   }
 };
