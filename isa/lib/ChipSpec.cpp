@@ -214,19 +214,27 @@ template <> struct MappingTraits<LinkSpec> {
 template <> struct MappingTraits<TopologyLevel> {
   static void mapping(IO &io, TopologyLevel &s) {
     io.mapRequired("size", s.size);
-    io.mapOptional("links_per_pair", s.linksPerPair, 1u);
-    io.mapOptional("lanes", s.lanes, 0u);
-    io.mapOptional("lane_bytes_per_cycle", s.laneBytesPerCycle, 0.0);
-    io.mapOptional("latency", s.latency, 0u);
-  }
-  static std::string validate(IO &, TopologyLevel &s) {
-    if (s.size < 2) return "a topology level's size must be at least 2";
-    if (s.linksPerPair == 0) return "a topology level's links_per_pair must be positive";
-    if (s.laneBytesPerCycle < 0)
-      return "a topology level's lane_bytes_per_cycle must not be negative";
-    return "";
+    // Optional, but always printed so `--set` can reach them (0: as the
+    // global links).
+    io.mapOptional("links_per_pair", s.linksPerPair);
+    io.mapOptional("lanes", s.lanes);
+    io.mapOptional("lane_bytes_per_cycle", s.laneBytesPerCycle);
+    io.mapOptional("latency", s.latency);
   }
 };
+
+/// The message for a bad `topology.<name>` level, or "".
+static std::string validateLevel(const char *name,
+                                 const std::optional<TopologyLevel> &l) {
+  std::string key = std::string("topology.") + name;
+  if (!l)
+    return "";
+  if (l->size < 2) return key + ".size must be at least 2";
+  if (l->linksPerPair == 0) return key + ".links_per_pair must be positive";
+  if (l->laneBytesPerCycle < 0)
+    return key + ".lane_bytes_per_cycle must not be negative";
+  return "";
+}
 
 template <> struct MappingTraits<TopologySpec> {
   static void mapping(IO &io, TopologySpec &s) {
@@ -253,6 +261,9 @@ template <> struct MappingTraits<TopologySpec> {
       return "topology.rack and topology.system need global links";
     if (s.system && !s.rack)
       return "topology.system needs topology.rack";
+    for (auto [name, level] : {std::pair{"rack", &s.rack}, {"system", &s.system}})
+      if (auto msg = validateLevel(name, *level); !msg.empty())
+        return msg;
     return "";
   }
 };

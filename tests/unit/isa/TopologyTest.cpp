@@ -193,3 +193,23 @@ TEST(Topology, PresetsReachRackScale) {
 }
 
 } // namespace
+
+namespace {
+TEST(Topology, LevelsAreValidatedByKey) {
+  std::string text = printChipSpec(*loadChipSpec("tsp-v1"));
+  auto withLevel = [&](const std::string &from, const std::string &to) {
+    std::string t = text;
+    size_t at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return t.replace(at, from.size(), to);
+  };
+  auto error = [](llvm::Expected<ChipSpec> spec) {
+    return spec ? std::string() : llvm::toString(spec.takeError());
+  };
+  EXPECT_THAT(error(parseChipSpec(withLevel("size:            9", "size: 1"), "test")),
+              HasSubstr("topology.rack.size must be at least 2"));
+  EXPECT_THAT(error(parseChipSpec(withLevel("  rack:\n", "  racks:\n"), "test")),
+              HasSubstr("topology.system needs topology.rack"));
+  EXPECT_EQ(error(parseChipSpec(text, "test")), "");
+}
+} // namespace
