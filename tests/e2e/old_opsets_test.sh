@@ -6,13 +6,7 @@
 # spec. Each model is compiled, simulated and run against its expected
 # outputs (onnxruntime's, or the spec's formulas where onnxruntime has no
 # kernel for the old op).
-set -uo pipefail
-lpx="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+source "$(dirname "$0")/common.sh" "$1"
 
 for dir in "$root"/tests/data/old_opsets/*/; do
   name="$(basename "$dir")"
@@ -20,5 +14,4 @@ for dir in "$root"/tests/data/old_opsets/*/; do
   check "$name simulates" "'$lpx' simulate '$tmp/$name.lpxb' >/dev/null"
   check "$name matches" "'$lpx' run '$tmp/$name.lpxb' --data '$dir/test_data_set_0' --atol 1e-6 >/dev/null"
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+finish

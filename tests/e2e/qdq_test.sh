@@ -6,13 +6,7 @@
 # Conv -> QuantizeLinear chain as onnxruntime does; the runtime must give
 # exactly onnxruntime's outputs, on 1 and 2 chips, and every matrix-unit
 # instruction must take int8 operands (the chip's int8 rate).
-set -uo pipefail
-lpx="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+source "$(dirname "$0")/common.sh" "$1"
 
 # Every mxm instruction's operands are i8 buffers (from `lpx inspect`).
 mxm_int8() {
@@ -41,5 +35,4 @@ for dir in "$root"/tests/data/qdq/*/; do
   done
   check "$name: every matrix-unit instruction takes int8 operands" "mxm_int8 '$tmp/$name-1.lpxb'"
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+finish

@@ -186,47 +186,39 @@ std::optional<onnx::NodeProto> fuse(const GraphIndex &ix,
   const int64_t lastAxis = -1, outChannels = 0;
   if (!paramsFit(ix, *b, op.op_type() == "Conv" ? outChannels : lastAxis))
     return std::nullopt;
+  const std::string &t = op.op_type();
+  const onnx::NodeProto *bias = nullptr;
+  if (t == "Gemm" &&
+      (op.input_size() > 2 || intAttr(op, "transA", 0) != 0 ||
+       intAttr(op, "transB", 0) != 0 ||
+       (findAttr(op, "alpha") && findAttr(op, "alpha")->f() != 1.0f) ||
+       (findAttr(op, "beta") && findAttr(op, "beta")->f() != 1.0f)))
+    return std::nullopt;
+  if (t == "Conv" && op.input_size() > 2 && !op.input(2).empty()) {
+    bias = ix.dq(g, op.input(2));
+    if (!bias || !exactBias(ix, g, *bias, *a, *b))
+      return std::nullopt;
+  }
+  if (t != "MatMul" && t != "Gemm" && t != "Conv")
+    return std::nullopt;
+  // QLinearMatMul / QLinearConv inputs: a, its scale and zero point, b,
+  // its scale and zero point, the result's scale and zero point, and for
+  // QLinearConv the int32 bias; Conv keeps its attributes.
   onnx::NodeProto f;
   f.set_name(op.name());
-  f.add_output(q.output(0));
-  auto addInputs = [&](const onnx::NodeProto &dq) {
+  f.set_op_type(t == "Conv" ? "QLinearConv" : "QLinearMatMul");
+  for (const onnx::NodeProto *dq : {a, b})
     for (int i = 0; i < 3; ++i)
-      f.add_input(dq.input(i));
-  };
-  const std::string &t = op.op_type();
-  if (t == "MatMul" || t == "Gemm") {
-    if (t == "Gemm" &&
-        (op.input_size() > 2 || intAttr(op, "transA", 0) != 0 ||
-         intAttr(op, "transB", 0) != 0 ||
-         (findAttr(op, "alpha") && findAttr(op, "alpha")->f() != 1.0f) ||
-         (findAttr(op, "beta") && findAttr(op, "beta")->f() != 1.0f)))
-      return std::nullopt;
-    f.set_op_type("QLinearMatMul");
-    addInputs(*a);
-    addInputs(*b);
-    f.add_input(q.input(1));
-    f.add_input(q.input(2));
-    return f;
-  }
-  if (t == "Conv") {
-    const onnx::NodeProto *bias = nullptr;
-    if (op.input_size() > 2 && !op.input(2).empty()) {
-      bias = ix.dq(g, op.input(2));
-      if (!bias || !exactBias(ix, g, *bias, *a, *b))
-        return std::nullopt;
-    }
-    f.set_op_type("QLinearConv");
-    addInputs(*a);
-    addInputs(*b);
-    f.add_input(q.input(1));
-    f.add_input(q.input(2));
-    if (bias)
-      f.add_input(bias->input(0));
+      f.add_input(dq->input(i));
+  f.add_input(q.input(1));
+  f.add_input(q.input(2));
+  if (bias)
+    f.add_input(bias->input(0));
+  f.add_output(q.output(0));
+  if (t == "Conv")
     for (const auto &attr : op.attribute())
       *f.add_attribute() = attr;
-    return f;
-  }
-  return std::nullopt;
+  return f;
 }
 
 } // namespace
