@@ -108,3 +108,32 @@ func.func @not_folded() -> (tensor<1xi64>, tensor<1xf32>, tensor<1xi32>) {
   %c = lpx_graph.cast %big : tensor<1xf32> to tensor<1xi32>
   return %q, %m, %c : tensor<1xi64>, tensor<1xf32>, tensor<1xi32>
 }
+
+// -----
+
+// Casts as ONNX defines them: bool widens to 0/1, unsigned values stay
+// positive, int64 -> int32 wraps, float -> bool is "non-zero"; Mod takes the
+// divisor's sign. A negative float cast to an unsigned type stays an op.
+// CHECK-LABEL: func.func @casts_and_mod
+// CHECK-DAG: dense<[2, 1]> : tensor<2xi64>
+// CHECK-DAG: dense<[false, true]> : tensor<2xi1>
+// CHECK-DAG: dense<1> : tensor<1xi32>
+// CHECK-DAG: dense<[1, 0]> : tensor<2xi32>
+// CHECK-DAG: dense<[2.000000e+02, 3.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: lpx_graph.cast %{{.*}} : tensor<1xf32> to tensor<1xui8>
+func.func @casts_and_mod() -> (tensor<2xi32>, tensor<2xf32>, tensor<1xui8>, tensor<1xi32>, tensor<2xi1>, tensor<2xi64>) {
+  %b = lpx_graph.constant dense<[true, false]> : tensor<2xi1>
+  %c0 = lpx_graph.cast %b : tensor<2xi1> to tensor<2xi32>
+  %u = lpx_graph.constant dense<[200, 3]> : tensor<2xui8>
+  %c1 = lpx_graph.cast %u : tensor<2xui8> to tensor<2xf32>
+  %n = lpx_graph.constant dense<-1.5> : tensor<1xf32>
+  %c2 = lpx_graph.cast %n : tensor<1xf32> to tensor<1xui8>
+  %big = lpx_graph.constant dense<4294967297> : tensor<1xi64>
+  %c3 = lpx_graph.cast %big : tensor<1xi64> to tensor<1xi32>
+  %f = lpx_graph.constant dense<[0.0, -2.5]> : tensor<2xf32>
+  %c4 = lpx_graph.cast %f : tensor<2xf32> to tensor<2xi1>
+  %m = lpx_graph.constant dense<[-7, 7]> : tensor<2xi64>
+  %three = lpx_graph.constant dense<3> : tensor<1xi64>
+  %mod = lpx_graph.binary "mod" %m, %three : (tensor<2xi64>, tensor<1xi64>) -> tensor<2xi64>
+  return %c0, %c1, %c2, %c3, %c4, %mod : tensor<2xi32>, tensor<2xf32>, tensor<1xui8>, tensor<1xi32>, tensor<2xi1>, tensor<2xi64>
+}
