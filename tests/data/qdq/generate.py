@@ -7,7 +7,7 @@ x_scale * w_scale), with seeded inputs. Expected outputs come from onnxruntime-n
     ORT_DIR=/tmp/ort node models/reference/expected.mjs tests/data/qdq/*/
 
 - cnn: Conv(3->8, 3x3, bias) -> Relu -> Conv(8->8, 3x3, stride 2, bias) ->
-  Relu -> Reshape -> MatMul(128->10).
+  Relu -> Reshape -> Gemm(72->10, transB=1, bias).
 - transformer: one attention head and an MLP over 8 tokens of width 32:
   Q/K/V projections, Q K^T (both operands activations), softmax, P V, the
   output projection with a residual Add, and MatMul -> Relu -> MatMul.
@@ -112,11 +112,12 @@ def cnn(rng):
     b1 = (rng.standard_normal(8) * 0.1).astype(f32)
     w2 = (rng.standard_normal((8, 8, 3, 3)) * 0.2).astype(f32)
     b2 = (rng.standard_normal(8) * 0.1).astype(f32)
-    w3 = (rng.standard_normal((72, 10)) * 0.2).astype(f32)
+    w3 = (rng.standard_normal((10, 72)) * 0.2).astype(f32)  # Gemm's B, transB=1
+    b3 = (rng.standard_normal(10) * 0.1).astype(f32)
     # Float pass for the activation scales.
     h1 = np.maximum(conv2d(x, w1, b1, 1), 0)
     h2 = np.maximum(conv2d(h1, w2, b2, 2), 0)
-    y = h2.reshape(1, -1) @ w3
+    y = h2.reshape(1, -1) @ w3.T + b3
     sx, s1, s2, sy = act_scale(x), act_scale(h1), act_scale(h2), act_scale(y)
     b = Builder()
     xq = b.qdq("x", sx)
@@ -127,8 +128,8 @@ def cnn(rng):
     c2 = b.node("Conv", [r1, w, b.bias(b2, s1, ws)], kernel_shape=[3, 3], strides=[2, 2])
     r2 = b.qdq(b.node("Relu", [b.qdq(c2, s2)]), s2)
     flat = b.qdq(b.node("Reshape", [r2, b.const("shape", np.array([1, -1], np.int64))]), s2)
-    w, _ = b.weight(w3, 1)
-    y = b.qdq(b.node("MatMul", [flat, w]), sy)
+    w, ws = b.weight(w3, 0)
+    y = b.qdq(b.node("Gemm", [flat, w, b.bias(b3, s2, ws)], transB=1), sy)
     save("cnn", b, x, "x", y, [1, 10])
 
 

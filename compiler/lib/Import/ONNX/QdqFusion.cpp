@@ -6,10 +6,11 @@
 // into QLinearMatMul / QLinearConv and computes it in integers; so does lpx,
 // before import, so the chain becomes the QLinear import's int32-accumulated
 // matmul or conv (int8 x int8 at the matrix unit's int8 rate when the zero
-// points are zero) with the same requantisation. A chain that does not fit
-// exactly (no explicit zero points, a bias whose scale is not
-// x_scale * w_scale, a Gemm with alpha, beta, transA or a bias) is left in
-// float.
+// points are zero) with the same requantisation; a Gemm with B transposed
+// (and an int32 bias) becomes a 1x1 QLinearConv between reshapes. A chain
+// that does not fit exactly (no explicit zero points, a bias whose scale is
+// not x_scale * w_scale, a Gemm with alpha or beta != 1, transA, or a bias
+// without transB) is left in float.
 //
 //===----------------------------------------------------------------------===//
 #include "QdqFusion.h"
@@ -19,6 +20,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cstring>
+#include <map>
+#include <vector>
 #include <optional>
 #include <set>
 
@@ -168,45 +171,102 @@ bool paramsFit(const GraphIndex &ix, const onnx::NodeProto &dq,
          w->dims(int(axis)) == n && numElements(ix, dq.input(2)) == n;
 }
 
-/// The fused node for `op` (MatMul, Conv, or Gemm without extras) between
-/// `a`/`b` (DequantizeLinear) and `q` (QuantizeLinear); null when the chain
-/// is not one lpx fuses exactly.
-std::optional<onnx::NodeProto> fuse(const GraphIndex &ix,
-                                    const onnx::GraphProto &g,
-                                    const onnx::NodeProto &op,
-                                    const onnx::NodeProto &q) {
+/// What replaces a chain: nodes in place of its QuantizeLinear, and new
+/// initializers.
+struct Fused {
+  std::vector<onnx::NodeProto> nodes;
+  std::vector<onnx::TensorProto> initializers;
+};
+
+onnx::TensorProto int64s(const std::string &name, std::vector<int64_t> v) {
+  onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(onnx::TensorProto::INT64);
+  t.add_dims(int64_t(v.size()));
+  for (int64_t x : v)
+    t.add_int64_data(x);
+  return t;
+}
+
+onnx::NodeProto makeNode(const std::string &op, const std::string &name,
+                         std::vector<std::string> inputs,
+                         const std::string &output) {
+  onnx::NodeProto n;
+  n.set_op_type(op);
+  n.set_name(name);
+  for (const std::string &in : inputs)
+    n.add_input(in);
+  n.add_output(output);
+  return n;
+}
+
+/// Gemm(A, B^T, C) as onnxruntime's quantiser writes it: A [M, K] is the
+/// 1x1 QLinearConv of A as [M, K, 1, 1] with B [N, K] as weights [N, K, 1,
+/// 1] and C as the int32 bias, reshaped back to [M, N]; exact, since the
+/// reshapes move int8 values and the conv requantises like QLinearMatMul.
+Fused gemmAsConv(onnx::NodeProto conv, const onnx::TensorProto &b,
+                 const std::string &prefix, const std::string &output) {
+  Fused f;
+  onnx::TensorProto w = b;
+  w.set_name(prefix + "/w");
+  w.add_dims(1);
+  w.add_dims(1);
+  f.initializers = {w, int64s(prefix + "/shape4", {0, 0, 1, 1}),
+                    int64s(prefix + "/shape2", {0, -1})};
+  f.nodes.push_back(makeNode("Reshape", prefix + "/a4",
+                             {conv.input(0), prefix + "/shape4"}, prefix + "/a4"));
+  conv.set_input(0, prefix + "/a4");
+  conv.set_input(3, prefix + "/w");
+  conv.set_output(0, prefix + "/y4");
+  f.nodes.push_back(std::move(conv));
+  f.nodes.push_back(makeNode("Reshape", prefix + "/y2",
+                             {prefix + "/y4", prefix + "/shape2"}, output));
+  return f;
+}
+
+/// What replaces `op` (MatMul, Conv or Gemm) between `a`/`b`
+/// (DequantizeLinear) and `q` (QuantizeLinear); nullopt when the chain is
+/// not one lpx fuses exactly.
+std::optional<Fused> fuse(const GraphIndex &ix, const onnx::GraphProto &g,
+                          const onnx::NodeProto &op, const onnx::NodeProto &q) {
+  const std::string &t = op.op_type();
+  if (t != "MatMul" && t != "Gemm" && t != "Conv")
+    return std::nullopt;
   const onnx::NodeProto *a = ix.dq(g, op.input(0));
   const onnx::NodeProto *b = op.input_size() > 1 ? ix.dq(g, op.input(1)) : nullptr;
   if (!a || !b || q.input_size() != 3 || q.input(2).empty() ||
       numElements(ix, q.input(1)) != 1 || numElements(ix, q.input(2)) != 1 ||
       !paramsFit(ix, *a, std::nullopt))
     return std::nullopt;
-  // Weights may be quantised per output column (MatMul, Gemm: the last
-  // axis) or per output channel (Conv: axis 0).
-  const int64_t lastAxis = -1, outChannels = 0;
-  if (!paramsFit(ix, *b, op.op_type() == "Conv" ? outChannels : lastAxis))
-    return std::nullopt;
-  const std::string &t = op.op_type();
-  const onnx::NodeProto *bias = nullptr;
+  bool hasBias = op.input_size() > 2 && !op.input(2).empty();
+  bool transB = t == "Gemm" && intAttr(op, "transB", 0) != 0;
   if (t == "Gemm" &&
-      (op.input_size() > 2 || intAttr(op, "transA", 0) != 0 ||
-       intAttr(op, "transB", 0) != 0 ||
+      (intAttr(op, "transA", 0) != 0 || (hasBias && !transB) ||
        (findAttr(op, "alpha") && findAttr(op, "alpha")->f() != 1.0f) ||
        (findAttr(op, "beta") && findAttr(op, "beta")->f() != 1.0f)))
     return std::nullopt;
-  if (t == "Conv" && op.input_size() > 2 && !op.input(2).empty()) {
+  // A Gemm with B transposed is a 1x1 conv: its weight is B [N, K] itself.
+  bool asConv = t == "Conv" || transB;
+  const onnx::TensorProto *bConst = ix.initializers.lookup(b->input(0));
+  if (transB && (!bConst || bConst->dims_size() != 2))
+    return std::nullopt;
+  // Weights may be quantised per output column (MatMul, Gemm: the last
+  // axis) or per output channel (Conv, Gemm with B^T: axis 0).
+  const int64_t lastAxis = -1, outChannels = 0;
+  if (!paramsFit(ix, *b, asConv ? outChannels : lastAxis))
+    return std::nullopt;
+  const onnx::NodeProto *bias = nullptr;
+  if (hasBias) {
     bias = ix.dq(g, op.input(2));
     if (!bias || !exactBias(ix, g, *bias, *a, *b))
       return std::nullopt;
   }
-  if (t != "MatMul" && t != "Gemm" && t != "Conv")
-    return std::nullopt;
   // QLinearMatMul / QLinearConv inputs: a, its scale and zero point, b,
   // its scale and zero point, the result's scale and zero point, and for
   // QLinearConv the int32 bias; Conv keeps its attributes.
   onnx::NodeProto f;
   f.set_name(op.name());
-  f.set_op_type(t == "Conv" ? "QLinearConv" : "QLinearMatMul");
+  f.set_op_type(asConv ? "QLinearConv" : "QLinearMatMul");
   for (const onnx::NodeProto *dq : {a, b})
     for (int i = 0; i < 3; ++i)
       f.add_input(dq->input(i));
@@ -218,7 +278,11 @@ std::optional<onnx::NodeProto> fuse(const GraphIndex &ix,
   if (t == "Conv")
     for (const auto &attr : op.attribute())
       *f.add_attribute() = attr;
-  return f;
+  if (transB)
+    return gemmAsConv(std::move(f), *bConst,
+                      (op.name().empty() ? q.output(0) : op.name()) + "/qdq",
+                      q.output(0));
+  return Fused{{std::move(f)}, {}};
 }
 
 } // namespace
@@ -226,7 +290,7 @@ std::optional<onnx::NodeProto> fuse(const GraphIndex &ix,
 unsigned fuseQdqChains(onnx::GraphProto &g) {
   GraphIndex ix(g);
   std::set<int> drop;
-  unsigned fused = 0;
+  std::map<int, Fused> replaced;
   for (int i = 0; i < g.node_size(); ++i) {
     const onnx::NodeProto &q = g.node(i);
     if (!isDefault(q) || q.op_type() != "QuantizeLinear" || q.input_size() < 1)
@@ -240,23 +304,32 @@ unsigned fuseQdqChains(onnx::GraphProto &g) {
     auto f = fuse(ix, g, op, q);
     if (!f)
       continue;
-    // The fused node takes the QuantizeLinear's place: every input it reads
-    // is defined before that.
+    // The fused nodes take the QuantizeLinear's place: every input they
+    // read is defined before that.
     drop.insert(p->second);
-    *g.mutable_node(i) = std::move(*f);
-    ++fused;
+    replaced[i] = std::move(*f);
   }
-  if (!fused)
+  if (replaced.empty())
     return 0;
   // Remove the float ops, then DequantizeLinear nodes nothing reads now.
   auto rebuild = [&](const std::set<int> &gone) {
     google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
-    for (int i = 0; i < g.node_size(); ++i)
-      if (!gone.count(i))
+    for (int i = 0; i < g.node_size(); ++i) {
+      auto r = replaced.find(i);
+      if (r != replaced.end())
+        for (onnx::NodeProto &n : r->second.nodes)
+          *kept.Add() = std::move(n);
+      else if (!gone.count(i))
         *kept.Add() = std::move(*g.mutable_node(i));
+    }
     g.mutable_node()->Swap(&kept);
   };
+  for (auto &[i, f] : replaced)
+    for (onnx::TensorProto &t : f.initializers)
+      *g.add_initializer() = std::move(t);
+  unsigned fused = unsigned(replaced.size());
   rebuild(drop);
+  replaced.clear();
   GraphIndex after(g);
   std::set<int> dead;
   for (int i = 0; i < g.node_size(); ++i)

@@ -8,7 +8,7 @@ namespace lpx::onnximport {
 
 /// Rewrites each DequantizeLinear -> MatMul / Conv / Gemm -> QuantizeLinear
 /// chain that fits exactly into QLinearMatMul / QLinearConv (what
-/// onnxruntime runs for it) and drops the DequantizeLinear nodes nothing
+/// onnxruntime runs for it; a Gemm with B^T as a 1x1 QLinearConv) and drops the DequantizeLinear nodes nothing
 /// reads any more. Returns the number of chains fused.
 unsigned fuseQdqChains(onnx::GraphProto &g);
 

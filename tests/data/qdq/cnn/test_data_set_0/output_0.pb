@@ -1,2 +1,2 @@
 
-Bdequantizelinear_55J(Tœ¿<o1¿<o1ÀI±¥À¿P>ì~z>Hÿ&@NÇ!@Hÿ¦=1ß;¿
+Bdequantizelinear_59J(õÑ<»­q¿”%k>/\0À£>	IÔ¿ã5ø>UoŒ¿A+‰?ëbO@
