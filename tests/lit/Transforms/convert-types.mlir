@@ -62,3 +62,22 @@ func.func @mask(%mask: tensor<2xi64>) -> tensor<2xf32> {
   %0 = lpx_graph.sub %one, %m : (tensor<f32>, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// QLinear requantisation between integers (f32(acc) * scale, + zero point,
+// cast to int8) keeps f32: its float format is part of an integer result.
+// The float activation that leaves through the return is converted.
+// CHECK-LABEL: func.func @requant
+// CHECK:      lpx_graph.cast %arg0 : tensor<4xi32> to tensor<4xf32>
+// CHECK:      lpx_graph.mul %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK:      lpx_graph.cast %{{.*}} : tensor<4xf32> to tensor<4xi8>
+// CHECK:      lpx_graph.add %{{.*}}, %{{.*}} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+func.func @requant(%acc: tensor<4xi32>, %x: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xf32>) {
+  %s = lpx_graph.constant dense<0.5> : tensor<f32>
+  %f = lpx_graph.cast %acc : tensor<4xi32> to tensor<4xf32>
+  %m = lpx_graph.mul %f, %s : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %q = lpx_graph.cast %m : tensor<4xf32> to tensor<4xi8>
+  %y = lpx_graph.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %q, %y : tensor<4xi8>, tensor<4xf32>
+}
