@@ -60,8 +60,19 @@ struct SimulateArgs {
   std::string program;
   bool json = false;
   uint64_t maxCycles = UINT64_MAX;
+  std::string trace;  // Chrome/Perfetto trace-event JSON, optional
+  std::string report; // self-contained HTML report, optional
 };
 int runSimulate(const SimulateArgs &args);
+
+/// Moves one instruction earlier, to see a hazard (docs/tutorial.md).
+struct PerturbArgs {
+  std::string program;
+  std::string output;
+  uint64_t instruction = 0; // index, as `lpx inspect` numbers them
+  uint64_t cycles = 1;
+};
+int runPerturb(const PerturbArgs &args);
 
 struct RunArgs {
   std::string program;

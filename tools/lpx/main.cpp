@@ -75,6 +75,26 @@ int main(int argc, char **argv) {
   s->add_flag("--json", simulate.json, "Machine-readable output");
   s->add_option("--max-cycles", simulate.maxCycles,
                 "Stop with an error past this cycle");
+  s->add_option("--trace", simulate.trace,
+                "Write the timeline as Chrome/Perfetto trace-event JSON "
+                "(open in ui.perfetto.dev or chrome://tracing)");
+  s->add_option("--report", simulate.report,
+                "Write a self-contained HTML report: timeline, utilisation, "
+                "SRAM map, bounds, instruction table");
+
+  PerturbArgs perturb;
+  auto *pt = app.add_subcommand(
+      "perturb", "Move one instruction of a program earlier, to see the "
+                 "simulator catch the hazard (docs/tutorial.md)");
+  pt->add_option("program", perturb.program, "Program file")->required();
+  pt->add_option("--early", perturb.instruction,
+                 "Index of the instruction to move, in issue order from 0 (the "
+                 "numbers of `lpx simulate --report` and --trace)")
+      ->required();
+  pt->add_option("--by", perturb.cycles, "Cycles earlier (default: 1)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
+  pt->add_option("-o,--output", perturb.output, "Output program file")
+      ->required();
 
   RunArgs run;
   auto *r = app.add_subcommand("run", "Run a program on the CPU runtime and "
@@ -144,6 +164,8 @@ int main(int argc, char **argv) {
     return runSimulate(simulate);
   if (r->parsed())
     return runRun(run);
+  if (pt->parsed())
+    return runPerturb(perturb);
   if (i->parsed())
     return runInspect(inspect);
   if (chip->got_subcommand("list"))

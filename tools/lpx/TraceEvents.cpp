@@ -1,0 +1,114 @@
+//===- TraceEvents.cpp - A simulated run as Chrome trace events -----------===//
+#include "TraceEvents.h"
+
+using namespace lpx;
+using namespace lpx::cli;
+using llvm::json::Array;
+using llvm::json::Object;
+
+namespace {
+
+constexpr const char *kSramCounter = "SRAM in use";
+
+Object metadata(const char *name, uint32_t pid, int64_t tid,
+                Object args) {
+  Object m{{"ph", "M"}, {"name", name}, {"pid", pid}, {"args", std::move(args)}};
+  if (tid >= 0)
+    m["tid"] = tid;
+  return m;
+}
+
+Object slice(const Timeline &t, size_t i) {
+  const sim::InstructionEvent &e = t.trace->instructions[i];
+  const isa::pb::Instruction &inst = t.instruction(i);
+  const Track &track = t.tracks[t.trackOfEvent[i]];
+  Object args{{"instruction", int64_t(e.instruction)},
+              {"op", t.op(i)},
+              {"node", inst.origin()},
+              {"chip", e.node},
+              {"result", t.prog->program.buffers(int(inst.result())).name()},
+              {"bytes_read", int64_t(e.bytesRead)},
+              {"bytes_written", int64_t(e.bytesWritten)},
+              {"macs", int64_t(e.macs)},
+              {"issue_cycle", int64_t(e.issue)},
+              {"busy_cycles", int64_t(e.busyEnd - e.issue)},
+              {"latency_cycles", int64_t(e.done - e.busyEnd)},
+              {"done_cycle", int64_t(e.done)},
+              {"hazards", e.hazards}};
+  if (e.unit == isa::Unit::C2C)
+    args["dst_chip"] = inst.dst_node();
+  return Object{{"ph", "X"},
+                {"name", t.label(i)},
+                {"cat", std::string(isa::unitName(e.unit))},
+                {"pid", e.node},
+                {"tid", track.id},
+                {"ts", t.cyclesToUs(e.issue)},
+                {"dur", t.cyclesToUs(e.busyEnd - e.issue)},
+                {"args", std::move(args)}};
+}
+
+// A flow starts inside the send's slice and ends, bound to the enclosing
+// slice, at the reader's issue on the receiving chip.
+void addFlow(const Timeline &t, const Flow &f, size_t id, Array &out) {
+  const sim::InstructionEvent &s = t.trace->instructions[f.send];
+  const sim::InstructionEvent &c = t.trace->instructions[f.consumer];
+  out.push_back(Object{{"ph", "s"},
+                       {"name", "transfer"},
+                       {"cat", "transfer"},
+                       {"id", int64_t(id)},
+                       {"pid", s.node},
+                       {"tid", t.tracks[t.trackOfEvent[f.send]].id},
+                       {"ts", t.cyclesToUs(s.issue)}});
+  out.push_back(Object{{"ph", "f"},
+                       {"bp", "e"},
+                       {"name", "transfer"},
+                       {"cat", "transfer"},
+                       {"id", int64_t(id)},
+                       {"pid", c.node},
+                       {"tid", t.tracks[t.trackOfEvent[f.consumer]].id},
+                       {"ts", t.cyclesToUs(c.issue)}});
+}
+
+} // namespace
+
+llvm::json::Value lpx::cli::traceEvents(const Timeline &t) {
+  Array events;
+  const isa::pb::Program &p = t.prog->program;
+  for (uint32_t node = 0; node < p.num_nodes(); ++node) {
+    events.push_back(metadata("process_name", node, -1,
+                              Object{{"name", "chip " + std::to_string(node)}}));
+    events.push_back(
+        metadata("process_sort_index", node, -1, Object{{"sort_index", node}}));
+  }
+  for (const Track &track : t.tracks) {
+    events.push_back(metadata("thread_name", track.node, track.id,
+                              Object{{"name", track.name}}));
+    events.push_back(metadata("thread_sort_index", track.node, track.id,
+                              Object{{"sort_index", track.id}}));
+  }
+  for (size_t i = 0; i < t.trace->instructions.size(); ++i)
+    events.push_back(slice(t, i));
+  for (size_t f = 0; f < t.flows.size(); ++f)
+    addFlow(t, t.flows[f], f, events);
+  for (uint32_t node = 0; node < p.num_nodes(); ++node)
+    for (const SramPoint &pt : t.sramInUse[node])
+      events.push_back(Object{{"ph", "C"},
+                              {"name", kSramCounter},
+                              {"pid", node},
+                              {"ts", t.cyclesToUs(pt.cycle)},
+                              {"args", Object{{"bytes", int64_t(pt.bytes)}}}});
+
+  const sim::SimResult &r = *t.result;
+  Object other{{"source_model", p.source_model()},
+               {"chip", t.prog->chip.name},
+               {"clock_mhz", t.prog->chip.clockMHz},
+               {"nodes", p.num_nodes()},
+               {"total_cycles", int64_t(r.totalCycles)},
+               {"instructions", int64_t(r.instructions)},
+               {"hazard_count", int64_t(r.hazardCount)},
+               {"lower_bound", int64_t(r.lowerBound)},
+               {"bottleneck", r.bottleneck}};
+  return Object{{"traceEvents", std::move(events)},
+                {"displayTimeUnit", "ns"},
+                {"otherData", std::move(other)}};
+}
