@@ -43,8 +43,18 @@ struct SweepArgs {
   std::vector<std::string> constInputs; // as compile
   std::string metric = "seconds"; // cycles|seconds|efficiency|tokens_per_s
   unsigned jobs = 0;                    // 0: one per hardware thread
+  std::string shard;                    // "I/N": only that part of the grid
 };
 int runSweep(const SweepArgs &args);
+
+/// Joins the part files of a sharded sweep into the unsharded result.
+struct SweepMergeArgs {
+  std::vector<std::string> parts;
+  std::string output; // CSV
+  std::string plot;   // SVG, optional
+  std::string metric = "seconds";
+};
+int runSweepMerge(const SweepMergeArgs &args);
 
 struct CoverageArgs {
   std::vector<std::string> models;
