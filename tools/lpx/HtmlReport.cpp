@@ -195,7 +195,7 @@ void Writer::track(const Track &tr, double y) {
 // Too many slices to draw one by one: the fraction of each pixel column's
 // cycles the queue was busy, as opacity.
 void Writer::densityTrack(const Track &tr, double y) {
-  const size_t bins = size_t(kPlotW / 2);
+  const size_t bins = size_t(kPlotW / 4);
   std::vector<double> busy(bins, 0);
   const double perBin = double(total) / double(bins);
   for (size_t i : tr.events) {
@@ -208,17 +208,25 @@ void Writer::densityTrack(const Track &tr, double y) {
   }
   for (size_t k = 0; k < bins; ++k)
     if (busy[k] > 0)
-      os << formatv("<rect x='{0:f1}' y='{1:f1}' width='2' height='{2:f1}' "
+      os << formatv("<rect x='{0:f1}' y='{1:f1}' width='4' height='{2:f1}' "
                     "fill='{3}' fill-opacity='{4:f2}'/>\n",
-                    kLabelW + double(k) * 2, y + 2, kRowH - 4,
+                    kLabelW + double(k) * 4, y + 2, kRowH - 4,
                     unitColor(t.trace->instructions[tr.events.front()].unit),
                     std::min(busy[k] / perBin, 1.0));
 }
 
 void Writer::timeline() {
-  os << "<section id='timeline'><h2>Timeline</h2>\n<p class='note'>One row "
-        "per instruction queue and per link; a box is an instruction's busy "
-        "cycles (hover for its name). Red outlines are hazards.</p>\n";
+  const bool density = t.trace->instructions.size() > limits.slices;
+  os << "<section id='timeline'><h2>Timeline</h2>\n<p class='note'>";
+  if (density)
+    os << t.trace->instructions.size() << " instructions are too many to "
+       << "draw one by one: each row shows how busy its queue is over time "
+       << "(darker: busier). <code>--trace</code> shows every instruction.";
+  else
+    os << "One row per instruction queue and per link; a box is an "
+          "instruction's busy cycles (hover for its name). Red outlines are "
+          "hazards.";
+  os << "</p>\n";
   for (uint32_t node = 0; node < t.prog->program.num_nodes(); ++node) {
     std::vector<const Track *> rows;
     for (const Track &tr : t.tracks)
@@ -235,17 +243,14 @@ void Writer::timeline() {
       double y = double(k) * kRowH;
       os << formatv("<text x='4' y='{0:f1}'>{1}</text>\n", y + kRowH - 5,
                     escapeMarkup(rows[k]->name));
-      if (rows[k]->events.size() > limits.slicesPerTrack)
+      if (rows[k]->events.empty())
+        continue;
+      if (density)
         densityTrack(*rows[k], y);
       else
         track(*rows[k], y);
     }
     os << "</svg>\n";
-    for (const Track *tr : rows)
-      if (tr->events.size() > limits.slicesPerTrack)
-        os << "<p class='note'>" << escapeMarkup(tr->name) << ": "
-           << tr->events.size()
-           << " instructions, drawn as busy density (darker: busier)</p>\n";
   }
   os << "</section>\n";
 }
@@ -274,7 +279,9 @@ void Writer::sramMap(uint32_t node) {
       live.push_back(&b);
       top = std::max(top, b.addr + b.bytes);
     }
-  size_t shown = std::min(live.size(), limits.buffersPerChip);
+  const size_t perChip = std::max<size_t>(
+      100, limits.buffers / std::max(t.prog->program.num_nodes(), 1u));
+  size_t shown = std::min(live.size(), perChip);
   // Keep the buffers that cover the most area of the map.
   std::partial_sort(live.begin(), live.begin() + shown, live.end(),
                     [](auto *a, auto *b) {

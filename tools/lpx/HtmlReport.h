@@ -27,9 +27,14 @@ struct ReportSection {
 /// Limits that keep the page small for programs of millions of
 /// instructions: beyond them the page says what it left out.
 struct ReportLimits {
-  size_t slicesPerTrack = 2000;  // more: the track is drawn as busy density
-  size_t buffersPerChip = 4000;  // more: the longest-lived largest ones
-  size_t tableRows = 5000;       // more: the first rows and the hazards
+  /// Instructions drawn one by one in all timelines together; beyond this
+  /// every track is drawn as busy density (a shade per pixel column).
+  size_t slices = 50000;
+  /// Buffers drawn in all SRAM maps together, shared evenly by the chips
+  /// (at least 100 each); each map keeps those with the most bytes x cycles.
+  size_t buffers = 20000;
+  /// Rows of the instruction table: the first ones in issue order.
+  size_t tableRows = 5000;
 };
 
 std::string renderHtmlReport(const Timeline &timeline, llvm::StringRef title,

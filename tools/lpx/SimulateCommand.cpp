@@ -16,16 +16,14 @@ using namespace lpx::cli;
 
 namespace {
 
-/// Renders the requested timeline files before writing either, so a failure
-/// leaves neither behind.
+/// Each file is whole or absent. The trace is streamed (it can be large); the
+/// report is rendered first.
 llvm::Error writeTimelineFiles(const SimulateArgs &args,
                                const isa::LoadedProgram &prog,
                                const sim::SimResult &result,
                                const sim::ExecutionTrace &trace) {
   Timeline timeline = buildTimeline(prog, result, trace);
-  std::string json, html;
-  if (!args.trace.empty())
-    json = llvm::formatv("{0}", traceEvents(timeline)).str();
+  std::string html;
   if (!args.report.empty())
     html = renderHtmlReport(
         timeline, "lpx simulation of " +
@@ -33,7 +31,9 @@ llvm::Error writeTimelineFiles(const SimulateArgs &args,
                            ? llvm::sys::path::filename(args.program).str()
                            : prog.program.source_model()));
   if (!args.trace.empty())
-    if (auto e = writeFileAtomically(args.trace, json))
+    if (auto e = writeFileAtomically(args.trace, [&](llvm::raw_ostream &os) {
+          writeTraceEvents(timeline, os);
+        }))
       return e;
   if (!args.report.empty())
     return writeFileAtomically(args.report, html);

@@ -1,5 +1,6 @@
 //===- TraceEvents.cpp - A simulated run as Chrome trace events -----------===//
 #include "TraceEvents.h"
+#include "llvm/Support/JSON.h"
 
 using namespace lpx;
 using namespace lpx::cli;
@@ -71,44 +72,54 @@ void addFlow(const Timeline &t, const Flow &f, size_t id, Array &out) {
 
 } // namespace
 
-llvm::json::Value lpx::cli::traceEvents(const Timeline &t) {
-  Array events;
+void lpx::cli::writeTraceEvents(const Timeline &t, llvm::raw_ostream &os) {
   const isa::pb::Program &p = t.prog->program;
+  const sim::SimResult &r = *t.result;
+  llvm::json::OStream j(os);
+  j.objectBegin();
+  j.attribute("displayTimeUnit", "ns");
+  j.attributeObject("otherData", [&] {
+    j.attribute("source_model", p.source_model());
+    j.attribute("chip", t.prog->chip.name);
+    j.attribute("clock_mhz", t.prog->chip.clockMHz);
+    j.attribute("nodes", p.num_nodes());
+    j.attribute("total_cycles", int64_t(r.totalCycles));
+    j.attribute("instructions", int64_t(r.instructions));
+    j.attribute("hazard_count", int64_t(r.hazardCount));
+    j.attribute("lower_bound", int64_t(r.lowerBound));
+    j.attribute("bottleneck", r.bottleneck);
+  });
+  j.attributeBegin("traceEvents");
+  j.arrayBegin();
   for (uint32_t node = 0; node < p.num_nodes(); ++node) {
-    events.push_back(metadata("process_name", node, -1,
-                              Object{{"name", "chip " + std::to_string(node)}}));
-    events.push_back(
+    j.value(metadata("process_name", node, -1,
+                     Object{{"name", "chip " + std::to_string(node)}}));
+    j.value(
         metadata("process_sort_index", node, -1, Object{{"sort_index", node}}));
   }
   for (const Track &track : t.tracks) {
-    events.push_back(metadata("thread_name", track.node, track.id,
-                              Object{{"name", track.name}}));
-    events.push_back(metadata("thread_sort_index", track.node, track.id,
-                              Object{{"sort_index", track.id}}));
+    j.value(metadata("thread_name", track.node, track.id,
+                     Object{{"name", track.name}}));
+    j.value(metadata("thread_sort_index", track.node, track.id,
+                     Object{{"sort_index", track.id}}));
   }
   for (size_t i = 0; i < t.trace->instructions.size(); ++i)
-    events.push_back(slice(t, i));
-  for (size_t f = 0; f < t.flows.size(); ++f)
-    addFlow(t, t.flows[f], f, events);
+    j.value(slice(t, i));
+  Array flow;
+  for (size_t f = 0; f < t.flows.size(); ++f) {
+    flow.clear();
+    addFlow(t, t.flows[f], f, flow);
+    for (llvm::json::Value &v : flow)
+      j.value(v);
+  }
   for (uint32_t node = 0; node < p.num_nodes(); ++node)
     for (const SramPoint &pt : t.sramInUse[node])
-      events.push_back(Object{{"ph", "C"},
-                              {"name", kSramCounter},
-                              {"pid", node},
-                              {"ts", t.cyclesToUs(pt.cycle)},
-                              {"args", Object{{"bytes", int64_t(pt.bytes)}}}});
-
-  const sim::SimResult &r = *t.result;
-  Object other{{"source_model", p.source_model()},
-               {"chip", t.prog->chip.name},
-               {"clock_mhz", t.prog->chip.clockMHz},
-               {"nodes", p.num_nodes()},
-               {"total_cycles", int64_t(r.totalCycles)},
-               {"instructions", int64_t(r.instructions)},
-               {"hazard_count", int64_t(r.hazardCount)},
-               {"lower_bound", int64_t(r.lowerBound)},
-               {"bottleneck", r.bottleneck}};
-  return Object{{"traceEvents", std::move(events)},
-                {"displayTimeUnit", "ns"},
-                {"otherData", std::move(other)}};
+      j.value(Object{{"ph", "C"},
+                     {"name", kSramCounter},
+                     {"pid", node},
+                     {"ts", t.cyclesToUs(pt.cycle)},
+                     {"args", Object{{"bytes", int64_t(pt.bytes)}}}});
+  j.arrayEnd();
+  j.attributeEnd();
+  j.objectEnd();
 }

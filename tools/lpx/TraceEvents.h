@@ -12,11 +12,13 @@
 #define LPX_TOOLS_TRACEEVENTS_H
 
 #include "Timeline.h"
-#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace lpx::cli {
 
-llvm::json::Value traceEvents(const Timeline &timeline);
+/// Streams the trace to `os` event by event: a program of millions of
+/// instructions never exists as one JSON value in memory.
+void writeTraceEvents(const Timeline &timeline, llvm::raw_ostream &os);
 
 } // namespace lpx::cli
 
