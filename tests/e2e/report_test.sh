@@ -87,5 +87,18 @@ grep -q "<b>${bound%% *}</b> cycles" "$dom" && grep -qF "${bound#* }" "$dom" &&
   ok "the bounds section names the lower bound and bottleneck ($bound)" ||
   fail "bounds" "'$bound' not in the page"
 
+# A schedule with a hazard: the page lists it and marks its instruction.
+"$lpx" perturb "$tmp/l2.lpxb" --early 1 -o "$tmp/early.lpxb" >/dev/null
+"$lpx" simulate "$tmp/early.lpxb" --report "$tmp/early.html" >/dev/null
+rc=$?
+load "$tmp/early.html"
+marked=$(grep -c "<tr class=\"hazard\">" "$tmp/early.html.dom")
+if [ $rc -eq 1 ] && [ ! -s "$tmp/early.html.console" ] && [ "$marked" -ge 2 ] &&
+   grep -q "operand-not-ready" "$tmp/early.html.dom"; then
+  ok "a hazard is listed and its instruction marked ($marked rows)"
+else
+  fail "hazard report" "exit $rc, $marked marked rows, console: $(head -2 "$tmp/early.html.console")"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
