@@ -1,6 +1,7 @@
 //===- HtmlReport.cpp - A simulated run as one self-contained page --------===//
 #include "HtmlReport.h"
 #include "Markup.h"
+#include "SvgPlot.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -56,19 +57,12 @@ const char *kindName(int kind) {
   }
 }
 
-/// Round tick positions covering [0, max].
+/// Round tick positions within [0, max].
 std::vector<uint64_t> ticks(uint64_t max) {
-  double raw = std::max<double>(double(max) / 5, 1);
-  double mag = std::pow(10, std::floor(std::log10(raw)));
-  double step = mag;
-  for (double f : {1.0, 2.0, 5.0, 10.0})
-    if (f * mag >= raw) {
-      step = f * mag;
-      break;
-    }
   std::vector<uint64_t> out;
-  for (double t = 0; t <= double(max); t += step)
-    out.push_back(uint64_t(t));
+  for (double t : niceTicks(0, double(std::max<uint64_t>(max, 1)), 5))
+    if (t <= double(max))
+      out.push_back(uint64_t(t));
   return out;
 }
 

@@ -9,12 +9,10 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
-#include "lpx/isa/Disassemble.h"
 #include "lpx/isa/Opcode.h"
+#include "lpx/isa/Perturb.h"
 #include "lpx/isa/Program.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <utility>
 
 using namespace lpx;
 using namespace lpx::cli;
@@ -30,7 +28,7 @@ int lpx::cli::runPerturb(const PerturbArgs &args) {
     return reportError(cmd, "instruction " + std::to_string(args.instruction) +
                                 " does not exist: the program has " +
                                 std::to_string(count) + " instructions");
-  isa::pb::Instruction moved = p.instructions(int(args.instruction));
+  const isa::pb::Instruction &moved = p.instructions(int(args.instruction));
   if (moved.issue() < args.cycles)
     return reportError(cmd, "instruction " + std::to_string(args.instruction) +
                                 " issues at cycle " +
@@ -38,17 +36,7 @@ int lpx::cli::runPerturb(const PerturbArgs &args) {
                                 ", it cannot move " +
                                 std::to_string(args.cycles) + " cycles earlier");
   const uint64_t from = moved.issue();
-  moved.set_issue(from - args.cycles);
-  if (isa::opcodeOf(moved) == isa::Opcode::Send)
-    moved.set_arrive(moved.arrive() - args.cycles);
-  // Keep the list sorted by issue cycle: slide it before later-issued ones.
-  int at = int(args.instruction);
-  auto *list = p.mutable_instructions();
-  while (at > 0 && list->Get(at - 1).issue() > moved.issue()) {
-    *list->Mutable(at) = list->Get(at - 1);
-    --at;
-  }
-  *list->Mutable(at) = std::move(moved);
+  const int at = isa::moveEarlier(p, int(args.instruction), args.cycles);
   if (auto e = isa::writeProgramFile(p, args.output))
     return reportError(cmd, std::move(e));
   const isa::pb::Instruction &i = p.instructions(at);

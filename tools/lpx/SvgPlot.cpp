@@ -44,9 +44,9 @@ std::string label(double v) {
   return os.str();
 }
 
-/// About `count` round tick values (1, 2 or 5 times a power of ten) from at
-/// or below `lo` to at or above `hi`.
-std::vector<double> niceTicks(double lo, double hi, int count) {
+} // namespace
+
+std::vector<double> lpx::cli::niceTicks(double lo, double hi, int count) {
   double span = hi - lo;
   if (!(span > 0))
     return {lo};
@@ -66,6 +66,8 @@ std::vector<double> niceTicks(double lo, double hi, int count) {
     ticks.push_back(std::fabs(t) < step * 1e-9 ? 0 : t);
   return ticks;
 }
+
+namespace {
 
 struct Scale {
   double lo = 0, hi = 1;

@@ -51,23 +51,20 @@ Object slice(const Timeline &t, size_t i) {
 // A flow starts inside the send's slice and ends, bound to the enclosing
 // slice, at the reader's issue on the receiving chip.
 void addFlow(const Timeline &t, const Flow &f, size_t id, Array &out) {
-  const sim::InstructionEvent &s = t.trace->instructions[f.send];
-  const sim::InstructionEvent &c = t.trace->instructions[f.consumer];
-  out.push_back(Object{{"ph", "s"},
-                       {"name", "transfer"},
-                       {"cat", "transfer"},
-                       {"id", int64_t(id)},
-                       {"pid", s.node},
-                       {"tid", t.tracks[t.trackOfEvent[f.send]].id},
-                       {"ts", t.cyclesToUs(s.issue)}});
-  out.push_back(Object{{"ph", "f"},
-                       {"bp", "e"},
-                       {"name", "transfer"},
-                       {"cat", "transfer"},
-                       {"id", int64_t(id)},
-                       {"pid", c.node},
-                       {"tid", t.tracks[t.trackOfEvent[f.consumer]].id},
-                       {"ts", t.cyclesToUs(c.issue)}});
+  auto end = [&](const char *ph, size_t event) {
+    const sim::InstructionEvent &e = t.trace->instructions[event];
+    return Object{{"ph", ph},
+                  {"name", "transfer"},
+                  {"cat", "transfer"},
+                  {"id", int64_t(id)},
+                  {"pid", e.node},
+                  {"tid", t.tracks[t.trackOfEvent[event]].id},
+                  {"ts", t.cyclesToUs(e.issue)}};
+  };
+  out.push_back(end("s", f.send));
+  Object finish = end("f", f.consumer);
+  finish["bp"] = "e";
+  out.push_back(std::move(finish));
 }
 
 } // namespace

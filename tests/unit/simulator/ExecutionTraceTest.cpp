@@ -15,6 +15,15 @@ using isa::Opcode;
 
 namespace {
 
+/// Loads and simulates with a trace.
+bool simulateTraced(const ProgramBuilder &b, ExecutionTrace &trace,
+                    SimResult &r) {
+  SimOptions opts;
+  opts.trace = &trace;
+  isa::LoadedProgram prog;
+  return loadAndSimulate(b, prog, r, opts);
+}
+
 TEST(ExecutionTraceTest, SendThenRelu) {
   ProgramBuilder b(2);
   constexpr uint64_t bytes = 200 * 4; // 1x200 f32
@@ -30,11 +39,8 @@ TEST(ExecutionTraceTest, SendThenRelu) {
   b.inst(Opcode::Relu, 1, arrive, {y}, z, "Relu_0");
 
   ExecutionTrace trace;
-  SimOptions opts;
-  opts.trace = &trace;
-  isa::LoadedProgram prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r, opts));
+  ASSERT_TRUE(simulateTraced(b, trace, r));
   ASSERT_EQ(trace.instructions.size(), 2u);
 
   const InstructionEvent &send = trace.instructions[0];
@@ -88,11 +94,8 @@ TEST(ExecutionTraceTest, MatMulMacsAndHazards) {
   b.inst(Opcode::Relu, 0, 1, {t}, o, "Relu_1");
 
   ExecutionTrace trace;
-  SimOptions opts;
-  opts.trace = &trace;
-  isa::LoadedProgram prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r, opts));
+  ASSERT_TRUE(simulateTraced(b, trace, r));
   ASSERT_EQ(trace.instructions.size(), 2u);
   EXPECT_EQ(trace.instructions[0].unit, isa::Unit::MXM);
   EXPECT_EQ(trace.instructions[0].macs, M * K * N);
