@@ -7,17 +7,12 @@
 # chromium is not installed. About 5 s.
 set -uo pipefail
 lpx="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
 browser="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$browser" ]; then
   echo "chromium is not installed (tools/setup-debian.sh installs it): skipped"
   exit 77
 fi
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+source "$(dirname "$0")/testlib.sh"
 
 # Loads a page with networking off; the DOM after scripts ran goes to
 # $1.dom, console messages (errors, failed loads) to $1.console.
@@ -100,5 +95,4 @@ else
   fail "hazard report" "exit $rc, $marked marked rows, console: $(head -2 "$tmp/early.html.console")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -5,13 +5,8 @@
 # exit 2 and no output; `--set` on compile and chip show changes the chip.
 set -uo pipefail
 lpx="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$(dirname "$0")/testlib.sh"
 model="$root/models/llama_step/model.onnx"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
 # 1. The 12-point sweep, timed.
 start=$(date +%s.%N)
@@ -157,5 +152,4 @@ else
   fail "chip show --set" "$(head -5 "$tmp/chip.yaml")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
