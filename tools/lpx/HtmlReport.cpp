@@ -76,6 +76,8 @@ void cycleAxis(llvm::raw_ostream &os, uint64_t total, double height) {
                   "text-anchor='middle'>{3}</text>\n",
                   x, height, height + 14, t);
   }
+  os << formatv("<text x='{0:f1}' y='{1:f1}' text-anchor='end'>cycle</text>\n",
+                kLabelW - 8, height + 14);
 }
 
 std::string sizeText(uint64_t bytes) {
