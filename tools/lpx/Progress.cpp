@@ -34,8 +34,12 @@ void Progress::update(size_t done, size_t failed) {
   double elapsed = elapsedSeconds();
   auto &os = llvm::errs();
   if (!terminal) {
-    os << "lpx " << what << ": " << done << "/" << total << " " << unit << " done ("
-       << llvm::format("%.1f", elapsed) << " s)\n";
+    os << "lpx " << what << ": " << done << "/" << total << " " << unit
+       << " done (" << llvm::format("%.1f s", elapsed);
+    if (done > 0 && done < total)
+      os << llvm::format(", about %.0f s left",
+                         elapsed / double(done) * double(total - done));
+    os << ")\n";
     return;
   }
   int filled = total ? int(kBarWidth * done / total) : kBarWidth;
