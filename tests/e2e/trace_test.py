@@ -3,7 +3,8 @@
 format's required fields, and its slices are the simulation's: one per
 instruction, per-track busy time equal to the simulator's per-queue busy
 cycles, the last completion equal to total_cycles. A program with a hazard
-marks it on its slice. Bad output paths are one-line errors with no file.
+marks it on its slice (made with `lpx perturb`). Bad output paths and bad
+perturb requests are one-line errors with no file. About 1 s.
 
 usage: trace_test.py LPX"""
 import json
@@ -122,6 +123,15 @@ def main():
         p = lpx("simulate", prog, "--trace", bad, expect=2)
         check(p.stderr.count("\n") == 1 and "cannot write" in p.stderr and not os.path.exists(bad),
               "unwritable --trace: " + p.stderr.strip())
+
+        # perturb: an instruction that does not exist or cannot move is a
+        # one-line error and writes nothing.
+        out = os.path.join(tmp, "moved.lpxb")
+        for args, want in [(["--early", "100000"], "does not exist"),
+                           (["--early", "0", "--by", "100000"], "cannot move")]:
+            p = lpx("perturb", prog, *args, "-o", out, expect=2)
+            check(p.stderr.count("\n") == 1 and want in p.stderr and not os.path.exists(out),
+                  "perturb " + " ".join(args) + ": " + p.stderr.strip())
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
 
