@@ -27,13 +27,15 @@ mlir::LogicalResult importTanh(NodeContext &n);
 mlir::LogicalResult importCast(NodeContext &n);
 mlir::LogicalResult importWhere(NodeContext &n);
 
-// MatrixImporters.cpp
+// LinearAlgebraImporters.cpp
 mlir::LogicalResult importMatMul(NodeContext &n);
 mlir::LogicalResult importGemm(NodeContext &n);
-mlir::LogicalResult importReduceMean(NodeContext &n);
 /// numpy matmul of `a` and `b` with a `resultElt` result (shape checked).
 mlir::FailureOr<mlir::Value> buildMatMul(NodeContext &n, mlir::Value a,
                                          mlir::Value b, mlir::Type resultElt);
+
+// ReductionImporters.cpp
+mlir::LogicalResult importReduceMean(NodeContext &n);
 
 // ConvImporters.cpp
 /// lpx_graph.conv of the node's window attributes (group, strides,
@@ -57,7 +59,11 @@ mlir::LogicalResult importConstant(NodeContext &n);
 
 /// Families registered by table: each adds its ONNX op types.
 void addElementwiseImporters(llvm::StringMap<OpImporter> &table);
-void addMatrixImporters(llvm::StringMap<OpImporter> &table);
+/// ReductionImporters.cpp: reductions, arg reductions, the softmax family,
+/// CumSum, normalizations, global pooling and the losses.
+void addReductionImporters(llvm::StringMap<OpImporter> &table);
+/// LinearAlgebraImporters.cpp: Det (MatMul and Gemm are in the core table).
+void addLinearAlgebraImporters(llvm::StringMap<OpImporter> &table);
 void addDataMovementImporters(llvm::StringMap<OpImporter> &table);
 void addConvImporters(llvm::StringMap<OpImporter> &table);
 /// SelectionImporters.cpp: TopK, GatherND, OneHot, Scatter*, LRN.
@@ -74,9 +80,9 @@ void addControlFlowImporters(llvm::StringMap<OpImporter> &table);
 void addRecurrentImporters(llvm::StringMap<OpImporter> &table);
 /// SignalImporters.cpp: DFT, STFT, window functions, MelWeightMatrix.
 void addSignalImporters(llvm::StringMap<OpImporter> &table);
-/// ReorderImporters.cpp: ReverseSequence (constant lengths), MaxUnpool,
-/// GridSample, Det.
-void addReorderImporters(llvm::StringMap<OpImporter> &table);
+/// GatherScatterImporters.cpp: ReverseSequence (constant lengths), MaxUnpool,
+/// GridSample.
+void addGatherScatterImporters(llvm::StringMap<OpImporter> &table);
 /// Whether `opType`'s importer only reports why the op cannot be compiled
 /// (a data-dependent output shape): such ops are not listed as supported.
 bool reportsOnly(llvm::StringRef opType);

@@ -74,7 +74,8 @@ static llvm::StringMap<OpImporter> makeTable() {
       {"Where", importWhere},
   };
   addElementwiseImporters(t);
-  addMatrixImporters(t);
+  addReductionImporters(t);
+  addLinearAlgebraImporters(t);
   addDataMovementImporters(t);
   addConvImporters(t);
   addSelectionImporters(t);
@@ -84,7 +85,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addControlFlowImporters(t);
   addRecurrentImporters(t);
   addSignalImporters(t);
-  addReorderImporters(t);
+  addGatherScatterImporters(t);
   return t;
 }
 
