@@ -1,8 +1,12 @@
 //===- ImportTest.cpp - ONNX importer tests -------------------------------===//
 //
-// Models are built in memory with the ONNX protobuf API, written to a
-// temporary folder and imported; the checks look at the printed IR and at
-// the diagnostics. A few ONNX backend node tests are imported as well.
+// What import does to each op is tested by lit (tests/lit/Import: ONNX
+// textual models through lpx-translate --import-onnx). What stays here needs
+// the API or the file system: files that are missing, empty, truncated or not
+// ONNX; external data; the op list; whole ONNX backend node tests; counts of
+// ops; and models the ONNX 1.12 text format cannot write (empty input or
+// output names, outputs of unknown shape). Models are built in memory with
+// the ONNX protobuf API, written to a temporary folder and imported.
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/Import/ONNXImporter.h"
@@ -239,199 +243,6 @@ ModelBuilder mlp() {
   return b;
 }
 
-TEST_F(ImportTest, GemmReluMlp) {
-  ModelBuilder b = mlp();
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "func.func @main(%arg0: tensor<1x4xf32> {lpx_graph.name = \"x\"}) -> tensor<1x3xf32>");
-  EXPECT_HAS(r.ir, "lpx_graph.outputs = [\"y\"]");
-  EXPECT_HAS(r.ir, "transB = true");
-  EXPECT_HAS(r.ir, "(tensor<1x4xf32>, tensor<8x4xf32>, tensor<8xf32>) -> tensor<1x8xf32>");
-  EXPECT_HAS(r.ir, "lpx_graph.relu %2 : tensor<1x8xf32>");
-  EXPECT_HAS(r.ir, "alpha = 5.000000e-01 : f32");
-  EXPECT_HAS(r.ir, "-> tensor<1x3xf32>");
-  EXPECT_HAS(r.irLoc, "loc(\"fc1\")");
-  EXPECT_HAS(r.irLoc, "loc(\"relu1\")");
-}
-
-TEST_F(ImportTest, UnnamedNodesGetOpTypeAndIndex) {
-  ModelBuilder b;
-  b.input("x", {2});
-  b.node("Neg", {"x"}, {"a"});
-  b.node("Sqrt", {"a"}, {"y"});
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.irLoc, "loc(\"Neg_0\")");
-  EXPECT_HAS(r.irLoc, "loc(\"Sqrt_1\")");
-}
-
-TEST_F(ImportTest, ReshapeZeroAndMinusOne) {
-  ModelBuilder b;
-  b.input("x", {2, 3, 4});
-  b.initI64("shape", {0, -1});
-  b.node("Reshape", {"x", "shape"}, {"y"}, "r");
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.reshape %arg0 : tensor<2x3x4xf32> to tensor<2x12xf32>");
-  // Shape operands are folded, never materialised.
-  EXPECT_HASNT(r.ir, "lpx_graph.constant");
-}
-
-TEST_F(ImportTest, ReshapeNeedsConstantShape) {
-  ModelBuilder b;
-  b.input("x", {2, 3});
-  b.input("s", {2}, kI64);
-  b.node("Reshape", {"x", "s"}, {"y"}, "r");
-  b.output("y");
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'r' (Reshape): input 's' must be a compile-time constant");
-}
-
-TEST_F(ImportTest, SliceNegativeStepsAndClamping) {
-  ModelBuilder b;
-  b.input("x", {5, 6, 7});
-  // By hand from the ONNX Slice spec:
-  //  axis 0 (5): start -1 -> 4, end -1000 -> -995 clamped to -1, step -1:
-  //             4,3,2,1,0 -> start 4, count 5.
-  //  axis 1 (6): start 100 clamped to 5, end -100 -> -94 clamped to -1,
-  //             step -2: 5,3,1 -> start 5, count 3.
-  //  axis 2 (7, given as -1): start 0, end 3, step 2: 0,2 -> count 2.
-  b.initI64("starts", {-1, 100, 0});
-  b.initI64("ends", {-1000, -100, 3});
-  b.initI64("axes", {0, 1, -1});
-  b.initI64("steps", {-1, -2, 2});
-  b.node("Slice", {"x", "starts", "ends", "axes", "steps"}, {"y"}, "s");
-  // Out-of-range forward slice: start 10 -> 7 = end; empty.
-  b.initI64("s2", {10});
-  b.initI64("e2", {20});
-  b.initI64("a2", {2});
-  b.node("Slice", {"x", "s2", "e2", "a2"}, {"z"}, "empty");
-  // Untouched dims read whole; end clamps to the dim.
-  b.initI64("s3", {-3});
-  b.initI64("e3", {INT64_MAX});
-  b.initI64("a3", {1});
-  b.node("Slice", {"x", "s3", "e3", "a3"}, {"w"}, "tail");
-  b.output("y");
-  b.output("z");
-  b.output("w");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.slice %arg0 {starts = array<i64: 4, 5, 0>, steps = array<i64: -1, -2, 2>} : (tensor<5x6x7xf32>) -> tensor<5x3x2xf32>");
-  EXPECT_HAS(r.ir, "{starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : (tensor<5x6x7xf32>) -> tensor<5x6x0xf32>");
-  EXPECT_HAS(r.ir, "{starts = array<i64: 0, 3, 0>, steps = array<i64: 1, 1, 1>} : (tensor<5x6x7xf32>) -> tensor<5x3x7xf32>");
-}
-
-TEST_F(ImportTest, SliceOpset9Attributes) {
-  ModelBuilder b(9);
-  b.input("x", {4, 4});
-  auto &n = b.node("Slice", {"x"}, {"y"}, "s");
-  attrInts(n, "starts", {1});
-  attrInts(n, "ends", {-1});
-  attrInts(n, "axes", {1});
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "{starts = array<i64: 0, 1>, steps = array<i64: 1, 1>} : (tensor<4x4xf32>) -> tensor<4x2xf32>");
-}
-
-TEST_F(ImportTest, SqueezeUnsqueeze) {
-  ModelBuilder b(13);
-  b.input("x", {1, 3, 1, 4});
-  b.node("Squeeze", {"x"}, {"a"}, "sq_all");
-  b.initI64("ax", {0, -1});
-  b.node("Unsqueeze", {"a", "ax"}, {"b"}, "unsq");
-  b.initI64("ax2", {-2});
-  b.node("Squeeze", {"x", "ax2"}, {"c"}, "sq_one");
-  b.output("b");
-  b.output("c");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "tensor<1x3x1x4xf32> to tensor<3x4xf32>");
-  EXPECT_HAS(r.ir, "tensor<3x4xf32> to tensor<1x3x4x1xf32>");
-  EXPECT_HAS(r.ir, "tensor<1x3x1x4xf32> to tensor<1x3x4xf32>");
-}
-
-TEST_F(ImportTest, SqueezeUnsqueezeOpset11Attributes) {
-  ModelBuilder b(11);
-  b.input("x", {1, 3, 1});
-  attrInts(b.node("Squeeze", {"x"}, {"a"}), "axes", {0});
-  attrInts(b.node("Unsqueeze", {"a"}, {"b"}), "axes", {1});
-  b.output("b");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "tensor<1x3x1xf32> to tensor<3x1xf32>");
-  EXPECT_HAS(r.ir, "tensor<3x1xf32> to tensor<3x1x1xf32>");
-}
-
-ModelBuilder softmaxModel(int opset) {
-  ModelBuilder b(opset);
-  b.input("x", {2, 3, 4});
-  attrInt(b.node("Softmax", {"x"}, {"y"}, "sm"), "axis", 1);
-  b.output("y");
-  return b;
-}
-
-TEST_F(ImportTest, SoftmaxOpset11CoercesTo2D) {
-  ModelBuilder b = softmaxModel(11);
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "tensor<2x3x4xf32> to tensor<2x12xf32>");
-  EXPECT_HAS(r.ir, "lpx_graph.softmax %0 {axis = 1 : i64} : tensor<2x12xf32>");
-  EXPECT_HAS(r.ir, "tensor<2x12xf32> to tensor<2x3x4xf32>");
-}
-
-TEST_F(ImportTest, SoftmaxOpset13IsOneAxis) {
-  ModelBuilder b = softmaxModel(13);
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.softmax %arg0 {axis = 1 : i64} : tensor<2x3x4xf32>");
-  EXPECT_HASNT(r.ir, "reshape");
-}
-
-TEST_F(ImportTest, ElementwiseCastWhereGatherConcat) {
-  ModelBuilder b(13);
-  b.input("x", {2, 3});
-  b.input("c", {2, 3}, onnx::TensorProto::BOOL);
-  b.input("i", {4}, kI64);
-  b.initF32("bias", {3});
-  b.node("Add", {"x", "bias"}, {"a"});
-  b.node("Pow", {"a", "bias"}, {"p"});
-  b.node("Where", {"c", "x", "p"}, {"w"});
-  attrInt(b.node("Cast", {"w"}, {"h"}), "to", onnx::TensorProto::FLOAT16);
-  attrInt(b.node("Gather", {"x", "i"}, {"g"}), "axis", 0);
-  b.initI64("neg", {-1, 0});
-  attrInt(b.node("Gather", {"x", "neg"}, {"g2"}), "axis", -1);
-  attrInt(b.node("Concat", {"x", "x"}, {"cat"}), "axis", -1);
-  b.node("Transpose", {"x"}, {"t"});
-  attrInts(b.node("ReduceMean", {"x"}, {"m"}), "axes", {-1});
-  auto &m2 = b.node("ReduceMean", {"x"}, {"m2"});
-  attrInt(m2, "keepdims", 0);
-  b.output("h", onnx::TensorProto::FLOAT16);
-  b.output("g");
-  b.output("g2");
-  b.output("cat");
-  b.output("t");
-  b.output("m");
-  b.output("m2");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.add %arg0, %0 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>");
-  EXPECT_HAS(r.ir, "lpx_graph.where %arg1, %arg0");
-  EXPECT_HAS(r.ir, "tensor<2x3xi1>");
-  EXPECT_HAS(r.ir, "tensor<2x3xf32> to tensor<2x3xf16>");
-  EXPECT_HAS(r.ir, "(tensor<2x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>");
-  // Negative constant indices are made non-negative.
-  EXPECT_HAS(r.ir, "dense<[2, 0]> : tensor<2xi64>");
-  EXPECT_HAS(r.ir, "{axis = 1 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x2xf32>");
-  EXPECT_HAS(r.ir, "(tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>");
-  EXPECT_HAS(r.ir, "{perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>");
-  EXPECT_HAS(r.ir, "{axes = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2x1xf32>");
-  EXPECT_HAS(r.ir, "{axes = array<i64: 0, 1>} : (tensor<2x3xf32>) -> tensor<f32>");
-}
-
 TEST_F(ImportTest, ConstantNodeAndLegacyBroadcast) {
   ModelBuilder b(6);
   b.input("x", {2, 3, 4});
@@ -600,59 +411,6 @@ TEST_F(ImportTest, ConvTransposeOutputShapeBecomesPads) {
   EXPECT_HAS(r.ir, "pads = array<i64: 0, 0, -1, -1>, strides = array<i64: 3, 2>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x10x8xf32>");
 }
 
-TEST_F(ImportTest, ConvTransposeWeightChannels) {
-  ModelBuilder b(11);
-  b.input("x", {1, 2, 3, 3});
-  b.initF32("w", {1, 2, 3, 3});
-  b.node("ConvTranspose", {"x", "w"}, {"y"}, "ct");
-  b.output("y");
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'ct' (ConvTranspose): channels 1x2x3x3 and weight 1x2x3x3 do not match group 1");
-}
-
-TEST_F(ImportTest, ResizeNeedsConstantScales) {
-  ModelBuilder b;
-  b.input("x", {1, 1, 2, 2});
-  b.input("scales", {4});
-  b.node("Resize", {"x", "", "scales"}, {"y"}, "rs");
-  b.output("y");
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'rs' (Resize): input 'scales' must be a compile-time constant");
-}
-
-TEST_F(ImportTest, ResizeLinearIsOneMatMulPerResizedAxis) {
-  ModelBuilder b;
-  b.input("x", {1, 1, 2, 2});
-  b.initF32("scales", {4}, {1, 1, 1, 2});
-  attrString(b.node("Resize", {"x", "", "scales"}, {"y"}, "rs"), "mode",
-             "linear");
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  // Only the last axis changes: no transpose, one MatMul by the [in, out]
-  // matrix (half pixel 2 -> 4: rows 1 0, .75 .25, .25 .75, 0 1).
-  EXPECT_HAS(r.ir, "dense<[[1.000000e+00, 7.500000e-01, 2.500000e-01, 0.000000e+00], [0.000000e+00, 2.500000e-01, 7.500000e-01, 1.000000e+00]]> : tensor<2x4xf32>");
-  EXPECT_HAS(r.ir, "lpx_graph.matmul %arg0, %0 : (tensor<1x1x2x2xf32>, tensor<2x4xf32>) -> tensor<1x1x2x4xf32>");
-  EXPECT_HASNT(r.ir, "lpx_graph.transpose");
-}
-
-TEST_F(ImportTest, ResizeNearestIsGather) {
-  ModelBuilder b;
-  b.input("x", {1, 1, 2, 2});
-  b.initI64("sizes", {1, 1, 4, 2});
-  b.node("Resize", {"x", "", "", "sizes"}, {"y"}, "rs");
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  // Rows 2 -> 4, half pixel: sources -0.25, 0.25, 0.75, 1.25, rounded
-  // (prefer floor) and clamped to 0, 0, 1, 1.
-  EXPECT_HAS(r.ir, "dense<[0, 0, 1, 1]> : tensor<4xi64>");
-  EXPECT_HAS(r.ir, "{axis = 2 : i64} : (tensor<1x1x2x2xf32>, tensor<4xi64>) -> tensor<1x1x4x2xf32>");
-  EXPECT_HASNT(r.ir, "lpx_graph.matmul");
-}
-
 TEST_F(ImportTest, AllUnsupportedNodesReported) {
   ModelBuilder b;
   b.input("x", {1, 1, 4, 4});
@@ -675,74 +433,6 @@ TEST_F(ImportTest, AllUnsupportedNodesReported) {
   EXPECT_HAS(r.diags, "node 'conv1' (TfIdfVectorizer): op type 'TfIdfVectorizer' is not supported");
   EXPECT_HAS(r.diags, "node 'frob' (Frobnicate): unknown domain 'com.example'");
   EXPECT_HAS(r.diags, "loc(\"conv1\")");
-}
-
-TEST_F(ImportTest, UndefinedValue) {
-  ModelBuilder b;
-  b.input("x", {2});
-  b.node("Add", {"x", "ghost"}, {"y"}, "add1");
-  b.output("y");
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'add1' (Add) reads 'ghost', which no node");
-}
-
-TEST_F(ImportTest, NotTopologicallySorted) {
-  ModelBuilder b;
-  b.input("x", {2});
-  b.node("Relu", {"a"}, {"y"}, "second");
-  b.node("Neg", {"x"}, {"a"}, "first");
-  b.output("y");
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "reads 'a' before node 'first' produces it");
-}
-
-TEST_F(ImportTest, SymbolicDimNeedsInputShape) {
-  ModelBuilder b;
-  b.input("x", {-1, 4});
-  b.node("Relu", {"x"}, {"y"}, "relu");
-  b.output("y");
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "graph input 'x' (Nx4) has unknown dim 0 ('N')");
-  EXPECT_HAS(r.diags, "--input-shape x=");
-
-  ImportOptions opts;
-  opts.inputShapes["x"] = {3, 4};
-  r = import(b, opts);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.relu %arg0 : tensor<3x4xf32>");
-
-  opts.inputShapes["x"] = {3, 5};
-  r = import(b, opts);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "conflicts with dim 1");
-
-  opts.inputShapes["x"] = {12};
-  r = import(b, opts);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "has rank 1 but input 'x' has rank 2");
-}
-
-TEST_F(ImportTest, UnsupportedElementType) {
-  ModelBuilder b;
-  b.input("x", {2}, onnx::TensorProto::STRING);
-  b.output("x", onnx::TensorProto::STRING);
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "element type STRING is not supported");
-}
-
-TEST_F(ImportTest, InitializerSizeMismatch) {
-  ModelBuilder b;
-  b.input("x", {3});
-  b.initF32("w", {3}, {1.f, 2.f}); // two values for three elements
-  b.node("Add", {"x", "w"}, {"y"});
-  b.output("y");
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "tensor 'w'");
 }
 
 TEST(ImportCoverage, SupportedOps) {
@@ -965,28 +655,6 @@ TEST(ImportNodeTests, AllSupported) {
 // Generic families and compile-time shape folding
 //===----------------------------------------------------------------------===//
 
-TEST_F(ImportTest, FamiliesMapToGenericOps) {
-  ModelBuilder b;
-  b.input("x", {2, 3});
-  b.input("y", {3});
-  attrFloat(b.node("Elu", {"x"}, {"e"}, "elu"), "alpha", 0.5f);
-  b.node("Less", {"e", "y"}, {"l"}, "less");
-  b.node("Max", {"x", "y", "e"}, {"m"}, "max3");
-  attrInt(b.node("ReduceMax", {"m"}, {"r"}, "rmax"), "keepdims", 0);
-  b.node("ArgMin", {"x"}, {"a"}, "argmin");
-  b.output("l", onnx::TensorProto::BOOL);
-  b.output("r");
-  b.output("a", kI64);
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.unary \"elu\" %arg0 {params = array<f64: 5.000000e-01>}");
-  EXPECT_HAS(r.ir, "lpx_graph.binary \"less\"");
-  EXPECT_HAS(r.ir, "-> tensor<2x3xi1>");
-  EXPECT_HAS(r.ir, "lpx_graph.binary \"max\"");
-  EXPECT_HAS(r.ir, "lpx_graph.reduce \"max\"");
-  EXPECT_HAS(r.ir, "lpx_graph.arg_reduce \"min\"");
-}
-
 TEST_F(ImportTest, ShapeArithmeticFoldsToConstants) {
   // Shape -> Slice -> Concat -> Reshape: no instruction for the shape path.
   ModelBuilder b;
@@ -1010,62 +678,9 @@ TEST_F(ImportTest, ShapeArithmeticFoldsToConstants) {
   EXPECT_HASNT(r.ir, "lpx_graph.slice");
 }
 
-TEST_F(ImportTest, FloatScalarArithmeticFoldsToConstants) {
-  // A window function's expansion: Range(0, float(10) - 1) / 2, 1) with
-  // every bound folded: (10 - 1) / 2 = 4.5, so Range gives 0..4.
-  ModelBuilder b;
-  b.input("x", {5});
-  b.initI64("n", {10}).clear_dims();
-  b.initF32("zero", {}, {0.0f});
-  b.initF32("one", {}, {1.0f});
-  b.initF32("two", {}, {2.0f});
-  attrInt(b.node("Cast", {"n"}, {"nf"}, "cast"), "to", kF32);
-  b.node("Sub", {"nf", "one"}, {"m"}, "sub");
-  b.node("Div", {"m", "two"}, {"h"}, "div");
-  b.node("Range", {"zero", "h", "one"}, {"r"}, "range");
-  b.node("Add", {"x", "r"}, {"y"}, "add");
-  // Arithmetic on more than one element is an instruction, not folded.
-  b.initF32("v", {2}, {1.0f, 2.0f});
-  b.node("Mul", {"v", "v"}, {"w"}, "mul");
-  b.output("y");
-  b.output("w");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, "
-                   "3.000000e+00, 4.000000e+00]> : tensor<5xf32>");
-  EXPECT_HASNT(r.ir, "lpx_graph.cast");
-  EXPECT_HASNT(r.ir, "lpx_graph.sub");
-  EXPECT_HASNT(r.ir, "lpx_graph.div");
-  EXPECT_HAS(r.ir, "lpx_graph.mul");
-}
-
 //===----------------------------------------------------------------------===//
 // Signal processing
 //===----------------------------------------------------------------------===//
-
-TEST_F(ImportTest, DftIsAMatMulByAConstantMatrix) {
-  // Real [1, 4, 3, 1] along axis 1: transposed to [1, 3, 4, 1], flattened
-  // to [1, 3, 4], times the [4, 8] cos/sin matrix, split into [1, 3, 4, 2]
-  // and transposed back.
-  ModelBuilder b(17);
-  b.input("x", {1, 4, 3, 1});
-  attrInt(b.node("DFT", {"x"}, {"y"}, "dft"), "axis", 1);
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.transpose");
-  EXPECT_HAS(r.ir, "(tensor<1x3x4xf32>, tensor<4x8xf32>) -> tensor<1x3x8xf32>");
-  EXPECT_HAS(r.ir, "-> tensor<1x4x3x2xf32>");
-
-  // Onesided needs a real input: the reason names the node.
-  ModelBuilder c(17);
-  c.input("x", {1, 4, 2});
-  attrInt(c.node("DFT", {"x"}, {"y"}, "dft"), "onesided", 1);
-  c.output("y");
-  r = import(c);
-  ASSERT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'dft' (DFT): onesided needs a real input");
-}
 
 TEST_F(ImportTest, StftFramesByOneGather) {
   // 10 samples, frames of 4 every 3: 3 frames, 3 onesided bins; the
@@ -1083,27 +698,6 @@ TEST_F(ImportTest, StftFramesByOneGather) {
   EXPECT_HAS(r.ir, "(tensor<2x3x4xf32>, tensor<4x6xf32>) -> tensor<2x3x6xf32>");
   EXPECT_HASNT(r.ir, "lpx_graph.mul");
   EXPECT_HAS(r.ir, "-> tensor<2x3x3x2xf32>");
-}
-
-TEST_F(ImportTest, WindowsAndMelWeightsFoldToConstants) {
-  ModelBuilder b(17);
-  b.initI64("size", {4}).clear_dims();
-  b.node("HannWindow", {"size"}, {"w"}, "hann");
-  b.output("w");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  // Periodic Hann of 4 (SignalMathTest derives it): 0, 0.5, 1, 0.5.
-  EXPECT_HAS(r.ir, "dense<[0.000000e+00, 5.000000e-01, 1.000000e+00, "
-                   "5.000000e-01]> : tensor<4xf32>");
-
-  ModelBuilder c(17);
-  c.initI64("size", {4}).clear_dims();
-  attrInt(c.node("HannWindow", {"size"}, {"w"}, "hann"), "output_datatype",
-          onnx::TensorProto::INT8);
-  c.output("w", onnx::TensorProto::INT8);
-  r = import(c);
-  ASSERT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "output_datatype INT8 is not supported");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1248,50 +842,6 @@ TEST_F(ImportTest, LoopWithAStaticTripCountIsUnrolled) {
   EXPECT_HASNT(r.ir, "lpx_graph.div");
 }
 
-TEST_F(ImportTest, LoopWithARuntimeTripCountIsDataDependentControlFlow) {
-  ModelBuilder b = loopModel(true);
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'loop' (Loop): data-dependent control flow: the "
-                      "trip count 'm' is computed at run time");
-}
-
-TEST_F(ImportTest, LoopWithARuntimeBodyConditionIsDataDependentControlFlow) {
-  ModelBuilder b = loopModel(false, "flag");
-  b.input("flag", {}, onnx::TensorProto::BOOL);
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'loop' (Loop): data-dependent control flow: the "
-                      "body's condition output 'flag' is computed at run "
-                      "time");
-}
-
-TEST_F(ImportTest, ScanIsUnrolledInItsDirection) {
-  // s, z = Scan(s0, x) over x's axis 0, backwards: s_out = s_in + x_t.
-  ModelBuilder b(11);
-  b.input("s0", {2});
-  b.input("x", {3, 2});
-  auto &scan = b.node("Scan", {"s0", "x"}, {"s", "z"}, "scan");
-  attrInt(scan, "num_scan_inputs", 1);
-  attrInts(scan, "scan_input_directions", {1});
-  *scan.add_attribute() = bodyAttr({"s_in", "x_t"}, {"s_out", "z_t"},
-                                   [](onnx::GraphProto &g) {
-                                     bodyNode(g, "Add", {"s_in", "x_t"},
-                                              {"s_out"});
-                                     bodyNode(g, "Identity", {"s_out"},
-                                              {"z_t"});
-                                   });
-  b.output("s");
-  b.output("z");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  // The first iteration reads the last row, the third the first.
-  EXPECT_HAS(r.ir, "starts = array<i64: 2, 0>");
-  EXPECT_HAS(r.ir, "starts = array<i64: 0, 0>");
-  EXPECT_HAS(r.irLoc, "loc(\"scan/iter2/Add_0\")");
-  EXPECT_HAS(r.ir, "-> tensor<3x2xf32>");
-}
-
 TEST_F(ImportTest, DataDependentShapesAreReportedAsSuch) {
   ModelBuilder b(13);
   b.input("x", {2, 3});
@@ -1307,33 +857,6 @@ TEST_F(ImportTest, DataDependentShapesAreReportedAsSuch) {
     EXPECT_EQ(std::find(ops.begin(), ops.end(), op), ops.end()) << op;
   EXPECT_NE(std::find(ops.begin(), ops.end(), "Loop"), ops.end());
   EXPECT_NE(std::find(ops.begin(), ops.end(), "Scan"), ops.end());
-}
-
-TEST_F(ImportTest, ReverseSequenceIsOneGatherByConstantIndices) {
-  ModelBuilder b(13);
-  b.input("x", {2, 3});
-  b.initI64("lens", {2, 3});
-  auto &rs = b.node("ReverseSequence", {"x", "lens"}, {"y"}, "rev");
-  attrInt(rs, "batch_axis", 0);
-  attrInt(rs, "time_axis", 1);
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  // Row b*3 + t of the [6] view: batch 0 reverses its first 2 steps
-  // (1, 0, then 2 kept), batch 1 all 3 (5, 4, 3).
-  EXPECT_HAS(r.ir, "dense<[1, 0, 2, 5, 4, 3]> : tensor<6xi64>");
-  EXPECT_HAS(r.ir, "lpx_graph.gather");
-
-  ModelBuilder runtime(13);
-  runtime.input("x", {2, 3});
-  runtime.input("lens", {2}, kI64);
-  auto &rs2 = runtime.node("ReverseSequence", {"x", "lens"}, {"y"}, "rev");
-  attrInt(rs2, "batch_axis", 0);
-  attrInt(rs2, "time_axis", 1);
-  runtime.output("y");
-  r = import(runtime);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "input 'lens' must be a compile-time constant");
 }
 
 TEST_F(ImportTest, MaxUnpoolScattersIntoZerosAndZeroExtends) {
@@ -1355,244 +878,9 @@ TEST_F(ImportTest, MaxUnpoolScattersIntoZerosAndZeroExtends) {
   EXPECT_HAS(r.ir, "-> tensor<1x1x5x5xf32>");
 }
 
-TEST_F(ImportTest, GridSampleIsOneInstruction) {
-  ModelBuilder b(16);
-  b.input("x", {1, 2, 4, 4});
-  b.input("g", {1, 3, 5, 2});
-  auto &gs = b.node("GridSample", {"x", "g"}, {"y"}, "gs");
-  auto *m = gs.add_attribute();
-  m->set_name("mode");
-  m->set_type(onnx::AttributeProto::STRING);
-  m->set_s("bicubic");
-  attrInt(gs, "align_corners", 1);
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.grid_sample %arg0, %arg1 {align_corners = true, "
-                   "mode = \"bicubic\"} : (tensor<1x2x4x4xf32>, "
-                   "tensor<1x3x5x2xf32>) -> tensor<1x2x3x5xf32>");
-
-  ModelBuilder bad(16);
-  bad.input("x", {1, 2, 4, 4});
-  bad.input("g", {1, 3, 5, 2});
-  auto &gs2 = bad.node("GridSample", {"x", "g"}, {"y"}, "gs");
-  auto *p = gs2.add_attribute();
-  p->set_name("padding_mode");
-  p->set_type(onnx::AttributeProto::STRING);
-  p->set_s("wrap");
-  bad.output("y");
-  r = import(bad);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'gs' (GridSample): padding_mode 'wrap' is not "
-                      "supported");
-}
-
-TEST_F(ImportTest, DetIsOneInstruction) {
-  ModelBuilder b(11);
-  b.input("x", {3, 2, 2});
-  b.node("Det", {"x"}, {"d"}, "det");
-  b.output("d");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.det %arg0 : (tensor<3x2x2xf32>) -> tensor<3xf32>");
-  // (A non-square input is already rejected by ONNX shape inference.)
-}
-
 //===----------------------------------------------------------------------===//
 // TopK and Einsum
 //===----------------------------------------------------------------------===//
-
-TEST_F(ImportTest, TopKIsIndicesThenGatherElements) {
-  ModelBuilder b(11);
-  b.input("x", {3, 4});
-  b.initI64("k", {2});
-  attrInt(b.node("TopK", {"x", "k"}, {"v", "i"}, "topk"), "largest", 0);
-  b.output("v");
-  b.output("i", kI64);
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.top_k %arg0 {axis = 1 : i64, k = 2 : i64, "
-                   "largest = false} : (tensor<3x4xf32>) -> tensor<3x2xi64>");
-  EXPECT_HAS(r.ir, "lpx_graph.gather_elements %arg0, %0 {axis = 1 : i64}");
-
-  ModelBuilder big(11);
-  big.input("x", {3, 4});
-  big.initI64("k", {0});
-  big.node("TopK", {"x", "k"}, {"v", "i"}, "topk");
-  big.output("v");
-  r = import(big);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'topk' (TopK): k = 0 must be in [1, 4] for axis 1");
-}
-
-TEST_F(ImportTest, EinsumLowersToMatMulAndReportsBadEquations) {
-  ModelBuilder b(12);
-  b.input("x", {2, 3});
-  b.input("y", {3, 4});
-  auto &e = b.node("Einsum", {"x", "y"}, {"z"}, "mm");
-  auto *eq = e.add_attribute();
-  eq->set_name("equation");
-  eq->set_type(onnx::AttributeProto::STRING);
-  eq->set_s("ij,jk->ki");
-  b.output("z");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  // [1, 2, 3] x [1, 3, 4] -> [1, 2, 4], reshaped to [2, 4] and transposed.
-  EXPECT_HAS(r.ir, "lpx_graph.matmul");
-  EXPECT_HAS(r.ir, "(tensor<1x2x3xf32>, tensor<1x3x4xf32>) -> tensor<1x2x4xf32>");
-  EXPECT_HAS(r.ir, "lpx_graph.transpose");
-  EXPECT_HAS(r.ir, "-> tensor<4x2xf32>");
-
-  // Sizes ONNX shape inference does not compare.
-  ModelBuilder bad(12);
-  bad.input("x", {2});
-  bad.input("y", {3});
-  auto &e2 = bad.node("Einsum", {"x", "y"}, {"z"}, "bad");
-  auto *eq2 = e2.add_attribute();
-  eq2->set_name("equation");
-  eq2->set_type(onnx::AttributeProto::STRING);
-  eq2->set_s("i,i");
-  bad.output("z");
-  r = import(bad);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'bad' (Einsum): label 'i' has sizes 2 and 3");
-}
-
-//===----------------------------------------------------------------------===//
-// Quantized operators
-//===----------------------------------------------------------------------===//
-
-namespace {
-constexpr int kU8 = onnx::TensorProto::UINT8;
-constexpr int kI8 = onnx::TensorProto::INT8;
-
-/// An 8-bit initializer; values are given as ints.
-void init8(ModelBuilder &b, const std::string &name, int elt,
-           std::vector<int64_t> dims, std::vector<int> values) {
-  auto *t = b.g().add_initializer();
-  t->set_name(name);
-  t->set_data_type(elt);
-  for (int64_t d : dims)
-    t->add_dims(d);
-  for (int v : values)
-    t->add_int32_data(v);
-}
-} // namespace
-
-TEST_F(ImportTest, MatMulIntegerWidensUint8AndCentresConstantWeights) {
-  // A (uint8, run-time) with a per-row zero point; B a uint8 weight with a
-  // per-column zero point, centred at compile time:
-  // [[1 2 3 4], [5 6 7 8], [9 10 11 12]] - [1 2 3 4] per column.
-  ModelBuilder b(10);
-  b.input("a", {2, 3}, kU8);
-  b.input("az", {2}, kU8);
-  init8(b, "w", kU8, {3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
-  init8(b, "wz", kU8, {4}, {1, 2, 3, 4});
-  b.node("MatMulInteger", {"a", "w", "az", "wz"}, {"y"}, "mmi");
-  b.output("y", onnx::TensorProto::INT32);
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.cast %arg0 : tensor<2x3xui8> to tensor<2x3xi32>");
-  EXPECT_HAS(r.ir, "tensor<2xui8> to tensor<2x1xui8>");
-  EXPECT_HAS(r.ir, "(tensor<2x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>");
-  EXPECT_HAS(r.ir, "dense<[[0, 0, 0, 0], [4, 4, 4, 4], [8, 8, 8, 8]]> : "
-                   "tensor<3x4xi32>");
-  EXPECT_HAS(r.ir, "(tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>");
-  EXPECT_HASNT(r.ir, "tensor<3x4xui8>");
-}
-
-TEST_F(ImportTest, Int8WithZeroZeroPointsUsesTheInt8Mode) {
-  // int8 operands whose zero points are absent or a constant 0 stay int8:
-  // the matrix unit multiplies them natively into int32.
-  ModelBuilder b(10);
-  b.input("a", {2, 3}, kI8);
-  init8(b, "w", kI8, {3, 4}, {1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12});
-  init8(b, "wz", kI8, {}, {0});
-  b.node("MatMulInteger", {"a", "w", "", "wz"}, {"y"}, "mmi");
-  b.input("x", {1, 2, 4, 4}, kI8);
-  init8(b, "k", kI8, {3, 2, 2, 2}, std::vector<int>(24, 1));
-  b.node("ConvInteger", {"x", "k"}, {"c"}, "ci");
-  b.output("y", onnx::TensorProto::INT32);
-  b.output("c", onnx::TensorProto::INT32);
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "(tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi32>");
-  EXPECT_HAS(r.ir, "(tensor<1x2x4x4xi8>, tensor<3x2x2x2xi8>) -> "
-                   "tensor<1x3x3x3xi32>");
-  EXPECT_HASNT(r.ir, "lpx_graph.cast");
-  EXPECT_HASNT(r.ir, "lpx_graph.sub");
-}
-
-TEST_F(ImportTest, Int8WeightWithUint8ActivationsIsWidenedAtCompileTime) {
-  // uint8 activations need int32, so the int8 weight (zero point 0) is
-  // widened too: at compile time, as it is a constant.
-  ModelBuilder b(10);
-  b.input("a", {1, 2}, kU8);
-  init8(b, "w", kI8, {2, 2}, {-1, 2, -3, 4});
-  b.node("MatMulInteger", {"a", "w"}, {"y"}, "mmi");
-  b.output("y", onnx::TensorProto::INT32);
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "dense<[[-1, 2], [-3, 4]]> : tensor<2x2xi32>");
-  EXPECT_HAS(r.ir, "(tensor<1x2xi32>, tensor<2x2xi32>) -> tensor<1x2xi32>");
-  EXPECT_HASNT(r.ir, "xi8>");
-}
-
-TEST_F(ImportTest, QLinearConvPerChannelWeightsAndBadScales) {
-  // Per-output-channel w zero point and scale: [M] against the weight's
-  // axis 0 and the result's axis 1.
-  ModelBuilder b(10);
-  b.input("x", {1, 2, 3, 3}, kU8);
-  b.initF32("xs", {}, {0.5f});
-  init8(b, "xz", kU8, {}, {128});
-  b.input("w", {2, 2, 1, 1}, kI8);
-  b.initF32("ws", {2}, {0.25f, 0.125f});
-  b.input("wz", {2}, kI8);
-  b.initF32("ys", {}, {0.1f});
-  init8(b, "yz", kU8, {}, {10});
-  b.node("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"},
-         "qconv");
-  b.output("y", kU8);
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "tensor<2xi8> to tensor<2x1x1x1xi8>");
-  EXPECT_HAS(r.ir, "tensor<2xf32> to tensor<1x2x1x1xf32>");
-  EXPECT_HAS(r.ir, "lpx_graph.unary \"round\"");
-  EXPECT_HAS(r.ir, "params = array<f64: 0.000000e+00, 2.550000e+02>");
-  EXPECT_HAS(r.ir, "-> tensor<1x2x3x3xui8>");
-
-  // x's scale must be per tensor.
-  ModelBuilder bad(10);
-  bad.input("x", {1, 2, 3, 3}, kU8);
-  bad.initF32("xs", {2}, {0.5f, 0.5f});
-  init8(bad, "xz", kU8, {}, {128});
-  bad.input("w", {2, 2, 1, 1}, kI8);
-  bad.initF32("ws", {}, {0.25f});
-  init8(bad, "wz", kI8, {}, {0});
-  bad.initF32("ys", {}, {0.1f});
-  init8(bad, "yz", kU8, {}, {10});
-  bad.node("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"},
-           {"y"}, "qconv");
-  bad.output("y", kU8);
-  r = import(bad);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'qconv' (QLinearConv): the first scale must be "
-                      "a scalar (per tensor), got shape 2");
-}
-
-TEST_F(ImportTest, MatMulIntegerZeroPointShapes) {
-  // A [2,3]: a zero point of 3 elements is neither per tensor nor per row.
-  ModelBuilder b(10);
-  b.input("a", {2, 3}, kU8);
-  b.input("az", {3}, kU8);
-  b.input("w", {3, 4}, kU8);
-  b.node("MatMulInteger", {"a", "w", "az"}, {"y"}, "mmi");
-  b.output("y", onnx::TensorProto::INT32);
-  Imported r = import(b);
-  EXPECT_FALSE(r.ok);
-  EXPECT_HAS(r.diags, "node 'mmi' (MatMulInteger): A's zero point of shape 3 "
-                      "is neither per tensor nor per index of axis 0 of 2x3");
-}
 
 //===----------------------------------------------------------------------===//
 // Recurrent ops (RNN, GRU, LSTM) unrolled over the sequence
