@@ -15,10 +15,12 @@ void lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   if (stop == StopAfter::Graph)
     return;
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.chip}));
+  pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)
     return;
   pm.addPass(createSchedule(ScheduleOptions{opts.chip}));
   pm.addPass(createAllocateSram(AllocateSramOptions{opts.chip}));
+  pm.addPass(createVerifyScheduled());
 }
 
 namespace {
