@@ -17,24 +17,13 @@ namespace lpx::onnximport {
 
 FailureOr<Value> buildMatMul(NodeContext &n, Value a, Value b,
                              Type resultElt) {
-  ArrayRef<int64_t> as = n.typeOf(a).getShape(), bs = n.typeOf(b).getShape();
-  if (as.empty() || bs.empty())
-    return n.fail("operands must have rank 1 or more");
-  int64_t ka = as.back(), kb = bs.size() == 1 ? bs[0] : bs[bs.size() - 2];
-  if (ka != kb)
-    return n.fail("reduction dims differ: " + shapeString(as) + " x " +
-                  shapeString(bs));
-  // numpy matmul: 1-D operands lose their added dim again in the result.
-  SmallVector<int64_t> batchA(as.begin(), as.end() - std::min<size_t>(2, as.size()));
-  SmallVector<int64_t> batchB(bs.begin(), bs.end() - std::min<size_t>(2, bs.size()));
-  auto shape = broadcastShapes(batchA, batchB);
-  if (failed(shape))
-    return n.fail("batch dims of " + shapeString(as) + " and " +
-                  shapeString(bs) + " cannot be broadcast");
-  if (as.size() >= 2)
-    shape->push_back(as[as.size() - 2]);
-  if (bs.size() >= 2)
-    shape->push_back(bs.back());
+  FailureOr<SmallVector<int64_t>> shape;
+  if (failed(n.withReason([&] {
+        shape = MatMulOp::inferShape(n.loc, n.typeOf(a).getShape(),
+                                     n.typeOf(b).getShape());
+        return success(succeeded(shape));
+      })))
+    return failure();
   return Value(n.create<MatMulOp>(n.tensorOf(*shape, resultElt), a, b));
 }
 
@@ -79,8 +68,7 @@ LogicalResult importGemm(NodeContext &n) {
     c = *cv;
     // C broadcasts one way, to MxN.
     SmallVector<int64_t> mn{m, nn};
-    auto bc = broadcastShapes(n.typeOf(c).getShape(), mn);
-    if (failed(bc) || ArrayRef<int64_t>(*bc) != ArrayRef<int64_t>(mn))
+    if (!broadcastsTo(n.typeOf(c).getShape(), mn))
       return n.fail("C of shape " + shapeString(n.typeOf(c).getShape()) +
                     " does not broadcast to " + shapeString(mn));
     if (n.typeOf(c).getElementType() != elt)

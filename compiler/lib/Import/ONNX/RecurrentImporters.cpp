@@ -97,12 +97,10 @@ private:
   }
   std::map<double, Value> scalars;
   Value binary(char op, Value a, Value b) {
-    auto shape = broadcastShapes(n.typeOf(a).getShape(), n.typeOf(b).getShape());
-    auto t = n.tensorOf(*shape, elt);
     switch (op) {
-    case '+': return n.create<AddOp>(t, a, b);
-    case '-': return n.create<SubOp>(t, a, b);
-    default: return n.create<MulOp>(t, a, b);
+    case '+': return n.create<AddOp>(a, b);
+    case '-': return n.create<SubOp>(a, b);
+    default: return n.create<MulOp>(a, b);
     }
   }
   Value add(Value a, Value b) { return binary('+', a, b); }

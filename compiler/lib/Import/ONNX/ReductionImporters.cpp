@@ -220,14 +220,11 @@ Value scalarConst(NodeContext &n, Type elt, double v) {
 }
 
 Value binop(NodeContext &n, char op, Value a, Value b) {
-  auto at = n.typeOf(a), bt = n.typeOf(b);
-  auto shape = broadcastShapes(at.getShape(), bt.getShape());
-  auto t = n.tensorOf(*shape, at.getElementType());
   switch (op) {
-  case '+': return n.create<AddOp>(t, a, b);
-  case '-': return n.create<SubOp>(t, a, b);
-  case '*': return n.create<MulOp>(t, a, b);
-  default: return n.create<DivOp>(t, a, b);
+  case '+': return n.create<AddOp>(a, b);
+  case '-': return n.create<SubOp>(a, b);
+  case '*': return n.create<MulOp>(a, b);
+  default: return n.create<DivOp>(a, b);
   }
 }
 

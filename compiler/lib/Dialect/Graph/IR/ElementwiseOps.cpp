@@ -1,4 +1,4 @@
-//===- ElementwiseOps.cpp - lpx_graph elementwise op verifiers ------------===//
+//===- ElementwiseOps.cpp - lpx_graph elementwise ops: shapes, verifiers --===//
 #include "GraphOpUtils.h"
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 
@@ -17,32 +17,46 @@ using namespace lpx::graph::detail;
 namespace {
 using lpx::isa::FnInfo;
 
-LogicalResult verifyBroadcast(Operation *op, ValueRange inputs, Value result) {
+/// The numpy broadcast of the operands' shapes: the result shape of every
+/// broadcasting op.
+FailureOr<SmallVector<int64_t>> broadcastOperands(std::optional<Location> loc,
+                                                  ValueRange operands) {
   SmallVector<int64_t> shape;
-  for (Value v : inputs) {
+  std::string shapes;
+  for (Value v : operands) {
+    shapes += (shapes.empty() ? "" : ", ") + shapeStr(rankedType(v).getShape());
     auto b = broadcastShapes(shape, rankedType(v).getShape());
     if (failed(b))
-      return op->emitOpError("operand shapes cannot be broadcast together");
+      return emitOptionalError(loc, "operand shapes (", shapes,
+                               ") cannot be broadcast together");
     shape = *b;
   }
-  if (ArrayRef<int64_t>(shape) != rankedType(result).getShape())
-    return op->emitOpError("result shape ")
-           << shapeStr(rankedType(result).getShape())
-           << " is not the broadcast shape " << shapeStr(shape);
+  return shape;
+}
+
+LogicalResult inferBroadcast(MLIRContext *ctx, std::optional<Location> loc,
+                             ValueRange operands, Type elt,
+                             SmallVectorImpl<Type> &types) {
+  auto shape = broadcastOperands(loc, operands);
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(*shape, elt));
   return success();
 }
 
-LogicalResult verifyBinary(Operation *op, bool mixedTypes) {
-  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-  Value res = op->getResult(0);
-  if (rankedType(lhs).getElementType() != rankedType(res).getElementType())
-    return op->emitOpError("result element type must match the first operand");
-  if (!mixedTypes &&
-      rankedType(lhs).getElementType() != rankedType(rhs).getElementType())
-    return op->emitOpError("operands must have the same element type");
-  return verifyBroadcast(op, op->getOperands(), res);
+template <typename Adaptor>
+LogicalResult inferBinary(MLIRContext *ctx, std::optional<Location> loc,
+                          Adaptor adaptor, SmallVectorImpl<Type> &types) {
+  return inferBroadcast(ctx, loc, {adaptor.getLhs(), adaptor.getRhs()},
+                        rankedType(adaptor.getLhs()).getElementType(), types);
 }
 
+LogicalResult verifySameElementType(Operation *op) {
+  if (rankedType(op->getOperand(0)).getElementType() !=
+      rankedType(op->getOperand(1)).getElementType())
+    return op->emitOpError("operands must have the same element type");
+  return success();
+}
 
 /// Checks an operand element type against a function's domain.
 LogicalResult checkDomain(Operation *op, const FnInfo &fn, Type elt) {
@@ -67,20 +81,42 @@ LogicalResult checkResultElement(Operation *op, const FnInfo &fn,
 
 } // namespace
 
-LogicalResult AddOp::verify() { return verifyBinary(*this, false); }
-LogicalResult SubOp::verify() { return verifyBinary(*this, false); }
-LogicalResult MulOp::verify() { return verifyBinary(*this, false); }
-LogicalResult DivOp::verify() { return verifyBinary(*this, false); }
-LogicalResult PowOp::verify() { return verifyBinary(*this, true); }
+#define LPX_BINARY_OP(Op)                                                      \
+  LogicalResult Op::inferReturnTypes(MLIRContext *ctx,                         \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    return inferBinary(ctx, loc, adaptor, types);                              \
+  }
+LPX_BINARY_OP(AddOp)
+LPX_BINARY_OP(SubOp)
+LPX_BINARY_OP(MulOp)
+LPX_BINARY_OP(DivOp)
+LPX_BINARY_OP(PowOp)
+#undef LPX_BINARY_OP
+
+LogicalResult AddOp::verify() { return verifySameElementType(*this); }
+LogicalResult SubOp::verify() { return verifySameElementType(*this); }
+LogicalResult MulOp::verify() { return verifySameElementType(*this); }
+LogicalResult DivOp::verify() { return verifySameElementType(*this); }
+// The exponent may have another type than the base.
+LogicalResult PowOp::verify() { return success(); }
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *ctx,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  return inferBroadcast(ctx, loc, adaptor.getOperands(),
+                        rankedType(adaptor.getX()).getElementType(), types);
+}
 
 LogicalResult WhereOp::verify() {
   if (!rankedType(getCondition()).getElementType().isInteger(1))
     return emitOpError("condition must be a tensor of i1");
-  Type t = rankedType(getResult()).getElementType();
-  if (rankedType(getX()).getElementType() != t ||
-      rankedType(getY()).getElementType() != t)
-    return emitOpError("x, y and result must have the same element type");
-  return verifyBroadcast(*this, getOperands(), getResult());
+  if (rankedType(getX()).getElementType() !=
+      rankedType(getY()).getElementType())
+    return emitOpError("x and y must have the same element type");
+  return success();
 }
 
 LogicalResult CastOp::verify() {
@@ -107,18 +143,25 @@ LogicalResult UnaryFnOp::verify() {
                             out.getElementType());
 }
 
-LogicalResult BinaryFnOp::verify() {
-  auto fnId = lpx::isa::binaryFnFromMnemonic(getFn().str());
+LogicalResult BinaryFnOp::inferReturnTypes(MLIRContext *ctx,
+                                           std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  auto fnId = lpx::isa::binaryFnFromMnemonic(adaptor.getFn().str());
   if (!fnId)
-    return emitOpError("unknown binary function '") << getFn() << "'";
-  const FnInfo &fn = *lpx::isa::binaryFnInfo(int64_t(*fnId));
-  Type elt = rankedType(getLhs()).getElementType();
-  if (rankedType(getRhs()).getElementType() != elt)
-    return emitOpError("operands must have the same element type");
-  if (failed(checkDomain(*this, fn, elt)) ||
-      failed(checkResultElement(*this, fn, elt,
-                                rankedType(getResult()).getElementType())))
-    return failure();
-  return verifyBroadcast(*this, getOperands(), getResult());
+    return emitOptionalError(loc, "unknown binary function '",
+                             adaptor.getFn(), "'");
+  Type elt = rankedType(adaptor.getLhs()).getElementType();
+  if (lpx::isa::binaryFnInfo(int64_t(*fnId))->boolResult())
+    elt = IntegerType::get(ctx, 1);
+  return inferBroadcast(ctx, loc, {adaptor.getLhs(), adaptor.getRhs()}, elt,
+                        types);
 }
 
+LogicalResult BinaryFnOp::verify() {
+  const FnInfo &fn = *lpx::isa::binaryFnInfo(
+      int64_t(*lpx::isa::binaryFnFromMnemonic(getFn().str())));
+  if (failed(verifySameElementType(*this)))
+    return failure();
+  return checkDomain(*this, fn, rankedType(getLhs()).getElementType());
+}

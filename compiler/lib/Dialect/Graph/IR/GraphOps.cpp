@@ -26,6 +26,11 @@ lpx::graph::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   return out;
 }
 
+bool lpx::graph::broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  auto b = broadcastShapes(from, to);
+  return succeeded(b) && ArrayRef<int64_t>(*b) == to;
+}
+
 //===----------------------------------------------------------------------===//
 // ConstantOp
 //===----------------------------------------------------------------------===//

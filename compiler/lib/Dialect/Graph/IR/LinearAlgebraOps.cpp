@@ -10,11 +10,33 @@ using namespace mlir;
 using namespace lpx::graph;
 using namespace lpx::graph::detail;
 
+FailureOr<SmallVector<int64_t>>
+MatMulOp::inferShape(std::optional<Location> loc, ArrayRef<int64_t> a,
+                     ArrayRef<int64_t> b) {
+  if (a.empty() || b.empty())
+    return emitOptionalError(loc, "operands must have rank 1 or more");
+  int64_t k1 = a.back();
+  int64_t k2 = b.size() == 1 ? b[0] : b[b.size() - 2];
+  if (k1 != k2)
+    return emitOptionalError(loc, "reduction dimensions differ: ", k1, " vs ",
+                             k2);
+  // numpy matmul: 1-D operands lose their added dim again in the result.
+  SmallVector<int64_t> batchA(a.begin(), a.end() - std::min<size_t>(2, a.size()));
+  SmallVector<int64_t> batchB(b.begin(), b.end() - std::min<size_t>(2, b.size()));
+  auto shape = broadcastShapes(batchA, batchB);
+  if (failed(shape))
+    return emitOptionalError(loc, "batch dimensions of ", shapeStr(a), " and ",
+                             shapeStr(b), " cannot be broadcast together");
+  if (a.size() >= 2)
+    shape->push_back(a[a.size() - 2]);
+  if (b.size() >= 2)
+    shape->push_back(b.back());
+  return shape;
+}
+
 LogicalResult MatMulOp::verify() {
   ArrayRef<int64_t> a = rankedType(getLhs()).getShape();
   ArrayRef<int64_t> b = rankedType(getRhs()).getShape();
-  if (a.empty() || b.empty())
-    return emitOpError("operands must have rank 1 or more");
   // Weights may be in another floating-point format than the activations
   // (the matrix unit accumulates in fp32); otherwise the types must match.
   Type lhsElem = rankedType(getLhs()).getElementType();
@@ -34,24 +56,13 @@ LogicalResult MatMulOp::verify() {
       !(lhsElem.isSignlessInteger(8) && resElem.isSignlessInteger(32)))
     return emitOpError("integer result must have the operands' type (or "
                        "i32 for i8 operands)");
-  int64_t k1 = a.back();
-  int64_t k2 = b.size() == 1 ? b[0] : b[b.size() - 2];
-  if (k1 != k2)
-    return emitOpError("reduction dimensions differ: ") << k1 << " vs " << k2;
-  SmallVector<int64_t> batchA(a.begin(), a.end() - std::min<size_t>(2, a.size()));
-  SmallVector<int64_t> batchB(b.begin(), b.end() - std::min<size_t>(2, b.size()));
-  auto batch = broadcastShapes(batchA, batchB);
-  if (failed(batch))
-    return emitOpError("batch dimensions cannot be broadcast together");
-  SmallVector<int64_t> expected = *batch;
-  if (a.size() >= 2)
-    expected.push_back(a[a.size() - 2]);
-  if (b.size() >= 2)
-    expected.push_back(b.back());
-  if (ArrayRef<int64_t>(expected) != rankedType(getResult()).getShape())
+  auto expected = inferShape(getLoc(), a, b);
+  if (failed(expected))
+    return failure();
+  if (ArrayRef<int64_t>(*expected) != rankedType(getResult()).getShape())
     return emitOpError("result shape ")
            << shapeStr(rankedType(getResult()).getShape()) << " should be "
-           << shapeStr(expected);
+           << shapeStr(*expected);
   return success();
 }
 
