@@ -91,6 +91,7 @@ private:
   LogicalResult readOptionalInputs();
   FailureOr<Direction> prepareDirection(int64_t d, Value xs, Value &xw);
   void unrollDirection(const Direction &dir, Value xw, bool wantY);
+  Value permuteSteps(Value v, ArrayRef<int64_t> perm, ArrayRef<int64_t> shape);
   void setOutputs(bool wantY);
   Type elt;
   int64_t seq = 0, batch = 0, inputSize = 0, hidden = 0, dirs = 1;
@@ -611,6 +612,18 @@ FailureOr<Direction> Unroller::prepareDirection(int64_t d, Value xs,
   return dir;
 }
 
+/// `v` ([seq, ..., batch, width]) with its (step, batch entry) rows
+/// gathered by `perm`, reshaped to `shape`.
+Value Unroller::permuteSteps(Value v, ArrayRef<int64_t> perm,
+                             ArrayRef<int64_t> shape) {
+  auto it = n.tensorOf({seq * batch}, n.builder().getI64Type());
+  Value idx = n.create<ConstantOp>(DenseElementsAttr::get(it, perm));
+  Value flat = n.reshape(v, {seq * batch, shape.back()});
+  return n.reshape(n.create<GatherOp>(flat.getType(), flat, idx,
+                                      n.builder().getI64IntegerAttr(0)),
+                   shape);
+}
+
 /// The steps of one direction; appends its Y, Y_h and Y_c.
 void Unroller::unrollDirection(const Direction &dir, Value xw, bool wantY) {
   int64_t gh = gates * hidden;
@@ -625,13 +638,7 @@ void Unroller::unrollDirection(const Direction &dir, Value xw, bool wantY) {
     for (int64_t s = 0; s < seq; ++s)
       for (int64_t b = 0; b < batch; ++b)
         perm.push_back((s < lens[b] ? lens[b] - 1 - s : s) * batch + b);
-    auto it = n.tensorOf({seq * batch}, n.builder().getI64Type());
-    Value idx = n.create<ConstantOp>(
-        DenseElementsAttr::get(it, ArrayRef<int64_t>(perm)));
-    Value flat = n.reshape(xw, {seq * batch, gh});
-    xw = n.reshape(n.create<GatherOp>(flat.getType(), flat, idx,
-                                      n.builder().getI64IntegerAttr(0)),
-                   {seq, batch, gh});
+    xw = permuteSteps(xw, perm, {seq, batch, gh});
   }
   auto timeOf = [&](int64_t s) {
     if (!dir.reverse || permuted)
@@ -671,15 +678,8 @@ void Unroller::unrollDirection(const Direction &dir, Value xw, bool wantY) {
                 : Value(n.create<ConcatOp>(
                       n.tensorOf({seq, 1, batch, hidden}, elt), parts,
                       n.builder().getI64IntegerAttr(0)));
-  if (permuted) {
-    auto it = n.tensorOf({seq * batch}, n.builder().getI64Type());
-    Value idx = n.create<ConstantOp>(
-        DenseElementsAttr::get(it, ArrayRef<int64_t>(perm)));
-    Value flat = n.reshape(y, {seq * batch, hidden});
-    y = n.reshape(n.create<GatherOp>(flat.getType(), flat, idx,
-                                     n.builder().getI64IntegerAttr(0)),
-                  {seq, 1, batch, hidden});
-  }
+  if (permuted)
+    y = permuteSteps(y, perm, {seq, 1, batch, hidden});
   ySeqs.push_back(y);
 }
 
