@@ -1,8 +1,10 @@
 //===- OpImporters.h - One importer per ONNX op family ----------*- C++ -*-===//
 //
-// Each importer reads one ONNX node through its NodeContext, computes the
-// static result type itself (ONNX inference is only a cross-check) and
-// builds the canonical lpx_graph form the op verifiers accept. On failure it
+// Each importer reads one ONNX node through its NodeContext and builds the
+// canonical lpx_graph form the op verifiers accept. Ops that infer their
+// result type are built without one (NodeContext::createInferred); for the
+// others the importer gives the static result type (ONNX inference is only a
+// cross-check). On failure it
 // has reported the reason via NodeContext::fail.
 //
 //===----------------------------------------------------------------------===//
