@@ -243,30 +243,6 @@ ModelBuilder mlp() {
   return b;
 }
 
-TEST_F(ImportTest, ConstantNodeAndLegacyBroadcast) {
-  ModelBuilder b(6);
-  b.input("x", {2, 3, 4});
-  auto &k = b.node("Constant", {}, {"k"}, "k");
-  auto *a = k.add_attribute();
-  a->set_name("value");
-  a->set_type(onnx::AttributeProto::TENSOR);
-  a->mutable_t()->set_data_type(kF32);
-  a->mutable_t()->add_dims(3);
-  for (float v : {1.f, 2.f, 3.f})
-    a->mutable_t()->add_float_data(v);
-  // Opset 6: rhs aligned at axis 1, which numpy would not do.
-  auto &add = b.node("Add", {"x", "k"}, {"y"}, "add");
-  attrInt(add, "broadcast", 1);
-  attrInt(add, "axis", 1);
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>");
-  EXPECT_HAS(r.ir, "tensor<3xf32> to tensor<1x3x1xf32>");
-  EXPECT_HAS(r.ir, "(tensor<2x3x4xf32>, tensor<1x3x1xf32>) -> tensor<2x3x4xf32>");
-  EXPECT_HAS(r.irLoc, "loc(\"k\")");
-}
-
 TEST_F(ImportTest, OutputsMayBeInputsOrInitializers) {
   ModelBuilder b;
   b.input("x", {2});
@@ -394,21 +370,6 @@ void attrString(onnx::NodeProto &n, const std::string &name,
   a->set_name(name);
   a->set_type(onnx::AttributeProto::STRING);
   a->set_s(v);
-}
-
-TEST_F(ImportTest, ConvTransposeOutputShapeBecomesPads) {
-  ModelBuilder b(11);
-  b.input("x", {1, 1, 3, 3});
-  b.initF32("w", {1, 2, 3, 3});
-  auto &n = b.node("ConvTranspose", {"x", "w"}, {"y"}, "ct");
-  attrInts(n, "strides", {3, 2});
-  attrInts(n, "output_shape", {10, 8});
-  b.output("y");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  // The taps reach 3*2 + 3 = 9 rows and 2*2 + 3 = 7 cols; the total padding
-  // 9 - 10 = -1 splits (floor) into 0 at the start and -1 at the end.
-  EXPECT_HAS(r.ir, "pads = array<i64: 0, 0, -1, -1>, strides = array<i64: 3, 2>} : (tensor<1x1x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x10x8xf32>");
 }
 
 TEST_F(ImportTest, AllUnsupportedNodesReported) {
@@ -913,94 +874,6 @@ void attrStrings(onnx::NodeProto &n, const std::string &name,
   a->set_type(onnx::AttributeProto::STRINGS);
   for (auto &s : v)
     a->add_strings(s);
-}
-
-TEST_F(ImportTest, LstmUnrollsOneStepPerTimeWithFoldedWeights) {
-  // seq 3, batch 2, input 2, hidden 3; constant W and R.
-  ModelBuilder b(14);
-  b.input("x", {3, 2, 2});
-  b.initF32("w", {1, 12, 2});
-  b.initF32("r", {1, 12, 3});
-  attrInt(b.node("LSTM", {"x", "w", "r"}, {"y", "yh", "yc"}, "lstm"),
-          "hidden_size", 3);
-  b.output("y");
-  b.output("yh");
-  b.output("yc");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  // Constant weights are transposed at compile time: W^T [2,12], R^T [3,12].
-  EXPECT_HASNT(r.ir, "lpx_graph.transpose");
-  EXPECT_HAS(r.ir, "tensor<2x12xf32>");
-  EXPECT_HAS(r.ir, "tensor<3x12xf32>");
-  // One input projection for all steps, then H x R^T per step.
-  EXPECT_HAS(r.ir, "(tensor<3x2x2xf32>, tensor<2x12xf32>) -> tensor<3x2x12xf32>");
-  EXPECT_EQ(count(r.ir, "lpx_graph.matmul"), 1u + 3u);
-  // Per step: i, f, o sigmoid; c and h(C) tanh.
-  EXPECT_EQ(count(r.ir, "lpx_graph.sigmoid"), 9u);
-  EXPECT_EQ(count(r.ir, "lpx_graph.tanh"), 6u);
-  // Y is the steps' concat [seq, dirs, batch, hidden].
-  EXPECT_HAS(r.ir, "-> tensor<3x1x2x3xf32>");
-  EXPECT_HASNT(r.ir, "lpx_graph.where"); // no sequence_lens, no masks
-}
-
-TEST_F(ImportTest, RnnSequenceLensMaskPastTheEnd) {
-  // Batch entry 1 has length 1 of 3: steps 1 and 2 keep its state (Where)
-  // and give zeros in Y; the reverse direction reads X permuted per entry.
-  ModelBuilder b(14);
-  b.input("x", {3, 2, 2});
-  b.input("w", {2, 4, 2});
-  b.input("r", {2, 4, 4});
-  initI32(b, "lens", {3, 1});
-  auto &n = b.node("RNN", {"x", "w", "r", "", "lens"}, {"y", "yh"}, "rnn");
-  attrInt(n, "hidden_size", 4);
-  attrString(n, "direction", "bidirectional");
-  attrStrings(n, "activations", {"Relu", "Tanh"});
-  b.output("y");
-  b.output("yh");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "lpx_graph.relu");
-  EXPECT_HAS(r.ir, "lpx_graph.tanh");
-  EXPECT_HAS(r.ir, "dense<[[true], [false]]> : tensor<2x1xi1>");
-  // Y masks (2 steps) and state masks (2 steps), in both directions.
-  EXPECT_EQ(count(r.ir, "lpx_graph.where"), 8u);
-  // The reverse direction: step s of entry b reads time len_b-1-s; padding
-  // stays in place. Rows of [seq*batch]: (t*2 + b).
-  EXPECT_HAS(r.ir, "dense<[4, 1, 2, 3, 0, 5]> : tensor<6xi64>");
-  EXPECT_EQ(count(r.ir, "lpx_graph.gather "), 2u); // X in, Y back
-  // Runtime weights are sliced and transposed per direction.
-  EXPECT_HAS(r.ir, "lpx_graph.transpose");
-  EXPECT_HAS(r.ir, "-> tensor<3x2x2x4xf32>");
-  EXPECT_HAS(r.ir, "-> tensor<2x2x4xf32>");
-}
-
-TEST_F(ImportTest, GruLayoutOneAndLinearBeforeReset) {
-  // layout 1: X [batch 2, seq 2, input 3]; outputs [batch, seq, dirs, hidden]
-  // and [batch, dirs, hidden].
-  ModelBuilder b(14);
-  b.input("x", {2, 2, 3});
-  b.initF32("w", {1, 9, 3});
-  b.initF32("r", {1, 9, 3});
-  b.initF32("b", {1, 18});
-  auto &n = b.node("GRU", {"x", "w", "r", "b"}, {"y", "yh"}, "gru");
-  attrInt(n, "hidden_size", 3);
-  attrInt(n, "layout", 1);
-  attrInt(n, "linear_before_reset", 1);
-  attrFloat(n, "clip", 2.5f);
-  b.output("y");
-  b.output("yh");
-  Imported r = import(b);
-  ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_HAS(r.ir, "{perm = array<i64: 1, 0, 2>} : (tensor<2x2x3xf32>)");
-  EXPECT_HAS(r.ir, "{perm = array<i64: 2, 0, 1, 3>}");
-  EXPECT_HAS(r.ir, "-> tensor<2x2x1x3xf32>");
-  EXPECT_HAS(r.ir, "tensor<2x3xf32> to tensor<2x1x3xf32>");
-  // linear_before_reset: one H x R^T [3, 9] per step, Rbh kept in the step.
-  EXPECT_EQ(count(r.ir, "(tensor<2x3xf32>, tensor<3x9xf32>) -> tensor<2x9xf32>"),
-            2u);
-  // Every activation input is clipped: z, r, h per step.
-  EXPECT_EQ(count(r.ir, "lpx_graph.unary \"clip\""), 6u);
-  EXPECT_HAS(r.ir, "params = array<f64: -2.500000e+00, 2.500000e+00>");
 }
 
 TEST_F(ImportTest, BidirectionalDefaultsAndInputForget) {
