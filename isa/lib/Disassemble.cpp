@@ -3,6 +3,7 @@
 #include "lpx/isa/UnitOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include <google/protobuf/text_format.h>
 
 using namespace lpx::isa;
 
@@ -12,6 +13,18 @@ static std::string shapeText(const pb::Buffer &b) {
     s += (i ? "x" : "") + std::to_string(b.shape(i));
   return (s.empty() ? "" : s + "x") +
          std::string(dtypeName(static_cast<DType>(b.dtype())));
+}
+
+// The attributes in protobuf text format on one line, e.g.
+// `pad { mode: PAD_REFLECT begin: 1 end: 1 }`.
+static std::string attributesText(const pb::Attributes &a) {
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetSingleLineMode(true);
+  std::string text;
+  printer.PrintToString(a, &text);
+  while (!text.empty() && text.back() == ' ')
+    text.pop_back();
+  return text;
 }
 
 static const char *kindText(pb::BufferKind k) {
@@ -55,12 +68,8 @@ void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
       os << " <-";
       for (uint32_t id : inst.operands())
         os << " %" << id;
-      if (inst.attrs_size()) {
-        os << " [";
-        for (int i = 0; i < inst.attrs_size(); ++i)
-          os << (i ? "," : "") << inst.attrs(i);
-        os << "]";
-      }
+      if (inst.has_attributes())
+        os << " {" << attributesText(inst.attributes()) << "}";
       os << llvm::formatv("  busy {0} lat {1}", c.busy, c.latency);
       if (op == Opcode::Send)
         os << " arrive " << inst.arrive();

@@ -10,6 +10,7 @@
 #include "lpx/isa/Program.h"
 #include "lpx/runtime/HostTensor.h"
 #include "lpx/runtime/Runtime.h"
+#include "lpx/test/Attributes.h"
 #include "gtest/gtest.h"
 #include <cstring>
 #include <initializer_list>
@@ -146,8 +147,9 @@ public:
     for (uint32_t o : operands)
       i->add_operands(o);
     i->set_result(result);
-    for (int64_t a : attrs)
-      i->add_attrs(a);
+    isa::pb::Attributes typed = lpx::test::attributesFromList(op, attrs);
+    if (typed.kind_case() != isa::pb::Attributes::KIND_NOT_SET)
+      *i->mutable_attributes() = std::move(typed);
     i->set_origin("test_" + std::string(isa::mnemonic(op)));
     return *i;
   }

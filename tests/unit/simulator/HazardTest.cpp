@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ProgramBuilder.h"
+#include "lpx/test/Attributes.h"
 
 #include <map>
 
@@ -307,8 +308,7 @@ TEST(HazardTest, PartialOverlapCounts) {
   b.inst(Opcode::Relu, 0, kVxmDone, {a}, z, "Relu_1");
   isa::pb::Instruction &slice =
       b.inst(Opcode::Slice, 0, kVxmDone, {x}, c, "Slice_2");
-  for (int64_t attr : {0, 0, 1, 1}) // start [0, 0], step [1, 1]
-    slice.add_attrs(attr);
+  *slice.mutable_attributes() = lpx::test::sliceAttrs({0, 0}, {1, 1});
 
   isa::LoadedProgram prog;
   SimResult r;

@@ -24,8 +24,9 @@ isa::TensorDesc tensorDescOf(mlir::Type tensorType);
 /// The opcode an op executes as; failure for ops that are not instructions
 /// (constants, returns) or are not known.
 mlir::FailureOr<isa::Opcode> opcodeOf(mlir::Operation *op);
-/// The integer attributes of the instruction (see Opcodes.def).
-llvm::SmallVector<int64_t> instructionAttrs(mlir::Operation *op);
+/// The instruction's typed attributes (the message Opcodes.def names for its
+/// opcode; none for opcodes without attributes).
+isa::pb::Attributes instructionAttrs(mlir::Operation *op);
 /// Busy and latency cycles of `op` on `chip`, from operand and result types.
 isa::Cost costOf(const isa::ChipSpec &chip, mlir::Operation *op);
 

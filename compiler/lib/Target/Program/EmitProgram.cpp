@@ -127,8 +127,9 @@ public:
       inst.set_origin(origin);
       for (Value operand : op.getOperands())
         inst.add_operands(ids.lookup(operand));
-      for (int64_t a : instructionAttrs(&op))
-        inst.add_attrs(a);
+      isa::pb::Attributes attrs = instructionAttrs(&op);
+      if (attrs.kind_case() != isa::pb::Attributes::KIND_NOT_SET)
+        *inst.mutable_attributes() = std::move(attrs);
       if (auto send = dyn_cast<sched::SendOp>(op)) {
         inst.set_node(uint32_t(send.getFrom()));
         inst.set_dst_node(uint32_t(send.getTo()));

@@ -12,6 +12,7 @@
 #include "lpx/isa/ChipSpec.h"
 #include "lpx/isa/DType.h"
 #include "lpx/isa/Opcode.h"
+#include "program.pb.h"
 #include <cstdint>
 #include <vector>
 
@@ -32,12 +33,13 @@ struct Cost {
 
 /// Cost of one instruction on `chip`. Every instruction occupies its unit for
 /// at least one cycle.
-/// `attrs` are the instruction's integer attributes: the generic opcodes
-/// (unary, binary, reduce) are priced by the function they name.
+/// `attrs` are the instruction's attributes: the generic opcodes (unary,
+/// binary, reduce) are priced by the function they name. The entry of each
+/// opcode is in Timing.cpp, its body with its unit's (lib/cost/).
 Cost instructionCost(const ChipSpec &chip, Opcode op,
                      const std::vector<TensorDesc> &operands,
                      const TensorDesc &result,
-                     const std::vector<int64_t> &attrs = {});
+                     const pb::Attributes &attrs = pb::Attributes());
 
 /// A transfer of `bytes` over one link: flits serialised onto the link,
 /// then the hop's fixed latency. Global (between-group) links use the
