@@ -104,6 +104,40 @@ TEST(ProgramFile, VerifierNamesTheProblem) {
   EXPECT_THAT(check(p), HasSubstr("unknown element type"));
 }
 
+TEST(ProgramFile, VerifierChecksTheAttributeMessageOfEachOpcode) {
+  auto chip = loadChipSpec("tsp-v1");
+  auto check = [&](pb::Program p) {
+    llvm::Error e = verifyProgram(p, *chip);
+    return e ? llvm::toString(std::move(e)) : std::string();
+  };
+  // neg has no attributes.
+  pb::Program p = tinyProgram();
+  p.mutable_instructions(0)->mutable_attributes()->mutable_axis();
+  EXPECT_THAT(check(p), HasSubstr("(neg): carries attributes of another"));
+  // pad needs PadAttrs: one begin and one end per dimension, a known mode.
+  p = tinyProgram();
+  pb::Instruction *pad = p.mutable_instructions(0);
+  pad->set_opcode(uint32_t(Opcode::Pad));
+  EXPECT_THAT(check(p), HasSubstr("(pad): missing attributes"));
+  pad->mutable_attributes()->mutable_axis()->set_axis(0);
+  EXPECT_THAT(check(p), HasSubstr("(pad): carries attributes of another"));
+  pb::PadAttrs *a = pad->mutable_attributes()->mutable_pad();
+  a->add_begin(0);
+  EXPECT_THAT(check(p), HasSubstr("(pad): expects 1 end pads, has 0"));
+  a->add_end(0);
+  EXPECT_EQ(check(p), "");
+  a->set_mode(pb::PadMode(7)); // an enum value this format does not know
+  EXPECT_THAT(check(p), HasSubstr("(pad): unknown mode 7"));
+}
+
+TEST(ProgramFile, FormatOneIsRejectedWithTheVersionMessage) {
+  std::string bytes = serializeProgram(tinyProgram());
+  bytes[4] = 1; // format 1.x: untyped integer attributes
+  bytes[6] = 1;
+  EXPECT_THAT(errorOf(parseProgram(bytes, "old.lpxb")),
+              HasSubstr("old.lpxb: program format 1.1, this tool reads"));
+}
+
 TEST(ProgramFile, WriteIsAllOrNothing) {
   std::string dir = ::testing::TempDir();
   std::string path = dir + "/lpx-program-test.lpxb";
