@@ -37,10 +37,10 @@ static const char *kindText(pb::BufferKind k) {
   }
 }
 
-void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
-  const pb::Program &p = prog.program;
+void lpx::isa::disassemble(const VerifiedProgram &prog, llvm::raw_ostream &os) {
+  const pb::Program &p = prog.program();
   os << "program: " << p.source_model() << " for " << p.num_nodes()
-     << " node(s) of " << prog.chip.name << " (" << p.producer() << ")\n";
+     << " node(s) of " << prog.chip().name << " (" << p.producer() << ")\n";
   os << "buffers:\n";
   for (int i = 0; i < p.buffers_size(); ++i) {
     const pb::Buffer &b = p.buffers(i);
@@ -54,11 +54,11 @@ void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
       if (inst.node() != node)
         continue;
       Opcode op = opcodeOf(inst);
-      Cost c = instructionCost(prog.chip, p, inst);
+      Cost c = instructionCost(prog.chip(), p, inst);
       std::string queue = std::string(unitName(unitOf(op)));
       if (op == Opcode::Send)
         queue = "link" + std::to_string(inst.link());
-      else if (queueCount(prog.chip, unitOf(op)) > 1) // as the report names it
+      else if (queueCount(prog.chip(), unitOf(op)) > 1) // as the report names it
         queue += std::to_string(inst.queue());
       os << llvm::formatv("  {0,10} {1,-6} {2,-12}", inst.issue(), queue,
                           mnemonic(op));

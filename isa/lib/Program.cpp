@@ -187,8 +187,15 @@ llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
   return llvm::Error::success();
 }
 
-llvm::Expected<LoadedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
-                                                     llvm::StringRef name) {
+llvm::Expected<VerifiedProgram>
+lpx::isa::VerifiedProgram::verify(pb::Program program, ChipSpec chip) {
+  if (llvm::Error e = verifyProgram(program, chip))
+    return std::move(e);
+  return VerifiedProgram(std::move(program), std::move(chip));
+}
+
+llvm::Expected<VerifiedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
+                                                       llvm::StringRef name) {
   std::string nm = name.str();
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, 4) != 0)
     return fail("%s: not an lpx program file (bad header)", nm.c_str());
@@ -203,23 +210,22 @@ llvm::Expected<LoadedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
                 "%zu present)",
                 nm.c_str(), (unsigned long long)size,
                 bytes.size() - kHeaderBytes);
-  LoadedProgram lp;
-  if (!lp.program.ParseFromArray(bytes.data() + kHeaderBytes,
-                                 static_cast<int>(size)))
+  pb::Program p;
+  if (!p.ParseFromArray(bytes.data() + kHeaderBytes, static_cast<int>(size)))
     return fail("%s: corrupt program payload", nm.c_str());
-  const pb::Program &p = lp.program;
   if (hashText(p.chip_yaml()) != p.chip_hash())
     return fail("%s: chip description does not match its hash", nm.c_str());
   auto chip = parseChipSpec(p.chip_yaml(), "embedded chip description");
   if (!chip)
     return chip.takeError();
-  lp.chip = std::move(*chip);
-  if (auto e = verifyProgram(p, lp.chip))
-    return fail("%s: %s", nm.c_str(), llvm::toString(std::move(e)).c_str());
-  return lp;
+  auto verified = VerifiedProgram::verify(std::move(p), std::move(*chip));
+  if (!verified)
+    return fail("%s: %s", nm.c_str(),
+                llvm::toString(verified.takeError()).c_str());
+  return verified;
 }
 
-llvm::Expected<LoadedProgram> lpx::isa::readProgramFile(llvm::StringRef path) {
+llvm::Expected<VerifiedProgram> lpx::isa::readProgramFile(llvm::StringRef path) {
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file)

@@ -9,6 +9,7 @@
 #include "lpx/isa/Timing.h"
 #include "cost/UnitCost.h"
 #include "lpx/isa/UnitOps.h"
+#include "program.pb.h"
 
 #include <algorithm>
 #include <cmath>
@@ -157,6 +158,12 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
                   chip.stream.transportCycles,
                   unitOpName(op, attrs)};
   return opcodeCost(s);
+}
+
+Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
+                               const std::vector<TensorDesc> &operands,
+                               const TensorDesc &result) {
+  return instructionCost(chip, op, operands, result, pb::Attributes());
 }
 
 Cost lpx::isa::sendCost(const ChipSpec &chip, uint64_t bytes, bool global) {

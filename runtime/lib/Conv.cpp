@@ -334,7 +334,7 @@ llvm::Error lpx::rt::pool(const View &x, const isa::pb::PoolAttrs &attrs,
                 "dimension");
   if (auto e = expectType("operand", x.dtype, out.dtype))
     return e;
-  const bool average = attrs.kind() == isa::pb::POOL_AVERAGE;
+  const bool average = attrs.kind() == isa::pb::POOL_AVG;
   const bool includePad = attrs.count_include_pad();
   if (average && !isa::isFloat(out.dtype))
     return fail("average pooling needs a floating-point type");

@@ -2,6 +2,7 @@
 #include "lpx/Driver/Compile.h"
 
 #include "lpx/InitAll.h"
+#include "lpx/Target/ISABridge.h"
 #include "lpx/Target/Program/EmitProgram.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Path.h"
@@ -21,10 +22,12 @@ std::unique_ptr<MLIRContext> lpx::makeCompilerContext() {
 
 FailureOr<OwningOpRef<ModuleOp>>
 lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
-                 const CompileOptions &opts, StopAfter stop) {
+                 const CompileOptions &opts, const isa::ChipSpec &chip,
+                 StopAfter stop) {
   auto module = importOnnxFile(ctx, model, import);
   if (failed(module))
     return failure();
+  attachChip(**module, chip);
   PassManager pm(&ctx);
   buildPipeline(pm, opts, stop);
   if (failed(pm.run(**module)))
@@ -36,8 +39,9 @@ FailureOr<lpx::isa::pb::Program>
 lpx::compileToProgram(MLIRContext &ctx, StringRef model,
                       const ImportOptions &import, const CompileOptions &opts,
                       const isa::ChipSpec &chip) {
-  auto module = compileToIR(ctx, model, import, opts, StopAfter::Scheduled);
+  auto module =
+      compileToIR(ctx, model, import, opts, chip, StopAfter::Scheduled);
   if (failed(module))
     return failure();
-  return emitProgram(**module, chip, llvm::sys::path::filename(model));
+  return emitProgram(**module, llvm::sys::path::filename(model));
 }

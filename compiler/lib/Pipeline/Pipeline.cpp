@@ -14,11 +14,11 @@ void lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
         createConvertTypes(ConvertTypesOptions{opts.weights, opts.activations}));
   if (stop == StopAfter::Graph)
     return;
-  pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.chip}));
+  pm.addPass(createPartition(PartitionOptions{opts.nodes}));
   if (stop == StopAfter::Partitioned)
     return;
-  pm.addPass(createSchedule(ScheduleOptions{opts.chip}));
-  pm.addPass(createAllocateSram(AllocateSramOptions{opts.chip}));
+  pm.addPass(createSchedule());
+  pm.addPass(createAllocateSram());
 }
 
 namespace {
@@ -41,7 +41,7 @@ void lpx::registerPipelines() {
   PassPipelineRegistration<PipelineOptions>(
       "lpx-compile", "Graph (level 1) to scheduled, allocated IR (level 3)",
       [](OpPassManager &pm, const PipelineOptions &o) {
-        buildPipeline(pm,
-                      CompileOptions{o.chip, o.nodes, o.weights, o.activations});
+        pm.addPass(createAttachChip(AttachChipOptions{o.chip}));
+        buildPipeline(pm, CompileOptions{o.nodes, o.weights, o.activations});
       });
 }

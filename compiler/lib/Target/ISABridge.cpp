@@ -1,5 +1,6 @@
 //===- ISABridge.cpp - Map compiler IR onto the instruction set -----------===//
 #include "lpx/Target/ISABridge.h"
+#include "program.pb.h"
 
 #include "lpx/isa/ElementwiseFunctions.h"
 
@@ -7,7 +8,6 @@
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -96,36 +96,16 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
 
 namespace pb = lpx::isa::pb;
 
-/// The IR's mode strings (verified by the op verifiers) as the program's
-/// enums.
-static pb::ScatterReduction scatterReduction(StringRef r) {
-  return llvm::StringSwitch<pb::ScatterReduction>(r)
-      .Case("add", pb::SCATTER_ADD)
-      .Case("mul", pb::SCATTER_MUL)
-      .Case("max", pb::SCATTER_MAX)
-      .Case("min", pb::SCATTER_MIN)
-      .Default(pb::SCATTER_NONE);
-}
-
-static pb::PadMode padMode(StringRef m) {
-  return llvm::StringSwitch<pb::PadMode>(m)
-      .Case("reflect", pb::PAD_REFLECT)
-      .Case("edge", pb::PAD_EDGE)
-      .Default(pb::PAD_CONSTANT);
-}
-
-static pb::GridSampleMode gridSampleMode(StringRef m) {
-  return llvm::StringSwitch<pb::GridSampleMode>(m)
-      .Case("nearest", pb::GRID_SAMPLE_NEAREST)
-      .Case("bicubic", pb::GRID_SAMPLE_BICUBIC)
-      .Default(pb::GRID_SAMPLE_BILINEAR);
-}
-
-static pb::GridSamplePadding gridSamplePadding(StringRef p) {
-  return llvm::StringSwitch<pb::GridSamplePadding>(p)
-      .Case("border", pb::GRID_SAMPLE_BORDER)
-      .Case("reflection", pb::GRID_SAMPLE_REFLECTION)
-      .Default(pb::GRID_SAMPLE_ZEROS);
+/// The program's enum value for an IR mode string: the IR's modes (checked
+/// by the op verifiers) are the schema's enum names without their prefix, in
+/// lower case ("reflect" is PAD_REFLECT), so there is no table to keep.
+template <typename E>
+static E enumFor(llvm::StringRef prefix, llvm::StringRef mode,
+                 bool (*parse)(const std::string &, E *)) {
+  E value{};
+  [[maybe_unused]] bool known = parse((prefix + mode.upper()).str(), &value);
+  assert(known && "an IR mode without an enum value in program.proto");
+  return value;
 }
 
 template <typename Range>
@@ -189,7 +169,7 @@ pb::Attributes lpx::instructionAttrs(Operation *op) {
       })
       .Case([&](PadOp o) {
         pb::PadAttrs *p = a.mutable_pad();
-        p->set_mode(padMode(o.getMode()));
+        p->set_mode(enumFor("PAD_", o.getMode(), &pb::PadMode_Parse));
         p->set_value(o.getValue().convertToDouble());
         // pads: begin for every dimension, then end.
         ArrayRef<int64_t> pads = o.getPads();
@@ -209,7 +189,7 @@ pb::Attributes lpx::instructionAttrs(Operation *op) {
       })
       .Case([&](PoolOp o) {
         pb::PoolAttrs *p = a.mutable_pool();
-        p->set_kind(o.getKind() == "avg" ? pb::POOL_AVERAGE : pb::POOL_MAX);
+        p->set_kind(enumFor("POOL_", o.getKind(), &pb::PoolKind_Parse));
         p->set_count_include_pad(o.getCountIncludePad());
         append(p->mutable_kernel(), o.getKernelShape());
         append(p->mutable_strides(), o.getStrides());
@@ -227,15 +207,19 @@ pb::Attributes lpx::instructionAttrs(Operation *op) {
       })
       .Case([&](ScatterElementsOp o) {
         a.mutable_scatter()->set_axis(o.getAxis());
-        a.mutable_scatter()->set_reduction(scatterReduction(o.getReduction()));
+        a.mutable_scatter()->set_reduction(enumFor(
+            "SCATTER_", o.getReduction(), &pb::ScatterReduction_Parse));
       })
       .Case([&](ScatterNDOp o) {
-        a.mutable_scatter()->set_reduction(scatterReduction(o.getReduction()));
+        a.mutable_scatter()->set_reduction(enumFor(
+            "SCATTER_", o.getReduction(), &pb::ScatterReduction_Parse));
       })
       .Case([&](GridSampleOp o) {
         pb::GridSampleAttrs *g = a.mutable_grid_sample();
-        g->set_mode(gridSampleMode(o.getMode()));
-        g->set_padding(gridSamplePadding(o.getPaddingMode()));
+        g->set_mode(
+            enumFor("GRID_SAMPLE_", o.getMode(), &pb::GridSampleMode_Parse));
+        g->set_padding(enumFor("GRID_SAMPLE_", o.getPaddingMode(),
+                               &pb::GridSamplePadding_Parse));
         g->set_align_corners(o.getAlignCorners());
       });
   return a;
@@ -253,13 +237,20 @@ isa::Cost lpx::costOf(const isa::ChipSpec &chip, Operation *op) {
                               instructionAttrs(op));
 }
 
-FailureOr<isa::ChipSpec> lpx::loadChipForPass(StringRef chip,
-                                              Operation *anchor) {
-  std::string name = chip.empty() ? isa::presetNames().front() : chip.str();
-  auto spec = isa::loadChipSpec(name);
+void lpx::attachChip(ModuleOp module, const isa::ChipSpec &chip) {
+  module->setAttr(part::PartDialect::kChipAttr,
+                  StringAttr::get(module.getContext(), isa::printChipSpec(chip)));
+}
+
+FailureOr<isa::ChipSpec> lpx::chipOf(ModuleOp module) {
+  auto text = module->getAttrOfType<StringAttr>(part::PartDialect::kChipAttr);
+  if (!text)
+    return module.emitError("module has no chip description; run "
+                            "lpx-attach-chip first");
+  auto spec = isa::parseChipSpec(text.getValue(), part::PartDialect::kChipAttr);
   if (!spec) {
-    anchor->emitError() << llvm::toString(spec.takeError());
+    module.emitError() << llvm::toString(spec.takeError());
     return failure();
   }
-  return *spec;
+  return std::move(*spec);
 }

@@ -9,6 +9,7 @@
 #define LPX_ISA_COST_UNITCOST_H
 
 #include "lpx/isa/Timing.h"
+#include "program.pb.h"
 
 #include <string>
 

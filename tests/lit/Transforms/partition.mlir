@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-partition="nodes=2 chip=%S/../Inputs/test-chip.yaml" -split-input-file | FileCheck %s
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=2" -split-input-file | FileCheck %s
 
 // A 4x2 weight (K = 4 > N = 2): split by the reduction dimension. The
 // activation is sliced on the home node, each half goes to its node, the

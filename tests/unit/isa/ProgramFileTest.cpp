@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <type_traits>
 
 using namespace lpx::isa;
 using ::testing::HasSubstr;
@@ -33,8 +34,19 @@ pb::Program tinyProgram() {
   return p;
 }
 
-std::string errorOf(llvm::Expected<LoadedProgram> p) {
+// Only the verifier makes a VerifiedProgram.
+static_assert(!std::is_default_constructible_v<VerifiedProgram>);
+static_assert(!std::is_constructible_v<VerifiedProgram, pb::Program, ChipSpec>);
+
+std::string errorOf(llvm::Expected<VerifiedProgram> p) {
   return p ? "" : llvm::toString(p.takeError());
+}
+
+/// The verifier's message for `p` on tsp-v1 ("" when it passes).
+std::string check(const pb::Program &p) {
+  auto chip = loadChipSpec("tsp-v1");
+  llvm::Error e = verifyProgram(p, *chip);
+  return e ? llvm::toString(std::move(e)) : std::string();
 }
 
 TEST(ProgramFile, RoundTrip) {
@@ -42,8 +54,8 @@ TEST(ProgramFile, RoundTrip) {
   ASSERT_EQ(bytes.substr(0, 4), "LPXB");
   auto loaded = parseProgram(bytes, "tiny");
   ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
-  EXPECT_EQ(loaded->program.instructions_size(), 1);
-  EXPECT_EQ(loaded->chip.name, "tsp-v1");
+  EXPECT_EQ(loaded->program().instructions_size(), 1);
+  EXPECT_EQ(loaded->chip().name, "tsp-v1");
 }
 
 TEST(ProgramFile, RejectsWrongMagicTruncationAndNewerVersions) {
@@ -73,10 +85,6 @@ TEST(ProgramFile, ChipTextMustMatchItsHash) {
 
 TEST(ProgramFile, VerifierNamesTheProblem) {
   auto chip = loadChipSpec("tsp-v1");
-  auto check = [&](pb::Program p) {
-    llvm::Error e = verifyProgram(p, *chip);
-    return e ? llvm::toString(std::move(e)) : std::string();
-  };
   pb::Program p = tinyProgram();
   p.mutable_instructions(0)->set_result(7);
   EXPECT_THAT(check(p), HasSubstr("result buffer 7 out of range"));
@@ -105,11 +113,6 @@ TEST(ProgramFile, VerifierNamesTheProblem) {
 }
 
 TEST(ProgramFile, VerifierChecksTheAttributeMessageOfEachOpcode) {
-  auto chip = loadChipSpec("tsp-v1");
-  auto check = [&](pb::Program p) {
-    llvm::Error e = verifyProgram(p, *chip);
-    return e ? llvm::toString(std::move(e)) : std::string();
-  };
   // neg has no attributes.
   pb::Program p = tinyProgram();
   p.mutable_instructions(0)->mutable_attributes()->mutable_axis();

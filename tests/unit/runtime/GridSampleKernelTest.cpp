@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestProgram.h"
+#include "lpx/test/Near.h"
 #include "lpx/runtime/Runtime.h"
 
 using namespace lpx;
@@ -48,11 +49,7 @@ std::vector<float> sample(std::vector<float> grid, pb::GridSampleMode mode,
   return valuesOf<float>((*out)[0].data);
 }
 
-void expectNear(const std::vector<float> &got, const std::vector<float> &want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    EXPECT_NEAR(got[i], want[i], 1e-6) << "point " << i;
-}
+using lpx::test::expectNear;
 
 } // namespace
 

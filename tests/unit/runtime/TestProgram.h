@@ -11,55 +11,12 @@
 #include "lpx/runtime/HostTensor.h"
 #include "lpx/runtime/Runtime.h"
 #include "lpx/test/Attributes.h"
+#include "lpx/test/TestChip.h"
 #include "gtest/gtest.h"
 #include <cstring>
 #include <initializer_list>
 
 namespace lpx::rt::test {
-
-// A small chip: the schema of isa/chips/tsp-v1.yaml with 1 MiB of SRAM.
-inline const char *kChipYaml = R"(name: test-chip
-description: small chip for runtime unit tests
-clock_mhz: 900
-sram:
-  bytes: 1048576
-  slices: 88
-  banks_per_slice: 2
-vector:
-  lanes: 320
-  bytes: 320
-mxm:
-  planes: 4
-  rows: 320
-  cols: 320
-  weight_load_cycles: 40
-  latency: 20
-  cycles_per_vector_int8: 1
-  cycles_per_vector_16bit: 4
-  cycles_per_vector_32bit: 16
-vxm:
-  vectors_per_cycle: 4
-  latency: 4
-  transcendental_passes: 4
-sxm:
-  vectors_per_cycle: 2
-  latency: 20
-mem:
-  vectors_per_cycle: 8
-  latency: 5
-link:
-  per_chip: 16
-  lanes: 1
-  lane_bytes_per_cycle: 16.67
-  latency: 216
-  flit_payload: 320
-  flit_bytes: 328
-topology:
-  group_size: 8
-host:
-  latency_us: 10
-  gb_per_second: 24
-)";
 
 template <typename T> std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
   std::vector<uint8_t> b(v.size() * sizeof(T));
@@ -86,8 +43,8 @@ class ProgramBuilder {
 public:
   explicit ProgramBuilder(uint32_t nodes = 1) : next_(nodes, 0) {
     p_.set_producer("runtime unit test");
-    p_.set_chip_yaml(kChipYaml);
-    p_.set_chip_hash(isa::hashText(kChipYaml));
+    p_.set_chip_yaml(lpx::test::testChipYaml());
+    p_.set_chip_hash(isa::hashText(p_.chip_yaml()));
     p_.set_num_nodes(nodes);
   }
 
@@ -163,7 +120,7 @@ public:
   isa::pb::Program &proto() { return p_; }
 
   /// Serializes and loads through isa::parseProgram (header, hash, verifier).
-  llvm::Expected<isa::LoadedProgram> load() const {
+  llvm::Expected<isa::VerifiedProgram> load() const {
     return isa::parseProgram(isa::serializeProgram(p_), "test program");
   }
 

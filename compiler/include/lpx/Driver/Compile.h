@@ -20,11 +20,12 @@ namespace lpx {
 /// is deterministic and single-threaded by design).
 std::unique_ptr<mlir::MLIRContext> makeCompilerContext();
 
-/// Imports `model` and lowers it to IR level `stop`.
+/// Imports `model`, attaches `chip` to the module and lowers it to IR level
+/// `stop`.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
             const ImportOptions &import, const CompileOptions &opts,
-            StopAfter stop);
+            const isa::ChipSpec &chip, StopAfter stop);
 
 /// Imports `model`, runs the whole pipeline for `chip` and emits the program.
 mlir::FailureOr<isa::pb::Program>

@@ -12,9 +12,14 @@
 #include "lpx/isa/ChipSpec.h"
 #include "lpx/isa/DType.h"
 #include "lpx/isa/Opcode.h"
-#include "program.pb.h"
 #include <cstdint>
 #include <vector>
+
+// The attribute messages are protobuf (program.proto); this header stays
+// free of protobuf so the compiler's passes need not see it.
+namespace lpx::isa::pb {
+class Attributes;
+} // namespace lpx::isa::pb
 
 namespace lpx::isa {
 
@@ -38,8 +43,11 @@ struct Cost {
 /// opcode is in Timing.cpp, its body with its unit's (lib/cost/).
 Cost instructionCost(const ChipSpec &chip, Opcode op,
                      const std::vector<TensorDesc> &operands,
-                     const TensorDesc &result,
-                     const pb::Attributes &attrs = pb::Attributes());
+                     const TensorDesc &result, const pb::Attributes &attrs);
+/// The same for an instruction without attributes.
+Cost instructionCost(const ChipSpec &chip, Opcode op,
+                     const std::vector<TensorDesc> &operands,
+                     const TensorDesc &result);
 
 /// A transfer of `bytes` over one link: flits serialised onto the link,
 /// then the hop's fixed latency. Global (between-group) links use the

@@ -13,7 +13,7 @@
 
 #include "lpx/isa/ChipSpec.h"
 #include "lpx/isa/Opcode.h"
-#include "program.pb.h"
+#include "lpx/isa/Timing.h"
 #include <cstdint>
 #include <string>
 #include <vector>
