@@ -92,17 +92,12 @@ ExportSummary lpx::models::summarize(const DecoderConfig &c,
   return s;
 }
 
-static void addExternal(onnx::TensorProto &t, llvm::StringRef location,
-                        uint64_t offset, uint64_t length) {
+static void addExternalEntry(onnx::TensorProto &t, const char *key,
+                             const std::string &value) {
   t.set_data_location(onnx::TensorProto::EXTERNAL);
-  auto add = [&](const char *key, const std::string &value) {
-    auto *kv = t.add_external_data();
-    kv->set_key(key);
-    kv->set_value(value);
-  };
-  add("location", location.str());
-  add("offset", std::to_string(offset));
-  add("length", std::to_string(length));
+  auto *kv = t.add_external_data();
+  kv->set_key(key);
+  kv->set_value(value);
 }
 
 namespace {
@@ -151,13 +146,15 @@ static llvm::Error addParameters(Built &built, const ExportOptions &o,
       t.add_dims(d);
     uint64_t bytes = p.elements() * sizeof(float);
     if (isShapeOnly(p, o)) {
-      addExternal(t, kShapeOnlyLocation, 0, bytes);
+      addExternalEntry(t, "location", kShapeOnlyLocation.str());
     } else if (data) {
       writer.write(p, *data);
       if (data->has_error())
         return llvm::createStringError(data->error(), "cannot write the weights to '" +
                                            dataLocation + "': " + data->error().message());
-      addExternal(t, dataLocation, offset, bytes);
+      addExternalEntry(t, "location", dataLocation.str());
+      addExternalEntry(t, "offset", std::to_string(offset));
+      addExternalEntry(t, "length", std::to_string(bytes));
       offset += bytes;
     } else {
       std::string raw;
@@ -180,6 +177,19 @@ static llvm::Error checkFolder(llvm::StringRef file) {
   if (fs::is_directory(file))
     return error("cannot write '" + file + "': it is a folder");
   return llvm::Error::success();
+}
+
+/// The empty file onnx.checker wants at the shape-only location (the
+/// compiler never opens it).
+static llvm::Error placeMarkerFile(llvm::StringRef model) {
+  llvm::SmallString<256> marker = path::parent_path(model);
+  path::append(marker, kShapeOnlyLocation);
+  if (fs::exists(marker))
+    return llvm::Error::success();
+  auto f = TempFile::create(marker);
+  if (!f)
+    return f.takeError();
+  return f->commit();
 }
 
 llvm::Expected<ExportSummary>
@@ -225,6 +235,9 @@ lpx::models::exportModel(const DecoderConfig &c, const ExportOptions &o,
                                    std::generic_category())
                        .message());
   }
+  if (o.shapeOnly)
+    if (llvm::Error e = placeMarkerFile(file))
+      return std::move(e);
   if (dataFile)
     if (llvm::Error e = dataFile->commit())
       return std::move(e);

@@ -5,10 +5,11 @@
 //
 // Shape-only weights: with `shapeOnly`, every float initializer of at least
 // kShapeOnlyMinElements elements is stored with data_location = EXTERNAL and
-// external_data {location: "lpx:shape-only", offset: 0, length: its bytes};
-// no file of that name exists. Smaller initializers (integer shapes, axes,
-// scalars, rotary frequencies) keep their values. See docs/architecture.md,
-// "Shape-only weights".
+// the one external_data entry {location: "lpx-shape-only"}, the compiler's
+// marker (docs/architecture.md, "Shape-only weights"); an empty file of that
+// name is put beside the model for onnx.checker, which wants every location to
+// exist. Smaller initializers (integer shapes, axes, scalars, rotary
+// frequencies) keep their values.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_MODELS_EXPORT_H
@@ -21,8 +22,9 @@
 
 namespace lpx::models {
 
-/// The external-data location that marks an initializer without data.
-inline constexpr llvm::StringLiteral kShapeOnlyLocation = "lpx:shape-only";
+/// The external-data location that marks an initializer without data; the
+/// same string as lpx::kShapeOnlyLocation, which the importer recognises.
+inline constexpr llvm::StringLiteral kShapeOnlyLocation = "lpx-shape-only";
 /// Float initializers this large become shape-only; smaller ones keep data.
 inline constexpr uint64_t kShapeOnlyMinElements = 1024;
 /// Largest batch an export accepts.
