@@ -4,8 +4,8 @@
 // RUN: not lpx-opt %s --lpx-partition="nodes=1" 2>&1 | FileCheck %s --check-prefix=NONE
 
 // The resolved description (not the file name) is what later passes read.
-// CHECK: module attributes {lpx_part.chip = "name: test-chip\0Adescription: small numbers
-// PRESET: module attributes {lpx_part.chip = "name: lpx3
+// CHECK: module attributes {lpx_part.chip = "---\0Aname:{{ +}}test-chip\0Adescription:{{ +}}small numbers
+// PRESET: module attributes {lpx_part.chip = "---\0Aname:{{ +}}lpx3
 // BAD: error: {{.*}}no-such-chip
 // NONE: error: module has no chip description; run lpx-attach-chip first
 module {
