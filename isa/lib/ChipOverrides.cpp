@@ -258,33 +258,3 @@ std::string lpx::isa::parameterValue(const ChipSpec &spec, StringRef key) {
       return l.value;
   return "";
 }
-
-llvm::Expected<ScopedChipFile> ScopedChipFile::create(const ChipSpec &spec) {
-  int fd;
-  llvm::SmallString<128> path;
-  if (auto ec = llvm::sys::fs::createTemporaryFile("lpx-chip", "yaml", fd,
-                                                   path))
-    return llvm::createStringError(ec, "cannot create a temporary chip file: " +
-                                           ec.message());
-  ScopedChipFile file(path.str().str());
-  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-  os << printChipSpec(spec);
-  os.close();
-  if (os.has_error()) {
-    std::error_code ec = os.error();
-    os.clear_error();
-    return llvm::createStringError(ec, "cannot write '" + file.path() +
-                                           "': " + ec.message());
-  }
-  return std::move(file);
-}
-
-ScopedChipFile::ScopedChipFile(ScopedChipFile &&other) noexcept
-    : path_(std::move(other.path_)) {
-  other.path_.clear();
-}
-
-ScopedChipFile::~ScopedChipFile() {
-  if (!path_.empty())
-    llvm::sys::fs::remove(path_);
-}

@@ -3,6 +3,7 @@
 #include "lpx/isa/UnitOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include <google/protobuf/text_format.h>
 
 using namespace lpx::isa;
 
@@ -12,6 +13,18 @@ static std::string shapeText(const pb::Buffer &b) {
     s += (i ? "x" : "") + std::to_string(b.shape(i));
   return (s.empty() ? "" : s + "x") +
          std::string(dtypeName(static_cast<DType>(b.dtype())));
+}
+
+// The attributes in protobuf text format on one line, e.g.
+// `pad { mode: PAD_REFLECT begin: 1 end: 1 }`.
+static std::string attributesText(const pb::Attributes &a) {
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetSingleLineMode(true);
+  std::string text;
+  printer.PrintToString(a, &text);
+  while (!text.empty() && text.back() == ' ')
+    text.pop_back();
+  return text;
 }
 
 static const char *kindText(pb::BufferKind k) {
@@ -24,10 +37,10 @@ static const char *kindText(pb::BufferKind k) {
   }
 }
 
-void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
-  const pb::Program &p = prog.program;
+void lpx::isa::disassemble(const VerifiedProgram &prog, llvm::raw_ostream &os) {
+  const pb::Program &p = prog.program();
   os << "program: " << p.source_model() << " for " << p.num_nodes()
-     << " node(s) of " << prog.chip.name << " (" << p.producer() << ")\n";
+     << " node(s) of " << prog.chip().name << " (" << p.producer() << ")\n";
   os << "buffers:\n";
   for (int i = 0; i < p.buffers_size(); ++i) {
     const pb::Buffer &b = p.buffers(i);
@@ -41,11 +54,11 @@ void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
       if (inst.node() != node)
         continue;
       Opcode op = opcodeOf(inst);
-      Cost c = instructionCost(prog.chip, p, inst);
+      Cost c = instructionCost(prog.chip(), p, inst);
       std::string queue = std::string(unitName(unitOf(op)));
       if (op == Opcode::Send)
         queue = "link" + std::to_string(inst.link());
-      else if (queueCount(prog.chip, unitOf(op)) > 1) // as the report names it
+      else if (queueCount(prog.chip(), unitOf(op)) > 1) // as the report names it
         queue += std::to_string(inst.queue());
       os << llvm::formatv("  {0,10} {1,-6} {2,-12}", inst.issue(), queue,
                           mnemonic(op));
@@ -55,12 +68,8 @@ void lpx::isa::disassemble(const LoadedProgram &prog, llvm::raw_ostream &os) {
       os << " <-";
       for (uint32_t id : inst.operands())
         os << " %" << id;
-      if (inst.attrs_size()) {
-        os << " [";
-        for (int i = 0; i < inst.attrs_size(); ++i)
-          os << (i ? "," : "") << inst.attrs(i);
-        os << "]";
-      }
+      if (inst.has_attributes())
+        os << " {" << attributesText(inst.attributes()) << "}";
       os << llvm::formatv("  busy {0} lat {1}", c.busy, c.latency);
       if (op == Opcode::Send)
         os << " arrive " << inst.arrive();

@@ -16,7 +16,7 @@ std::string_view unitName(Unit u) {
 
 Unit unitOf(Opcode op) {
   switch (op) {
-#define LPX_OPCODE(Name, U, Mnemonic)                                          \
+#define LPX_OPCODE(Name, U, Mnemonic, Attrs)                                          \
   case Opcode::Name:                                                           \
     return Unit::U;
 #include "lpx/isa/Opcodes.def"
@@ -28,7 +28,7 @@ Unit unitOf(Opcode op) {
 
 std::string_view mnemonic(Opcode op) {
   switch (op) {
-#define LPX_OPCODE(Name, U, Mnemonic)                                          \
+#define LPX_OPCODE(Name, U, Mnemonic, Attrs)                                          \
   case Opcode::Name:                                                           \
     return Mnemonic;
 #include "lpx/isa/Opcodes.def"
@@ -39,7 +39,7 @@ std::string_view mnemonic(Opcode op) {
 }
 
 std::optional<Opcode> opcodeFromMnemonic(std::string_view m) {
-#define LPX_OPCODE(Name, U, Mnemonic)                                          \
+#define LPX_OPCODE(Name, U, Mnemonic, Attrs)                                          \
   if (m == Mnemonic)                                                           \
     return Opcode::Name;
 #include "lpx/isa/Opcodes.def"

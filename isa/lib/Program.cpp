@@ -1,5 +1,6 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
+#include "VerifyInstruction.h"
 #include "lpx/isa/UnitOps.h"
 #include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/isa/Topology.h"
@@ -42,266 +43,7 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
     return sendCost(chip, operands.empty() ? 0 : operands[0].bytes(),
                     linkRate(chip, p.num_nodes(), inst.node(), inst.link()));
   return instructionCost(chip, op, operands, descOf(p.buffers(inst.result())),
-                         {inst.attrs().begin(), inst.attrs().end()});
-}
-
-// Arity and attribute checks for one instruction; `rank` is the result rank.
-static llvm::Error verifyOperands(const pb::Program &p,
-                                  const pb::Instruction &inst, size_t index) {
-  Opcode op = opcodeOf(inst);
-  int n = inst.operands_size();
-  size_t rank = p.buffers(inst.result()).shape_size();
-  int attrs = inst.attrs_size();
-  auto arity = [&](int want) -> llvm::Error {
-    if (n != want)
-      return fail("instruction %zu (%s): expects %d operands, has %d", index,
-                  std::string(mnemonic(op)).c_str(), want, n);
-    return llvm::Error::success();
-  };
-  auto attrCount = [&](int want) -> llvm::Error {
-    if (attrs != want)
-      return fail("instruction %zu (%s): expects %d attributes, has %d", index,
-                  std::string(mnemonic(op)).c_str(), want, attrs);
-    return llvm::Error::success();
-  };
-  switch (op) {
-  case Opcode::MatMul:
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::Mul:
-  case Opcode::Div:
-  case Opcode::Pow:
-    return arity(2);
-  case Opcode::Where:
-    return arity(3);
-  case Opcode::Sqrt:
-  case Opcode::Neg:
-  case Opcode::Relu:
-  case Opcode::Sigmoid:
-  case Opcode::Tanh:
-  case Opcode::Cast:
-  case Opcode::Copy:
-  case Opcode::Send:
-    return arity(1);
-  case Opcode::Softmax:
-    if (auto e = arity(1)) return e;
-    return attrCount(1);
-  case Opcode::ReduceMean: {
-    if (auto e = arity(1)) return e;
-    int inRank = p.buffers(inst.operands(0)).shape_size();
-    for (int i = 0; i < attrs; ++i)
-      if (inst.attrs(i) < 0 || inst.attrs(i) >= inRank ||
-          (i && inst.attrs(i) <= inst.attrs(i - 1)))
-        return fail("instruction %zu (reduce_mean): axes must be sorted, "
-                    "unique and below rank %d", index, inRank);
-    return llvm::Error::success();
-  }
-  case Opcode::Transpose:
-    if (auto e = arity(1)) return e;
-    return attrCount(static_cast<int>(rank));
-  case Opcode::Slice:
-    if (auto e = arity(1)) return e;
-    return attrCount(static_cast<int>(2 * rank));
-  case Opcode::Gather: {
-    if (auto e = arity(2)) return e;
-    if (auto e = attrCount(1)) return e;
-    int dataRank = p.buffers(inst.operands(0)).shape_size();
-    if (inst.attrs(0) < 0 || inst.attrs(0) >= dataRank)
-      return fail("instruction %zu (gather): axis out of range", index);
-    DType idx = static_cast<DType>(p.buffers(inst.operands(1)).dtype());
-    if (idx != DType::I32 && idx != DType::I64)
-      return fail("instruction %zu (gather): indices must be i32 or i64",
-                  index);
-    return llvm::Error::success();
-  }
-  case Opcode::Concat:
-    if (n < 1)
-      return fail("instruction %zu (concat): needs an operand", index);
-    if (auto e = attrCount(1)) return e;
-    if (inst.attrs(0) < 0 || inst.attrs(0) >= int64_t(rank))
-      return fail("instruction %zu (concat): axis out of range", index);
-    return llvm::Error::success();
-  case Opcode::Unary: {
-    if (auto e = arity(1)) return e;
-    const FnInfo *fn = attrs ? unaryFnInfo(inst.attrs(0)) : nullptr;
-    if (!fn)
-      return fail("instruction %zu (unary): unknown function", index);
-    return attrCount(1 + int(fn->params));
-  }
-  case Opcode::Binary:
-    if (auto e = arity(2)) return e;
-    if (auto e = attrCount(1)) return e;
-    if (!binaryFnInfo(inst.attrs(0)))
-      return fail("instruction %zu (binary): unknown function", index);
-    return llvm::Error::success();
-  case Opcode::Reduce: {
-    if (auto e = arity(1)) return e;
-    if (attrs < 1 || !reduceFnInfo(inst.attrs(0)))
-      return fail("instruction %zu (reduce): unknown function", index);
-    int inRank = p.buffers(inst.operands(0)).shape_size();
-    for (int i = 1; i < attrs; ++i)
-      if (inst.attrs(i) < 0 || inst.attrs(i) >= inRank ||
-          (i > 1 && inst.attrs(i) <= inst.attrs(i - 1)))
-        return fail("instruction %zu (reduce): axes must be sorted, unique "
-                    "and below rank %d", index, inRank);
-    return llvm::Error::success();
-  }
-  case Opcode::ArgReduce: {
-    if (auto e = arity(1)) return e;
-    if (auto e = attrCount(3)) return e;
-    int inRank = p.buffers(inst.operands(0)).shape_size();
-    if (!argReduceFnInfo(inst.attrs(0)))
-      return fail("instruction %zu (arg_reduce): unknown function", index);
-    if (inst.attrs(1) < 0 || inst.attrs(1) >= std::max(inRank, 1))
-      return fail("instruction %zu (arg_reduce): axis out of range", index);
-    if (static_cast<DType>(p.buffers(inst.result()).dtype()) != DType::I64)
-      return fail("instruction %zu (arg_reduce): result must be i64", index);
-    return llvm::Error::success();
-  }
-  case Opcode::LogSoftmax:
-  case Opcode::Hardmax:
-    if (auto e = arity(1)) return e;
-    if (auto e = attrCount(1)) return e;
-    if (inst.attrs(0) < 0 || inst.attrs(0) >= std::max<int64_t>(rank, 1))
-      return fail("instruction %zu (%s): axis out of range", index,
-                  std::string(mnemonic(op)).c_str());
-    return llvm::Error::success();
-  case Opcode::CumSum:
-    if (auto e = arity(1)) return e;
-    if (auto e = attrCount(3)) return e;
-    if (inst.attrs(0) < 0 || inst.attrs(0) >= std::max<int64_t>(rank, 1))
-      return fail("instruction %zu (cumsum): axis out of range", index);
-    return llvm::Error::success();
-  case Opcode::Broadcast:
-    if (auto e = arity(1)) return e;
-    return attrCount(0);
-  case Opcode::Pad:
-    if (auto e = arity(1)) return e;
-    if (auto e = attrCount(2 + 2 * static_cast<int>(rank))) return e;
-    if (inst.attrs(0) < 0 || inst.attrs(0) > 2)
-      return fail("instruction %zu (pad): unknown mode %lld", index,
-                  (long long)inst.attrs(0));
-    return llvm::Error::success();
-  case Opcode::GatherElements: {
-    if (auto e = arity(2)) return e;
-    if (auto e = attrCount(1)) return e;
-    if (inst.attrs(0) < 0 || inst.attrs(0) >= std::max<int64_t>(rank, 1))
-      return fail("instruction %zu (gather_elements): axis out of range",
-                  index);
-    DType idx = static_cast<DType>(p.buffers(inst.operands(1)).dtype());
-    if (idx != DType::I32 && idx != DType::I64)
-      return fail("instruction %zu (gather_elements): indices must be i32 "
-                  "or i64", index);
-    return llvm::Error::success();
-  }
-  case Opcode::Conv: {
-    if (n != 2 && n != 3)
-      return fail("instruction %zu (conv): expects 2 or 3 operands, has %d",
-                  index, n);
-    int s = static_cast<int>(rank) - 2;
-    if (s < 1)
-      return fail("instruction %zu (conv): result must have rank 3 or more",
-                  index);
-    if (auto e = attrCount(1 + 4 * s)) return e;
-    if (inst.attrs(0) < 1)
-      return fail("instruction %zu (conv): group must be positive", index);
-    return llvm::Error::success();
-  }
-  case Opcode::ConvTranspose: {
-    if (n != 2 && n != 3)
-      return fail("instruction %zu (conv_transpose): expects 2 or 3 operands, "
-                  "has %d", index, n);
-    int s = static_cast<int>(rank) - 2;
-    if (s < 1)
-      return fail("instruction %zu (conv_transpose): result must have rank 3 "
-                  "or more", index);
-    if (auto e = attrCount(1 + 5 * s)) return e;
-    if (inst.attrs(0) < 1)
-      return fail("instruction %zu (conv_transpose): group must be positive",
-                  index);
-    for (int i = 1; i <= 2 * s; ++i)
-      if (inst.attrs(i) < 1)
-        return fail("instruction %zu (conv_transpose): strides and dilations "
-                    "must be positive", index);
-    for (int i = 1 + 4 * s; i < 1 + 5 * s; ++i)
-      if (inst.attrs(i) < 0)
-        return fail("instruction %zu (conv_transpose): output_padding must "
-                    "not be negative", index);
-    return llvm::Error::success();
-  }
-  case Opcode::Pool: {
-    if (auto e = arity(1)) return e;
-    int s = static_cast<int>(rank) - 2;
-    if (s < 1)
-      return fail("instruction %zu (pool): result must have rank 3 or more",
-                  index);
-    if (auto e = attrCount(2 + 5 * s)) return e;
-    if (inst.attrs(0) < 0 || inst.attrs(0) > 1)
-      return fail("instruction %zu (pool): unknown kind %lld", index,
-                  (long long)inst.attrs(0));
-    return llvm::Error::success();
-  }
-  case Opcode::TopK: {
-    if (auto e = arity(1)) return e;
-    if (auto e = attrCount(4)) return e;
-    const pb::Buffer &x = p.buffers(inst.operands(0));
-    int64_t axis = inst.attrs(0), k = inst.attrs(1);
-    if (axis < 0 || axis >= x.shape_size())
-      return fail("instruction %zu (top_k): axis out of range", index);
-    if (k < 1 || k > x.shape(static_cast<int>(axis)))
-      return fail("instruction %zu (top_k): k must be in [1, %lld]", index,
-                  (long long)x.shape(static_cast<int>(axis)));
-    if (static_cast<DType>(p.buffers(inst.result()).dtype()) != DType::I64)
-      return fail("instruction %zu (top_k): result must be i64", index);
-    return llvm::Error::success();
-  }
-  case Opcode::ScatterElements:
-  case Opcode::ScatterND: {
-    bool elements = op == Opcode::ScatterElements;
-    const char *name = elements ? "scatter_elements" : "scatter_nd";
-    if (auto e = arity(3)) return e;
-    if (auto e = attrCount(elements ? 2 : 1)) return e;
-    if (elements && (inst.attrs(0) < 0 || inst.attrs(0) >= int64_t(rank)))
-      return fail("instruction %zu (%s): axis out of range", index, name);
-    int64_t reduction = inst.attrs(elements ? 1 : 0);
-    if (reduction < 0 || reduction > 4)
-      return fail("instruction %zu (%s): unknown reduction %lld", index, name,
-                  (long long)reduction);
-    DType idx = static_cast<DType>(p.buffers(inst.operands(1)).dtype());
-    if (idx != DType::I32 && idx != DType::I64)
-      return fail("instruction %zu (%s): indices must be i32 or i64", index,
-                  name);
-    return llvm::Error::success();
-  }
-  case Opcode::GridSample: {
-    if (auto e = arity(2)) return e;
-    if (auto e = attrCount(3)) return e;
-    const auto &x = p.buffers(inst.operands(0));
-    const auto &g = p.buffers(inst.operands(1));
-    if (x.shape_size() != 4 || g.shape_size() != 4 || g.shape(3) != 2 ||
-        rank != 4)
-      return fail("instruction %zu (grid_sample): needs X [N, C, H, W], grid "
-                  "[N, Ho, Wo, 2] and a rank-4 result", index);
-    if (inst.attrs(0) < 0 || inst.attrs(0) > 2 || inst.attrs(1) < 0 ||
-        inst.attrs(1) > 2 || inst.attrs(2) < 0 || inst.attrs(2) > 1)
-      return fail("instruction %zu (grid_sample): unknown mode, padding or "
-                  "align_corners", index);
-    return llvm::Error::success();
-  }
-  case Opcode::Det: {
-    if (auto e = arity(1)) return e;
-    if (auto e = attrCount(0)) return e;
-    const auto &x = p.buffers(inst.operands(0));
-    const int xr = x.shape_size();
-    if (xr < 2 || x.shape(xr - 1) != x.shape(xr - 2) || int(rank) != xr - 2)
-      return fail("instruction %zu (det): needs X [..., n, n] and a result "
-                  "of X's batch shape", index);
-    return llvm::Error::success();
-  }
-  case Opcode::NumOpcodes:
-    break;
-  }
-  return fail("instruction %zu: unknown opcode %u", index, inst.opcode());
+                         inst.attributes());
 }
 
 llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
@@ -401,7 +143,7 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
     if (p.buffers(inst.result()).node() != resultNode)
       return fail("instruction %d: result %s is not on node %u", i,
                   p.buffers(inst.result()).name().c_str(), resultNode);
-    if (auto e = verifyOperands(p, inst, i))
+    if (auto e = verifyInstruction(p, inst, i))
       return e;
   }
   return llvm::Error::success();
@@ -445,8 +187,15 @@ llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
   return llvm::Error::success();
 }
 
-llvm::Expected<LoadedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
-                                                     llvm::StringRef name) {
+llvm::Expected<VerifiedProgram>
+lpx::isa::VerifiedProgram::verify(pb::Program program, ChipSpec chip) {
+  if (llvm::Error e = verifyProgram(program, chip))
+    return std::move(e);
+  return VerifiedProgram(std::move(program), std::move(chip));
+}
+
+llvm::Expected<VerifiedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
+                                                       llvm::StringRef name) {
   std::string nm = name.str();
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, 4) != 0)
     return fail("%s: not an lpx program file (bad header)", nm.c_str());
@@ -461,23 +210,22 @@ llvm::Expected<LoadedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
                 "%zu present)",
                 nm.c_str(), (unsigned long long)size,
                 bytes.size() - kHeaderBytes);
-  LoadedProgram lp;
-  if (!lp.program.ParseFromArray(bytes.data() + kHeaderBytes,
-                                 static_cast<int>(size)))
+  pb::Program p;
+  if (!p.ParseFromArray(bytes.data() + kHeaderBytes, static_cast<int>(size)))
     return fail("%s: corrupt program payload", nm.c_str());
-  const pb::Program &p = lp.program;
   if (hashText(p.chip_yaml()) != p.chip_hash())
     return fail("%s: chip description does not match its hash", nm.c_str());
   auto chip = parseChipSpec(p.chip_yaml(), "embedded chip description");
   if (!chip)
     return chip.takeError();
-  lp.chip = std::move(*chip);
-  if (auto e = verifyProgram(p, lp.chip))
-    return fail("%s: %s", nm.c_str(), llvm::toString(std::move(e)).c_str());
-  return lp;
+  auto verified = VerifiedProgram::verify(std::move(p), std::move(*chip));
+  if (!verified)
+    return fail("%s: %s", nm.c_str(),
+                llvm::toString(verified.takeError()).c_str());
+  return verified;
 }
 
-llvm::Expected<LoadedProgram> lpx::isa::readProgramFile(llvm::StringRef path) {
+llvm::Expected<VerifiedProgram> lpx::isa::readProgramFile(llvm::StringRef path) {
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file)

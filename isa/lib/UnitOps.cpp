@@ -1,5 +1,6 @@
 //===- UnitOps.cpp - Named operations of each functional unit -------------===//
 #include "lpx/isa/UnitOps.h"
+#include "lpx/isa/Attributes.h"
 #include "lpx/isa/ElementwiseFunctions.h"
 
 #include <algorithm>
@@ -74,7 +75,7 @@ const std::vector<std::string> &lpx::isa::unitOpNames(Unit unit) {
 }
 
 const std::string &lpx::isa::unitOpName(Opcode op,
-                                        const std::vector<int64_t> &attrs) {
+                                        const pb::Attributes &attrs) {
   // Per opcode: its mnemonic, and for a generic opcode the name of each
   // function id (the mnemonic again past the end of its table).
   struct Names {
@@ -97,7 +98,7 @@ const std::string &lpx::isa::unitOpName(Opcode op,
     return t;
   }();
   const Names &n = table[size_t(op) < table.size() ? size_t(op) : 0];
-  int64_t id = attrs.empty() ? -1 : attrs[0];
+  int64_t id = functionIdOf(attrs);
   if (id >= 0 && size_t(id) < n.functions.size())
     return n.functions[size_t(id)];
   return n.mnemonic;

@@ -156,17 +156,25 @@ std::vector<T> convolve(const std::vector<T> &vx, const std::vector<T> &vw,
           res[(n * M + m) * outVol + op] += vb[m];
   return res;
 }
+
+/// True when every list holds one entry per spatial dimension.
+template <typename... Lists> bool perSpatialDim(int64_t s, const Lists &...l) {
+  return ((int64_t(l.size()) == s) && ...);
+}
 } // namespace
 
-llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in,
+                          const isa::pb::ConvAttrs &attrs,
                           const OutView &out) {
   const View &x = in[0], &w = in[1];
   const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
   if (s < 1 || int64_t(x.shape.size()) != rank ||
       int64_t(w.shape.size()) != rank)
     return fail("conv: input, weight and result need the same rank >= 3");
-  if (int64_t(attrs.size()) != 1 + 4 * s)
-    return fail("conv needs [group, strides, dilations, pads]");
+  if (!perSpatialDim(s, attrs.strides(), attrs.dilations(), attrs.pads_begin(),
+                     attrs.pads_end()))
+    return fail("conv needs strides, dilations and pads per spatial "
+                "dimension");
   // Floating-point convolution in one type; integer convolution in int32,
   // or int8 operands into an int32 result (a bias is then int32 too).
   const bool int8Acc32 = out.dtype == isa::DType::I32 &&
@@ -181,7 +189,7 @@ llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs
                             factor && int8Acc32 ? isa::DType::I8 : out.dtype))
       return e;
   }
-  const int64_t group = attrs[0];
+  const int64_t group = attrs.group();
   const int64_t N = x.shape[0], C = x.shape[1], M = w.shape[0];
   if (group < 1 || w.shape[1] * group != C || M % group || out.shape[0] != N ||
       out.shape[1] != M)
@@ -190,9 +198,9 @@ llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs
                 shapeStr(out.shape));
   if (in.size() == 3 && (in[2].shape.size() != 1 || in[2].shape[0] != M))
     return fail("conv bias must be [" + llvm::Twine(M) + "]");
-  Window win{x.shape.drop_front(2),   w.shape.drop_front(2),
-             attrs.slice(1, s),       attrs.slice(1 + s, s),
-             attrs.slice(1 + 2 * s, s), attrs.slice(1 + 3 * s, s)};
+  Window win{x.shape.drop_front(2),       w.shape.drop_front(2),
+             arrayOf(attrs.strides()),    arrayOf(attrs.dilations()),
+             arrayOf(attrs.pads_begin()), arrayOf(attrs.pads_end())};
   llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
   if (auto e = checkExtents("conv", win, outSp, /*allowCeil=*/false))
     return e;
@@ -219,7 +227,7 @@ llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs
 }
 
 llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
-                                   llvm::ArrayRef<int64_t> attrs,
+                                   const isa::pb::ConvAttrs &attrs,
                                    const OutView &out) {
   const View &x = in[0], &w = in[1];
   const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
@@ -227,15 +235,16 @@ llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
       int64_t(w.shape.size()) != rank)
     return fail("conv_transpose: input, weight and result need the same rank "
                 ">= 3");
-  if (int64_t(attrs.size()) != 1 + 5 * s)
-    return fail("conv_transpose needs [group, strides, dilations, pads, "
-                "output_padding]");
+  if (!perSpatialDim(s, attrs.strides(), attrs.dilations(), attrs.pads_begin(),
+                     attrs.pads_end(), attrs.output_padding()))
+    return fail("conv_transpose needs strides, dilations, pads and "
+                "output_padding per spatial dimension");
   if (!isa::isFloat(out.dtype))
     return fail("conv_transpose needs a floating-point result");
   for (const View &v : in)
     if (auto e = expectType("operand", v.dtype, out.dtype))
       return e;
-  const int64_t group = attrs[0];
+  const int64_t group = attrs.group();
   const int64_t N = x.shape[0], C = x.shape[1];
   if (group < 1 || w.shape[0] != C || C % group)
     return fail("conv_transpose of " + shapeStr(x.shape) + " by " +
@@ -250,11 +259,11 @@ llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
     return fail("conv_transpose bias must be [" + llvm::Twine(M) + "]");
   llvm::ArrayRef<int64_t> inSp = x.shape.drop_front(2),
                           kernel = w.shape.drop_front(2),
-                          strides = attrs.slice(1, s),
-                          dilations = attrs.slice(1 + s, s),
-                          padLo = attrs.slice(1 + 2 * s, s),
-                          padHi = attrs.slice(1 + 3 * s, s),
-                          outPad = attrs.slice(1 + 4 * s, s);
+                          strides = arrayOf(attrs.strides()),
+                          dilations = arrayOf(attrs.dilations()),
+                          padLo = arrayOf(attrs.pads_begin()),
+                          padHi = arrayOf(attrs.pads_end()),
+                          outPad = arrayOf(attrs.output_padding());
   llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
   for (int64_t d = 0; d < s; ++d) {
     if (strides[d] < 1 || dilations[d] < 1)
@@ -314,25 +323,27 @@ llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
   return storeDoubles(res, out);
 }
 
-llvm::Error lpx::rt::pool(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::pool(const View &x, const isa::pb::PoolAttrs &attrs,
                           const OutView &out) {
   const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
   if (s < 1 || int64_t(x.shape.size()) != rank)
     return fail("pool: input and result need the same rank >= 3");
-  if (int64_t(attrs.size()) != 2 + 5 * s)
-    return fail("pool needs [kind, count_include_pad, kernel, strides, "
-                "dilations, pads]");
+  if (!perSpatialDim(s, attrs.kernel(), attrs.strides(), attrs.dilations(),
+                     attrs.pads_begin(), attrs.pads_end()))
+    return fail("pool needs kernel, strides, dilations and pads per spatial "
+                "dimension");
   if (auto e = expectType("operand", x.dtype, out.dtype))
     return e;
-  const bool average = attrs[0] == 1, includePad = attrs[1] != 0;
+  const bool average = attrs.kind() == isa::pb::POOL_AVG;
+  const bool includePad = attrs.count_include_pad();
   if (average && !isa::isFloat(out.dtype))
     return fail("average pooling needs a floating-point type");
   if (out.shape[0] != x.shape[0] || out.shape[1] != x.shape[1])
     return fail("pool of " + shapeStr(x.shape) + " cannot give " +
                 shapeStr(out.shape));
-  Window win{x.shape.drop_front(2),     attrs.slice(2, s),
-             attrs.slice(2 + s, s),     attrs.slice(2 + 2 * s, s),
-             attrs.slice(2 + 3 * s, s), attrs.slice(2 + 4 * s, s)};
+  Window win{x.shape.drop_front(2),       arrayOf(attrs.kernel()),
+             arrayOf(attrs.strides()),    arrayOf(attrs.dilations()),
+             arrayOf(attrs.pads_begin()), arrayOf(attrs.pads_end())};
   llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
   if (auto e = checkExtents("pool", win, outSp, /*allowCeil=*/true))
     return e;

@@ -89,17 +89,17 @@ llvm::Error lpx::rt::concat(llvm::ArrayRef<View> xs, int64_t axis,
   return llvm::Error::success();
 }
 
-llvm::Error lpx::rt::slice(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::slice(const View &x, const isa::pb::SliceAttrs &attrs,
                            const OutView &out) {
   if (auto e = expectType("operand", x.dtype, out.dtype))
     return e;
   const size_t rank = out.shape.size();
-  if (x.shape.size() != rank || attrs.size() != 2 * rank)
+  llvm::ArrayRef<int64_t> start = arrayOf(attrs.starts());
+  llvm::ArrayRef<int64_t> step = arrayOf(attrs.steps());
+  if (x.shape.size() != rank || start.size() != rank || step.size() != rank)
     return fail("slice of " + shapeStr(x.shape) + " to " + shapeStr(out.shape) +
-                " needs equal ranks and " + llvm::Twine(2 * rank) +
-                " attributes");
-  llvm::ArrayRef<int64_t> start = attrs.take_front(rank);
-  llvm::ArrayRef<int64_t> step = attrs.drop_front(rank);
+                " needs equal ranks and " + llvm::Twine(rank) +
+                " starts and steps");
   Strides in = contiguousStrides(x.shape), walk(rank);
   int64_t base = 0;
   for (size_t d = 0; d < rank; ++d) {
@@ -189,31 +189,31 @@ llvm::Error lpx::rt::broadcast(const View &x, const OutView &out) {
   return llvm::Error::success();
 }
 
-llvm::Error lpx::rt::pad(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::pad(const View &x, const isa::pb::PadAttrs &attrs,
                          const OutView &out) {
   if (auto e = expectType("operand", x.dtype, out.dtype))
     return e;
   const size_t rank = x.shape.size();
-  if (out.shape.size() != rank || attrs.size() != 2 + 2 * rank)
+  llvm::ArrayRef<int64_t> begin = arrayOf(attrs.begin());
+  llvm::ArrayRef<int64_t> end = arrayOf(attrs.end());
+  if (out.shape.size() != rank || begin.size() != rank || end.size() != rank)
     return fail("pad of " + shapeStr(x.shape) + " to " + shapeStr(out.shape) +
-                " needs equal ranks and " + llvm::Twine(2 + 2 * rank) +
-                " attributes");
-  const int64_t mode = attrs[0];
-  llvm::ArrayRef<int64_t> begin = attrs.slice(2, rank);
-  llvm::ArrayRef<int64_t> end = attrs.slice(2 + rank, rank);
+                " needs equal ranks and " + llvm::Twine(rank) +
+                " begin and end pads");
+  const isa::pb::PadMode mode = attrs.mode();
   for (size_t d = 0; d < rank; ++d) {
     if (x.shape[d] + begin[d] + end[d] != out.shape[d])
       return fail("pad dimension " + llvm::Twine(d) + ": " +
                   llvm::Twine(x.shape[d]) + " padded by " +
                   llvm::Twine(begin[d]) + " and " + llvm::Twine(end[d]) +
                   " is not " + llvm::Twine(out.shape[d]));
-    if (mode != 0 && x.shape[d] == 0 && out.shape[d] > 0)
+    if (mode != isa::pb::PAD_CONSTANT && x.shape[d] == 0 && out.shape[d] > 0)
       return fail("pad: reflect and edge modes need a non-empty dimension");
   }
   // The padding value, converted to the element type once.
   const size_t w = isa::dtypeBytes(x.dtype);
   std::vector<uint8_t> value(w, 0);
-  double v = llvm::bit_cast<double>(static_cast<uint64_t>(attrs[1]));
+  const double v = attrs.value();
   if (auto e = dispatchType(x.dtype, [&](auto E) -> llvm::Error {
         using Et = decltype(E);
         Et::store(value.data(), convertValue<typename Et::Compute>(v));
@@ -229,11 +229,11 @@ llvm::Error lpx::rt::pad(const View &x, llvm::ArrayRef<int64_t> attrs,
     for (size_t d = 0; d < rank; ++d) {
       int64_t i = idx[d] - begin[d], len = x.shape[d];
       if (i < 0 || i >= len) {
-        if (mode == 0) {
+        if (mode == isa::pb::PAD_CONSTANT) {
           inside = false;
           break;
         }
-        if (mode == 2) {
+        if (mode == isa::pb::PAD_EDGE) {
           i = i < 0 ? 0 : len - 1;
         } else if (len == 1) {
           i = 0;

@@ -20,8 +20,9 @@ static View viewOf(const pb::Buffer &b, const NodeMemory &mem) {
 }
 
 static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
-                            llvm::ArrayRef<int64_t> attrs, const OutView &out) {
-  // Arities and attribute counts were checked by isa::verifyProgram.
+                            const pb::Attributes &attrs, const OutView &out) {
+  // Arities and the attribute message of each opcode were checked by
+  // isa::verifyProgram.
   switch (op) {
   case Opcode::MatMul:
     return matMul(in[0], in[1], out);
@@ -42,56 +43,56 @@ static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
   case Opcode::Cast:
     return cast(in[0], out);
   case Opcode::Softmax:
-    return softmax(in[0], attrs[0], out);
+    return softmax(in[0], attrs.axis().axis(), out);
   case Opcode::ReduceMean:
-    return reduceMean(in[0], attrs, out);
+    return reduceMean(in[0], arrayOf(attrs.axes().axes()), out);
   case Opcode::Transpose:
-    return transpose(in[0], attrs, out);
+    return transpose(in[0], arrayOf(attrs.transpose().perm()), out);
   case Opcode::Concat:
-    return concat(in, attrs[0], out);
+    return concat(in, attrs.axis().axis(), out);
   case Opcode::Slice:
-    return slice(in[0], attrs, out);
+    return slice(in[0], attrs.slice(), out);
   case Opcode::Gather:
-    return gather(in[0], in[1], attrs[0], out);
+    return gather(in[0], in[1], attrs.axis().axis(), out);
   case Opcode::Copy:
   case Opcode::Send:
     return copyBytes(in[0], out);
   case Opcode::Unary:
-    return unaryFn(in[0], attrs, out);
+    return unaryFn(in[0], attrs.unary(), out);
   case Opcode::Binary:
-    return binaryFn(in[0], in[1], attrs, out);
+    return binaryFn(in[0], in[1], attrs.binary(), out);
   case Opcode::Reduce:
-    return reduce(in[0], attrs, out);
+    return reduce(in[0], attrs.reduce(), out);
   case Opcode::ArgReduce:
-    return argReduce(in[0], attrs, out);
+    return argReduce(in[0], attrs.arg_reduce(), out);
   case Opcode::LogSoftmax:
-    return logSoftmax(in[0], attrs[0], out);
+    return logSoftmax(in[0], attrs.axis().axis(), out);
   case Opcode::Hardmax:
-    return hardmax(in[0], attrs[0], out);
+    return hardmax(in[0], attrs.axis().axis(), out);
   case Opcode::CumSum:
-    return cumSum(in[0], attrs, out);
+    return cumSum(in[0], attrs.cumsum(), out);
   case Opcode::Broadcast:
     return broadcast(in[0], out);
   case Opcode::Pad:
-    return pad(in[0], attrs, out);
+    return pad(in[0], attrs.pad(), out);
   case Opcode::GatherElements:
-    return gatherElements(in[0], in[1], attrs[0], out);
+    return gatherElements(in[0], in[1], attrs.axis().axis(), out);
   case Opcode::Conv:
-    return conv(in, attrs, out);
+    return conv(in, attrs.conv(), out);
   case Opcode::Pool:
-    return pool(in[0], attrs, out);
+    return pool(in[0], attrs.pool(), out);
   case Opcode::TopK:
-    return topK(in[0], attrs, out);
+    return topK(in[0], attrs.top_k(), out);
   case Opcode::ScatterElements:
-    return scatterElements(in[0], in[1], in[2], attrs, out);
+    return scatterElements(in[0], in[1], in[2], attrs.scatter(), out);
   case Opcode::ScatterND:
-    return scatterND(in[0], in[1], in[2], attrs, out);
+    return scatterND(in[0], in[1], in[2], attrs.scatter(), out);
   case Opcode::GridSample:
-    return gridSample(in[0], in[1], attrs, out);
+    return gridSample(in[0], in[1], attrs.grid_sample(), out);
   case Opcode::Det:
     return det(in[0], out);
   case Opcode::ConvTranspose:
-    return convTranspose(in, attrs, out);
+    return convTranspose(in, attrs.conv(), out);
   case Opcode::NumOpcodes:
     break;
   }
@@ -112,8 +113,7 @@ llvm::Error lpx::rt::runInstruction(const pb::Program &p,
   OutView out{static_cast<isa::DType>(res.dtype()),
               llvm::ArrayRef<int64_t>(res.shape().data(), res.shape_size()),
               scratch.data()};
-  llvm::ArrayRef<int64_t> attrs(inst.attrs().data(), inst.attrs_size());
-  if (llvm::Error e = dispatch(op, in, attrs, out)) {
+  if (llvm::Error e = dispatch(op, in, inst.attributes(), out)) {
     std::string where = "instruction " + std::to_string(index) + " (" +
                         std::string(isa::mnemonic(op)) + " on node " +
                         std::to_string(inst.node());

@@ -220,12 +220,12 @@ llvm::Error checkDomain(const FnInfo &fn, DType t) {
   return llvm::Error::success();
 }
 
-double paramOf(llvm::ArrayRef<int64_t> params, size_t i) {
-  return llvm::bit_cast<double>(static_cast<uint64_t>(params[i]));
+double paramOf(llvm::ArrayRef<double> params, size_t i) {
+  return params[i];
 }
 
 /// The float functions, in double.
-double applyFloat(UnaryFn fn, double x, llvm::ArrayRef<int64_t> params) {
+double applyFloat(UnaryFn fn, double x, llvm::ArrayRef<double> params) {
   auto p = [&](size_t i) { return paramOf(params, i); };
   switch (fn) {
   case UnaryFn::Abs: return std::fabs(x);
@@ -278,16 +278,16 @@ double applyFloat(UnaryFn fn, double x, llvm::ArrayRef<int64_t> params) {
 }
 } // namespace
 
-llvm::Error lpx::rt::unaryFn(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::unaryFn(const View &x, const isa::pb::UnaryAttrs &attrs,
                              const OutView &out) {
-  const FnInfo *info = attrs.empty() ? nullptr : isa::unaryFnInfo(attrs[0]);
+  const FnInfo *info = isa::unaryFnInfo(attrs.fn());
   if (!info)
     return fail("unknown unary function");
-  if (attrs.size() != 1 + info->params)
+  if (size_t(attrs.params_size()) != info->params)
     return fail(std::string(info->mnemonic) +
                 " needs " + llvm::Twine(info->params) + " parameters");
-  auto fn = static_cast<UnaryFn>(attrs[0]);
-  llvm::ArrayRef<int64_t> params = attrs.drop_front();
+  auto fn = static_cast<UnaryFn>(attrs.fn());
+  llvm::ArrayRef<double> params(attrs.params().data(), attrs.params_size());
   if (auto e = checkDomain(*info, x.dtype))
     return e;
   if (auto e = expectType("result", out.dtype,
@@ -343,12 +343,12 @@ llvm::Error lpx::rt::unaryFn(const View &x, llvm::ArrayRef<int64_t> attrs,
 }
 
 llvm::Error lpx::rt::binaryFn(const View &a, const View &b,
-                              llvm::ArrayRef<int64_t> attrs,
+                              const isa::pb::BinaryAttrs &attrs,
                               const OutView &out) {
-  const FnInfo *info = attrs.empty() ? nullptr : isa::binaryFnInfo(attrs[0]);
+  const FnInfo *info = isa::binaryFnInfo(attrs.fn());
   if (!info)
     return fail("unknown binary function");
-  auto fn = static_cast<BinaryFn>(attrs[0]);
+  auto fn = static_cast<BinaryFn>(attrs.fn());
   if (auto e = expectType("second operand", b.dtype, a.dtype))
     return e;
   if (auto e = checkDomain(*info, a.dtype))

@@ -17,8 +17,6 @@ using namespace lpx::rt;
 namespace isa = lpx::isa;
 
 namespace {
-enum Padding { Zeros = 0, Border = 1, Reflection = 2 };
-
 double unnormalize(double g, int64_t size, bool align) {
   return align ? (g + 1) / 2 * double(size - 1)
                : ((g + 1) * double(size) - 1) / 2;
@@ -36,10 +34,11 @@ double reflect(double v, int64_t twiceLow, int64_t twiceHigh) {
 }
 
 /// The padding mode applied to a coordinate along an axis of `size`.
-double padCoord(double v, int64_t size, int padding, bool align) {
-  if (padding == Border)
+double padCoord(double v, int64_t size, pb::GridSamplePadding padding,
+                bool align) {
+  if (padding == pb::GRID_SAMPLE_BORDER)
     return std::clamp(v, 0.0, double(size - 1));
-  if (padding == Reflection) {
+  if (padding == pb::GRID_SAMPLE_REFLECTION) {
     v = align ? reflect(v, 0, 2 * (size - 1)) : reflect(v, -1, 2 * size - 1);
     return std::clamp(v, 0.0, double(size - 1));
   }
@@ -53,11 +52,8 @@ double cubic2(double x, double a) {
 } // namespace
 
 llvm::Error lpx::rt::gridSample(const View &x, const View &grid,
-                                llvm::ArrayRef<int64_t> attrs,
+                                const pb::GridSampleAttrs &attrs,
                                 const OutView &out) {
-  if (attrs.size() != 3 || attrs[0] < 0 || attrs[0] > 2 || attrs[1] < 0 ||
-      attrs[1] > 2)
-    return fail("grid_sample needs [mode, padding, align_corners]");
   if (x.shape.size() != 4 || grid.shape.size() != 4 || out.shape.size() != 4 ||
       grid.shape[3] != 2 || grid.shape[0] != x.shape[0] ||
       out.shape[0] != x.shape[0] || out.shape[1] != x.shape[1] ||
@@ -68,8 +64,9 @@ llvm::Error lpx::rt::gridSample(const View &x, const View &grid,
       grid.dtype != x.dtype)
     return fail("grid_sample needs X, grid and result of one floating-point "
                 "type");
-  const int mode = int(attrs[0]), padding = int(attrs[1]);
-  const bool align = attrs[2] != 0;
+  const pb::GridSampleMode mode = attrs.mode();
+  const pb::GridSamplePadding padding = attrs.padding();
+  const bool align = attrs.align_corners();
   const int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
   const int64_t Ho = out.shape[2], Wo = out.shape[3];
   return dispatchType(x.dtype, [&](auto E) -> llvm::Error {
@@ -95,7 +92,7 @@ llvm::Error lpx::rt::gridSample(const View &x, const View &grid,
                 return at(x, plane + yi * W + xi);
               };
               double v = 0;
-              if (mode == 2) { // bicubic: padding applies to every tap
+              if (mode == pb::GRID_SAMPLE_BICUBIC) { //: padding applies to every tap
                 const double fx = std::floor(ix0), fy = std::floor(iy0);
                 const double tx = ix0 - fx, ty = iy0 - fy, a = -0.75;
                 const double cx[4] = {cubic2(tx + 1, a), cubic1(tx, a),
@@ -111,7 +108,7 @@ llvm::Error lpx::rt::gridSample(const View &x, const View &grid,
               } else {
                 const double ix = padCoord(ix0, W, padding, align);
                 const double iy = padCoord(iy0, H, padding, align);
-                if (mode == 1) {
+                if (mode == pb::GRID_SAMPLE_NEAREST) {
                   v = tap(int64_t(std::nearbyint(ix)),
                           int64_t(std::nearbyint(iy)));
                 } else {

@@ -12,8 +12,16 @@
 #include "Shape.h"
 #include "lpx/isa/DType.h"
 #include "lpx/isa/Opcode.h"
+#include "program.pb.h"
 
 namespace lpx::rt {
+namespace pb = lpx::isa::pb;
+
+/// A repeated attribute field as an ArrayRef.
+inline llvm::ArrayRef<int64_t>
+arrayOf(const google::protobuf::RepeatedField<int64_t> &f) {
+  return {f.data(), static_cast<size_t>(f.size())};
+}
 
 struct View {
   isa::DType dtype;
@@ -48,56 +56,56 @@ llvm::Error reduceMean(const View &x, llvm::ArrayRef<int64_t> axes,
 llvm::Error transpose(const View &x, llvm::ArrayRef<int64_t> perm,
                       const OutView &out);
 llvm::Error concat(llvm::ArrayRef<View> xs, int64_t axis, const OutView &out);
-llvm::Error slice(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error slice(const View &x, const pb::SliceAttrs &attrs,
                   const OutView &out);
 llvm::Error gather(const View &data, const View &indices, int64_t axis,
                    const OutView &out);
 /// Copy and Send: the same bytes, possibly under a new shape.
 llvm::Error copyBytes(const View &x, const OutView &out);
 
-// Generic families; the first attribute is the function id from
+// Generic families; the attributes name the function from
 // ElementwiseFunctions.def.
 // Elementwise.cpp
-llvm::Error unaryFn(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error unaryFn(const View &x, const pb::UnaryAttrs &attrs,
                     const OutView &out);
 llvm::Error binaryFn(const View &a, const View &b,
-                     llvm::ArrayRef<int64_t> attrs, const OutView &out);
+                     const pb::BinaryAttrs &attrs, const OutView &out);
 // Reduce.cpp
-llvm::Error reduce(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error reduce(const View &x, const pb::ReduceAttrs &attrs,
                    const OutView &out);
-llvm::Error argReduce(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error argReduce(const View &x, const pb::ArgReduceAttrs &attrs,
                       const OutView &out);
 llvm::Error logSoftmax(const View &x, int64_t axis, const OutView &out);
 llvm::Error hardmax(const View &x, int64_t axis, const OutView &out);
-llvm::Error cumSum(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error cumSum(const View &x, const pb::CumSumAttrs &attrs,
                    const OutView &out);
 // DataMovement.cpp
 llvm::Error broadcast(const View &x, const OutView &out);
-llvm::Error pad(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error pad(const View &x, const pb::PadAttrs &attrs,
                 const OutView &out);
 llvm::Error gatherElements(const View &data, const View &indices,
                            int64_t axis, const OutView &out);
-// Conv.cpp: attribute layouts as in Opcodes.def.
-llvm::Error conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs,
+// Conv.cpp
+llvm::Error conv(llvm::ArrayRef<View> in, const pb::ConvAttrs &attrs,
                  const OutView &out);
-llvm::Error pool(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error pool(const View &x, const pb::PoolAttrs &attrs,
                  const OutView &out);
-// Selection.cpp: attribute layouts as in Opcodes.def.
-llvm::Error topK(const View &x, llvm::ArrayRef<int64_t> attrs,
+// Selection.cpp
+llvm::Error topK(const View &x, const pb::TopKAttrs &attrs,
                  const OutView &out);
 llvm::Error scatterElements(const View &data, const View &indices,
-                            const View &updates, llvm::ArrayRef<int64_t> attrs,
+                            const View &updates, const pb::ScatterAttrs &attrs,
                             const OutView &out);
 llvm::Error scatterND(const View &data, const View &indices,
-                      const View &updates, llvm::ArrayRef<int64_t> attrs,
+                      const View &updates, const pb::ScatterAttrs &attrs,
                       const OutView &out);
 // GridSample.cpp
 llvm::Error gridSample(const View &x, const View &grid,
-                       llvm::ArrayRef<int64_t> attrs, const OutView &out);
+                       const pb::GridSampleAttrs &attrs, const OutView &out);
 /// Determinants of X [..., n, n] (partial pivoting, in double).
 llvm::Error det(const View &x, const OutView &out);
-llvm::Error convTranspose(llvm::ArrayRef<View> in,
-                          llvm::ArrayRef<int64_t> attrs, const OutView &out);
+llvm::Error convTranspose(llvm::ArrayRef<View> in, const pb::ConvAttrs &attrs,
+                          const OutView &out);
 
 /// Error unless `v` has element type `want`; `role` names the operand.
 llvm::Error expectType(const char *role, isa::DType got, isa::DType want);

@@ -174,14 +174,14 @@ llvm::Expected<ReductionPlan> planReduction(const char *what, const View &x,
 }
 } // namespace
 
-llvm::Error lpx::rt::reduce(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::reduce(const View &x, const isa::pb::ReduceAttrs &attrs,
                             const OutView &out) {
-  if (attrs.empty() || !isa::reduceFnInfo(attrs[0]))
+  if (!isa::reduceFnInfo(attrs.fn()))
     return fail("unknown reduction");
-  auto fn = static_cast<ReduceFn>(attrs[0]);
+  auto fn = static_cast<ReduceFn>(attrs.fn());
   if (auto e = expectType("operand", x.dtype, out.dtype))
     return e;
-  auto plan = planReduction("reduce", x, attrs.drop_front(), out.shape);
+  auto plan = planReduction("reduce", x, arrayOf(attrs.axes()), out.shape);
   if (!plan)
     return plan.takeError();
   return dispatchType(x.dtype, [&](auto E) -> llvm::Error {
@@ -229,16 +229,17 @@ llvm::Error lpx::rt::reduce(const View &x, llvm::ArrayRef<int64_t> attrs,
   });
 }
 
-llvm::Error lpx::rt::argReduce(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::argReduce(const View &x,
+                               const isa::pb::ArgReduceAttrs &attrs,
                                const OutView &out) {
-  if (attrs.size() != 3 || !isa::argReduceFnInfo(attrs[0]))
-    return fail("arg_reduce needs [fn, axis, select_last]");
+  if (!isa::argReduceFnInfo(attrs.fn()))
+    return fail("unknown arg reduction");
   if (auto e = expectType("result", out.dtype, isa::DType::I64))
     return e;
-  const bool isMax = static_cast<isa::ArgReduceFn>(attrs[0]) ==
+  const bool isMax = static_cast<isa::ArgReduceFn>(attrs.fn()) ==
                      isa::ArgReduceFn::ArgMax;
-  const int64_t axis = attrs[1];
-  const bool last = attrs[2] != 0;
+  const int64_t axis = attrs.axis();
+  const bool last = attrs.select_last_index();
   const int64_t rank = static_cast<int64_t>(x.shape.size());
   if (axis < 0 || axis >= rank)
     return fail("arg_reduce axis " + llvm::Twine(axis) +
@@ -349,12 +350,10 @@ llvm::Error lpx::rt::hardmax(const View &x, int64_t axis, const OutView &out) {
                      });
 }
 
-llvm::Error lpx::rt::cumSum(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::cumSum(const View &x, const isa::pb::CumSumAttrs &attrs,
                             const OutView &out) {
-  if (attrs.size() != 3)
-    return fail("cumsum needs [axis, exclusive, reverse]");
-  const bool exclusive = attrs[1] != 0, reverse = attrs[2] != 0;
-  return forEachLine("cumsum", x, attrs[0], out,
+  const bool exclusive = attrs.exclusive(), reverse = attrs.reverse();
+  return forEachLine("cumsum", x, attrs.axis(), out,
                      [&](const std::vector<double> &row,
                          std::vector<double> &res) {
                        double sum = 0;

@@ -36,30 +36,32 @@ llvm::Error expectIndexType(const char *what, const View &v) {
   return llvm::Error::success();
 }
 
-/// `old` combined with `update` by a scatter reduction (0 none, 1 add,
-/// 2 mul, 3 max, 4 min); integers wrap, bool add/mul are or/and.
-template <typename C> C combine(int64_t reduction, C old, C update) {
+/// `old` combined with `update` by a scatter reduction; integers wrap, bool
+/// add/mul are or/and.
+template <typename C> C combine(pb::ScatterReduction reduction, C old, C update) {
   if constexpr (std::is_same_v<C, bool>) {
     switch (reduction) {
-    case 1: case 3: return old || update;
-    case 2: case 4: return old && update;
+    case pb::SCATTER_ADD: case pb::SCATTER_MAX: return old || update;
+    case pb::SCATTER_MUL: case pb::SCATTER_MIN: return old && update;
     default: return update;
     }
   } else if constexpr (std::is_floating_point_v<C>) {
     switch (reduction) {
-    case 1: return old + update;
-    case 2: return old * update;
-    case 3: return std::isnan(update) || update > old ? update : old;
-    case 4: return std::isnan(update) || update < old ? update : old;
+    case pb::SCATTER_ADD: return old + update;
+    case pb::SCATTER_MUL: return old * update;
+    case pb::SCATTER_MAX: return std::isnan(update) || update > old ? update : old;
+    case pb::SCATTER_MIN: return std::isnan(update) || update < old ? update : old;
     default: return update;
     }
   } else {
     using W = WrapType<C>;
     switch (reduction) {
-    case 1: return static_cast<C>(static_cast<W>(old) + static_cast<W>(update));
-    case 2: return static_cast<C>(static_cast<W>(old) * static_cast<W>(update));
-    case 3: return std::max(old, update);
-    case 4: return std::min(old, update);
+    case pb::SCATTER_ADD:
+      return static_cast<C>(static_cast<W>(old) + static_cast<W>(update));
+    case pb::SCATTER_MUL:
+      return static_cast<C>(static_cast<W>(old) * static_cast<W>(update));
+    case pb::SCATTER_MAX: return std::max(old, update);
+    case pb::SCATTER_MIN: return std::min(old, update);
     default: return update;
     }
   }
@@ -67,15 +69,13 @@ template <typename C> C combine(int64_t reduction, C old, C update) {
 
 } // namespace
 
-llvm::Error lpx::rt::topK(const View &x, llvm::ArrayRef<int64_t> attrs,
+llvm::Error lpx::rt::topK(const View &x, const pb::TopKAttrs &attrs,
                           const OutView &out) {
-  if (attrs.size() != 4)
-    return fail("top_k needs [axis, k, largest, sorted]");
   if (auto e = expectType("result", out.dtype, DType::I64))
     return e;
   const int64_t rank = static_cast<int64_t>(x.shape.size());
-  const int64_t axis = attrs[0], k = attrs[1];
-  const bool largest = attrs[2] != 0;
+  const int64_t axis = attrs.axis(), k = attrs.k();
+  const bool largest = attrs.largest();
   if (axis < 0 || axis >= rank)
     return fail("top_k axis " + llvm::Twine(axis) + " out of range for rank " +
                 llvm::Twine(rank));
@@ -132,10 +132,8 @@ llvm::Error lpx::rt::topK(const View &x, llvm::ArrayRef<int64_t> attrs,
 
 llvm::Error lpx::rt::scatterElements(const View &data, const View &indices,
                                      const View &updates,
-                                     llvm::ArrayRef<int64_t> attrs,
+                                     const pb::ScatterAttrs &attrs,
                                      const OutView &out) {
-  if (attrs.size() != 2)
-    return fail("scatter_elements needs [axis, reduction]");
   if (auto e = expectType("data", data.dtype, out.dtype))
     return e;
   if (auto e = expectType("updates", updates.dtype, out.dtype))
@@ -143,8 +141,9 @@ llvm::Error lpx::rt::scatterElements(const View &data, const View &indices,
   if (auto e = expectIndexType("scatter_elements", indices))
     return e;
   const int64_t rank = static_cast<int64_t>(data.shape.size());
-  const int64_t axis = attrs[0], reduction = attrs[1];
-  if (reduction < 0 || reduction > 4)
+  const int64_t axis = attrs.axis();
+  const pb::ScatterReduction reduction = attrs.reduction();
+  if (!pb::ScatterReduction_IsValid(reduction))
     return fail("scatter_elements: unknown reduction " + llvm::Twine(reduction));
   bool fits = axis >= 0 && axis < rank &&
               llvm::ArrayRef<int64_t>(data.shape) == out.shape &&
@@ -194,18 +193,16 @@ llvm::Error lpx::rt::scatterElements(const View &data, const View &indices,
 
 llvm::Error lpx::rt::scatterND(const View &data, const View &indices,
                                const View &updates,
-                               llvm::ArrayRef<int64_t> attrs,
+                               const pb::ScatterAttrs &attrs,
                                const OutView &out) {
-  if (attrs.size() != 1)
-    return fail("scatter_nd needs [reduction]");
   if (auto e = expectType("data", data.dtype, out.dtype))
     return e;
   if (auto e = expectType("updates", updates.dtype, out.dtype))
     return e;
   if (auto e = expectIndexType("scatter_nd", indices))
     return e;
-  const int64_t reduction = attrs[0];
-  if (reduction < 0 || reduction > 4)
+  const pb::ScatterReduction reduction = attrs.reduction();
+  if (!pb::ScatterReduction_IsValid(reduction))
     return fail("scatter_nd: unknown reduction " + llvm::Twine(reduction));
   const int64_t rank = static_cast<int64_t>(data.shape.size());
   const int64_t k = indices.shape.empty() ? -1 : indices.shape.back();

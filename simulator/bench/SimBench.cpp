@@ -67,7 +67,7 @@ public:
       : chip(chip), numNodes(nodes), gap(gap),
         start(nodes > 1 ? chip.topology.deskewCycles : 0) {}
 
-  isa::LoadedProgram build(uint64_t instructions);
+  isa::pb::Program build(uint64_t instructions);
 
 private:
   uint32_t addBuffer(uint32_t node, uint64_t bank, std::vector<int64_t> shape,
@@ -204,7 +204,7 @@ void Generator::stepNode(uint32_t node) {
   n.current = res;
 }
 
-isa::LoadedProgram Generator::build(uint64_t instructions) {
+isa::pb::Program Generator::build(uint64_t instructions) {
   program.set_producer("lpx-sim-bench");
   program.set_source_model("synthetic");
   program.set_chip_yaml(isa::printChipSpec(chip));
@@ -245,10 +245,7 @@ isa::LoadedProgram Generator::build(uint64_t instructions) {
   out.clear();
   out.shrink_to_fit();
 
-  isa::LoadedProgram lp;
-  lp.program = std::move(program);
-  lp.chip = chip;
-  return lp;
+  return std::move(program);
 }
 
 // A field of /proc/self/status in KiB: "VmHWM" (peak resident set) or
@@ -266,20 +263,22 @@ bool runOne(const isa::ChipSpec &chip, uint32_t nodes, uint64_t count,
             uint64_t gap, const char *writeTo) {
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
-  isa::LoadedProgram prog = Generator(chip, nodes, gap).build(count);
+  isa::pb::Program generated = Generator(chip, nodes, gap).build(count);
   auto t1 = Clock::now();
   if (writeTo)
-    if (llvm::Error e = isa::writeProgramFile(prog.program, writeTo)) {
+    if (llvm::Error e = isa::writeProgramFile(generated, writeTo)) {
       llvm::errs() << "lpx-sim-bench: " << llvm::toString(std::move(e))
                    << "\n";
       return false;
     }
   const uint64_t programKiB = statusKiB("VmRSS");
-  if (llvm::Error e = isa::verifyProgram(prog.program, prog.chip)) {
+  auto verified = isa::VerifiedProgram::verify(std::move(generated), chip);
+  if (!verified) {
     llvm::errs() << "lpx-sim-bench: generated program does not verify: "
-                 << llvm::toString(std::move(e)) << "\n";
+                 << llvm::toString(verified.takeError()) << "\n";
     return false;
   }
+  const isa::VerifiedProgram &prog = *verified;
 
   // Best of five runs, so a busy machine does not set the figure.
   double best = 1e300;

@@ -80,7 +80,7 @@ uint32_t LowerBoundBuilder::queueOf(uint32_t node,
             : llvm::formatv("{0} on node {1}", isa::unitName(unit), node)
                   .str());
     *slot = uint32_t(queueNames.size());
-    queueCounts.push_back(isa::queueCount(prog.chip, unit));
+    queueCounts.push_back(isa::queueCount(prog.chip(), unit));
   }
   return *slot - 1;
 }
@@ -93,14 +93,14 @@ const Bound &LowerBounds::tightest() const {
   return *best;
 }
 
-LowerBoundBuilder::LowerBoundBuilder(const isa::LoadedProgram &prog)
-    : prog(prog), unitQueue(size_t(prog.program.num_nodes()) * kQueuedUnits),
-      linkQueue(prog.program.num_nodes()), sramBytes(prog.program.num_nodes()),
-      chainDone(prog.program.buffers_size(), 0) {
-  steps.reserve(prog.program.instructions_size());
-  const isa::pb::Program &p = prog.program;
+LowerBoundBuilder::LowerBoundBuilder(const isa::VerifiedProgram &prog)
+    : prog(prog), unitQueue(size_t(prog.program().num_nodes()) * kQueuedUnits),
+      linkQueue(prog.program().num_nodes()), sramBytes(prog.program().num_nodes()),
+      chainDone(prog.program().buffers_size(), 0) {
+  steps.reserve(prog.program().instructions_size());
+  const isa::pb::Program &p = prog.program();
   if (p.num_nodes() > 1 && p.instructions_size() > 0)
-    deskew = prog.chip.topology.deskewCycles;
+    deskew = prog.chip().topology.deskewCycles;
   // Inputs and constants are complete when the program starts; anything
   // else read before it is written also counts from the start, which is
   // all an invalid program lets us know.
@@ -109,7 +109,7 @@ LowerBoundBuilder::LowerBoundBuilder(const isa::LoadedProgram &prog)
 
 void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
                             const isa::Cost &cost) {
-  const isa::pb::Program &p = prog.program;
+  const isa::pb::Program &p = prog.program();
   const isa::Opcode op = isa::opcodeOf(inst);
   const bool isSend = isa::unitOf(op) == isa::Unit::C2C;
   const uint32_t node = inst.node();
@@ -146,7 +146,7 @@ LowerBounds LowerBoundBuilder::finish() const {
   LowerBounds out;
   if (!any)
     return out;
-  const isa::pb::Program &p = prog.program;
+  const isa::pb::Program &p = prog.program();
   out.deskew = deskew;
 
   // Tails: the longest chain of latency and later work after each
@@ -184,7 +184,7 @@ LowerBounds LowerBoundBuilder::finish() const {
   }
   out.resource = Bound{best, bestName};
 
-  const uint64_t bytesPerCycle = prog.chip.sramBytesPerCycle();
+  const uint64_t bytesPerCycle = prog.chip().sramBytesPerCycle();
   uint32_t busiestNode = 0;
   for (uint32_t node = 1; node < p.num_nodes(); ++node)
     if (sramBytes[node] > sramBytes[busiestNode])
@@ -199,10 +199,10 @@ LowerBounds LowerBoundBuilder::finish() const {
   return out;
 }
 
-LowerBounds lpx::sim::computeLowerBounds(const isa::LoadedProgram &prog) {
+LowerBounds lpx::sim::computeLowerBounds(const isa::VerifiedProgram &prog) {
   LowerBoundBuilder builder(prog);
-  for (const isa::pb::Instruction &inst : prog.program.instructions())
-    builder.add(inst, isa::instructionCost(prog.chip, prog.program, inst));
+  for (const isa::pb::Instruction &inst : prog.program().instructions())
+    builder.add(inst, isa::instructionCost(prog.chip(), prog.program(), inst));
   return builder.finish();
 }
 

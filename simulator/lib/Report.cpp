@@ -31,17 +31,17 @@ static double microseconds(const SimResult &r, const isa::ChipSpec &chip) {
   return double(r.totalCycles) / chip.clockMHz;
 }
 
-void lpx::sim::printReport(const SimResult &r, const isa::LoadedProgram &prog,
+void lpx::sim::printReport(const SimResult &r, const isa::VerifiedProgram &prog,
                            llvm::raw_ostream &os) {
-  const isa::pb::Program &p = prog.program;
+  const isa::pb::Program &p = prog.program();
   const std::string &model =
       p.source_model().empty() ? std::string("program") : p.source_model();
   os << llvm::formatv("simulation of {0} on chip '{1}', {2} node(s)\n", model,
-                      prog.chip.name, p.num_nodes());
+                      prog.chip().name, p.num_nodes());
   os << llvm::formatv("  total cycles:     {0}\n", r.totalCycles);
   os << llvm::formatv("  time:             {0:f3} us at ",
-                      microseconds(r, prog.chip))
-     << llvm::format("%g", prog.chip.clockMHz) << " MHz\n";
+                      microseconds(r, prog.chip()))
+     << llvm::format("%g", prog.chip().clockMHz) << " MHz\n";
   os << llvm::formatv("  instructions:     {0}\n", r.instructions);
   os << llvm::formatv("  bytes over links: {0}\n", r.bytesOverLinks);
   os << llvm::formatv("  lower bound: {0} cycles (bottleneck: {1})\n",
@@ -81,9 +81,9 @@ void lpx::sim::printReport(const SimResult &r, const isa::LoadedProgram &prog,
                         r.hazardCount - r.hazards.size());
 }
 
-void lpx::sim::printJson(const SimResult &r, const isa::LoadedProgram &prog,
+void lpx::sim::printJson(const SimResult &r, const isa::VerifiedProgram &prog,
                          llvm::raw_ostream &os) {
-  const isa::pb::Program &p = prog.program;
+  const isa::pb::Program &p = prog.program();
   llvm::json::Array queues;
   for (const QueueStats &q : r.queues)
     queues.push_back(llvm::json::Object{
@@ -105,10 +105,10 @@ void lpx::sim::printJson(const SimResult &r, const isa::LoadedProgram &prog,
   // llvm::json prints object keys in sorted order, which makes the text
   // independent of insertion order.
   llvm::json::Value root = llvm::json::Object{
-      {"source_model", p.source_model()},      {"chip", prog.chip.name},
-      {"clock_mhz", prog.chip.clockMHz},       {"nodes", p.num_nodes()},
+      {"source_model", p.source_model()},      {"chip", prog.chip().name},
+      {"clock_mhz", prog.chip().clockMHz},       {"nodes", p.num_nodes()},
       {"total_cycles", r.totalCycles},         {"seconds", r.seconds},
-      {"time_us", microseconds(r, prog.chip)}, {"instructions", r.instructions},
+      {"time_us", microseconds(r, prog.chip())}, {"instructions", r.instructions},
       {"bytes_over_links", r.bytesOverLinks},  {"queues", std::move(queues)},
       {"hazard_count", r.hazardCount},         {"hazards", std::move(hazards)},
       {"lower_bound", r.lowerBound},           {"bottleneck", r.bottleneck},

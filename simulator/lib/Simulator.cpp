@@ -74,9 +74,9 @@ uint32_t maxQueueCount(const isa::ChipSpec &chip) {
 
 class Engine {
 public:
-  Engine(const isa::LoadedProgram &prog, const SimOptions &opts)
-      : prog(prog), p(prog.program), opts(opts),
-        maxQueues(maxQueueCount(prog.chip)),
+  Engine(const isa::VerifiedProgram &prog, const SimOptions &opts)
+      : prog(prog), p(prog.program()), opts(opts),
+        maxQueues(maxQueueCount(prog.chip())),
         units(size_t(p.num_nodes()) * kQueuedUnits * maxQueues),
         buffers(p.buffers_size()),
         sram(p.num_nodes()), banks(p.num_nodes()), lower(prog) {}
@@ -107,7 +107,7 @@ private:
   }
   std::vector<QueueStats> collectQueues() const;
 
-  const isa::LoadedProgram &prog;
+  const isa::VerifiedProgram &prog;
   const isa::pb::Program &p;
   const SimOptions &opts;
   SimResult result;
@@ -299,13 +299,13 @@ void Engine::checkBanks(uint64_t index, const isa::pb::Instruction &inst,
       continue;
     const isa::pb::Buffer &b = p.buffers(int(id));
     reads.push_back(BankAccess{issue, readEnd,
-                               isa::banksOf(prog.chip, b.addr(), b.bytes()),
+                               isa::banksOf(prog.chip(), b.addr(), b.bytes()),
                                index, id, /*write=*/false});
   }
   const isa::pb::Buffer &rb = p.buffers(int(inst.result()));
   const BankAccess write{issue,
                          addSat(readEnd, cost.latency),
-                         isa::banksOf(prog.chip, rb.addr(), rb.bytes()),
+                         isa::banksOf(prog.chip(), rb.addr(), rb.bytes()),
                          index,
                          inst.result(),
                          /*write=*/true};
@@ -353,7 +353,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   const isa::Opcode op = isa::opcodeOf(inst);
   const uint64_t issue = inst.issue();
 
-  const isa::Cost cost = isa::instructionCost(prog.chip, p, inst);
+  const isa::Cost cost = isa::instructionCost(prog.chip(), p, inst);
   const uint64_t hazardsBefore = result.hazardCount;
   const uint64_t done = addSat(addSat(issue, cost.busy), cost.latency);
 
@@ -366,7 +366,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   checkQueue(index, inst, q, cost, isSend);
   // Chips of a multi-chip program share a time base only after the deskew.
   const uint64_t deskew =
-      p.num_nodes() > 1 ? prog.chip.topology.deskewCycles : 0;
+      p.num_nodes() > 1 ? prog.chip().topology.deskewCycles : 0;
   if (issue < deskew)
     hazard(index, inst, "before-deskew",
            llvm::formatv("{0}: issues at cycle {1}, before the chips' "
@@ -454,7 +454,7 @@ std::vector<QueueStats> Engine::collectQueues() const {
                      link->second.busy, link->second.count});
     for (unsigned u = 0; u < kQueuedUnits; ++u) {
       // A unit with several queues reports each: vxm0, vxm1, ...
-      const uint32_t queues = isa::queueCount(prog.chip, kUnitsByName[u]);
+      const uint32_t queues = isa::queueCount(prog.chip(), kUnitsByName[u]);
       for (uint32_t k = 0; k < queues; ++k) {
         const QueueState &q = units[unitIndex(node, u, k)];
         std::string name(isa::unitName(kUnitsByName[u]));
@@ -481,8 +481,8 @@ void Engine::finishBoundsAndHostIo() {
     else if (b.kind() == isa::pb::OUTPUT)
       result.hostOutputBytes += b.bytes();
   }
-  result.hostInputUs = hostTransferUs(prog.chip, result.hostInputBytes);
-  result.hostOutputUs = hostTransferUs(prog.chip, result.hostOutputBytes);
+  result.hostInputUs = hostTransferUs(prog.chip(), result.hostInputBytes);
+  result.hostOutputUs = hostTransferUs(prog.chip(), result.hostOutputBytes);
 }
 
 llvm::Expected<SimResult> Engine::run() {
@@ -505,7 +505,7 @@ llvm::Expected<SimResult> Engine::run() {
     step(uint64_t(i), inst);
   }
   result.instructions = uint64_t(p.instructions_size());
-  result.seconds = double(result.totalCycles) / (prog.chip.clockMHz * 1e6);
+  result.seconds = double(result.totalCycles) / (prog.chip().clockMHz * 1e6);
   result.queues = collectQueues();
   finishBoundsAndHostIo();
   if (opts.trace)
@@ -513,7 +513,7 @@ llvm::Expected<SimResult> Engine::run() {
   return std::move(result);
 }
 
-llvm::Expected<SimResult> lpx::sim::simulate(const isa::LoadedProgram &prog,
+llvm::Expected<SimResult> lpx::sim::simulate(const isa::VerifiedProgram &prog,
                                              const SimOptions &opts) {
   Engine engine(prog, opts);
   return engine.run();

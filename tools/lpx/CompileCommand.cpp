@@ -15,8 +15,6 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <optional>
-
 using namespace lpx;
 using namespace lpx::cli;
 
@@ -27,19 +25,10 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     return reportError(cmd, importOpts.takeError());
   std::string chipName =
       args.chip.empty() ? isa::presetNames().front() : args.chip;
+  // Resolved once, --set edits included; the passes read it from the module.
   auto chip = isa::loadChipWithOverrides(chipName, args.sets);
   if (!chip)
     return reportError(cmd, chip.takeError());
-  // The passes read the chip by name; a modified chip reaches them as a
-  // temporary description file, removed when this command returns.
-  std::optional<isa::ScopedChipFile> modified;
-  if (!args.sets.empty()) {
-    auto file = isa::ScopedChipFile::create(*chip);
-    if (!file)
-      return reportError(cmd, file.takeError());
-    modified.emplace(std::move(*file));
-    chipName = modified->path();
-  }
 
   auto ctx = makeCompilerContext();
   unsigned errors = 0;
@@ -55,13 +44,13 @@ int lpx::cli::runCompile(const CompileArgs &args) {
       reportError(cmd, "cannot compile '" + args.model + "'");
     return kError;
   };
-  CompileOptions opts{chipName, args.nodes, args.weights, args.activations};
+  CompileOptions opts{args.nodes, args.weights, args.activations};
 
   if (args.emit != "program") {
     StopAfter stop = args.emit == "graph"         ? StopAfter::Graph
                      : args.emit == "partitioned" ? StopAfter::Partitioned
                                                   : StopAfter::Scheduled;
-    auto module = compileToIR(*ctx, args.model, *importOpts, opts, stop);
+    auto module = compileToIR(*ctx, args.model, *importOpts, opts, *chip, stop);
     if (failed(module))
       return failedWithoutMessage();
     std::error_code ec;

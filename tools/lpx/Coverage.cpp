@@ -97,8 +97,8 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
     Collected diags;
     mlir::ScopedDiagnosticHandler h(
         ctx.get(), [&](mlir::Diagnostic &d) { return collect(diags, d); });
-    auto program = compileToProgram(*ctx, path, import,
-                                    CompileOptions{chipName, nodes}, *chip);
+    auto program =
+        compileToProgram(*ctx, path, import, CompileOptions{nodes}, *chip);
     if (failed(program)) {
       lastError = !diags.other.empty()          ? diags.other.front()
                   : !diags.byNode.empty() ? diags.byNode.begin()->second

@@ -118,7 +118,7 @@ private:
 };
 
 void Writer::summary(llvm::StringRef title) {
-  const isa::pb::Program &p = t.prog->program;
+  const isa::pb::Program &p = t.prog->program();
   os << "<h1>" << escapeMarkup(title) << "</h1>\n<nav><a href='#bounds'>"
      << "bounds</a><a href='#timeline'>timeline</a><a href='#utilisation'>"
      << "utilisation</a><a href='#sram'>SRAM</a><a href='#hazards'>hazards"
@@ -128,8 +128,8 @@ void Writer::summary(llvm::StringRef title) {
     os << "<tr><th>" << k << "</th><td>" << escapeMarkup(v) << "</td></tr>\n";
   };
   row("model", p.source_model());
-  row("chip", t.prog->chip.name + " at " +
-                  formatv("{0}", t.prog->chip.clockMHz).str() + " MHz");
+  row("chip", t.prog->chip().name + " at " +
+                  formatv("{0}", t.prog->chip().clockMHz).str() + " MHz");
   row("chips", std::to_string(p.num_nodes()));
   row("total cycles", std::to_string(r.totalCycles));
   row("time", formatv("{0:f3} us", r.seconds * 1e6).str());
@@ -223,7 +223,7 @@ void Writer::timeline() {
           "instruction's busy cycles (hover for its name). Red outlines are "
           "hazards.";
   os << "</p>\n";
-  for (uint32_t node = 0; node < t.prog->program.num_nodes(); ++node) {
+  for (uint32_t node = 0; node < t.prog->program().num_nodes(); ++node) {
     std::vector<const Track *> rows;
     for (const Track &tr : t.tracks)
       if (tr.node == node)
@@ -276,7 +276,7 @@ void Writer::sramMap(uint32_t node) {
       top = std::max(top, b.addr + b.bytes);
     }
   const size_t perChip = std::max<size_t>(
-      100, limits.buffers / std::max(t.prog->program.num_nodes(), 1u));
+      100, limits.buffers / std::max(t.prog->program().num_nodes(), 1u));
   size_t shown = std::min(live.size(), perChip);
   // Keep the buffers that cover the most area of the map.
   std::partial_sort(live.begin(), live.begin() + shown, live.end(),
@@ -308,7 +308,7 @@ void Writer::sramMap(uint32_t node) {
   cycleAxis(os, total, h);
   for (size_t i = 0; i < shown; ++i) {
     const sim::BufferLifetime &b = *live[i];
-    const isa::pb::Buffer &buf = t.prog->program.buffers(int(b.buffer));
+    const isa::pb::Buffer &buf = t.prog->program().buffers(int(b.buffer));
     double y0 = h * double(b.addr) / double(top);
     double bh = std::max(h * double(b.bytes) / double(top), 2.0);
     os << formatv("<rect x='{0:f2}' y='{1:f2}' width='{2:f2}' height='{3:f2}'"
@@ -334,7 +334,7 @@ void Writer::sramMaps() {
      << "style='color:" << kindColor(isa::pb::TEMP) << "'>temp</span>, <span "
      << "style='color:" << kindColor(isa::pb::OUTPUT) << "'>output</span>."
      << "</p>\n";
-  for (uint32_t node = 0; node < t.prog->program.num_nodes(); ++node)
+  for (uint32_t node = 0; node < t.prog->program().num_nodes(); ++node)
     sramMap(node);
   os << "</section>\n";
 }

@@ -22,7 +22,8 @@ int lpx::cli::runPerturb(const PerturbArgs &args) {
   auto prog = isa::readProgramFile(args.program);
   if (!prog)
     return reportError(cmd, prog.takeError());
-  isa::pb::Program &p = prog->program;
+  // An edited copy: the loaded program is verified and stays as it was.
+  isa::pb::Program p = prog->program();
   const uint64_t count = uint64_t(p.instructions_size());
   if (args.instruction >= count)
     return reportError(cmd, "instruction " + std::to_string(args.instruction) +

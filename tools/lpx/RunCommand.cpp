@@ -28,11 +28,11 @@ void nameByPosition(std::vector<rt::HostTensor> &tensors,
 /// ONNX 1.12's test data predates numpy bfloat16 and stores bf16 tensors as
 /// their uint16 bit patterns; read those as the bf16 the program expects.
 void adoptBf16BitPatterns(
-    std::vector<rt::HostTensor> &tensors, const isa::LoadedProgram &prog,
+    std::vector<rt::HostTensor> &tensors, const isa::VerifiedProgram &prog,
     const google::protobuf::RepeatedPtrField<isa::pb::Binding> &bindings) {
   for (rt::HostTensor &t : tensors)
     for (const isa::pb::Binding &b : bindings) {
-      const isa::pb::Buffer &buf = prog.program.buffers(int(b.buffer()));
+      const isa::pb::Buffer &buf = prog.program().buffers(int(b.buffer()));
       if (b.name() == t.name && t.dtype == isa::DType::U16 &&
           buf.dtype() == uint32_t(isa::DType::BF16))
         t.dtype = isa::DType::BF16;
@@ -62,13 +62,13 @@ int lpx::cli::runRun(const RunArgs &args) {
   auto inputs = rt::readTestDataDir(args.dataDir, "input");
   if (!inputs)
     return reportError(cmd, inputs.takeError());
-  nameByPosition(*inputs, prog->program.inputs());
-  adoptBf16BitPatterns(*inputs, *prog, prog->program.inputs());
+  nameByPosition(*inputs, prog->program().inputs());
+  adoptBf16BitPatterns(*inputs, *prog, prog->program().inputs());
   auto expected = rt::readTestDataDir(args.dataDir, "output");
   if (!expected)
     return reportError(cmd, expected.takeError());
-  nameByPosition(*expected, prog->program.outputs());
-  adoptBf16BitPatterns(*expected, *prog, prog->program.outputs());
+  nameByPosition(*expected, prog->program().outputs());
+  adoptBf16BitPatterns(*expected, *prog, prog->program().outputs());
   if (expected->empty() && args.outDir.empty())
     return reportError(cmd, "no output_N.pb in '" + args.dataDir +
                                 "' to compare with (use --out DIR to write "

@@ -19,7 +19,7 @@ namespace {
 /// Each file is whole or absent. The trace is streamed (it can be large); the
 /// report is rendered first.
 llvm::Error writeTimelineFiles(const SimulateArgs &args,
-                               const isa::LoadedProgram &prog,
+                               const isa::VerifiedProgram &prog,
                                const sim::SimResult &result,
                                const sim::ExecutionTrace &trace) {
   Timeline timeline = buildTimeline(prog, result, trace);
@@ -27,9 +27,9 @@ llvm::Error writeTimelineFiles(const SimulateArgs &args,
   if (!args.report.empty())
     html = renderHtmlReport(
         timeline, "lpx simulation of " +
-                      (prog.program.source_model().empty()
+                      (prog.program().source_model().empty()
                            ? llvm::sys::path::filename(args.program).str()
-                           : prog.program.source_model()));
+                           : prog.program().source_model()));
   if (!args.trace.empty())
     if (auto e = writeFileAtomically(args.trace, [&](llvm::raw_ostream &os) {
           writeTraceEvents(timeline, os);

@@ -131,12 +131,6 @@ PointResult runPoint(const Sweep &sweep, size_t index) {
     r.message = llvm::toString(std::move(err));
     return r;
   }
-  auto chipFile = isa::ScopedChipFile::create(chip);
-  if (!chipFile) {
-    r.message = llvm::toString(chipFile.takeError());
-    return r;
-  }
-
   auto ctx = makeCompilerContext();
   std::string firstError;
   mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
@@ -145,9 +139,8 @@ PointResult runPoint(const Sweep &sweep, size_t index) {
       firstError = describeDiagnostic(d);
     return mlir::success();
   });
-  auto program = compileToProgram(
-      *ctx, sweep.model, sweep.import,
-      CompileOptions{chipFile->path(), nodes}, chip);
+  auto program = compileToProgram(*ctx, sweep.model, sweep.import,
+                                  CompileOptions{nodes}, chip);
   if (failed(program)) {
     r.status = "compile-error";
     r.message = firstError.empty() ? "cannot compile" : firstError;
@@ -155,13 +148,13 @@ PointResult runPoint(const Sweep &sweep, size_t index) {
   }
 
   // The same checks `lpx simulate` makes on a program file, minus the file.
-  isa::LoadedProgram loaded{std::move(*program), chip};
-  if (auto err = isa::verifyProgram(loaded.program, loaded.chip)) {
+  auto loaded = isa::VerifiedProgram::verify(std::move(*program), chip);
+  if (!loaded) {
     r.status = "invalid-program";
-    r.message = llvm::toString(std::move(err));
+    r.message = llvm::toString(loaded.takeError());
     return r;
   }
-  auto sim = sim::simulate(loaded);
+  auto sim = sim::simulate(*loaded);
   if (!sim) {
     r.status = "sim-error";
     r.message = llvm::toString(sim.takeError());

@@ -36,18 +36,18 @@ std::string trackName(const isa::ChipSpec &chip,
 
 // Every unit queue of every chip gets a track, used or not, so an idle unit
 // is visible as idle; links only when they carried something.
-void addUnitTracks(const isa::LoadedProgram &prog, uint32_t maxQueues,
+void addUnitTracks(const isa::VerifiedProgram &prog, uint32_t maxQueues,
                    std::map<std::pair<uint32_t, uint32_t>, Track> &byKey) {
-  for (uint32_t node = 0; node < prog.program.num_nodes(); ++node)
+  for (uint32_t node = 0; node < prog.program().num_nodes(); ++node)
     for (isa::Unit u : kUnits)
-      for (uint32_t q = 0; q < isa::queueCount(prog.chip, u); ++q) {
+      for (uint32_t q = 0; q < isa::queueCount(prog.chip(), u); ++q) {
         sim::InstructionEvent probe;
         probe.unit = u;
         probe.queue = q;
         Track &t = byKey[{node, trackId(probe, maxQueues)}];
         t.node = node;
         t.id = trackId(probe, maxQueues);
-        t.name = trackName(prog.chip, probe);
+        t.name = trackName(prog.chip(), probe);
       }
 }
 
@@ -65,7 +65,7 @@ std::vector<SramPoint> stepSeries(std::map<uint64_t, int64_t> deltas) {
 
 } // namespace
 
-Timeline lpx::cli::buildTimeline(const isa::LoadedProgram &prog,
+Timeline lpx::cli::buildTimeline(const isa::VerifiedProgram &prog,
                                  const sim::SimResult &result,
                                  const sim::ExecutionTrace &trace) {
   Timeline t;
@@ -74,7 +74,7 @@ Timeline lpx::cli::buildTimeline(const isa::LoadedProgram &prog,
   t.trace = &trace;
   uint32_t maxQueues = 1;
   for (isa::Unit u : kUnits)
-    maxQueues = std::max(maxQueues, isa::queueCount(prog.chip, u));
+    maxQueues = std::max(maxQueues, isa::queueCount(prog.chip(), u));
 
   std::map<std::pair<uint32_t, uint32_t>, Track> byKey;
   addUnitTracks(prog, maxQueues, byKey);
@@ -84,7 +84,7 @@ Timeline lpx::cli::buildTimeline(const isa::LoadedProgram &prog,
     if (track.name.empty()) {
       track.node = e.node;
       track.id = trackId(e, maxQueues);
-      track.name = trackName(prog.chip, e);
+      track.name = trackName(prog.chip(), e);
     }
     track.events.push_back(i);
     track.busy += e.busyEnd - e.issue;
@@ -113,7 +113,7 @@ Timeline lpx::cli::buildTimeline(const isa::LoadedProgram &prog,
   std::stable_sort(t.flows.begin(), t.flows.end(),
                    [](const Flow &a, const Flow &b) { return a.send < b.send; });
 
-  std::vector<std::map<uint64_t, int64_t>> deltas(prog.program.num_nodes());
+  std::vector<std::map<uint64_t, int64_t>> deltas(prog.program().num_nodes());
   for (const sim::BufferLifetime &b : trace.buffers) {
     deltas[b.node][b.from] += int64_t(b.bytes);
     deltas[b.node][b.to] -= int64_t(b.bytes);
@@ -133,7 +133,7 @@ uint64_t Timeline::sramPeak(uint32_t node) const {
 }
 
 const isa::pb::Instruction &Timeline::instruction(size_t event) const {
-  return prog->program.instructions(
+  return prog->program().instructions(
       int(trace->instructions[event].instruction));
 }
 
@@ -147,5 +147,5 @@ std::string Timeline::label(size_t event) const {
 }
 
 double Timeline::cyclesToUs(uint64_t cycles) const {
-  return double(cycles) / prog->chip.clockMHz;
+  return double(cycles) / prog->chip().clockMHz;
 }

@@ -41,7 +41,7 @@ struct SramPoint {
 };
 
 struct Timeline {
-  const isa::LoadedProgram *prog = nullptr;
+  const isa::VerifiedProgram *prog = nullptr;
   const sim::SimResult *result = nullptr;
   const sim::ExecutionTrace *trace = nullptr;
   std::vector<Track> tracks;         // by node, then id
@@ -59,7 +59,7 @@ struct Timeline {
 };
 
 /// Lays out one run. `prog`, `result` and `trace` must outlive the timeline.
-Timeline buildTimeline(const isa::LoadedProgram &prog,
+Timeline buildTimeline(const isa::VerifiedProgram &prog,
                        const sim::SimResult &result,
                        const sim::ExecutionTrace &trace);
 

@@ -27,7 +27,7 @@ Object slice(const Timeline &t, size_t i) {
               {"op", t.op(i)},
               {"node", inst.origin()},
               {"chip", e.node},
-              {"result", t.prog->program.buffers(int(inst.result())).name()},
+              {"result", t.prog->program().buffers(int(inst.result())).name()},
               {"bytes_read", int64_t(e.bytesRead)},
               {"bytes_written", int64_t(e.bytesWritten)},
               {"macs", int64_t(e.macs)},
@@ -70,15 +70,15 @@ void addFlow(const Timeline &t, const Flow &f, size_t id, Array &out) {
 } // namespace
 
 void lpx::cli::writeTraceEvents(const Timeline &t, llvm::raw_ostream &os) {
-  const isa::pb::Program &p = t.prog->program;
+  const isa::pb::Program &p = t.prog->program();
   const sim::SimResult &r = *t.result;
   llvm::json::OStream j(os);
   j.objectBegin();
   j.attribute("displayTimeUnit", "ns");
   j.attributeObject("otherData", [&] {
     j.attribute("source_model", p.source_model());
-    j.attribute("chip", t.prog->chip.name);
-    j.attribute("clock_mhz", t.prog->chip.clockMHz);
+    j.attribute("chip", t.prog->chip().name);
+    j.attribute("clock_mhz", t.prog->chip().clockMHz);
     j.attribute("nodes", p.num_nodes());
     j.attribute("total_cycles", int64_t(r.totalCycles));
     j.attribute("instructions", int64_t(r.instructions));

@@ -2,6 +2,7 @@
 #include "lpx/Driver/Compile.h"
 
 #include "lpx/InitAll.h"
+#include "lpx/Target/ISABridge.h"
 #include "lpx/Target/Program/EmitProgram.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
@@ -43,8 +44,8 @@ std::unique_ptr<MLIRContext> lpx::makeCompilerContext() {
 
 FailureOr<OwningOpRef<ModuleOp>>
 lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
-                 const CompileOptions &opts, StopAfter stop,
-                 const CompileStageCallback &onStage) {
+                 const CompileOptions &opts, const isa::ChipSpec &chip,
+                 StopAfter stop, const CompileStageCallback &onStage) {
   PassManager pm(&ctx);
   unsigned count = 1 + buildPipeline(pm, opts, stop); // the import, passes
   if (onStage) {
@@ -54,6 +55,7 @@ lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
   auto module = importOnnxFile(ctx, model, import);
   if (failed(module))
     return failure();
+  attachChip(**module, chip);
   if (failed(pm.run(**module)))
     return failure();
   return std::move(*module);
@@ -71,11 +73,11 @@ lpx::compileToProgram(MLIRContext &ctx, StringRef model,
     count = n + 1;
     onStage(stage, i, count);
   };
-  auto module = compileToIR(ctx, model, import, opts, StopAfter::Scheduled,
-                            onStage ? withEmit : nullptr);
+  auto module = compileToIR(ctx, model, import, opts, chip,
+                            StopAfter::Scheduled, onStage ? withEmit : nullptr);
   if (failed(module))
     return failure();
   if (onStage)
     onStage("emit", count - 1, count);
-  return emitProgram(**module, chip, llvm::sys::path::filename(model));
+  return emitProgram(**module, llvm::sys::path::filename(model));
 }

@@ -17,12 +17,12 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   }
   if (stop == StopAfter::Graph)
     return passes;
-  pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.chip}));
+  pm.addPass(createPartition(PartitionOptions{opts.nodes}));
   pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)
     return passes + 2;
-  pm.addPass(createSchedule(ScheduleOptions{opts.chip}));
-  pm.addPass(createAllocateSram(AllocateSramOptions{opts.chip}));
+  pm.addPass(createSchedule());
+  pm.addPass(createAllocateSram());
   pm.addPass(createVerifyScheduled());
   return passes + 5;
 }
@@ -47,7 +47,7 @@ void lpx::registerPipelines() {
   PassPipelineRegistration<PipelineOptions>(
       "lpx-compile", "Graph (level 1) to scheduled, allocated IR (level 3)",
       [](OpPassManager &pm, const PipelineOptions &o) {
-        buildPipeline(pm,
-                      CompileOptions{o.chip, o.nodes, o.weights, o.activations});
+        pm.addPass(createAttachChip(AttachChipOptions{o.chip}));
+        buildPipeline(pm, CompileOptions{o.nodes, o.weights, o.activations});
       });
 }

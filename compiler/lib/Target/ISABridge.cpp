@@ -1,5 +1,6 @@
 //===- ISABridge.cpp - Map compiler IR onto the instruction set -----------===//
 #include "lpx/Target/ISABridge.h"
+#include "program.pb.h"
 
 #include "lpx/isa/ElementwiseFunctions.h"
 
@@ -7,7 +8,6 @@
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -94,113 +94,135 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
   return *code;
 }
 
-/// A scatter's reduction as its attribute value (Opcodes.def).
-static int64_t scatterReduction(StringRef r) {
-  return llvm::StringSwitch<int64_t>(r)
-      .Case("add", 1)
-      .Case("mul", 2)
-      .Case("max", 3)
-      .Case("min", 4)
-      .Default(0);
+namespace pb = lpx::isa::pb;
+
+/// The program's enum value for an IR mode string: the IR's modes (checked
+/// by the op verifiers) are the schema's enum names without their prefix, in
+/// lower case ("reflect" is PAD_REFLECT), so there is no table to keep.
+template <typename E>
+static E enumFor(llvm::StringRef prefix, llvm::StringRef mode,
+                 bool (*parse)(const std::string &, E *)) {
+  E value{};
+  [[maybe_unused]] bool known = parse((prefix + mode.upper()).str(), &value);
+  assert(known && "an IR mode without an enum value in program.proto");
+  return value;
 }
 
-SmallVector<int64_t> lpx::instructionAttrs(Operation *op) {
+template <typename Range>
+static void append(google::protobuf::RepeatedField<int64_t> *to,
+                   const Range &from) {
+  for (auto v : from)
+    to->Add(int64_t(v));
+}
+
+static void setAxis(pb::Attributes &a, int64_t axis) {
+  a.mutable_axis()->set_axis(axis);
+}
+
+pb::Attributes lpx::instructionAttrs(Operation *op) {
   using namespace lpx::graph;
-  return llvm::TypeSwitch<Operation *, SmallVector<int64_t>>(op)
-      .Case([](SoftmaxOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
-      .Case([](ReduceMeanOp o) { return SmallVector<int64_t>(o.getAxes()); })
-      .Case([](TransposeOp o) { return SmallVector<int64_t>(o.getPerm()); })
-      .Case([](ConcatOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
-      .Case([](SliceOp o) {
-        SmallVector<int64_t> a(o.getStarts());
-        llvm::append_range(a, o.getSteps());
-        return a;
+  pb::Attributes a;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](SoftmaxOp o) { setAxis(a, o.getAxis()); })
+      .Case([&](LogSoftmaxOp o) { setAxis(a, o.getAxis()); })
+      .Case([&](HardmaxOp o) { setAxis(a, o.getAxis()); })
+      .Case([&](ConcatOp o) { setAxis(a, o.getAxis()); })
+      .Case([&](GatherOp o) { setAxis(a, o.getAxis()); })
+      .Case([&](GatherElementsOp o) { setAxis(a, o.getAxis()); })
+      .Case([&](ReduceMeanOp o) {
+        append(a.mutable_axes()->mutable_axes(), o.getAxes());
       })
-      .Case([](GatherOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
-      // Generic families: the function id (verified to exist), then the
-      // float parameters as IEEE-754 bit patterns or the axes.
-      .Case([](UnaryFnOp o) {
-        SmallVector<int64_t> a{
-            int64_t(*isa::unaryFnFromMnemonic(o.getFn().str()))};
+      .Case([&](TransposeOp o) {
+        append(a.mutable_transpose()->mutable_perm(), o.getPerm());
+      })
+      .Case([&](SliceOp o) {
+        append(a.mutable_slice()->mutable_starts(), o.getStarts());
+        append(a.mutable_slice()->mutable_steps(), o.getSteps());
+      })
+      // Generic families: the function id (verified to exist).
+      .Case([&](UnaryFnOp o) {
+        pb::UnaryAttrs *u = a.mutable_unary();
+        u->set_fn(uint32_t(*isa::unaryFnFromMnemonic(o.getFn().str())));
         for (double p : o.getParams())
-          a.push_back(int64_t(llvm::bit_cast<uint64_t>(p)));
-        return a;
+          u->add_params(p);
       })
-      .Case([](BinaryFnOp o) {
-        return SmallVector<int64_t>{
-            int64_t(*isa::binaryFnFromMnemonic(o.getFn().str()))};
+      .Case([&](BinaryFnOp o) {
+        a.mutable_binary()->set_fn(
+            uint32_t(*isa::binaryFnFromMnemonic(o.getFn().str())));
       })
-      .Case([](ReduceOp o) {
-        SmallVector<int64_t> a{
-            int64_t(*isa::reduceFnFromMnemonic(o.getFn().str()))};
-        llvm::append_range(a, o.getAxes());
-        return a;
+      .Case([&](ReduceOp o) {
+        pb::ReduceAttrs *r = a.mutable_reduce();
+        r->set_fn(uint32_t(*isa::reduceFnFromMnemonic(o.getFn().str())));
+        append(r->mutable_axes(), o.getAxes());
       })
-      .Case([](ArgReduceOp o) {
-        return SmallVector<int64_t>{
-            int64_t(*isa::argReduceFnFromMnemonic(o.getFn().str())),
-            int64_t(o.getAxis()), int64_t(o.getSelectLastIndex())};
+      .Case([&](ArgReduceOp o) {
+        pb::ArgReduceAttrs *r = a.mutable_arg_reduce();
+        r->set_fn(uint32_t(*isa::argReduceFnFromMnemonic(o.getFn().str())));
+        r->set_axis(o.getAxis());
+        r->set_select_last_index(o.getSelectLastIndex());
       })
-      .Case([](LogSoftmaxOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
-      .Case([](HardmaxOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
-      .Case([](CumSumOp o) {
-        return SmallVector<int64_t>{int64_t(o.getAxis()),
-                                    int64_t(o.getExclusive()),
-                                    int64_t(o.getReverse())};
+      .Case([&](CumSumOp o) {
+        pb::CumSumAttrs *c = a.mutable_cumsum();
+        c->set_axis(o.getAxis());
+        c->set_exclusive(o.getExclusive());
+        c->set_reverse(o.getReverse());
       })
-      .Case([](PadOp o) {
-        int64_t mode = o.getMode() == "reflect" ? 1 : o.getMode() == "edge" ? 2 : 0;
-        SmallVector<int64_t> a{
-            mode, int64_t(llvm::bit_cast<uint64_t>(
-                      o.getValue().convertToDouble()))};
-        llvm::append_range(a, o.getPads());
-        return a;
+      .Case([&](PadOp o) {
+        pb::PadAttrs *p = a.mutable_pad();
+        p->set_mode(enumFor("PAD_", o.getMode(), &pb::PadMode_Parse));
+        p->set_value(o.getValue().convertToDouble());
+        // pads: begin for every dimension, then end.
+        ArrayRef<int64_t> pads = o.getPads();
+        append(p->mutable_begin(), pads.take_front(pads.size() / 2));
+        append(p->mutable_end(), pads.drop_front(pads.size() / 2));
       })
-      .Case([](GatherElementsOp o) { return SmallVector<int64_t>{int64_t(o.getAxis())}; })
-      .Case([](ConvOp o) {
-        SmallVector<int64_t> a{int64_t(o.getGroup())};
-        llvm::append_range(a, o.getStrides());
-        llvm::append_range(a, o.getDilations());
-        llvm::append_range(a, o.getPads());
-        return a;
+      .Case<ConvOp, ConvTransposeOp>([&](auto o) {
+        pb::ConvAttrs *c = a.mutable_conv();
+        c->set_group(o.getGroup());
+        append(c->mutable_strides(), o.getStrides());
+        append(c->mutable_dilations(), o.getDilations());
+        ArrayRef<int64_t> pads = o.getPads();
+        append(c->mutable_pads_begin(), pads.take_front(pads.size() / 2));
+        append(c->mutable_pads_end(), pads.drop_front(pads.size() / 2));
+        if constexpr (std::is_same_v<decltype(o), ConvTransposeOp>)
+          append(c->mutable_output_padding(), o.getOutputPadding());
       })
-      .Case([](ConvTransposeOp o) {
-        SmallVector<int64_t> a{int64_t(o.getGroup())};
-        llvm::append_range(a, o.getStrides());
-        llvm::append_range(a, o.getDilations());
-        llvm::append_range(a, o.getPads());
-        llvm::append_range(a, o.getOutputPadding());
-        return a;
+      .Case([&](PoolOp o) {
+        pb::PoolAttrs *p = a.mutable_pool();
+        p->set_kind(enumFor("POOL_", o.getKind(), &pb::PoolKind_Parse));
+        p->set_count_include_pad(o.getCountIncludePad());
+        append(p->mutable_kernel(), o.getKernelShape());
+        append(p->mutable_strides(), o.getStrides());
+        append(p->mutable_dilations(), o.getDilations());
+        ArrayRef<int64_t> pads = o.getPads();
+        append(p->mutable_pads_begin(), pads.take_front(pads.size() / 2));
+        append(p->mutable_pads_end(), pads.drop_front(pads.size() / 2));
       })
-      .Case([](PoolOp o) {
-        SmallVector<int64_t> a{o.getKind() == "avg" ? 1 : 0,
-                               int64_t(o.getCountIncludePad())};
-        llvm::append_range(a, o.getKernelShape());
-        llvm::append_range(a, o.getStrides());
-        llvm::append_range(a, o.getDilations());
-        llvm::append_range(a, o.getPads());
-        return a;
+      .Case([&](TopKOp o) {
+        pb::TopKAttrs *t = a.mutable_top_k();
+        t->set_axis(o.getAxis());
+        t->set_k(o.getK());
+        t->set_largest(o.getLargest());
+        t->set_sorted(o.getSorted());
       })
-      .Case([](TopKOp o) {
-        return SmallVector<int64_t>{int64_t(o.getAxis()), int64_t(o.getK()),
-                                    int64_t(o.getLargest()),
-                                    int64_t(o.getSorted())};
+      .Case([&](ScatterElementsOp o) {
+        a.mutable_scatter()->set_axis(o.getAxis());
+        a.mutable_scatter()->set_reduction(enumFor(
+            "SCATTER_", o.getReduction(), &pb::ScatterReduction_Parse));
       })
-      .Case([](ScatterElementsOp o) {
-        return SmallVector<int64_t>{int64_t(o.getAxis()),
-                                    scatterReduction(o.getReduction())};
+      .Case([&](ScatterNDOp o) {
+        a.mutable_scatter()->set_reduction(enumFor(
+            "SCATTER_", o.getReduction(), &pb::ScatterReduction_Parse));
       })
-      .Case([](ScatterNDOp o) {
-        return SmallVector<int64_t>{scatterReduction(o.getReduction())};
-      })
-      .Case([](GridSampleOp o) {
-        StringRef m = o.getMode(), p = o.getPaddingMode();
-        return SmallVector<int64_t>{
-            m == "nearest" ? 1 : m == "bicubic" ? 2 : 0,
-            p == "border" ? 1 : p == "reflection" ? 2 : 0,
-            int64_t(o.getAlignCorners())};
-      })
-      .Default([](Operation *) { return SmallVector<int64_t>{}; });
+      .Case([&](GridSampleOp o) {
+        pb::GridSampleAttrs *g = a.mutable_grid_sample();
+        g->set_mode(
+            enumFor("GRID_SAMPLE_", o.getMode(), &pb::GridSampleMode_Parse));
+        g->set_padding(enumFor("GRID_SAMPLE_", o.getPaddingMode(),
+                               &pb::GridSamplePadding_Parse));
+        g->set_align_corners(o.getAlignCorners());
+      });
+  return a;
 }
 
 isa::Cost lpx::costOf(const isa::ChipSpec &chip, Operation *op) {
@@ -210,19 +232,25 @@ isa::Cost lpx::costOf(const isa::ChipSpec &chip, Operation *op) {
   std::vector<isa::TensorDesc> operands;
   for (Value v : op->getOperands())
     operands.push_back(tensorDescOf(v.getType()));
-  SmallVector<int64_t> attrs = instructionAttrs(op);
   return isa::instructionCost(chip, *code, operands,
                               tensorDescOf(op->getResult(0).getType()),
-                              {attrs.begin(), attrs.end()});
+                              instructionAttrs(op));
 }
 
-FailureOr<isa::ChipSpec> lpx::loadChipForPass(StringRef chip,
-                                              Operation *anchor) {
-  std::string name = chip.empty() ? isa::presetNames().front() : chip.str();
-  auto spec = isa::loadChipSpec(name);
+void lpx::attachChip(ModuleOp module, const isa::ChipSpec &chip) {
+  module->setAttr(part::PartDialect::kChipAttr,
+                  StringAttr::get(module.getContext(), isa::printChipSpec(chip)));
+}
+
+FailureOr<isa::ChipSpec> lpx::chipOf(ModuleOp module) {
+  auto text = module->getAttrOfType<StringAttr>(part::PartDialect::kChipAttr);
+  if (!text)
+    return module.emitError("module has no chip description; run "
+                            "lpx-attach-chip first");
+  auto spec = isa::parseChipSpec(text.getValue(), part::PartDialect::kChipAttr);
   if (!spec) {
-    anchor->emitError() << llvm::toString(spec.takeError());
+    module.emitError() << llvm::toString(spec.takeError());
     return failure();
   }
-  return *spec;
+  return std::move(*spec);
 }

@@ -206,7 +206,7 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<isa::ChipSpec> spec = loadChipForPass(chip, module);
+    FailureOr<isa::ChipSpec> spec = chipOf(module);
     if (failed(spec))
       return signalPassFailure();
     if (auto scheduledFor = module->getAttrOfType<StringAttr>(

@@ -293,7 +293,7 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<isa::ChipSpec> chipOr = loadChipForPass(chip, module);
+    FailureOr<isa::ChipSpec> chipOr = chipOf(module);
     if (failed(chipOr))
       return signalPassFailure();
     const isa::ChipSpec &spec = *chipOr;

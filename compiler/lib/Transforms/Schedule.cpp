@@ -78,7 +78,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<isa::ChipSpec> spec = loadChipForPass(chip, module);
+    FailureOr<isa::ChipSpec> spec = chipOf(module);
     if (failed(spec))
       return signalPassFailure();
     auto nodes = module->getAttrOfType<IntegerAttr>(

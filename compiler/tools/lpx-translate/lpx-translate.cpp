@@ -31,8 +31,8 @@ static llvm::cl::list<std::string>
                                               "input from a .pb file "
                                               "(name=file.pb)"));
 static llvm::cl::opt<std::string>
-    chip("chip", llvm::cl::desc("--emit-program-text: the chip the module was "
-                                "scheduled for (preset name or YAML path)"));
+    chip("chip", llvm::cl::desc("--emit-program-text: attach this chip (preset "
+                                "name or YAML path) instead of the module's"));
 
 /// The model is read by path (external data lives next to it), so the input
 /// must be a file, not standard input.
@@ -64,13 +64,16 @@ static LogicalResult emitProgramText(Operation *op, llvm::raw_ostream &os) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError("expected a builtin.module");
-  auto spec = lpx::loadChipForPass(chip, op);
-  if (failed(spec))
-    return failure();
+  if (!chip.empty()) {
+    auto spec = lpx::isa::loadChipSpec(chip);
+    if (!spec)
+      return op->emitError(llvm::toString(spec.takeError()));
+    lpx::attachChip(module, *spec);
+  }
   std::string name = "module";
   if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
     name = llvm::sys::path::filename(loc.getFilename().getValue()).str();
-  auto program = lpx::emitProgram(module, *spec, name);
+  auto program = lpx::emitProgram(module, name);
   if (failed(program))
     return failure();
   auto loaded =

@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip.yaml" --lpx-allocate-sram="chip=%S/../Inputs/test-chip.yaml" | lpx-translate --emit-program-text --chip=%S/../Inputs/test-chip.yaml | FileCheck %s
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-schedule --lpx-allocate-sram | lpx-translate --emit-program-text | FileCheck %s
 //
 // The schedule and addresses of allocate-sram.mlir, as the program file
 // holds them. test-chip: 64-byte vectors, VXM one vector per cycle, latency

@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip.yaml" --lpx-allocate-sram="chip=%S/../Inputs/test-chip.yaml" -verify-diagnostics
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-schedule --lpx-allocate-sram -verify-diagnostics
 
 // Two 2048-byte inputs fill the 4096-byte SRAM; the result has no room.
 module attributes {lpx_part.num_nodes = 1 : i64} {

@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip.yaml" --lpx-allocate-sram="chip=%S/../Inputs/test-chip.yaml" | FileCheck %s
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-schedule --lpx-allocate-sram | FileCheck %s
 //
 // Schedule as in schedule.mlir @vxm_chain: neg writes during [0, 4),
 // relu [2, 6), sigmoid [4, 12), add [12, 16); each reads its operands in its

@@ -4,7 +4,7 @@
 // reduction dimension over two chips, the second half's activation slice and
 // partial product travel as scheduled sends, and every value gets an SRAM
 // address.
-// CHECK-LABEL: module attributes {lpx_part.num_nodes = 2 : i64, lpx_sched.chip = "test-chip"}
+// CHECK-LABEL: module attributes {lpx_part.chip = "---\0Aname:{{ +}}test-chip{{.*}}", lpx_part.num_nodes = 2 : i64, lpx_sched.chip = "test-chip"}
 // CHECK:       func.func @f(%arg0: tensor<1x4xf32> {lpx_graph.name = "x", lpx_sched.addr = 0 : i64})
 // CHECK-COUNT-2: lpx_sched.send
 // CHECK:       lpx_graph.add {{.*}}lpx_sched.slot = #lpx_sched.slot<"vxm"

@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-partition="nodes=1 chip=%S/../Inputs/test-chip.yaml" -split-input-file -verify-diagnostics
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=1" -split-input-file -verify-diagnostics
 
 // 8192 bytes of weights do not fit in one node of 4096 bytes; two halves of
 // 4096 bytes (a reduction split) would.

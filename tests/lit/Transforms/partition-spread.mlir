@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-partition="nodes=2 chip=%S/../Inputs/test-chip.yaml" | FileCheck %s
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=2" | FileCheck %s
 
 // Layer spreading: each bias is 600 f32 = 2400 bytes; test-chip nodes hold
 // 4096 bytes. The first add's bias fills node 0, so the second add (and

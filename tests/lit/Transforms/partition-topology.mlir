@@ -1,5 +1,5 @@
-// RUN: lpx-opt %s --lpx-partition="nodes=9 chip=%S/../Inputs/test-chip.yaml" -verify-diagnostics
-// RUN: not lpx-opt %s --lpx-partition="nodes=80 chip=%S/../Inputs/test-chip.yaml" 2>&1 | FileCheck %s --check-prefix=TOO-MANY
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=9" -verify-diagnostics
+// RUN: not lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=80" 2>&1 | FileCheck %s --check-prefix=TOO-MANY
 
 // Groups of 8 with one global link per chip join at most 8 * (8 + 1) = 72
 // chips, in whole groups.

@@ -1,9 +1,9 @@
-// RUN: lpx-opt %s --lpx-partition="nodes=2 chip=%S/../Inputs/test-chip.yaml" -split-input-file | FileCheck %s
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=2" -split-input-file | FileCheck %s
 
 // A 4x2 weight (K = 4 > N = 2): split by the reduction dimension. The
 // activation is sliced on the home node, each half goes to its node, the
 // partial products come back and are summed.
-// CHECK-LABEL: module @reduction_split attributes {lpx_part.num_nodes = 2 : i64}
+// CHECK-LABEL: module @reduction_split attributes {lpx_part.chip = "{{.*}}", lpx_part.num_nodes = 2 : i64}
 // CHECK:      %[[S0:.*]] = lpx_graph.slice %arg0 {lpx_part.node = 0 : i64, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : (tensor<1x4xf32>) -> tensor<1x2xf32>
 // CHECK:      %[[W0:.*]] = lpx_graph.constant {lpx_part.node = 0 : i64} dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
 // CHECK:      %[[M0:.*]] = lpx_graph.matmul %[[S0]], %[[W0]] {lpx_part.node = 0 : i64}

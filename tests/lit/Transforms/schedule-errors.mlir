@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip.yaml" -verify-diagnostics
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-schedule -verify-diagnostics
 
 module attributes {lpx_part.num_nodes = 1 : i64} {
 func.func @unplaced(%x: tensor<2xf32>) -> tensor<2xf32> {

@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip-queues.yaml" | FileCheck %s
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip-queues.yaml" --lpx-schedule | FileCheck %s
 //
 // Inputs/test-chip-queues.yaml: test-chip with 2 VXM queues, each streaming
 // 1 vector per cycle, latency 2 except sigmoid (7). A 1x32 f32 tensor is 2

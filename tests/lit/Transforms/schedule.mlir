@@ -1,4 +1,4 @@
-// RUN: lpx-opt %s --lpx-schedule="chip=%S/../Inputs/test-chip.yaml" -split-input-file | FileCheck %s
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-schedule -split-input-file | FileCheck %s
 //
 // Cycles derived by hand from Inputs/test-chip.yaml: vectors of 64 bytes;
 // VXM 1 vector/cycle, latency 2, transcendental ops take 3 passes; MXM one

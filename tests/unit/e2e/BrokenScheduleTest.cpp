@@ -20,7 +20,7 @@ using namespace lpx;
 
 namespace {
 
-isa::LoadedProgram compileModel(const std::string &model, unsigned nodes) {
+isa::VerifiedProgram compileModel(const std::string &model, unsigned nodes) {
   auto ctx = makeCompilerContext();
   std::string diags;
   mlir::ScopedDiagnosticHandler h(ctx.get(), [&](mlir::Diagnostic &d) {
@@ -31,7 +31,7 @@ isa::LoadedProgram compileModel(const std::string &model, unsigned nodes) {
   EXPECT_TRUE(bool(chip));
   auto program = compileToProgram(
       *ctx, std::string(LPX_SOURCE_DIR) + "/models/" + model + "/model.onnx",
-      ImportOptions{}, CompileOptions{"", nodes}, *chip);
+      ImportOptions{}, CompileOptions{nodes}, *chip);
   EXPECT_TRUE(succeeded(program)) << diags;
   auto loaded = isa::parseProgram(isa::serializeProgram(*program), model);
   EXPECT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
@@ -43,28 +43,29 @@ class BrokenSchedule
 
 TEST_P(BrokenSchedule, EveryEarlierInstructionIsAHazard) {
   auto [model, nodes] = GetParam();
-  isa::LoadedProgram good = compileModel(model, nodes);
+  isa::VerifiedProgram good = compileModel(model, nodes);
   auto clean = sim::simulate(good);
   ASSERT_TRUE(bool(clean)) << llvm::toString(clean.takeError());
   ASSERT_TRUE(clean->hazards.empty()) << clean->hazards.front().message;
   ASSERT_GT(clean->totalCycles, 0u);
 
   int checked = 0;
-  for (int i = 0; i < good.program.instructions_size(); ++i) {
-    if (good.program.instructions(i).issue() == 0)
+  for (int i = 0; i < good.program().instructions_size(); ++i) {
+    if (good.program().instructions(i).issue() == 0)
       continue; // cannot move before cycle 0
-    isa::LoadedProgram broken = good;
-    int at = isa::moveEarlier(broken.program, i, 1);
-    if (llvm::Error e = isa::verifyProgram(broken.program, broken.chip))
-      FAIL() << llvm::toString(std::move(e));
-    auto result = sim::simulate(broken);
+    isa::pb::Program edited = good.program();
+    int at = isa::moveEarlier(edited, i, 1);
+    auto broken = isa::VerifiedProgram::verify(std::move(edited), good.chip());
+    if (!broken)
+      FAIL() << llvm::toString(broken.takeError());
+    auto result = sim::simulate(*broken);
     ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
     bool atThisInstruction = std::any_of(
         result->hazards.begin(), result->hazards.end(),
         [&](const sim::Hazard &h) { return h.instruction == uint64_t(at); });
     EXPECT_TRUE(atThisInstruction)
         << model << " on " << nodes << " nodes: instruction " << i << " ("
-        << isa::mnemonic(isa::opcodeOf(good.program.instructions(i)))
+        << isa::mnemonic(isa::opcodeOf(good.program().instructions(i)))
         << ") moved one cycle earlier was not reported";
     ++checked;
   }

@@ -44,14 +44,14 @@ void expectStages(const std::vector<Heard> &heard,
 }
 
 TEST(CompileStages, DefaultPipeline) {
-  expectStages(stagesOf(CompileOptions{"", 2}),
+  expectStages(stagesOf(CompileOptions{2}),
                {"import", "lpx-graph-decompose", "lpx-partition",
                 "lpx-verify-partitioned", "lpx-schedule", "lpx-allocate-sram",
                 "lpx-verify-scheduled", "emit"});
 }
 
 TEST(CompileStages, WithNumberFormats) {
-  expectStages(stagesOf(CompileOptions{"", 1, "bf16", "bf16"}),
+  expectStages(stagesOf(CompileOptions{1, "bf16", "bf16"}),
                {"import", "lpx-graph-decompose", "lpx-convert-types",
                 "lpx-partition", "lpx-verify-partitioned", "lpx-schedule",
                 "lpx-allocate-sram", "lpx-verify-scheduled", "emit"});

@@ -205,11 +205,6 @@ struct Timed {
 
 /// Compiles the decode step for `chip` and simulates it; no hazards allowed.
 std::optional<Timed> timeOn(const isa::ChipSpec &chip) {
-  auto file = isa::ScopedChipFile::create(chip);
-  if (!file) {
-    ADD_FAILURE() << llvm::toString(file.takeError());
-    return std::nullopt;
-  }
   auto ctx = makeCompilerContext();
   std::string diags;
   mlir::ScopedDiagnosticHandler h(ctx.get(), [&](mlir::Diagnostic &d) {
@@ -218,13 +213,17 @@ std::optional<Timed> timeOn(const isa::ChipSpec &chip) {
   });
   auto program = compileToProgram(
       *ctx, std::string(LPX_SOURCE_DIR) + "/models/llama_step/model.onnx",
-      ImportOptions{}, CompileOptions{file->path(), kNodes}, chip);
+      ImportOptions{}, CompileOptions{kNodes}, chip);
   if (failed(program)) {
     ADD_FAILURE() << "compile failed: " << diags;
     return std::nullopt;
   }
-  isa::LoadedProgram loaded{std::move(*program), chip};
-  auto result = sim::simulate(loaded);
+  auto loaded = isa::VerifiedProgram::verify(std::move(*program), chip);
+  if (!loaded) {
+    ADD_FAILURE() << llvm::toString(loaded.takeError());
+    return std::nullopt;
+  }
+  auto result = sim::simulate(*loaded);
   if (!result) {
     ADD_FAILURE() << llvm::toString(result.takeError());
     return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <type_traits>
 
 using namespace lpx::isa;
 using ::testing::HasSubstr;
@@ -33,8 +34,19 @@ pb::Program tinyProgram() {
   return p;
 }
 
-std::string errorOf(llvm::Expected<LoadedProgram> p) {
+// Only the verifier makes a VerifiedProgram.
+static_assert(!std::is_default_constructible_v<VerifiedProgram>);
+static_assert(!std::is_constructible_v<VerifiedProgram, pb::Program, ChipSpec>);
+
+std::string errorOf(llvm::Expected<VerifiedProgram> p) {
   return p ? "" : llvm::toString(p.takeError());
+}
+
+/// The verifier's message for `p` on tsp-v1 ("" when it passes).
+std::string check(const pb::Program &p) {
+  auto chip = loadChipSpec("tsp-v1");
+  llvm::Error e = verifyProgram(p, *chip);
+  return e ? llvm::toString(std::move(e)) : std::string();
 }
 
 TEST(ProgramFile, RoundTrip) {
@@ -42,8 +54,8 @@ TEST(ProgramFile, RoundTrip) {
   ASSERT_EQ(bytes.substr(0, 4), "LPXB");
   auto loaded = parseProgram(bytes, "tiny");
   ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
-  EXPECT_EQ(loaded->program.instructions_size(), 1);
-  EXPECT_EQ(loaded->chip.name, "tsp-v1");
+  EXPECT_EQ(loaded->program().instructions_size(), 1);
+  EXPECT_EQ(loaded->chip().name, "tsp-v1");
 }
 
 TEST(ProgramFile, RejectsWrongMagicTruncationAndNewerVersions) {
@@ -73,10 +85,6 @@ TEST(ProgramFile, ChipTextMustMatchItsHash) {
 
 TEST(ProgramFile, VerifierNamesTheProblem) {
   auto chip = loadChipSpec("tsp-v1");
-  auto check = [&](pb::Program p) {
-    llvm::Error e = verifyProgram(p, *chip);
-    return e ? llvm::toString(std::move(e)) : std::string();
-  };
   pb::Program p = tinyProgram();
   p.mutable_instructions(0)->set_result(7);
   EXPECT_THAT(check(p), HasSubstr("result buffer 7 out of range"));
@@ -102,6 +110,35 @@ TEST(ProgramFile, VerifierNamesTheProblem) {
   p = tinyProgram();
   p.mutable_buffers(0)->set_dtype(8); // ONNX string
   EXPECT_THAT(check(p), HasSubstr("unknown element type"));
+}
+
+TEST(ProgramFile, VerifierChecksTheAttributeMessageOfEachOpcode) {
+  // neg has no attributes.
+  pb::Program p = tinyProgram();
+  p.mutable_instructions(0)->mutable_attributes()->mutable_axis();
+  EXPECT_THAT(check(p), HasSubstr("(neg): carries attributes of another"));
+  // pad needs PadAttrs: one begin and one end per dimension, a known mode.
+  p = tinyProgram();
+  pb::Instruction *pad = p.mutable_instructions(0);
+  pad->set_opcode(uint32_t(Opcode::Pad));
+  EXPECT_THAT(check(p), HasSubstr("(pad): missing attributes"));
+  pad->mutable_attributes()->mutable_axis()->set_axis(0);
+  EXPECT_THAT(check(p), HasSubstr("(pad): carries attributes of another"));
+  pb::PadAttrs *a = pad->mutable_attributes()->mutable_pad();
+  a->add_begin(0);
+  EXPECT_THAT(check(p), HasSubstr("(pad): expects 1 end pads, has 0"));
+  a->add_end(0);
+  EXPECT_EQ(check(p), "");
+  a->set_mode(pb::PadMode(7)); // an enum value this format does not know
+  EXPECT_THAT(check(p), HasSubstr("(pad): unknown mode 7"));
+}
+
+TEST(ProgramFile, FormatOneIsRejectedWithTheVersionMessage) {
+  std::string bytes = serializeProgram(tinyProgram());
+  bytes[4] = 1; // format 1.x: untyped integer attributes
+  bytes[6] = 1;
+  EXPECT_THAT(errorOf(parseProgram(bytes, "old.lpxb")),
+              HasSubstr("old.lpxb: program format 1.1, this tool reads"));
 }
 
 TEST(ProgramFile, WriteIsAllOrNothing) {

@@ -3,6 +3,7 @@
 #include "lpx/isa/ChipOverrides.h"
 #include "lpx/isa/ElementwiseFunctions.h"
 
+#include "lpx/test/Attributes.h"
 #include <gtest/gtest.h>
 
 using namespace lpx::isa;
@@ -10,6 +11,16 @@ using namespace lpx::isa;
 namespace {
 
 TensorDesc t(DType d, std::vector<int64_t> shape) { return {d, shape}; }
+
+/// The cost with the attributes as a flat list (test::attributesFromList).
+using lpx::isa::instructionCost;
+Cost instructionCost(const ChipSpec &chip, Opcode op,
+                     const std::vector<TensorDesc> &operands,
+                     const TensorDesc &result,
+                     const std::vector<int64_t> &attrs) {
+  return lpx::isa::instructionCost(
+      chip, op, operands, result, lpx::test::attributesFromList(op, attrs));
+}
 
 TEST(Timing, MatMulOnTspV1ByHand) {
   auto chip = loadChipSpec("tsp-v1");

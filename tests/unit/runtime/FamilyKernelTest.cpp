@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestProgram.h"
+#include "lpx/test/Near.h"
 #include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/runtime/Runtime.h"
 #include "llvm/ADT/bit.h"
@@ -38,12 +39,7 @@ std::vector<Out> runOne(Opcode op, DType tin, std::vector<int64_t> shape,
   return out.empty() ? std::vector<Out>{} : valuesOf<Out>(out[0].data);
 }
 
-void expectNear(const std::vector<float> &got, const std::vector<float> &want,
-                float tol = 1e-6f) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
-}
+using lpx::test::expectNear;
 
 std::vector<float> unaryF32(isa::UnaryFn fn, std::vector<float> in,
                             std::vector<double> params = {}) {

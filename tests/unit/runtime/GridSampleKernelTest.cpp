@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestProgram.h"
+#include "lpx/test/Near.h"
 #include "lpx/runtime/Runtime.h"
 
 using namespace lpx;
@@ -16,18 +17,24 @@ using isa::Opcode;
 
 namespace {
 
-enum { Bilinear = 0, Nearest = 1, Bicubic = 2 };
-enum { Zeros = 0, Border = 1, Reflection = 2 };
+namespace pb = lpx::isa::pb;
+constexpr auto Bilinear = pb::GRID_SAMPLE_BILINEAR;
+constexpr auto Nearest = pb::GRID_SAMPLE_NEAREST;
+constexpr auto Bicubic = pb::GRID_SAMPLE_BICUBIC;
+constexpr auto Zeros = pb::GRID_SAMPLE_ZEROS;
+constexpr auto Border = pb::GRID_SAMPLE_BORDER;
+constexpr auto Reflection = pb::GRID_SAMPLE_REFLECTION;
 
 /// grid_sample of X at the given (x, y) grid points (a 1 x P grid).
-std::vector<float> sample(std::vector<float> grid, int64_t mode,
-                          int64_t padding, int64_t align) {
+std::vector<float> sample(std::vector<float> grid, pb::GridSampleMode mode,
+                          pb::GridSamplePadding padding, bool align) {
   const int64_t points = int64_t(grid.size()) / 2;
   ProgramBuilder b;
   uint32_t x = b.input("x", DType::F32, {1, 1, 2, 2});
   uint32_t g = b.input("g", DType::F32, {1, 1, points, 2});
   uint32_t o = b.output("y", DType::F32, {1, 1, 1, points});
-  b.inst(Opcode::GridSample, {x, g}, o, {mode, padding, align});
+  *b.inst(Opcode::GridSample, {x, g}, o).mutable_attributes() =
+      lpx::test::gridSampleAttrs(mode, padding, align);
   auto lp = b.load();
   if (!lp) {
     ADD_FAILURE() << llvm::toString(lp.takeError());
@@ -42,11 +49,7 @@ std::vector<float> sample(std::vector<float> grid, int64_t mode,
   return valuesOf<float>((*out)[0].data);
 }
 
-void expectNear(const std::vector<float> &got, const std::vector<float> &want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    EXPECT_NEAR(got[i], want[i], 1e-6) << "point " << i;
-}
+using lpx::test::expectNear;
 
 } // namespace
 

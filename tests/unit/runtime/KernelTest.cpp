@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestProgram.h"
+#include "lpx/test/Near.h"
 #include "lpx/runtime/Runtime.h"
 #include <cmath>
 
@@ -44,12 +45,7 @@ std::vector<T> binaryOp(Opcode op, DType ta, std::vector<int64_t> sa,
   return valuesOf<T>(out[0].data);
 }
 
-void expectNear(const std::vector<float> &got, const std::vector<float> &want,
-                float tol = 1e-6f) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
-}
+using lpx::test::expectNear;
 
 } // namespace
 

@@ -110,14 +110,16 @@ TEST(Runtime, ShapeOnlyConstantsCannotRun) {
       << err;
 }
 
-TEST(Runtime, UnverifiedProgramIsRejectedNotRun) {
-  // A LoadedProgram built by hand bypasses parseProgram; execute still checks.
+TEST(Runtime, AnEditedProgramRunsOnlyOnceVerifiedAgain) {
+  // execute takes only a VerifiedProgram: an edited copy goes through the
+  // verifier, which rejects a broken one before any kernel runs.
   auto lp = twoNodeProgram().load();
   ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
-  isa::LoadedProgram bad = *lp;
-  bad.program.mutable_instructions(0)->set_result(999);
-  std::string err =
-      errorOf(execute(bad, {tensor<float>("x", DType::F32, {2, 2}, {1, 2, 3, 4})}));
+  isa::pb::Program edited = lp->program();
+  edited.mutable_instructions(0)->set_result(999);
+  auto bad = isa::VerifiedProgram::verify(std::move(edited), lp->chip());
+  ASSERT_FALSE(bool(bad));
+  std::string err = llvm::toString(bad.takeError());
   EXPECT_NE(err.find("out of range"), std::string::npos) << err;
 }
 

@@ -1,7 +1,8 @@
 //===- TestProgram.h - Hand-built programs for runtime tests ----*- C++ -*-===//
 //
-// Builds a pb::Program buffer by buffer and loads it through the real
-// serializer and verifier, so tests run what a compiler could have emitted.
+// Runs programs built with the shared lpx::test::ProgramBuilder, which loads
+// them through the real serializer and verifier, so tests run what a
+// compiler could have emitted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_TESTS_RUNTIME_TESTPROGRAM_H
@@ -10,62 +11,15 @@
 #include "lpx/isa/Program.h"
 #include "lpx/runtime/HostTensor.h"
 #include "lpx/runtime/Runtime.h"
+#include "lpx/test/ProgramBuilder.h"
 #include "gtest/gtest.h"
 #include <cstring>
 #include <initializer_list>
 
 namespace lpx::rt::test {
 
-// A small chip: the schema of isa/chips/tsp-v1.yaml with 1 MiB of SRAM.
-inline const char *kChipYaml = R"(name: test-chip
-description: small chip for runtime unit tests
-clock_mhz: 900
-sram:
-  bytes: 1048576
-  slices: 88
-  banks_per_slice: 2
-vector:
-  lanes: 320
-  bytes: 320
-mxm:
-  planes: 4
-  rows: 320
-  cols: 320
-  weight_load_cycles: 40
-  latency: 20
-  cycles_per_vector_int8: 1
-  cycles_per_vector_16bit: 4
-  cycles_per_vector_32bit: 16
-vxm:
-  vectors_per_cycle: 4
-  latency: 4
-  transcendental_passes: 4
-sxm:
-  vectors_per_cycle: 2
-  latency: 20
-mem:
-  vectors_per_cycle: 8
-  latency: 5
-link:
-  per_chip: 16
-  lanes: 1
-  lane_bytes_per_cycle: 16.67
-  latency: 216
-  flit_payload: 320
-  flit_bytes: 328
-topology:
-  group_size: 8
-host:
-  latency_us: 10
-  gb_per_second: 24
-)";
-
-template <typename T> std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  if (!v.empty())
-    std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
+using lpx::test::bytesOf;
+using lpx::test::ProgramBuilder;
 
 template <typename T>
 std::vector<T> valuesOf(const std::vector<uint8_t> &b) {
@@ -80,96 +34,6 @@ HostTensor tensor(std::string name, isa::DType t, std::vector<int64_t> shape,
                   const std::vector<T> &values) {
   return HostTensor{std::move(name), t, std::move(shape), bytesOf(values)};
 }
-
-class ProgramBuilder {
-public:
-  explicit ProgramBuilder(uint32_t nodes = 1) : next_(nodes, 0) {
-    p_.set_producer("runtime unit test");
-    p_.set_chip_yaml(kChipYaml);
-    p_.set_chip_hash(isa::hashText(kChipYaml));
-    p_.set_num_nodes(nodes);
-  }
-
-  /// Adds a buffer at the next free 64-byte-aligned address of `node`.
-  uint32_t buffer(std::string name, isa::DType t, std::vector<int64_t> shape,
-                  isa::pb::BufferKind kind = isa::pb::TEMP,
-                  uint32_t node = 0) {
-    isa::pb::Buffer *b = p_.add_buffers();
-    uint64_t elems = 1;
-    for (int64_t d : shape) {
-      b->add_shape(d);
-      elems *= d;
-    }
-    b->set_name(name);
-    b->set_node(node);
-    b->set_dtype(static_cast<uint32_t>(t));
-    b->set_kind(kind);
-    b->set_bytes(elems * isa::dtypeBytes(t));
-    // Odd offsets (+4) keep kernels honest about unaligned buffers.
-    b->set_addr(next_[node] + 4);
-    next_[node] += (b->bytes() + 4 + 63) / 64 * 64 + 64;
-    return p_.buffers_size() - 1;
-  }
-  uint32_t input(std::string name, isa::DType t, std::vector<int64_t> shape,
-                 uint32_t node = 0) {
-    uint32_t id = buffer(name, t, shape, isa::pb::INPUT, node);
-    auto *bind = p_.add_inputs();
-    bind->set_name(name);
-    bind->set_buffer(id);
-    return id;
-  }
-  uint32_t output(std::string name, isa::DType t, std::vector<int64_t> shape,
-                  uint32_t node = 0) {
-    uint32_t id = buffer(name, t, shape, isa::pb::OUTPUT, node);
-    auto *bind = p_.add_outputs();
-    bind->set_name(name);
-    bind->set_buffer(id);
-    return id;
-  }
-  template <typename T>
-  uint32_t constant(std::string name, isa::DType t, std::vector<int64_t> shape,
-                    const std::vector<T> &values, uint32_t node = 0) {
-    uint32_t id = buffer(name, t, shape, isa::pb::CONSTANT, node);
-    auto *c = p_.add_constants();
-    c->set_buffer(id);
-    std::vector<uint8_t> b = bytesOf(values);
-    c->set_data(b.data(), b.size());
-    return id;
-  }
-  isa::pb::Instruction &inst(isa::Opcode op, std::vector<uint32_t> operands,
-                             uint32_t result, std::vector<int64_t> attrs = {},
-                             uint32_t node = 0) {
-    isa::pb::Instruction *i = p_.add_instructions();
-    i->set_opcode(static_cast<uint32_t>(op));
-    i->set_node(node);
-    i->set_issue(cycle_++);
-    for (uint32_t o : operands)
-      i->add_operands(o);
-    i->set_result(result);
-    for (int64_t a : attrs)
-      i->add_attrs(a);
-    i->set_origin("test_" + std::string(isa::mnemonic(op)));
-    return *i;
-  }
-  void send(uint32_t operand, uint32_t result, uint32_t from, uint32_t to) {
-    isa::pb::Instruction &i = inst(isa::Opcode::Send, {operand}, result, {}, from);
-    i.set_dst_node(to);
-    // The local link to another chip of the same group (see Topology.h).
-    i.set_link(to < from ? to : to - 1);
-  }
-
-  isa::pb::Program &proto() { return p_; }
-
-  /// Serializes and loads through isa::parseProgram (header, hash, verifier).
-  llvm::Expected<isa::LoadedProgram> load() const {
-    return isa::parseProgram(isa::serializeProgram(p_), "test program");
-  }
-
-private:
-  isa::pb::Program p_;
-  std::vector<uint64_t> next_;
-  uint64_t cycle_ = 0;
-};
 
 /// Loads and runs `b` on `inputs`. On failure gives no outputs and puts the
 /// error text in `error`, or records a test failure when `error` is null.

@@ -43,7 +43,7 @@ TEST(BanksTest, LayoutFromTheChipDescription) {
   ProgramBuilder b;
   auto prog = b.load();
   ASSERT_TRUE(bool(prog)) << llvm::toString(prog.takeError());
-  const isa::ChipSpec &c = prog->chip;
+  const isa::ChipSpec &c = prog->chip();
   EXPECT_EQ(isa::bankBytes(c), chip::kBankBytes);
   EXPECT_TRUE(isa::banksOf(c, 0, 0).empty());
   isa::BankRange r = isa::banksOf(c, 2047, 2);
@@ -81,7 +81,7 @@ TEST(BankConflictTest, ReadOfABankBeingWritten) {
   // u shares bank 2 with t but not a byte. The copy reads it during [2, 3),
   // inside the neg's write window [0, 4): one conflict, at the copy.
   WriteThenRead w(inBank(2, 1024), 2);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(w.b, prog, r));
   ASSERT_EQ(r.hazardCount, 1u);
@@ -103,7 +103,7 @@ TEST(BankConflictTest, ReadOfABankBeingWritten) {
 
 TEST(BankConflictTest, DifferentBanksDoNotConflict) {
   WriteThenRead w(inBank(6), 2);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(w.b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
@@ -112,7 +112,7 @@ TEST(BankConflictTest, DifferentBanksDoNotConflict) {
 TEST(BankConflictTest, SameBankAfterTheWriteEndsIsFine) {
   // The neg's write window is [0, 4); a read from cycle 4 on is after it.
   WriteThenRead w(inBank(2, 1024), kNegWriteEnd);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(w.b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
@@ -130,7 +130,7 @@ TEST(BankConflictTest, ReadsShareABank) {
       b.buffer("z", 0, inBank(4), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Add, 0, 0, {a, c}, t, "Add_0");
   b.inst(Opcode::Copy, 0, 0, {a}, z, "Copy_1");
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
@@ -147,7 +147,7 @@ TEST(BankConflictTest, TwoWritesToOneBank) {
       b.buffer("t2", 0, inBank(2, 1024), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Neg, 0, 0, {a}, t, "Neg_0");
   b.inst(Opcode::Copy, 0, 1, {a}, t2, "Copy_1");
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 1u);
@@ -169,7 +169,7 @@ TEST(BankConflictTest, ResultSharesABankWithItsOwnOperand) {
   uint32_t t =
       b.buffer("t", 0, inBank(2), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {u}, t, "Relu_0");
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 1u);
@@ -200,7 +200,7 @@ TEST(BankConflictTest, SendWritesOnTheDestination) {
       b.buffer("z", 1, inBank(4), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.send(0, 0, x, y, 1, arrive, "Send_0");
   b.inst(Opcode::Relu, 1, 10, {w}, z, "Relu_1");
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 1u);

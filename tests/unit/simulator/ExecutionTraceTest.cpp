@@ -20,7 +20,7 @@ bool simulateTraced(const ProgramBuilder &b, ExecutionTrace &trace,
                     SimResult &r) {
   SimOptions opts;
   opts.trace = &trace;
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   return loadAndSimulate(b, prog, r, opts);
 }
 
@@ -113,7 +113,7 @@ TEST(ExecutionTraceTest, NoTraceByDefault) {
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t z = b.buffer("z", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_0");
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r)); // opts.trace is null: no crash
   EXPECT_EQ(r.instructions, 1u);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ProgramBuilder.h"
+#include "lpx/test/Attributes.h"
 
 #include <map>
 
@@ -37,7 +38,7 @@ TEST(HazardTest, OperandNotReady) {
   // One cycle before the add's result is complete.
   b.inst(Opcode::Relu, 0, kVxmDone - 1, {t}, z, "Relu_1");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   // The relu also reads 'sum' while the add is still writing it.
@@ -63,7 +64,7 @@ TEST(HazardTest, OperandNeverProduced) {
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {t}, z, "Relu_0");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazards.size(), 1u);
@@ -80,7 +81,7 @@ TEST(HazardTest, UnitBusy) {
   // The VXM is busy for kVxmBusy = 2 cycles; issue the next one at 1.
   b.inst(Opcode::Relu, 0, kVxmBusy - 1, {x}, z2, "Relu_1");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazards.size(), 1u);
@@ -107,7 +108,7 @@ TEST(HazardTest, DifferentUnitsRunInParallel) {
   b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
   b.inst(Opcode::Copy, 0, 0, {x}, z2, "Reshape_1");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
@@ -129,7 +130,7 @@ TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
   b.inst(Opcode::Relu, 0, 0, {x}, z2, "Relu_1").set_queue(1);
   b.inst(Opcode::Neg, 0, kVxmBusy - 1, {x}, z3, "Neg_2").set_queue(1);
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazards.size(), 1u) << "only Neg_2 collides, with Relu_1";
@@ -167,7 +168,7 @@ TEST(HazardTest, LinkBusy) {
   b.send(0, 0, x, y1, 1, busy + chip::kLinkLatency, "Send_0");
   b.send(0, busy - 1, x, y2, 1, 2 * busy - 1 + chip::kLinkLatency, "Send_1");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazards.size(), 1u);
@@ -186,7 +187,7 @@ TEST(HazardTest, ArrivalMismatch) {
       ceilDiv(chip::kFlitBytes, chip::kLinkBytesPerCycle) + chip::kLinkLatency;
   b.send(0, 0, x, y, 1, arrive - 1, "Send_0");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazards.size(), 1u);
@@ -224,7 +225,7 @@ TEST(HazardTest, SramOverwriteWhileRead) {
   s.b.inst(Opcode::Relu, 0, readEnd - 1 + kMemBusy + chip::kMemLatency, {s.t2},
            s.out2, "Relu_3");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
   // Writing t2 over t1 while t1 is read is also a bank conflict.
@@ -249,7 +250,7 @@ TEST(HazardTest, SramReuseAfterLastReadIsFine) {
   s.b.inst(Opcode::Relu, 0, readEnd + kMemBusy + chip::kMemLatency, {s.t2},
            s.out2, "Relu_3");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
@@ -261,7 +262,7 @@ TEST(HazardTest, SramOverwriteWhileProduced) {
   // t1 is complete only at kVxmDone; t2 takes its space at cycle 1.
   s.b.inst(Opcode::Copy, 0, 1, {s.x}, s.t2, "Copy_1");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
   // Two writes to the same banks at once are also a bank conflict.
@@ -281,7 +282,7 @@ TEST(HazardTest, ReadAfterOverwrite) {
   s.b.inst(Opcode::Copy, 0, kVxmDone, {s.x}, s.t2, "Copy_1");
   s.b.inst(Opcode::Relu, 0, kVxmDone + 1, {s.t1}, s.out1, "Relu_2");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
   // The copy is still writing t2 (until kVxmDone + 1 + kMemLatency) when the
@@ -307,10 +308,9 @@ TEST(HazardTest, PartialOverlapCounts) {
   b.inst(Opcode::Relu, 0, kVxmDone, {a}, z, "Relu_1");
   isa::pb::Instruction &slice =
       b.inst(Opcode::Slice, 0, kVxmDone, {x}, c, "Slice_2");
-  for (int64_t attr : {0, 0, 1, 1}) // start [0, 0], step [1, 1]
-    slice.add_attrs(attr);
+  *slice.mutable_attributes() = lpx::test::sliceAttrs({0, 0}, {1, 1});
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   // The slice writes c into a's banks while the relu reads a.
@@ -330,7 +330,7 @@ TEST(HazardTest, OverwritingAnOutput) {
   b.inst(Opcode::Neg, 0, 0, {x}, out, "Neg_0");
   b.inst(Opcode::Copy, 0, kVxmDone, {x}, t, "Copy_1");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazards.size(), 1u);
@@ -349,7 +349,7 @@ TEST(HazardTest, MaxHazardsKeepsCounting) {
   }
   SimOptions opts;
   opts.maxHazards = 2;
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r, opts));
   EXPECT_EQ(r.hazardCount, 4u);

@@ -34,7 +34,7 @@ constexpr uint64_t kSramBytesPerCycle =
 static_assert(kVxmBusy == 2 && kVxmDone == 5);
 static_assert(kMxmBusy == 20 && kMxmDone == 27);
 
-std::string text(const SimResult &r, const isa::LoadedProgram &p) {
+std::string text(const SimResult &r, const isa::VerifiedProgram &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
   printReport(r, p, os);
@@ -64,7 +64,7 @@ TEST(LowerBoundTest, ChainAndIndependentMatmul) {
   // The matmul issued only after the chain ends at 2 * 5 = 10.
   const uint64_t late = 2 * kVxmDone;
   ProgramBuilder b = chainAndMatmul(late);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 0u);
@@ -89,7 +89,7 @@ TEST(LowerBoundTest, ChainAndIndependentMatmul) {
   EXPECT_EQ(r.lowerBound, kMxmDone);
   EXPECT_EQ(r.bottleneck, "dependency chain ending at MatMul_2");
   EXPECT_DOUBLE_EQ(r.efficiency, 27.0 / 37.0);
-  std::string s = text(r, prog);
+  std::string s = text(r, *prog);
   EXPECT_THAT(s, HasSubstr("lower bound: 27 cycles (bottleneck: dependency "
                            "chain ending at MatMul_2)"));
   EXPECT_THAT(s, HasSubstr("schedule efficiency: 0.73"));
@@ -98,14 +98,14 @@ TEST(LowerBoundTest, ChainAndIndependentMatmul) {
 TEST(LowerBoundTest, WellScheduledChainIsEfficient) {
   // With the matmul at cycle 0 the schedule meets its bound: 27 of 27.
   ProgramBuilder b = chainAndMatmul(0);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.totalCycles, kMxmDone);
   EXPECT_EQ(r.lowerBound, kMxmDone);
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
-  EXPECT_THAT(text(r, prog), HasSubstr("schedule efficiency: 1.00"));
+  EXPECT_THAT(text(r, *prog), HasSubstr("schedule efficiency: 1.00"));
 }
 
 TEST(LowerBoundTest, BusiestQueueBound) {
@@ -121,7 +121,7 @@ TEST(LowerBoundTest, BusiestQueueBound) {
                           DType::F32, {1, 640}, isa::pb::OUTPUT);
     b.inst(Opcode::Relu, 0, kVxmBusy * i, {x}, z, "Relu_" + std::to_string(i));
   }
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 0u);
@@ -149,7 +149,7 @@ TEST(LowerBoundTest, QueuesShareAUnitsWork) {
            "Relu_" + std::to_string(i))
         .set_queue(i % 2);
   }
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 0u);
@@ -181,7 +181,7 @@ ProgramBuilder sendThenRelu(uint32_t deskew, uint64_t start) {
 TEST(LowerBoundTest, MultiNodeBoundsStartAfterDeskew) {
   constexpr uint32_t deskew = 100;
   ProgramBuilder b = sendThenRelu(deskew, deskew);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 0u);
@@ -212,7 +212,7 @@ TEST(LowerBoundTest, BeforeDeskewIsAHazard) {
   // simulated 95 cycles undercut the bound of 195.
   constexpr uint32_t deskew = 100;
   ProgramBuilder b = sendThenRelu(deskew, 0);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 2u);
@@ -236,7 +236,7 @@ TEST(LowerBoundTest, SingleNodeIgnoresDeskew) {
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_0");
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
@@ -247,7 +247,7 @@ TEST(LowerBoundTest, SingleNodeIgnoresDeskew) {
 TEST(LowerBoundTest, EmptyProgram) {
   ProgramBuilder b(2);
   b.setDeskew(100);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   EXPECT_EQ(r.lowerBound, 0u);
@@ -255,16 +255,16 @@ TEST(LowerBoundTest, EmptyProgram) {
   EXPECT_EQ(r.bottleneck, "");
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
   EXPECT_DOUBLE_EQ(r.hostInputUs, 0.0);
-  EXPECT_THAT(text(r, prog), HasSubstr("lower bound: 0 cycles (bottleneck: "
+  EXPECT_THAT(text(r, *prog), HasSubstr("lower bound: 0 cycles (bottleneck: "
                                        "none)"));
 }
 
 TEST(LowerBoundTest, ComputeLowerBoundsMatchesTheSimulation) {
   ProgramBuilder b = chainAndMatmul(2 * kVxmDone);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  LowerBounds direct = computeLowerBounds(prog);
+  LowerBounds direct = computeLowerBounds(*prog);
   EXPECT_EQ(direct.tightest().cycles, r.lowerBound);
   EXPECT_EQ(direct.tightest().what, r.bottleneck);
   EXPECT_EQ(direct.resource.what, r.bounds.resource.what);
@@ -275,7 +275,7 @@ TEST(HostIoTest, SeparateFromCycles) {
   // constant w is not transferred. Each way: 10 us + bytes / 24 GB/s, and
   // 24 GB/s is 24e3 bytes per microsecond.
   ProgramBuilder b = chainAndMatmul(0);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   const double in = chip::kHostLatencyUs + 5632.0 / 24e3;  // 10.234667
@@ -285,18 +285,18 @@ TEST(HostIoTest, SeparateFromCycles) {
   EXPECT_DOUBLE_EQ(r.hostInputUs, in);
   EXPECT_DOUBLE_EQ(r.hostOutputUs, out);
   EXPECT_EQ(r.totalCycles, kMxmDone); // unchanged by host I/O
-  EXPECT_THAT(text(r, prog), HasSubstr("host I/O: 10.235 us in, 10.128 us "
+  EXPECT_THAT(text(r, *prog), HasSubstr("host I/O: 10.235 us in, 10.128 us "
                                        "out (not in the cycle count)"));
 }
 
 TEST(HostIoTest, JsonKeys) {
   ProgramBuilder b = chainAndMatmul(2 * kVxmDone);
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   std::string s;
   llvm::raw_string_ostream os(s);
-  printJson(r, prog, os);
+  printJson(r, *prog, os);
   auto parsed = llvm::json::parse(s);
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   const llvm::json::Object *root = parsed->getAsObject();

@@ -1,9 +1,8 @@
-//===- ProgramBuilder.h - Programs for simulator tests ----------*- C++ -*-===//
+//===- ProgramBuilder.h - Helpers of the simulator tests --------*- C++ -*-===//
 //
-// Tests describe a chip by its own constants (TestChip) so that every
-// expected cycle count is derived in the test from numbers it controls, and
-// build programs buffer by buffer. load() goes through serializeProgram and
-// parseProgram so the verifier sees every test program.
+// Tests describe the chip by its own constants (lpx/test/TestChip.h) so that
+// every expected cycle count is derived in the test from numbers it
+// controls, and build programs with the shared lpx::test::ProgramBuilder.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_TESTS_SIM_PROGRAMBUILDER_H
@@ -11,9 +10,11 @@
 
 #include "lpx/isa/Program.h"
 #include "lpx/sim/Simulator.h"
+#include "lpx/test/ProgramBuilder.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include <optional>
 
 #include <initializer_list>
 #include <string>
@@ -21,188 +22,25 @@
 
 namespace lpx::sim::test {
 
-// The test chip. Deliberately unlike the presets, with small round numbers.
-namespace chip {
-constexpr double kClockMHz = 500;
-constexpr uint64_t kSramBytes = 1 << 20;
-// Many small banks, so that tests can put buffers in different banks by
-// spacing them 4096 bytes apart: 1 MiB / (256 * 2) = 2048 bytes per bank.
-constexpr uint32_t kSramSlices = 256;
-constexpr uint32_t kBanksPerSlice = 2;
-constexpr uint64_t kBankBytes = kSramBytes / (kSramSlices * kBanksPerSlice);
-constexpr uint32_t kVectorBytes = 320;
-constexpr uint32_t kMxmPlanes = 2;
-constexpr uint32_t kMxmRows = 64;
-constexpr uint32_t kMxmCols = 64;
-constexpr uint32_t kMxmWeightLoad = 10; // per tile per weight byte
-constexpr uint32_t kMxmLatency = 7;
-constexpr uint32_t kMxmCyclesInt8 = 1;
-constexpr uint32_t kMxmCycles16 = 2;
-constexpr uint32_t kMxmCycles32 = 4;
-constexpr uint32_t kVxmVectorsPerCycle = 4;
-constexpr uint32_t kVxmLatency = 3;
-constexpr uint32_t kVxmTranscendentalPasses = 2;
-constexpr uint32_t kSxmVectorsPerCycle = 2;
-constexpr uint32_t kSxmLatency = 5;
-constexpr uint32_t kMemVectorsPerCycle = 8;
-constexpr uint32_t kMemLatency = 2;
-constexpr uint32_t kLinksPerChip = 4;
-constexpr uint32_t kLinkBytesPerCycle = 8;
-constexpr uint32_t kLinkLatency = 50;
-constexpr uint32_t kFlitPayload = 320;
-constexpr uint32_t kFlitBytes = 328;
-constexpr double kHostLatencyUs = 10;
-constexpr double kHostGBPerSecond = 24;
-} // namespace chip
-
-/// The test chip; `deskewCycles` is its topology.deskew_cycles, 0 unless a
-/// test is about the deskew.
-/// `vxmQueues` is vxm.queues, 1 unless a test is about queues.
-inline std::string testChipYaml(uint32_t deskewCycles = 0,
-                                uint32_t vxmQueues = 1) {
-  using namespace chip;
-  return llvm::formatv(
-             R"(name: sim-test
-description: simulator unit-test chip
-clock_mhz: {0}
-sram:
-  bytes: {1}
-  slices: {23}
-  banks_per_slice: {24}
-vector:
-  lanes: {2}
-  bytes: {2}
-mxm:
-  planes: {3}
-  rows: {4}
-  cols: {5}
-  weight_load_cycles: {6}
-  latency: {7}
-  cycles_per_vector_int8: {8}
-  cycles_per_vector_16bit: {9}
-  cycles_per_vector_32bit: {10}
-vxm:
-  vectors_per_cycle: {11}
-  latency: {12}
-  transcendental_passes: {13}
-  queues: {28}
-sxm:
-  vectors_per_cycle: {14}
-  latency: {15}
-mem:
-  vectors_per_cycle: {16}
-  latency: {17}
-link:
-  per_chip: {18}
-  lanes: 1
-  lane_bytes_per_cycle: {19}
-  latency: {20}
-  flit_payload: {21}
-  flit_bytes: {22}
-topology:
-  group_size: 4
-  deskew_cycles: {25}
-host:
-  latency_us: {26}
-  gb_per_second: {27}
-)",
-             kClockMHz, kSramBytes, kVectorBytes, kMxmPlanes, kMxmRows,
-             kMxmCols, kMxmWeightLoad, kMxmLatency, kMxmCyclesInt8,
-             kMxmCycles16, kMxmCycles32, kVxmVectorsPerCycle, kVxmLatency,
-             kVxmTranscendentalPasses, kSxmVectorsPerCycle, kSxmLatency,
-             kMemVectorsPerCycle, kMemLatency, kLinksPerChip,
-             kLinkBytesPerCycle, kLinkLatency, kFlitPayload, kFlitBytes,
-             kSramSlices, kBanksPerSlice, deskewCycles, kHostLatencyUs,
-             kHostGBPerSecond, vxmQueues)
-      .str();
-}
+// The one test chip of the GoogleTest suites (tests/lib).
+namespace chip = lpx::test::chip;
+using lpx::test::testChipYaml;
 
 constexpr uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-class ProgramBuilder {
-public:
-  explicit ProgramBuilder(uint32_t nodes = 1) {
-    program.set_producer("simulator unit test");
-    program.set_source_model("test.onnx");
-    program.set_chip_yaml(testChipYaml());
-    program.set_chip_hash(isa::hashText(program.chip_yaml()));
-    program.set_num_nodes(nodes);
-  }
-
-  /// Switches to the test chip with a deskew of `cycles`.
-  void setDeskew(uint32_t cycles) {
-    program.set_chip_yaml(testChipYaml(cycles));
-    program.set_chip_hash(isa::hashText(program.chip_yaml()));
-  }
-  /// Switches to the test chip with `queues` VXM instruction queues.
-  void setVxmQueues(uint32_t queues) {
-    program.set_chip_yaml(testChipYaml(0, queues));
-    program.set_chip_hash(isa::hashText(program.chip_yaml()));
-  }
-
-  /// Adds a buffer; its byte size follows from dtype and shape.
-  uint32_t buffer(const std::string &name, uint32_t node, uint64_t addr,
-                  isa::DType dtype, std::initializer_list<int64_t> shape,
-                  isa::pb::BufferKind kind = isa::pb::TEMP) {
-    isa::pb::Buffer *b = program.add_buffers();
-    b->set_name(name);
-    b->set_node(node);
-    b->set_addr(addr);
-    b->set_dtype(uint32_t(dtype));
-    uint64_t elems = 1;
-    for (int64_t d : shape) {
-      b->add_shape(d);
-      elems *= uint64_t(d);
-    }
-    b->set_bytes(elems * isa::dtypeBytes(dtype));
-    b->set_kind(kind);
-    return uint32_t(program.buffers_size() - 1);
-  }
-
-  isa::pb::Instruction &inst(isa::Opcode op, uint32_t node, uint64_t issue,
-                             std::initializer_list<uint32_t> operands,
-                             uint32_t result, const std::string &origin) {
-    isa::pb::Instruction *i = program.add_instructions();
-    i->set_opcode(uint32_t(op));
-    i->set_node(node);
-    i->set_issue(issue);
-    for (uint32_t id : operands)
-      i->add_operands(id);
-    i->set_result(result);
-    i->set_origin(origin);
-    return *i;
-  }
-
-  isa::pb::Instruction &send(uint32_t node, uint64_t issue, uint32_t operand,
-                             uint32_t result, uint32_t dst, uint64_t arrive,
-                             const std::string &origin) {
-    isa::pb::Instruction &i =
-        inst(isa::Opcode::Send, node, issue, {operand}, result, origin);
-    i.set_dst_node(dst);
-    // The local link to another chip of the same group (see Topology.h).
-    i.set_link(dst < node ? dst : dst - 1);
-    i.set_arrive(arrive);
-    return i;
-  }
-
-  /// Round-trips through the file format so the verifier runs.
-  llvm::Expected<isa::LoadedProgram> load() const {
-    return isa::parseProgram(isa::serializeProgram(program), "test-program");
-  }
-
-  isa::pb::Program program;
-};
+using lpx::test::ProgramBuilder;
 
 /// Loads and simulates, failing the test on any error.
-inline bool loadAndSimulate(const ProgramBuilder &b, isa::LoadedProgram &prog,
+inline bool loadAndSimulate(const ProgramBuilder &b,
+                            std::optional<isa::VerifiedProgram> &prog,
                             SimResult &result, const SimOptions &opts = {}) {
   auto loaded = b.load();
   if (!loaded) {
     ADD_FAILURE() << "load: " << llvm::toString(loaded.takeError());
     return false;
   }
-  prog = std::move(*loaded);
-  auto sim = simulate(prog, opts);
+  prog.emplace(std::move(*loaded));
+  auto sim = simulate(*prog, opts);
   if (!sim) {
     ADD_FAILURE() << "simulate: " << llvm::toString(sim.takeError());
     return false;

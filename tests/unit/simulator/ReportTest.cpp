@@ -30,14 +30,14 @@ ProgramBuilder brokenChain() {
   return b;
 }
 
-std::string json(const SimResult &r, const isa::LoadedProgram &p) {
+std::string json(const SimResult &r, const isa::VerifiedProgram &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
   printJson(r, p, os);
   return s;
 }
 
-std::string text(const SimResult &r, const isa::LoadedProgram &p) {
+std::string text(const SimResult &r, const isa::VerifiedProgram &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
   printReport(r, p, os);
@@ -46,24 +46,24 @@ std::string text(const SimResult &r, const isa::LoadedProgram &p) {
 
 TEST(ReportTest, IdenticalRunsGiveIdenticalOutput) {
   ProgramBuilder b = brokenChain();
-  isa::LoadedProgram p1, p2;
+  std::optional<isa::VerifiedProgram> p1, p2;
   SimResult r1, r2;
   ASSERT_TRUE(loadAndSimulate(b, p1, r1));
   ASSERT_TRUE(loadAndSimulate(b, p2, r2));
-  EXPECT_EQ(json(r1, p1), json(r2, p2));
-  EXPECT_EQ(text(r1, p1), text(r2, p2));
+  EXPECT_EQ(json(r1, *p1), json(r2, *p2));
+  EXPECT_EQ(text(r1, *p1), text(r2, *p2));
   // Repeating on the same loaded program changes nothing either.
-  auto r3 = simulate(p1);
+  auto r3 = simulate(*p1);
   ASSERT_TRUE(bool(r3)) << llvm::toString(r3.takeError());
-  EXPECT_EQ(json(r1, p1), json(*r3, p1));
+  EXPECT_EQ(json(r1, *p1), json(*r3, *p1));
 }
 
 TEST(ReportTest, JsonContents) {
   ProgramBuilder b = brokenChain();
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  std::string s = json(r, prog);
+  std::string s = json(r, *prog);
   auto parsed = llvm::json::parse(s);
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   const llvm::json::Object *root = parsed->getAsObject();
@@ -100,10 +100,10 @@ TEST(ReportTest, JsonContents) {
 
 TEST(ReportTest, TextReport) {
   ProgramBuilder b = brokenChain();
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  std::string s = text(r, prog);
+  std::string s = text(r, *prog);
   const uint64_t total = kVxmDone - 1 + kVxmDone;
   EXPECT_THAT(s, HasSubstr("total cycles:     " + std::to_string(total)));
   // total cycles at 500 MHz, in microseconds.
@@ -124,10 +124,10 @@ TEST(ReportTest, NoHazards) {
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {x}, z, "");
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  EXPECT_THAT(text(r, prog), HasSubstr("hazards: none"));
+  EXPECT_THAT(text(r, *prog), HasSubstr("hazards: none"));
 }
 
 } // namespace

@@ -35,7 +35,7 @@ TEST(SimulatorTest, OneVxmOp) {
   uint32_t z = b.buffer("z", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Add, 0, 0, {x, y}, z, "Add_0");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   // Issued at 0, busy 2, then the VXM pipeline latency.
@@ -59,7 +59,7 @@ TEST(SimulatorTest, DependentChainAtReadiness) {
   b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
   b.inst(Opcode::Relu, 0, addDone, {t}, z, "Relu_1");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   const uint64_t expected = addDone + kVxmBusy + chip::kVxmLatency;
@@ -74,7 +74,7 @@ TEST(SimulatorTest, TranscendentalTakesSeveralPasses) {
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Tanh, 0, 0, {x}, z, "Tanh_0");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   // 8 vectors times 2 passes at 4 vectors per cycle.
@@ -93,7 +93,7 @@ TEST(SimulatorTest, MatMul) {
   uint32_t r0 = b.buffer("r", 0, 65536, DType::F32, {M, N}, isa::pb::OUTPUT);
   b.inst(Opcode::MatMul, 0, 3, {a, w}, r0, "MatMul_0");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   // Weight tiles: ceil(100/64) * ceil(130/64) = 2 * 3 = 6, spread over 2
@@ -126,7 +126,7 @@ TEST(SimulatorTest, Int8MatMulIsLoadBound) {
   uint32_t r0 = b.buffer("r", 0, 8192, DType::I8, {M, N}, isa::pb::OUTPUT);
   b.inst(Opcode::MatMul, 0, 0, {a, w}, r0, "MatMul_0");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   const uint64_t load = chip::kMxmWeightLoad * 1;
@@ -154,7 +154,7 @@ TEST(SimulatorTest, SendBetweenNodes) {
   // On node 1 the relu streams 3 vectors at 4 per cycle: 1 busy cycle.
   b.inst(Opcode::Relu, 1, arrive, {y}, z, "Relu_0");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   const uint64_t reluBusy =
@@ -192,7 +192,7 @@ TEST(SimulatorTest, QueueStatsAndOrder) {
   b.send(0, copyDone + linkBusy, c, y2, 1,
          copyDone + 2 * linkBusy + chip::kLinkLatency, "Reshape_1");
 
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
@@ -222,7 +222,7 @@ TEST(SimulatorTest, QueueStatsAndOrder) {
 
 TEST(SimulatorTest, EmptyProgram) {
   ProgramBuilder b;
-  isa::LoadedProgram prog;
+  std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   EXPECT_EQ(r.totalCycles, 0u);

@@ -26,11 +26,13 @@ std::unique_ptr<mlir::MLIRContext> makeCompilerContext();
 using CompileStageCallback =
     std::function<void(llvm::StringRef stage, unsigned index, unsigned count)>;
 
-/// Imports `model` and lowers it to IR level `stop`.
+/// Imports `model`, attaches `chip` to the module and lowers it to IR level
+/// `stop`.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
             const ImportOptions &import, const CompileOptions &opts,
-            StopAfter stop, const CompileStageCallback &onStage = nullptr);
+            const isa::ChipSpec &chip, StopAfter stop,
+            const CompileStageCallback &onStage = nullptr);
 
 /// Imports `model`, runs the whole pipeline for `chip` and emits the program.
 mlir::FailureOr<isa::pb::Program>

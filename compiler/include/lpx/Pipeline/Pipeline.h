@@ -8,8 +8,9 @@
 
 namespace lpx {
 
+/// The chip is not an option: it is attached to the module before the
+/// pipeline runs (lpx-attach-chip, or attachChip with an in-memory chip).
 struct CompileOptions {
-  std::string chip;    // preset name or description file; empty: default
   unsigned nodes = 1;
   std::string weights;     // number format of MatMul weights; empty: keep
   std::string activations; // number format of other values; empty: keep
@@ -24,7 +25,8 @@ enum class StopAfter { Graph, Partitioned, Scheduled };
 unsigned buildPipeline(mlir::OpPassManager &pm, const CompileOptions &opts,
                        StopAfter stop = StopAfter::Scheduled);
 
-/// Registers the pipeline as `lpx-compile` for lpx-opt.
+/// Registers the pipeline as `lpx-compile{chip=...}` for lpx-opt: attach the
+/// chip, then buildPipeline.
 void registerPipelines();
 
 } // namespace lpx

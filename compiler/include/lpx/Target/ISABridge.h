@@ -12,6 +12,7 @@
 #include "lpx/isa/DType.h"
 #include "lpx/isa/Opcode.h"
 #include "lpx/isa/Timing.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
 #include <optional>
@@ -24,15 +25,18 @@ isa::TensorDesc tensorDescOf(mlir::Type tensorType);
 /// The opcode an op executes as; failure for ops that are not instructions
 /// (constants, returns) or are not known.
 mlir::FailureOr<isa::Opcode> opcodeOf(mlir::Operation *op);
-/// The integer attributes of the instruction (see Opcodes.def).
-llvm::SmallVector<int64_t> instructionAttrs(mlir::Operation *op);
+/// The instruction's typed attributes (the message Opcodes.def names for its
+/// opcode; none for opcodes without attributes).
+isa::pb::Attributes instructionAttrs(mlir::Operation *op);
 /// Busy and latency cycles of `op` on `chip`, from operand and result types.
 isa::Cost costOf(const isa::ChipSpec &chip, mlir::Operation *op);
 
-/// Loads a pass's `chip` option (empty: the default preset); on failure
-/// emits an error on `anchor`.
-mlir::FailureOr<isa::ChipSpec> loadChipForPass(llvm::StringRef chip,
-                                               mlir::Operation *anchor);
+/// Attaches the resolved chip description to `module` (lpx_part.chip),
+/// replacing any earlier one.
+void attachChip(mlir::ModuleOp module, const isa::ChipSpec &chip);
+/// The chip attached to `module`; emits an error on it when there is none or
+/// it does not parse.
+mlir::FailureOr<isa::ChipSpec> chipOf(mlir::ModuleOp module);
 
 } // namespace lpx
 

@@ -34,6 +34,22 @@ def ConvertTypes : Pass<"lpx-convert-types", "mlir::func::FuncOp"> {
   let dependentDialects = ["::lpx::graph::GraphDialect"];
 }
 
+def AttachChip : Pass<"lpx-attach-chip", "mlir::ModuleOp"> {
+  let summary = "Attach the resolved chip description to the module";
+  let description = [{
+    Loads the chip (a preset name or a description file; empty: the first
+    preset) once and stores its resolved description on the module as
+    `lpx_part.chip`. lpx-partition, lpx-schedule, lpx-allocate-sram and
+    program emission read the chip from there. The compiler driver attaches
+    an in-memory chip (e.g. one edited by `--set`) directly.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Chip preset name or description file (default: the first preset)">,
+  ];
+  let dependentDialects = ["::lpx::part::PartDialect"];
+}
+
 def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
   let summary = "Place every op on a node and make cross-node values explicit";
   let description = [{
@@ -47,8 +63,6 @@ def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"numNodes", "nodes", "unsigned", "1", "Number of nodes (chips)">,
-    Option<"chip", "chip", "std::string", "\"\"",
-           "Chip preset name or description file (default: the first preset)">,
   ];
   let dependentDialects = ["::lpx::graph::GraphDialect",
                            "::lpx::part::PartDialect"];
@@ -62,10 +76,6 @@ def Schedule : Pass<"lpx-schedule", "mlir::ModuleOp"> {
     using the shared cost model (`isa::instructionCost`). Transfers become
     `lpx_sched.send` with a link, departure and arrival cycle.
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", "\"\"",
-           "Chip preset name or description file (default: the first preset)">,
-  ];
   let dependentDialects = ["::lpx::sched::SchedDialect"];
 }
 
@@ -77,10 +87,6 @@ def AllocateSram : Pass<"lpx-allocate-sram", "mlir::ModuleOp"> {
     cycle), so reusing space cannot overwrite data still being read. Fails
     with the bytes needed when a node's SRAM is too small.
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", "\"\"",
-           "Chip preset name or description file (default: the first preset)">,
-  ];
 }
 
 def VerifyPartitioned : Pass<"lpx-verify-partitioned", "mlir::ModuleOp"> {

@@ -127,8 +127,9 @@ public:
       inst.set_origin(origin);
       for (Value operand : op.getOperands())
         inst.add_operands(ids.lookup(operand));
-      for (int64_t a : instructionAttrs(&op))
-        inst.add_attrs(a);
+      isa::pb::Attributes attrs = instructionAttrs(&op);
+      if (attrs.kind_case() != isa::pb::Attributes::KIND_NOT_SET)
+        *inst.mutable_attributes() = std::move(attrs);
       if (auto send = dyn_cast<sched::SendOp>(op)) {
         inst.set_node(uint32_t(send.getFrom()));
         inst.set_dst_node(uint32_t(send.getTo()));
@@ -185,7 +186,6 @@ private:
 } // namespace
 
 FailureOr<isa::pb::Program> lpx::emitProgram(ModuleOp module,
-                                             const isa::ChipSpec &spec,
                                              StringRef sourceName) {
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
   if (funcs.size() != 1)
@@ -194,9 +194,12 @@ FailureOr<isa::pb::Program> lpx::emitProgram(ModuleOp module,
       part::PartDialect::kNumNodesAttr);
   if (!nodes)
     return module.emitError("module is not partitioned; run lpx-partition");
+  FailureOr<isa::ChipSpec> spec = chipOf(module);
+  if (failed(spec))
+    return failure();
   auto chip = module->getAttrOfType<StringAttr>(sched::SchedDialect::kChipAttr);
-  if (!chip || chip.getValue() != spec.name)
+  if (!chip || chip.getValue() != spec->name)
     return module.emitError("module was not scheduled for chip '")
-           << spec.name << "'";
-  return Emitter(spec).run(funcs.front(), sourceName, nodes.getInt());
+           << spec->name << "'";
+  return Emitter(*spec).run(funcs.front(), sourceName, nodes.getInt());
 }

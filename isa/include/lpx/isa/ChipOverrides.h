@@ -54,23 +54,6 @@ std::vector<std::string> numericParameterKeys();
 /// The printed value of `key` in `spec` ("216", "16.67"); empty if unknown.
 std::string parameterValue(const ChipSpec &spec, llvm::StringRef key);
 
-/// A description written to a temporary YAML file and removed on
-/// destruction. The compiler's passes take a chip as a preset name or file
-/// path, so this is how a modified in-memory chip reaches them.
-class ScopedChipFile {
-public:
-  static llvm::Expected<ScopedChipFile> create(const ChipSpec &spec);
-  ScopedChipFile(ScopedChipFile &&other) noexcept;
-  ScopedChipFile &operator=(ScopedChipFile &&) = delete;
-  ScopedChipFile(const ScopedChipFile &) = delete;
-  ~ScopedChipFile();
-  const std::string &path() const { return path_; }
-
-private:
-  explicit ScopedChipFile(std::string path) : path_(std::move(path)) {}
-  std::string path_;
-};
-
 } // namespace lpx::isa
 
 #endif

@@ -9,7 +9,7 @@ namespace lpx::isa {
 /// Prints the buffer table and, per node, its instruction stream in issue
 /// order with unit, cycles, operands and attributes. The text is stable: the
 /// same program always prints the same way.
-void disassemble(const LoadedProgram &prog, llvm::raw_ostream &os);
+void disassemble(const VerifiedProgram &prog, llvm::raw_ostream &os);
 } // namespace lpx::isa
 
 #endif

@@ -16,7 +16,7 @@ inline constexpr unsigned kNumUnits = 5;
 std::string_view unitName(Unit u);
 
 enum class Opcode : uint32_t {
-#define LPX_OPCODE(Name, Unit, Mnemonic) Name,
+#define LPX_OPCODE(Name, Unit, Mnemonic, Attrs) Name,
 #include "lpx/isa/Opcodes.def"
   NumOpcodes
 };

@@ -15,11 +15,6 @@
 
 namespace lpx::isa {
 
-struct LoadedProgram {
-  pb::Program program;
-  ChipSpec chip; // parsed from program.chip_yaml
-};
-
 TensorDesc descOf(const pb::Buffer &b);
 Opcode opcodeOf(const pb::Instruction &inst);
 
@@ -28,12 +23,30 @@ Opcode opcodeOf(const pb::Instruction &inst);
 /// arities and attributes, instructions sorted by issue cycle.
 llvm::Error verifyProgram(const pb::Program &p, const ChipSpec &chip);
 
+/// A program that passed verifyProgram for its chip. Only verify() (which
+/// the file readers call) makes one, and it cannot be changed afterwards, so
+/// the simulator, the runtime and the tools trust it without checking again.
+/// To try a modified program, edit a copy of program() and verify it.
+class VerifiedProgram {
+public:
+  static llvm::Expected<VerifiedProgram> verify(pb::Program program,
+                                                ChipSpec chip);
+  const pb::Program &program() const { return program_; }
+  const ChipSpec &chip() const { return chip_; } // the one compiled for
+
+private:
+  VerifiedProgram(pb::Program program, ChipSpec chip)
+      : program_(std::move(program)), chip_(std::move(chip)) {}
+  pb::Program program_;
+  ChipSpec chip_;
+};
+
 /// Serializes with the header. Writes a temporary file and renames it, so a
 /// failure never leaves a partial output.
 llvm::Error writeProgramFile(const pb::Program &p, llvm::StringRef path);
-llvm::Expected<LoadedProgram> readProgramFile(llvm::StringRef path);
-llvm::Expected<LoadedProgram> parseProgram(llvm::StringRef bytes,
-                                           llvm::StringRef sourceName);
+llvm::Expected<VerifiedProgram> readProgramFile(llvm::StringRef path);
+llvm::Expected<VerifiedProgram> parseProgram(llvm::StringRef bytes,
+                                             llvm::StringRef sourceName);
 std::string serializeProgram(const pb::Program &p);
 
 /// Cost of one instruction of a program (sends over global links included).

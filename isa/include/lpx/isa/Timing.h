@@ -15,6 +15,12 @@
 #include <cstdint>
 #include <vector>
 
+// The attribute messages are protobuf (program.proto); this header stays
+// free of protobuf so the compiler's passes need not see it.
+namespace lpx::isa::pb {
+class Attributes;
+} // namespace lpx::isa::pb
+
 namespace lpx::isa {
 
 struct TensorDesc {
@@ -32,12 +38,16 @@ struct Cost {
 
 /// Cost of one instruction on `chip`. Every instruction occupies its unit for
 /// at least one cycle.
-/// `attrs` are the instruction's integer attributes: the generic opcodes
-/// (unary, binary, reduce) are priced by the function they name.
+/// `attrs` are the instruction's attributes: the generic opcodes (unary,
+/// binary, reduce) are priced by the function they name. The entry of each
+/// opcode is in Timing.cpp, its body with its unit's (lib/cost/).
 Cost instructionCost(const ChipSpec &chip, Opcode op,
                      const std::vector<TensorDesc> &operands,
-                     const TensorDesc &result,
-                     const std::vector<int64_t> &attrs = {});
+                     const TensorDesc &result, const pb::Attributes &attrs);
+/// The same for an instruction without attributes.
+Cost instructionCost(const ChipSpec &chip, Opcode op,
+                     const std::vector<TensorDesc> &operands,
+                     const TensorDesc &result);
 
 /// Multiply-accumulates an MXM instruction performs (matmul, conv,
 /// conv_transpose: the useful products, no padding of tiles); 0 for every

@@ -13,6 +13,7 @@
 
 #include "lpx/isa/ChipSpec.h"
 #include "lpx/isa/Opcode.h"
+#include "lpx/isa/Timing.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,10 +25,10 @@ namespace lpx::isa {
 const std::vector<std::string> &unitOpNames(Unit unit);
 
 /// The operation an instruction performs, as named in its unit's latency
-/// table: the mnemonic, or the function of a generic vector opcode (its
-/// first attribute). The names are built once; this is a table lookup (the
+/// table: the mnemonic, or the function of a generic vector opcode (named by
+/// its attributes). The names are built once; this is a table lookup (the
 /// cost model asks for every instruction).
-const std::string &unitOpName(Opcode op, const std::vector<int64_t> &attrs);
+const std::string &unitOpName(Opcode op, const pb::Attributes &attrs);
 
 /// Instruction queues of `unit` on `chip` (links: 1 per link).
 uint32_t queueCount(const ChipSpec &chip, Unit unit);

@@ -10,8 +10,10 @@
 #include <cstdint>
 
 namespace lpx::isa {
-inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 1; // 1: Instruction.queue
+// 2: typed per-opcode attributes (Instruction.attributes) replace the
+// untyped integer list of format 1.
+inline constexpr uint16_t kFormatMajor = 2;
+inline constexpr uint16_t kFormatMinor = 0;
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.
 inline constexpr char kMagic[4] = {'L', 'P', 'X', 'B'};
 inline constexpr unsigned kHeaderBytes = 16;

@@ -22,7 +22,7 @@ namespace lpx::rt {
 /// input, an input of the wrong type or shape, a program with shape-only
 /// constants, or an instruction whose operands are inconsistent is an error.
 llvm::Expected<std::vector<HostTensor>>
-execute(const isa::LoadedProgram &prog, const std::vector<HostTensor> &inputs);
+execute(const isa::VerifiedProgram &prog, const std::vector<HostTensor> &inputs);
 
 } // namespace lpx::rt
 

@@ -54,7 +54,7 @@ struct LowerBounds {
 /// order; linear time and memory in buffers + instructions.
 class LowerBoundBuilder {
 public:
-  explicit LowerBoundBuilder(const isa::LoadedProgram &prog);
+  explicit LowerBoundBuilder(const isa::VerifiedProgram &prog);
 
   void add(const isa::pb::Instruction &inst, const isa::Cost &cost);
   LowerBounds finish() const;
@@ -68,7 +68,7 @@ private:
   };
   uint32_t queueOf(uint32_t node, const isa::pb::Instruction &inst);
 
-  const isa::LoadedProgram &prog;
+  const isa::VerifiedProgram &prog;
   uint64_t deskew = 0;
   bool any = false;
   std::vector<Step> steps;                     // per instruction
@@ -84,7 +84,7 @@ private:
 };
 
 /// The bounds of a whole program (what simulate() stores in SimResult).
-LowerBounds computeLowerBounds(const isa::LoadedProgram &prog);
+LowerBounds computeLowerBounds(const isa::VerifiedProgram &prog);
 
 /// Host transfer time in microseconds for `bytes` bytes in one direction:
 /// host.latency_us + bytes / host.gb_per_second; 0 when there are no bytes,

@@ -92,17 +92,17 @@ struct SimOptions {
 
 /// Walks the instructions once in issue order. Fails only when an option's
 /// limit is exceeded; schedule violations are hazards, not errors.
-llvm::Expected<SimResult> simulate(const lpx::isa::LoadedProgram &prog,
+llvm::Expected<SimResult> simulate(const lpx::isa::VerifiedProgram &prog,
                                    const SimOptions &opts = {});
 
 /// Human-readable summary: cycles, time at the chip clock, per-queue busy
 /// cycles and utilisation, one line per hazard.
-void printReport(const SimResult &result, const lpx::isa::LoadedProgram &prog,
+void printReport(const SimResult &result, const lpx::isa::VerifiedProgram &prog,
                  llvm::raw_ostream &os);
 
 /// The same content as JSON, keys sorted, so identical runs print identical
 /// text.
-void printJson(const SimResult &result, const lpx::isa::LoadedProgram &prog,
+void printJson(const SimResult &result, const lpx::isa::VerifiedProgram &prog,
                llvm::raw_ostream &os);
 
 } // namespace lpx::sim

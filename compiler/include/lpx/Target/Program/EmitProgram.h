@@ -13,10 +13,10 @@ namespace lpx {
 inline constexpr llvm::StringLiteral kInputNameAttr = "lpx_graph.name";
 inline constexpr llvm::StringLiteral kOutputNamesAttr = "lpx_graph.outputs";
 
-/// Writes the program of a scheduled and allocated module (IR level 3).
-/// Fails, with a diagnostic on the offending op, on anything unscheduled.
+/// Writes the program of a scheduled and allocated module (IR level 3) for
+/// the chip attached to it. Fails, with a diagnostic on the offending op, on
+/// anything unscheduled.
 mlir::FailureOr<isa::pb::Program> emitProgram(mlir::ModuleOp module,
-                                              const isa::ChipSpec &spec,
                                               llvm::StringRef sourceName);
 
 } // namespace lpx

@@ -28,6 +28,12 @@ LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << kNumNodesAttr << " must be positive";
     return success();
   }
+  if (attr.getName() == kChipAttr) {
+    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitError() << kChipAttr
+                             << " must be a string on the module";
+    return success();
+  }
   return op->emitError() << "unknown attribute " << attr.getName();
 }
 

@@ -13,12 +13,15 @@ def Part_Dialect : Dialect {
     At this level every op carries `lpx_part.node = <i64>`, the node (chip)
     whose SRAM holds its result and whose units compute it. A value used on
     another node reaches it only through `lpx_part.transfer`. The module
-    carries `lpx_part.num_nodes`.
+    carries `lpx_part.num_nodes`, and from `lpx-attach-chip` on (before
+    partitioning) `lpx_part.chip`: the resolved chip description (YAML
+    text) every later pass and the emitter read, so the chip is named once.
   }];
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kNodeAttr = "lpx_part.node";
     static constexpr ::llvm::StringLiteral kNumNodesAttr = "lpx_part.num_nodes";
+    static constexpr ::llvm::StringLiteral kChipAttr = "lpx_part.chip";
   }];
 }
 
