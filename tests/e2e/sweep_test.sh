@@ -8,6 +8,7 @@ lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 model="$root/models/llama_step/model.onnx"
 tmp="$(mktemp -d)"
+source "$root/tests/e2e/common.sh"
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 ok() { echo "ok   $1"; passed=$((passed + 1)); }
@@ -90,8 +91,8 @@ expect_error "unknown metric" "unknown metric" --metric speed
 # 6. --set on compile: the program carries the modified chip.
 if "$lpx" compile "$model" --nodes 2 -o "$tmp/base.lpxb" >/dev/null &&
    "$lpx" compile "$model" --nodes 2 --set link.latency=108 -o "$tmp/fast.lpxb" >/dev/null; then
-  base=$("$lpx" simulate --json "$tmp/base.lpxb" | grep -o '"total_cycles": *[0-9]*' | grep -o '[0-9]*$')
-  fast=$("$lpx" simulate --json "$tmp/fast.lpxb" | grep -o '"total_cycles": *[0-9]*' | grep -o '[0-9]*$')
+  base=$(sim_cycles "$tmp/base.lpxb") || exit 1
+  fast=$(sim_cycles "$tmp/fast.lpxb") || exit 1
   # The chip description is embedded as text in the program file.
   if [ -n "$base" ] && [ -n "$fast" ] && [ "$fast" -lt "$base" ] &&
      grep -qa 'modified: link.latency=108' "$tmp/fast.lpxb"; then

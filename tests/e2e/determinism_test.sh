@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Determinism: the same compile gives a byte-identical program file (also
+# from another folder and another working directory), the same simulation
+# gives byte-identical reports, the CPU runtime byte-identical outputs, and a
+# sweep on 1 and on 2 threads byte-identical CSV and SVG files. Traces are
+# compared too when `lpx simulate` has --trace.
+set -uo pipefail
+lpx="$1"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+tmp="$(mktemp -d)"
+source "$root/tests/e2e/common.sh"
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+same() { # NAME FILE1 FILE2
+  if cmp -s "$2" "$3"; then echo "ok   $1"; passed=$((passed + 1));
+  else echo "FAIL $1: $2 and $3 differ"; failed=$((failed + 1)); fi
+}
+trace=no
+"$lpx" simulate --help 2>/dev/null | grep -q -- '--trace' && trace=yes
+
+for model in mlp llama_step; do
+  mkdir -p "$tmp/a/$model" "$tmp/b/$model"
+  cp -r "$root/models/$model/." "$tmp/a/$model/" || die "copy $model"
+  cp -r "$root/models/$model/." "$tmp/b/$model/" || die "copy $model"
+  for nodes in 1 4; do
+    for run in a b; do
+      p="$tmp/$run/$model-$nodes.lpxb"
+      (cd "$tmp/$run" && "$lpx" compile "$model/model.onnx" --nodes $nodes \
+         --activations fp16 -o "$p" >/dev/null) || die "compile $model ($run)"
+      "$lpx" simulate "$p" >"$p.txt" || die "simulate $p"
+      "$lpx" simulate --json "$p" >"$p.json" || die "simulate --json $p"
+      "$lpx" inspect "$p" >"$p.inspect" || die "inspect $p"
+      if [ $trace = yes ]; then
+        "$lpx" simulate "$p" --trace "$p.trace" >/dev/null || die "simulate --trace $p"
+      fi
+    done
+    a="$tmp/a/$model-$nodes.lpxb" b="$tmp/b/$model-$nodes.lpxb"
+    same "$model on $nodes node(s): program file" "$a" "$b"
+    same "$model on $nodes node(s): report" "$a.txt" "$b.txt"
+    same "$model on $nodes node(s): JSON report" "$a.json" "$b.json"
+    same "$model on $nodes node(s): listing" "$a.inspect" "$b.inspect"
+    [ $trace = yes ] && same "$model on $nodes node(s): trace" "$a.trace" "$b.trace"
+  done
+  # The runtime's outputs, f32 program run twice.
+  "$lpx" compile "$tmp/a/$model/model.onnx" -o "$tmp/f32.lpxb" >/dev/null || die "compile $model f32"
+  for run in a b; do
+    mkdir -p "$tmp/out-$run"
+    "$lpx" run "$tmp/f32.lpxb" --data "$tmp/a/$model/test_data_set_0" \
+      --out "$tmp/out-$run" >/dev/null || die "run $model ($run)"
+  done
+  same "$model: runtime outputs" "$tmp/out-a/output_0.pb" "$tmp/out-b/output_0.pb"
+done
+
+# A sweep's points run on a thread pool: 1 and 2 threads, same bytes.
+for jobs in 1 2; do
+  "$lpx" sweep "$root/models/mlp/model.onnx" --set nodes=1,2,4 \
+    --set clock_mhz=900,1200 -o "$tmp/sweep-$jobs.csv" --plot "$tmp/sweep-$jobs.svg" \
+    --jobs $jobs >/dev/null 2>&1 || die "sweep --jobs $jobs"
+done
+same "sweep CSV on 1 and 2 threads" "$tmp/sweep-1.csv" "$tmp/sweep-2.csv"
+same "sweep plot on 1 and 2 threads" "$tmp/sweep-1.svg" "$tmp/sweep-2.svg"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
