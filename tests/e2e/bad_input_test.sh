@@ -4,10 +4,7 @@
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
 source "$root/tests/e2e/common.sh"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
 
 # expect_error NAME PATTERN -- command...: exit 2, stderr matches, no crash.
 expect_error() {
@@ -91,6 +88,12 @@ expect_error "truncated program" "truncated" -- "$lpx" simulate "$tmp/cut.lpxb"
 lines=$(grep -cE "nonzero_node|rand_node" "$tmp/stderr")
 if [ "$rc" -eq 2 ] && [ "$lines" -eq 2 ]; then echo "ok   one line per unsupported node"; passed=$((passed + 1));
 else echo "FAIL one line per unsupported node: got $lines"; failed=$((failed + 1)); fi
+
+: >"$tmp/empty.yaml"
+expect_error "empty chip description (was a crash)" "empty chip description" -- \
+  "$lpx" chip validate "$tmp/empty.yaml"
+expect_error "compile for an empty chip description" "empty chip description" -- \
+  "$lpx" compile "$mlp" --chip "$tmp/empty.yaml" -o "$tmp/out.lpxb"
 
 # ---- Hostile models: one line, exit 2, before any large allocation --------
 # (ulimit -v caps the process at 4 GiB, so an allocation of the model's

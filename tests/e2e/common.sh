@@ -1,5 +1,9 @@
-# Helpers shared by the e2e scripts (sourced; they set $lpx and $tmp first).
-# Every command's exit code is checked: a failing step fails the test.
+# Shared by the e2e scripts (sourced after setting $lpx): a scratch folder
+# $tmp removed on exit, the pass/fail counters, and helpers. Every command's
+# exit code is checked: a failing step fails the test.
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
 
 # Prints FAIL and stops the whole test.
 die() { echo "FAIL $*"; exit 1; }

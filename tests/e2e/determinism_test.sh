@@ -7,10 +7,7 @@
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
 source "$root/tests/e2e/common.sh"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
 same() { # NAME FILE1 FILE2
   if cmp -s "$2" "$3"; then echo "ok   $1"; passed=$((passed + 1));
   else echo "FAIL $1: $2 and $3 differ"; failed=$((failed + 1)); fi

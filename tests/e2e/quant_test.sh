@@ -7,9 +7,6 @@
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
 source "$root/tests/e2e/common.sh"
 

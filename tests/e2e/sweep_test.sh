@@ -7,10 +7,7 @@ set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 model="$root/models/llama_step/model.onnx"
-tmp="$(mktemp -d)"
 source "$root/tests/e2e/common.sh"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
 ok() { echo "ok   $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
