@@ -12,6 +12,7 @@ packages=(
   # The sanitizer build and the fuzz targets (cmake/LpxSanitize.cmake):
   # clang 19 and its runtimes (libFuzzer, ASan, UBSan).
   clang-19 libclang-rt-19-dev
+  chromium # headless, for the HTML report test (about 70 s to install)
 )
 
 missing=()

@@ -4,7 +4,7 @@
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-source "$root/tests/e2e/common.sh"
+source "$root/tests/e2e/testlib.sh"
 
 # expect_error NAME PATTERN -- command...: exit 2, stderr matches, no crash.
 expect_error() {

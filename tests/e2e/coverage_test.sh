@@ -4,7 +4,7 @@
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-source "$root/tests/e2e/common.sh"
+source "$root/tests/e2e/testlib.sh"
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); return 1; fi; }
 
 # A model with two operators nothing here compiles (NonZero: a data-dependent

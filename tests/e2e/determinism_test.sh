@@ -1,19 +1,17 @@
 #!/usr/bin/env bash
 # Determinism: the same compile gives a byte-identical program file (also
 # from another folder and another working directory), the same simulation
-# gives byte-identical reports, the CPU runtime byte-identical outputs, and a
-# sweep on 1 and on 2 threads byte-identical CSV and SVG files. Traces are
-# compared too when `lpx simulate` has --trace.
+# gives byte-identical reports (text, JSON, HTML) and traces, the CPU runtime
+# byte-identical outputs, and a sweep on 1 and on 2 threads byte-identical CSV
+# and SVG files.
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-source "$root/tests/e2e/common.sh"
+source "$root/tests/e2e/testlib.sh"
 same() { # NAME FILE1 FILE2
   if cmp -s "$2" "$3"; then echo "ok   $1"; passed=$((passed + 1));
   else echo "FAIL $1: $2 and $3 differ"; failed=$((failed + 1)); fi
 }
-trace=no
-"$lpx" simulate --help 2>/dev/null | grep -q -- '--trace' && trace=yes
 
 for model in mlp llama_step; do
   mkdir -p "$tmp/a/$model" "$tmp/b/$model"
@@ -27,16 +25,16 @@ for model in mlp llama_step; do
       "$lpx" simulate "$p" >"$p.txt" || die "simulate $p"
       "$lpx" simulate --json "$p" >"$p.json" || die "simulate --json $p"
       "$lpx" inspect "$p" >"$p.inspect" || die "inspect $p"
-      if [ $trace = yes ]; then
-        "$lpx" simulate "$p" --trace "$p.trace" >/dev/null || die "simulate --trace $p"
-      fi
+      "$lpx" simulate "$p" --trace "$p.trace" --report "$p.html" >/dev/null ||
+        die "simulate --trace --report $p"
     done
     a="$tmp/a/$model-$nodes.lpxb" b="$tmp/b/$model-$nodes.lpxb"
     same "$model on $nodes node(s): program file" "$a" "$b"
     same "$model on $nodes node(s): report" "$a.txt" "$b.txt"
     same "$model on $nodes node(s): JSON report" "$a.json" "$b.json"
     same "$model on $nodes node(s): listing" "$a.inspect" "$b.inspect"
-    [ $trace = yes ] && same "$model on $nodes node(s): trace" "$a.trace" "$b.trace"
+    same "$model on $nodes node(s): trace" "$a.trace" "$b.trace"
+    same "$model on $nodes node(s): HTML report" "$a.html" "$b.html"
   done
   # The runtime's outputs, f32 program run twice.
   "$lpx" compile "$tmp/a/$model/model.onnx" -o "$tmp/f32.lpxb" >/dev/null || die "compile $model f32"

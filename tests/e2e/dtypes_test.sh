@@ -7,7 +7,7 @@ lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 model="$root/models/mlp"
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
-source "$root/tests/e2e/common.sh"
+source "$root/tests/e2e/testlib.sh"
 
 "$lpx" compile "$model/model.onnx" -o "$tmp/f32.lpxb" >/dev/null || die "compile f32"
 "$lpx" compile "$model/model.onnx" --weights fp16 --activations fp16 -o "$tmp/f16.lpxb" >/dev/null || die "compile fp16"

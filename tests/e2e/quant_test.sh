@@ -8,7 +8,7 @@ set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
-source "$root/tests/e2e/common.sh"
+source "$root/tests/e2e/testlib.sh"
 
 /usr/bin/python3 - "$tmp" <<'PY'
 import os, sys
