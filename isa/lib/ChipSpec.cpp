@@ -338,7 +338,19 @@ llvm::Expected<ChipSpec> lpx::isa::parseChipSpec(llvm::StringRef yamlText,
                                                  /*RequiresNullTerminator=*/false);
   llvm::yaml::Input in(buffer->getMemBufferRef(), nullptr,
                        &DiagCollector::handle, &diags);
-  in >> spec;
+  // A text without a document (empty, only comments) or with a node the
+  // reader cannot represent (an alias, `*x`) leaves it on no node, and LLVM's
+  // YAML reader crashes reporting the missing keys there (found by fuzz-chip).
+  if (!in.setCurrentDocument() || in.error())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        diags.message.empty()
+            ? (sourceName + ": empty chip description (no YAML document)").str()
+            : diags.message);
+  // What `in >> spec` does after its own setCurrentDocument (a second call
+  // would read the stream again).
+  llvm::yaml::EmptyContext ctx;
+  llvm::yaml::yamlize(in, spec, true, ctx);
   if (in.error() || !diags.message.empty()) {
     std::string msg = diags.message.empty()
                           ? ("invalid chip description " + sourceName).str()

@@ -151,7 +151,9 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
 
 std::string lpx::isa::serializeProgram(const pb::Program &p) {
   std::string payload;
-  p.SerializeToString(&payload);
+  // protobuf refuses messages of 2 GiB or more; no header for those.
+  if (!p.SerializeToString(&payload))
+    return {};
   std::string out(kHeaderBytes, '\0');
   std::memcpy(&out[0], kMagic, 4);
   llvm::support::endian::write16le(&out[4], kFormatMajor);
@@ -163,6 +165,10 @@ std::string lpx::isa::serializeProgram(const pb::Program &p) {
 llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
                                        llvm::StringRef path) {
   std::string bytes = serializeProgram(p);
+  if (bytes.empty())
+    return fail("cannot write '%s': the program is %zu bytes; the program "
+                "format holds less than 2 GiB",
+                path.str().c_str(), p.ByteSizeLong());
   llvm::SmallString<256> tmp(path);
   tmp += ".tmp";
   {

@@ -83,7 +83,7 @@ const std::string &lpx::isa::unitOpName(Opcode op,
     std::vector<std::string> functions;
   };
   static const std::vector<Names> table = [] {
-    std::vector<Names> t(size_t(Opcode::NumOpcodes));
+    std::vector<Names> t(static_cast<size_t>(Opcode::NumOpcodes));
     for (uint32_t i = 0; i < uint32_t(Opcode::NumOpcodes); ++i) {
       Opcode o = Opcode(i);
       t[i].mnemonic = std::string(mnemonic(o));

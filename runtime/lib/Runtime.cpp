@@ -3,6 +3,7 @@
 #include "Dispatch.h"
 #include "Shape.h"
 #include <cstring>
+#include <unistd.h>
 
 using namespace lpx::rt;
 namespace isa = lpx::isa;
@@ -12,11 +13,44 @@ static std::string describe(isa::DType t, llvm::ArrayRef<int64_t> shape) {
   return std::string(isa::dtypeName(t)) + shapeStr(shape);
 }
 
+static std::vector<uint64_t> nodeMemoryBytes(const pb::Program &p) {
+  std::vector<uint64_t> size(p.num_nodes(), 0);
+  for (const pb::Buffer &b : p.buffers())
+    size[b.node()] = std::max<uint64_t>(size[b.node()], b.addr() + b.bytes());
+  return size;
+}
+
+uint64_t lpx::rt::requiredMemoryBytes(const pb::Program &p) {
+  uint64_t total = 0;
+  for (uint64_t n : nodeMemoryBytes(p))
+    total += n;
+  return total;
+}
+
+uint64_t lpx::rt::physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return UINT64_MAX; // unknown: let the allocator decide
+  return uint64_t(pages) * uint64_t(pageSize);
+}
+
+llvm::Error lpx::rt::checkMemoryFits(const pb::Program &p,
+                                     uint64_t availableBytes) {
+  uint64_t need = requiredMemoryBytes(p);
+  if (need <= availableBytes)
+    return llvm::Error::success();
+  return fail("the program's node memories need " + llvm::Twine(need) +
+              " bytes, more than the " + llvm::Twine(availableBytes) +
+              " bytes of memory this machine has");
+}
+
 llvm::Expected<std::vector<HostTensor>>
 lpx::rt::execute(const isa::VerifiedProgram &prog,
                  const std::vector<HostTensor> &inputs) {
   // Verified once when it was made: every buffer access below is in bounds.
   const pb::Program &p = prog.program();
+  if (llvm::Error e = checkMemoryFits(p, physicalMemoryBytes()))
+    return std::move(e);
 
   std::vector<const std::string *> constData(p.buffers_size(), nullptr);
   for (const pb::Constant &c : p.constants())
@@ -31,9 +65,7 @@ lpx::rt::execute(const isa::VerifiedProgram &prog,
 
   std::vector<NodeMemory> memory(p.num_nodes());
   {
-    std::vector<uint64_t> size(p.num_nodes(), 0);
-    for (const pb::Buffer &b : p.buffers())
-      size[b.node()] = std::max<uint64_t>(size[b.node()], b.addr() + b.bytes());
+    std::vector<uint64_t> size = nodeMemoryBytes(p);
     for (uint32_t n = 0; n < p.num_nodes(); ++n)
       memory[n].assign(size[n], 0);
   }

@@ -4,9 +4,7 @@
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+source "$root/tests/e2e/testlib.sh"
 
 # expect_error NAME PATTERN -- command...: exit 2, stderr matches, no crash.
 expect_error() {
@@ -49,9 +47,11 @@ g = helper.make_graph(
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 15)])
 open(sys.argv[1], "wb").write(m.SerializeToString())
 PY
+[ $? -eq 0 ] || die "cannot generate the test models"
 
 # A chip whose SRAM holds only 16 KiB: the MLP's 41 KB of weights do not fit.
-"$lpx" chip show tsp-v1 | sed 's/^\(  bytes: *\)[0-9]*$/\116384/' >"$tmp/tiny.yaml"
+"$lpx" chip show tsp-v1 | sed 's/^\(  bytes: *\)[0-9]*$/\116384/' >"$tmp/tiny.yaml" ||
+  die "chip show tsp-v1"
 
 expect_error "missing model" "cannot|No such file" -- \
   "$lpx" compile "$tmp/nope.onnx" -o "$tmp/out.lpxb"
@@ -79,15 +79,110 @@ expect_error "inspect a truncated program" "" -- \
   "$lpx" inspect "$tmp/truncated.onnx"
 
 # A truncated program file.
-"$lpx" compile "$mlp" -o "$tmp/good.lpxb" >/dev/null
+"$lpx" compile "$mlp" -o "$tmp/good.lpxb" >/dev/null || die "compile the MLP"
 head -c 100 "$tmp/good.lpxb" >"$tmp/cut.lpxb"
 expect_error "truncated program" "truncated" -- "$lpx" simulate "$tmp/cut.lpxb"
 
 # The unsupported-op error lists every blocker, one line each.
-"$lpx" compile "$tmp/unsupported.onnx" -o "$tmp/out.lpxb" 2>"$tmp/stderr"
+"$lpx" compile "$tmp/unsupported.onnx" -o "$tmp/out.lpxb" 2>"$tmp/stderr"; rc=$?
 lines=$(grep -cE "nonzero_node|rand_node" "$tmp/stderr")
-if [ "$lines" -eq 2 ]; then echo "ok   one line per unsupported node"; passed=$((passed + 1));
+if [ "$rc" -eq 2 ] && [ "$lines" -eq 2 ]; then echo "ok   one line per unsupported node"; passed=$((passed + 1));
 else echo "FAIL one line per unsupported node: got $lines"; failed=$((failed + 1)); fi
+
+: >"$tmp/empty.yaml"
+expect_error "empty chip description (was a crash)" "empty chip description" -- \
+  "$lpx" chip validate "$tmp/empty.yaml"
+expect_error "compile for an empty chip description" "empty chip description" -- \
+  "$lpx" compile "$mlp" --chip "$tmp/empty.yaml" -o "$tmp/out.lpxb"
+
+# ---- Hostile models: one line, exit 2, before any large allocation --------
+# (ulimit -v caps the process at 4 GiB, so an allocation of the model's
+# choosing would fail the test with a crash instead of the expected line.)
+mkdir -p "$tmp/hostile/sub"
+/usr/bin/python3 - "$tmp/hostile" <<'PY'
+import os, sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+out = sys.argv[1]
+F = TensorProto.FLOAT
+def model(g):
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+def save(name, m, sub=""):
+    open(os.path.join(out, sub, name + ".onnx"), "wb").write(m.SerializeToString())
+# A 2^40-element graph input and a 2^40-element initializer without data.
+save("huge_input", model(helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["y"])], "g",
+    [helper.make_tensor_value_info("x", F, [1 << 20, 1 << 20])],
+    [helper.make_tensor_value_info("y", F, [1 << 20, 1 << 20])])))
+w = TensorProto(name="w", data_type=F, dims=[1 << 20, 1 << 20])
+save("huge_initializer", model(helper.make_graph(
+    [helper.make_node("Add", ["x", "w"], ["y"])], "g",
+    [helper.make_tensor_value_info("x", F, [1])],
+    [helper.make_tensor_value_info("y", F, None)], initializer=[w])))
+# A million nodes: one node's encoding repeated (repeated fields concatenate).
+one = helper.make_graph([helper.make_node("Relu", ["x"], ["x"])], "g", [], [])
+rest = helper.make_graph([], "g", [helper.make_tensor_value_info("x", F, [1])],
+                         [helper.make_tensor_value_info("x", F, [1])])
+graph = one.SerializeToString() * 1000000 + rest.SerializeToString()
+def field(num, payload):  # a length-delimited protobuf field
+    n, v = len(payload), bytearray([num << 3 | 2])
+    while True:
+        v.append(n & 0x7F | (0x80 if n > 0x7F else 0)); n >>= 7
+        if not n: break
+    return bytes(v) + payload
+head = model(helper.make_graph([], "g", [], []))
+head.ClearField("graph")
+open(os.path.join(out, "million_nodes.onnx"), "wb").write(
+    head.SerializeToString() + field(7, graph))
+# If inside If, 20 deep.
+def nested(depth):
+    body = [helper.make_node("Identity", ["c"], ["r"])] if depth == 0 else [
+        helper.make_node("If", ["c"], ["r"], then_branch=nested(depth - 1),
+                         else_branch=nested(depth - 1) if depth < 2 else
+                         helper.make_graph([helper.make_node("Identity", ["c"], ["r"])],
+                                           "e", [], [helper.make_tensor_value_info("r", TensorProto.BOOL, [])]))]
+    return helper.make_graph(body, f"g{depth}", [],
+                             [helper.make_tensor_value_info("r", TensorProto.BOOL, [])])
+g = nested(20)
+g.input.extend([helper.make_tensor_value_info("c", TensorProto.BOOL, [])])
+save("deep", model(g))
+# 2^35 floats in, 2^35 out: compiles for a chip with 300000 MiB of SRAM.
+save("big_relu", model(helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["y"])], "g",
+    [helper.make_tensor_value_info("x", F, [1 << 35])],
+    [helper.make_tensor_value_info("y", F, [1 << 35])])))
+# External data that leaves the model's folder.
+open(os.path.join(out, "outside.bin"), "wb").write(np.zeros(4, np.float32).tobytes())
+e = numpy_helper.from_array(np.zeros(4, np.float32), "w")
+e.ClearField("raw_data")
+e.data_location = TensorProto.EXTERNAL
+e.external_data.add(key="location", value="../outside.bin")
+save("escape", model(helper.make_graph(
+    [helper.make_node("Add", ["x", "w"], ["y"])], "g",
+    [helper.make_tensor_value_info("x", F, [4])],
+    [helper.make_tensor_value_info("y", F, [4])], initializer=[e])), sub="sub")
+PY
+[ $? -eq 0 ] || die "cannot generate the hostile models"
+hostile() { # NAME PATTERN MODEL: compile and coverage both refuse it
+  for cmd in compile coverage; do
+    local out=(); [ $cmd = compile ] && out=(-o "$tmp/out.lpxb")
+    expect_error "$1 ($cmd)" "$2" -- bash -c 'ulimit -v 4194304; exec "$@"' _ \
+      "$lpx" $cmd "$3" "${out[@]}"
+  done
+}
+hostile "2^40-element input" "more than 2\^36 elements" "$tmp/hostile/huge_input.onnx"
+hostile "2^40-element initializer" "more than 2\^36 elements|need 1099511627776" "$tmp/hostile/huge_initializer.onnx"
+hostile "a million nodes" "more than 262144 nodes" "$tmp/hostile/million_nodes.onnx"
+hostile "subgraphs 20 deep" "nested more than 16 deep" "$tmp/hostile/deep.onnx"
+hostile "external data outside the folder" "outside|leaves the model's folder" "$tmp/hostile/sub/escape.onnx"
+# lpx run refuses a program whose node memories (256 GiB here) exceed the
+# machine's memory, before reading data or allocating.
+"$lpx" compile "$tmp/hostile/big_relu.onnx" --set sram.bytes=300000MiB \
+  -o "$tmp/big.lpxb" >/dev/null || die "compile the 256 GiB program"
+mkdir -p "$tmp/nodata"
+expect_error "run: buffers beyond this machine's memory" \
+  "node memories need [0-9]+ bytes, more than the [0-9]+ bytes of memory" -- \
+  bash -c 'ulimit -v 4194304; exec "$@"' _ "$lpx" run "$tmp/big.lpxb" --data "$tmp/nodata"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,9 +4,7 @@
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+source "$root/tests/e2e/testlib.sh"
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); return 1; fi; }
 
 # A model with two operators nothing here compiles (NonZero: a data-dependent
@@ -25,6 +23,7 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
                                         helper.make_opsetid("com.example", 1)])
 open(sys.argv[1], "wb").write(m.SerializeToString())
 PY
+[ $? -eq 0 ] || die "cannot generate the test models"
 
 # The quantized operators (int8 is the chip's native type), weights as
 # initializers the way quantizers emit them.
@@ -54,6 +53,7 @@ g = helper.make_graph(
 m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 open(sys.argv[1], "wb").write(m.SerializeToString())
 PY
+[ $? -eq 0 ] || die "cannot generate the test models"
 "$lpx" coverage "$tmp/quant.onnx" >"$tmp/quant.txt"; rc=$?
 check "quantized operators are supported and portable" \
   "[ $rc -eq 0 ] && grep -q '5/5 nodes supported, 0 op types missing' '$tmp/quant.txt' && grep -q 'verdict: portable' '$tmp/quant.txt'"
@@ -88,17 +88,19 @@ g = helper.make_graph(
 open(sys.argv[1], "wb").write(helper.make_model(
     g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
 PY
+[ $? -eq 0 ] || die "cannot generate the test models"
 "$lpx" coverage "$tmp/dynshape.onnx" >"$tmp/dyn.txt"; rc=$?
 check "run-time shape: not portable, Reshape not missing, source named" \
   "[ $rc -eq 1 ] && grep -q '2/3 nodes supported, 0 op types missing' '$tmp/dyn.txt' &&
    grep -q \"shape computed at run time from node 'neg' (Neg), which reads graph input 'n'; pinning its value with --const-input n=file.pb would fold it\" '$tmp/dyn.txt'"
 
-"$lpx" coverage --format json "$tmp/blocked.onnx" "$root/models/mlp/model.onnx" >"$tmp/r.json"
+"$lpx" coverage --format json "$tmp/blocked.onnx" "$root/models/mlp/model.onnx" >"$tmp/r.json"; rc=$?
+[ $rc -eq 1 ] || die "coverage --format json: exit $rc, expected 1 (one model not portable)"
 check "json report parses and has both models" \
   "/usr/bin/python3 -c 'import json,sys; r=json.load(open(\"$tmp/r.json\")); assert len(r)==2 and r[1][\"portable\"] and not r[0][\"portable\"]'"
-"$lpx" coverage --format html "$root/models/mlp/model.onnx" >"$tmp/r.html"
+"$lpx" coverage --format html "$root/models/mlp/model.onnx" >"$tmp/r.html" || die "coverage: exit $?"
 check "html report is one self-contained page" "grep -q '<!DOCTYPE html>' '$tmp/r.html' && ! grep -q '<script src\\|<link ' '$tmp/r.html'"
-"$lpx" coverage --format md "$root/models/mlp/model.onnx" >"$tmp/r.md"
+"$lpx" coverage --format md "$root/models/mlp/model.onnx" >"$tmp/r.md" || die "coverage: exit $?"
 check "markdown report has the node table" "grep -q '| node | op | status | reason |' '$tmp/r.md'"
 
 echo "not onnx" >"$tmp/text.onnx"
@@ -181,6 +183,7 @@ open(os.path.join(out, "tensor.onnx"), "wb").write(
 open(os.path.join(out, "random.onnx"), "wb").write(
     np.random.default_rng(0).integers(0, 256, 4096, dtype=np.uint8).tobytes())
 PY
+[ $? -eq 0 ] || die "cannot generate the test models"
 
 # expect_bad NAME FILE PATTERN: exit 2, no crash, exactly one line on stderr
 # that matches PATTERN (extended regex).
@@ -245,7 +248,8 @@ fi
 "$lpx" coverage "$tmp/bad/sub/ext_inside.onnx" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "external data inside the folder is fine (exit 0)" "[ $rc -eq 0 ] && grep -q 'verdict: portable' '$tmp/out'"
 
-"$lpx" coverage --ops --format md --expectations "$root/tests/nodetests/expectations.txt" >"$tmp/ops.md"
+"$lpx" coverage --ops --format md --expectations "$root/tests/nodetests/expectations.txt" >"$tmp/ops.md" ||
+  die "coverage --ops: exit $?"
 check "the operator table lists the registry's operators" \
   "[ \$(grep -c '^| ai.onnx' '$tmp/ops.md') -gt 150 ] && grep -q '^| ai.onnx | MatMul | .* | yes |' '$tmp/ops.md'"
 check "docs/operator-coverage.md is what the code generates (regenerate with the command at its top)" \

@@ -5,18 +5,18 @@
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
 model="$root/models/mlp"
-passed=0 failed=0
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
-cycles() { "$lpx" simulate --json "$1" | grep -o '"total_cycles": *[0-9]*' | grep -o '[0-9]*$'; }
+source "$root/tests/e2e/testlib.sh"
 
-"$lpx" compile "$model/model.onnx" -o "$tmp/f32.lpxb" >/dev/null
-"$lpx" compile "$model/model.onnx" --weights fp16 --activations fp16 -o "$tmp/f16.lpxb" >/dev/null
-"$lpx" compile "$model/model.onnx" --weights fp8e4m3 --activations fp16 -o "$tmp/f8.lpxb" >/dev/null
-"$lpx" compile "$model/model.onnx" --weights int8 --activations fp16 --nodes 2 -o "$tmp/i8.lpxb" >/dev/null
-c32=$(cycles "$tmp/f32.lpxb"); c16=$(cycles "$tmp/f16.lpxb"); c8=$(cycles "$tmp/f8.lpxb")
+"$lpx" compile "$model/model.onnx" -o "$tmp/f32.lpxb" >/dev/null || die "compile f32"
+"$lpx" compile "$model/model.onnx" --weights fp16 --activations fp16 -o "$tmp/f16.lpxb" >/dev/null || die "compile fp16"
+"$lpx" compile "$model/model.onnx" --weights fp8e4m3 --activations fp16 -o "$tmp/f8.lpxb" >/dev/null || die "compile fp8"
+"$lpx" compile "$model/model.onnx" --weights int8 --activations fp16 --nodes 2 -o "$tmp/i8.lpxb" >/dev/null || die "compile int8"
+c32=$(sim_cycles "$tmp/f32.lpxb") || exit 1
+c16=$(sim_cycles "$tmp/f16.lpxb") || exit 1
+c8=$(sim_cycles "$tmp/f8.lpxb") || exit 1
+sim_cycles "$tmp/i8.lpxb" >/dev/null || exit 1
 echo "cycles: f32 $c32, fp16 $c16, fp8 weights $c8"
 # fp16 keeps 11 significant bits: about 1e-3 relative per value.
 check "fp16 matches within 1e-2" \

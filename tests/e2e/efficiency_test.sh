@@ -22,7 +22,9 @@ for spec in "1 0.7" "8 0.5"; do
        --activations fp16 --nodes "$nodes" -o "$prog" >/dev/null; then
     echo "FAIL compile for $nodes chip(s)"; failed=$((failed + 1)); continue
   fi
-  "$lpx" simulate --json "$prog" >"$tmp/sim.json"
+  if ! "$lpx" simulate --json "$prog" >"$tmp/sim.json"; then
+    echo "FAIL simulate on $nodes chip(s) (hazards or an error)"; failed=$((failed + 1)); continue
+  fi
   read -r eff cycles bound hazards < <(/usr/bin/python3 -c "
 import json; r = json.load(open('$tmp/sim.json'))
 print(r['efficiency'], r['total_cycles'], r['lower_bound'], len(r['hazards']))")

@@ -13,7 +13,9 @@ for model in mlp llama_step; do
     if ! "$lpx" simulate --json "$prog" >"$tmp/sim1.json" 2>"$tmp/log"; then
       fail "$what" "simulate: $(head -3 "$tmp/log" "$tmp/sim1.json" | tr '\n' ' ')"; continue
     fi
-    "$lpx" simulate --json "$prog" >"$tmp/sim2.json" 2>/dev/null
+    if ! "$lpx" simulate --json "$prog" >"$tmp/sim2.json" 2>"$tmp/log"; then
+      fail "$what" "second simulation: $(head -1 "$tmp/log")"; continue
+    fi
     if ! cmp -s "$tmp/sim1.json" "$tmp/sim2.json"; then
       fail "$what" "two simulations differ"; continue
     fi

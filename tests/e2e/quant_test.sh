@@ -6,11 +6,9 @@
 # product with widened int32 operands.
 set -uo pipefail
 lpx="$1"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
-cycles() { "$lpx" simulate --json "$1" | grep -o '"total_cycles": *[0-9]*' | grep -o '[0-9]*$'; }
+source "$root/tests/e2e/testlib.sh"
 
 /usr/bin/python3 - "$tmp" <<'PY'
 import os, sys
@@ -149,6 +147,7 @@ save("dynquant",
      [vi("x", TensorProto.FLOAT, [4, 64])], [vi("y", TensorProto.FLOAT, [4, 16])],
      dict(w=wq, wz=wz, ws=ws), [xf], [yf])
 PY
+[ $? -eq 0 ] || die "cannot generate the quantized models"
 
 for m in qmatmul int8mode widened qconv perrow batched dynquant; do
   for nodes in 1 4; do
@@ -160,10 +159,11 @@ for m in qmatmul int8mode widened qconv perrow batched dynquant; do
       "'$lpx' run '$prog' --data '$tmp/$m/test_data_set_0' >/dev/null"
   done
 done
-ci8=$(cycles "$tmp/int8mode-1.lpxb"); ci32=$(cycles "$tmp/widened-1.lpxb")
+ci8=$(sim_cycles "$tmp/int8mode-1.lpxb") || exit 1
+ci32=$(sim_cycles "$tmp/widened-1.lpxb") || exit 1
 echo "cycles: int8 mode $ci8, widened to int32 $ci32"
 check "the int8 mode takes fewer cycles than int32 operands" "[ '$ci8' -lt '$ci32' ]"
-"$lpx" inspect "$tmp/qmatmul-1.lpxb" >"$tmp/qmatmul.txt"
+"$lpx" inspect "$tmp/qmatmul-1.lpxb" >"$tmp/qmatmul.txt" || die "inspect qmatmul"
 check "the uint8 weight is centred at compile time (an int32 constant, no uint8 copy)" \
   "grep -q 'const  96x40xi32' '$tmp/qmatmul.txt' && ! grep -q '96x40xu8' '$tmp/qmatmul.txt'"
 echo "$passed passed, $failed failed"

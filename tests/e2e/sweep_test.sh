@@ -130,8 +130,8 @@ expect_error "plot of one shard" "--plot draws the whole grid" --shard 1/2 --plo
 # 6. --set on compile: the program carries the modified chip.
 if "$lpx" compile "$model" --nodes 2 -o "$tmp/base.lpxb" >/dev/null &&
    "$lpx" compile "$model" --nodes 2 --set link.latency=108 -o "$tmp/fast.lpxb" >/dev/null; then
-  base=$("$lpx" simulate --json "$tmp/base.lpxb" | grep -o '"total_cycles": *[0-9]*' | grep -o '[0-9]*$')
-  fast=$("$lpx" simulate --json "$tmp/fast.lpxb" | grep -o '"total_cycles": *[0-9]*' | grep -o '[0-9]*$')
+  base=$(sim_cycles "$tmp/base.lpxb") || exit 1
+  fast=$(sim_cycles "$tmp/fast.lpxb") || exit 1
   # The chip description is embedded as text in the program file.
   if [ -n "$base" ] && [ -n "$fast" ] && [ "$fast" -lt "$base" ] &&
      grep -qa 'modified: link.latency=108' "$tmp/fast.lpxb"; then

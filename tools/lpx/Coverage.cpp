@@ -2,6 +2,7 @@
 #include "Coverage.h"
 
 #include "lpx/Driver/Compile.h"
+#include "lpx/Import/ModelLimits.h"
 #include "lpx/isa/Program.h"
 #include "lpx/isa/Topology.h"
 #include "lpx/sim/Simulator.h"
@@ -457,6 +458,10 @@ llvm::Error checkModel(const onnx::ModelProto &model, const std::string &path) {
                            nodeName(g.node(i), i) + "'", dir);
             !e.empty())
           return bad(e);
+  // The importer's bounds (node count, subgraph depth, tensor sizes) before
+  // the graph walks below, so a hostile model costs no more than this.
+  if (llvm::Error e = onnximport::checkModelLimits(model))
+    return bad(llvm::toString(std::move(e)));
   if (std::string e = checkGraphStructure(g); !e.empty())
     return bad(e);
 

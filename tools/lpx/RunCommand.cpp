@@ -59,6 +59,11 @@ int lpx::cli::runRun(const RunArgs &args) {
   auto prog = isa::readProgramFile(args.program);
   if (!prog)
     return reportError(cmd, prog.takeError());
+  // Before reading any data: a program whose node memories cannot fit in
+  // this machine is refused, not half-run into an out-of-memory kill.
+  if (llvm::Error e = rt::checkMemoryFits(prog->program(),
+                                          rt::physicalMemoryBytes()))
+    return reportError(cmd, std::move(e));
   auto inputs = rt::readTestDataDir(args.dataDir, "input");
   if (!inputs)
     return reportError(cmd, inputs.takeError());

@@ -64,6 +64,17 @@ TEST(ChipSpec, UnknownKeyIsNamed) {
               HasSubstr("warp_drive"));
 }
 
+// Found by fuzz-chip: a text with no YAML document made LLVM's reader
+// dereference a null node (SIGSEGV in lpx chip validate and lpx simulate).
+TEST(ChipSpec, EmptyDescriptionIsAnError) {
+  for (const char *text : {"", "# only a comment\n", "\n\n"})
+    EXPECT_THAT(errorOf(parseChipSpec(text, "x.yaml")),
+                HasSubstr("x.yaml: empty chip description"));
+  // An alias as the document or as a value: an error, not a crash.
+  for (const char *text : {"**", "clock_mhz: *a\n"})
+    EXPECT_FALSE(errorOf(parseChipSpec(text, "x.yaml")).empty()) << text;
+}
+
 TEST(ChipSpec, MissingKeyIsNamed) {
   std::string text = presetText("tsp-v1");
   size_t at = text.find("clock_mhz:");

@@ -78,8 +78,25 @@ TEST(Compare, ShapeAndTypeMismatchesAreReported) {
 
 TEST(Compare, DefaultTolerances) {
   EXPECT_EQ(defaultTolerance(DType::F32).rtol, 1e-3);
-  EXPECT_EQ(defaultTolerance(DType::F32).atol, 1e-4);
+  EXPECT_EQ(defaultTolerance(DType::F32).atol, 1e-7);
+  EXPECT_EQ(defaultTolerance(DType::F64).rtol, 1e-12);
   EXPECT_GT(defaultTolerance(DType::F16).rtol, 1e-3);
   EXPECT_GT(defaultTolerance(DType::BF16).rtol, 1e-3);
   EXPECT_EQ(defaultTolerance(DType::I32).rtol, 0);
+}
+
+// The cases the old f32/f64 default (rtol 1e-3, atol 1e-4) let through.
+TEST(Compare, DefaultsCatchSmallOutputsAndF64Drift) {
+  // An output around 1e-3 (a GRU state) that is 10% off.
+  auto e32 = tensor<float>("h", DType::F32, {2}, {1e-3f, -2e-3f});
+  EXPECT_FALSE(compareTensors(e32, tensor<float>("h", DType::F32, {2},
+                                                 {1.1e-3f, -2e-3f})).ok);
+  EXPECT_TRUE(compareTensors(e32, tensor<float>("h", DType::F32, {2},
+                                                {1.0005e-3f, -2e-3f})).ok);
+  // float64 computed in float32 somewhere: ~1e-8 relative error.
+  auto e64 = tensor<double>("y", DType::F64, {1}, {1.0 / 3});
+  EXPECT_FALSE(compareTensors(e64, tensor<double>("y", DType::F64, {1},
+                                                  {double(1.0f / 3)})).ok);
+  EXPECT_TRUE(compareTensors(e64, tensor<double>("y", DType::F64, {1},
+                                                 {1.0 / 3 + 1e-16})).ok);
 }

@@ -136,3 +136,23 @@ TEST(Runtime, InconsistentOperandShapeIsAnError) {
       errorOf(execute(*lp, {tensor<float>("x", DType::F32, {2, 2}, {1, 2, 3, 4})}));
   EXPECT_NE(err.find("does not broadcast"), std::string::npos) << err;
 }
+
+// The node memories are the highest byte each node's buffers reach, summed
+// over nodes; a limit below that is an error naming both figures.
+TEST(Runtime, MemoryNeedIsCheckedBeforeAllocating) {
+  auto lp = twoNodeProgram().load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  uint64_t need = requiredMemoryBytes(lp->program());
+  uint64_t perNode[2] = {0, 0};
+  for (const isa::pb::Buffer &b : lp->program().buffers())
+    perNode[b.node()] = std::max<uint64_t>(perNode[b.node()], b.addr() + b.bytes());
+  EXPECT_EQ(need, perNode[0] + perNode[1]);
+  EXPECT_FALSE(bool(checkMemoryFits(lp->program(), need)));
+  llvm::Error e = checkMemoryFits(lp->program(), need - 1);
+  ASSERT_TRUE(bool(e));
+  EXPECT_EQ(llvm::toString(std::move(e)),
+            "the program's node memories need " + std::to_string(need) +
+                " bytes, more than the " + std::to_string(need - 1) +
+                " bytes of memory this machine has");
+  EXPECT_GT(physicalMemoryBytes(), uint64_t(1) << 20);
+}

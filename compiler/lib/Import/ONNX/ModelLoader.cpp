@@ -1,5 +1,6 @@
 //===- ModelLoader.cpp - Reading ONNX files from disk ---------------------===//
 #include "ModelLoader.h"
+#include "lpx/Import/ModelLimits.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -77,6 +78,8 @@ loadModel(llvm::StringRef file) {
   // needs at least a graph and an IR version.
   if (!model->has_graph() || model->ir_version() <= 0)
     return error("'" + file + "' is not an ONNX model (no graph or IR version)");
+  if (llvm::Error e = checkModelLimits(*model))
+    return e;
 
   llvm::SmallString<256> dir(file);
   path::remove_filename(dir);

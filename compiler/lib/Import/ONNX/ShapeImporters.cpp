@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "OpImporters.h"
+#include "lpx/Import/ModelLimits.h"
 #include "Tensors.h"
 
 #include <algorithm>
@@ -63,16 +64,14 @@ LogicalResult importConstantOfShape(NodeContext &n) {
     t.set_data_type(onnx::TensorProto::FLOAT);
     one.assign(4, '\0');
   }
-  int64_t count = 1;
-  for (int64_t d : *shape) {
-    if (d < 0)
-      return n.fail("shape has a negative dim");
+  auto count = foldedElementCount(*shape);
+  if (!count)
+    return n.fail(llvm::toString(count.takeError()));
+  for (int64_t d : *shape)
     t.add_dims(d);
-    count *= d;
-  }
   std::string raw;
-  raw.reserve(one.size() * count);
-  for (int64_t i = 0; i < count; ++i)
+  raw.reserve(one.size() * *count);
+  for (int64_t i = 0; i < *count; ++i)
     raw += one;
   t.set_raw_data(raw);
   n.setConstOutput(0, std::move(t));
@@ -92,8 +91,12 @@ LogicalResult importRange(NodeContext &n) {
   if (*delta == 0)
     return n.fail("delta is 0");
   int32_t type = n.constTensor(0)->data_type();
-  int64_t count = std::max<int64_t>(
-      int64_t(std::ceil((*limit - *start) / *delta)), 0);
+  // In double, before any conversion: a NaN or huge count is refused here.
+  double steps = std::max(std::ceil((*limit - *start) / *delta), 0.0);
+  if (!(steps <= double(kMaxFoldedElements)))
+    return n.fail("Range would have more than 2^28 elements (the importer's "
+                  "bound on a constant it computes)");
+  int64_t count = int64_t(steps);
   onnx::TensorProto t;
   t.set_data_type(type);
   t.add_dims(count);

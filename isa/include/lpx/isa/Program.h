@@ -47,6 +47,8 @@ llvm::Error writeProgramFile(const pb::Program &p, llvm::StringRef path);
 llvm::Expected<VerifiedProgram> readProgramFile(llvm::StringRef path);
 llvm::Expected<VerifiedProgram> parseProgram(llvm::StringRef bytes,
                                              llvm::StringRef sourceName);
+/// Header plus payload; empty when protobuf cannot serialize `p` (2 GiB or
+/// more), which writeProgramFile reports as an error.
 std::string serializeProgram(const pb::Program &p);
 
 /// Cost of one instruction of a program (sends over global links included).

@@ -24,6 +24,18 @@ namespace lpx::rt {
 llvm::Expected<std::vector<HostTensor>>
 execute(const isa::VerifiedProgram &prog, const std::vector<HostTensor> &inputs);
 
+/// Bytes of node memory `execute` allocates for `p`: per node, the highest
+/// address a buffer of that node ends at.
+uint64_t requiredMemoryBytes(const isa::pb::Program &p);
+
+/// Physical memory of this machine, in bytes.
+uint64_t physicalMemoryBytes();
+
+/// An error naming both figures when `p` needs more node memory than
+/// `availableBytes`; `execute` checks against the physical memory before it
+/// allocates anything.
+llvm::Error checkMemoryFits(const isa::pb::Program &p, uint64_t availableBytes);
+
 } // namespace lpx::rt
 
 #endif
