@@ -160,27 +160,28 @@ bool readsInputDirectly(const Window &win) {
 
 /// The convolution proper as im2col + one Eigen matrix product per image and
 /// group: [Mg, Cg*kVol] weights times [Cg*kVol, outVol] gathered input
-/// columns. T is the accumulation type (float, double, or uint64 that wraps).
+/// columns, written over `res` ([N, M, outVol]). T is the accumulation type
+/// (float, double, or uint64 that wraps); `b` may be null.
 template <typename T>
-std::vector<T> convolve(const std::vector<T> &vx, const std::vector<T> &vw,
-                        const std::vector<T> &vb, const Window &win,
-                        llvm::ArrayRef<int64_t> outSp, int64_t N, int64_t C,
-                        int64_t M, int64_t group, int64_t elements) {
+void convolve(const T *x, const T *w, const T *b, T *res, const Window &win,
+              llvm::ArrayRef<int64_t> outSp, int64_t N, int64_t C, int64_t M,
+              int64_t group) {
   using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const int64_t inVol = product(win.in), kVol = product(win.kernel),
                 outVol = product(outSp);
   const int64_t Cg = C / group, Mg = M / group, rows = Cg * kVol;
-  std::vector<T> res(static_cast<size_t>(elements), T(0));
   const bool direct = readsInputDirectly(win);
   std::vector<int64_t> taps;
-  std::vector<T> col;
+  // Reused across calls: a fresh multi-megabyte buffer per convolution
+  // costs more in page faults than the gather itself.
+  static thread_local std::vector<T> col;
   if (!direct) {
     taps = tapOffsets(win, outSp);
     col.resize(static_cast<size_t>(rows * outVol));
   }
   for (int64_t n = 0; n < N; ++n)
     for (int64_t g = 0; g < group; ++g) {
-      const T *xg = vx.data() + (n * C + g * Cg) * inVol;
+      const T *xg = x + (n * C + g * Cg) * inVol;
       if (!direct)
         for (int64_t c = 0; c < Cg; ++c)
           for (int64_t kp = 0; kp < kVol; ++kp) {
@@ -190,17 +191,36 @@ std::vector<T> convolve(const std::vector<T> &vx, const std::vector<T> &vw,
             for (int64_t op = 0; op < outVol; ++op)
               dst[op] = tap[op] < 0 ? T(0) : plane[tap[op]];
           }
-      Eigen::Map<const Mat> wg(vw.data() + g * Mg * rows, Mg, rows);
+      Eigen::Map<const Mat> wg(w + g * Mg * rows, Mg, rows);
       Eigen::Map<const Mat> xcol(direct ? xg : col.data(), rows, outVol);
-      Eigen::Map<Mat> r(res.data() + (n * M + g * Mg) * outVol, Mg, outVol);
+      Eigen::Map<Mat> r(res + (n * M + g * Mg) * outVol, Mg, outVol);
       r.noalias() = wg * xcol;
+      if (b)
+        r.colwise() += Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>(
+            b + g * Mg, Mg);
     }
-  if (!vb.empty())
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t m = 0; m < M; ++m)
-        for (int64_t op = 0; op < outVol; ++op)
-          res[(n * M + m) * outVol + op] += vb[m];
-  return res;
+}
+
+template <typename T> bool isAlignedFor(const uint8_t *p) {
+  return reinterpret_cast<uintptr_t>(p) % alignof(T) == 0;
+}
+
+/// The elements of `v` as T: in place when stored as T at T's alignment,
+/// otherwise converted into `copy`.
+template <typename T>
+llvm::Expected<const T *> elementsAs(const View &v, std::vector<T> &copy,
+                                     const char *what) {
+  if (v.dtype == isa::DType::F32 && std::is_same_v<T, float> &&
+      isAlignedFor<T>(v.data))
+    return reinterpret_cast<const T *>(v.data);
+  if (v.dtype == isa::DType::F64 && std::is_same_v<T, double> &&
+      isAlignedFor<T>(v.data))
+    return reinterpret_cast<const T *>(v.data);
+  auto loaded = loadAs<T>(v, what);
+  if (!loaded)
+    return loaded.takeError();
+  copy = std::move(*loaded);
+  return copy.data();
 }
 } // namespace
 
@@ -246,27 +266,37 @@ llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in, llvm::ArrayRef<int64_t> attrs
     std::vector<uint64_t> vb;
     if (in.size() == 3)
       vb = loadWrapping(in[2]);
-    return storeWrapping(convolve(loadWrapping(x), loadWrapping(w), vb, win,
-                                  outSp, N, C, M, group, out.elements()),
-                         out);
+    std::vector<uint64_t> res(static_cast<size_t>(out.elements()));
+    convolve(loadWrapping(x).data(), loadWrapping(w).data(),
+             vb.empty() ? nullptr : vb.data(), res.data(), win, outSp, N, C, M,
+             group);
+    return storeWrapping(res, out);
   }
   // f64 accumulates in double, the other float types in float (f16, bf16
-  // and fp8 results round once on store).
+  // and fp8 results round once on store). f32 and f64 operands and results
+  // are used where they are.
   auto floating = [&](auto zero) -> llvm::Error {
     using T = decltype(zero);
-    auto vx = loadAs<T>(x, "conv");
-    if (!vx) return vx.takeError();
-    auto vw = loadAs<T>(w, "conv");
-    if (!vw) return vw.takeError();
-    std::vector<T> vb;
+    std::vector<T> cx, cw, cb, res;
+    auto px = elementsAs<T>(x, cx, "conv");
+    if (!px) return px.takeError();
+    auto pw = elementsAs<T>(w, cw, "conv");
+    if (!pw) return pw.takeError();
+    const T *pb = nullptr;
     if (in.size() == 3) {
-      auto b = loadAs<T>(in[2], "conv");
+      auto b = elementsAs<T>(in[2], cb, "conv");
       if (!b) return b.takeError();
-      vb = std::move(*b);
+      pb = *b;
     }
-    return storeAs(
-        convolve(*vx, *vw, vb, win, outSp, N, C, M, group, out.elements()),
-        out);
+    const bool inPlace = out.dtype == (std::is_same_v<T, float>
+                                           ? isa::DType::F32
+                                           : isa::DType::F64) &&
+                         isAlignedFor<T>(out.data);
+    if (!inPlace)
+      res.resize(static_cast<size_t>(out.elements()));
+    T *pr = inPlace ? reinterpret_cast<T *>(out.data) : res.data();
+    convolve(*px, *pw, pb, pr, win, outSp, N, C, M, group);
+    return inPlace ? llvm::Error::success() : storeAs(res, out);
   };
   return out.dtype == isa::DType::F64 ? floating(0.0) : floating(0.0f);
 }
