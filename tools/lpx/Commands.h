@@ -68,6 +68,8 @@ struct RunArgs {
   std::string dataDir;
   std::string outDir; // optional: write the outputs here
   double rtol = -1, atol = -1; // < 0: the default for the element type
+  bool time = false;   // print load and per-inference wall times
+  unsigned repeat = 1; // inferences to run (the last one's outputs are used)
 };
 int runRun(const RunArgs &args);
 

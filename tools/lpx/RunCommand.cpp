@@ -10,6 +10,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
 using namespace lpx;
 using namespace lpx::cli;
 
@@ -38,13 +42,32 @@ void adoptBf16BitPatterns(
     }
 }
 
+/// Wall-clock seconds since `start`.
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+void printTimes(double load, std::vector<double> runs) {
+  std::sort(runs.begin(), runs.end());
+  llvm::outs() << llvm::formatv("time: load {0:f3} s, inference {1:f3} s "
+                                "(median of {2}, fastest {3:f3} s)\n",
+                                load, runs[runs.size() / 2], runs.size(),
+                                runs.front());
+}
+
 } // namespace
 
 int lpx::cli::runRun(const RunArgs &args) {
   const char *cmd = "run";
+  auto loadStart = std::chrono::steady_clock::now();
   auto prog = isa::readProgramFile(args.program);
   if (!prog)
     return reportError(cmd, prog.takeError());
+  auto machine = rt::Machine::load(*prog);
+  if (!machine)
+    return reportError(cmd, machine.takeError());
+  double loadSeconds = secondsSince(loadStart);
   auto inputs = rt::readTestDataDir(args.dataDir, "input");
   if (!inputs)
     return reportError(cmd, inputs.takeError());
@@ -60,9 +83,18 @@ int lpx::cli::runRun(const RunArgs &args) {
                                 "' to compare with (use --out DIR to write "
                                 "the outputs instead)");
 
-  auto outputs = rt::execute(*prog, *inputs);
-  if (!outputs)
-    return reportError(cmd, outputs.takeError());
+  std::optional<std::vector<rt::HostTensor>> outputs;
+  std::vector<double> runSeconds;
+  for (unsigned i = 0; i < args.repeat; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = machine->run(*inputs);
+    if (!result)
+      return reportError(cmd, result.takeError());
+    runSeconds.push_back(secondsSince(start));
+    outputs = std::move(*result);
+  }
+  if (args.time)
+    printTimes(loadSeconds, runSeconds);
 
   if (!args.outDir.empty())
     for (size_t i = 0; i < outputs->size(); ++i) {
