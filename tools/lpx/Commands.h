@@ -91,6 +91,7 @@ struct RunArgs {
   double rtol = -1, atol = -1; // < 0: the default for the element type
   bool time = false;   // print load and per-inference wall times
   unsigned repeat = 1; // inferences to run (the last one's outputs are used)
+  std::string toleranceOf;      // a number format; empty: the output's type
 };
 int runRun(const RunArgs &args);
 

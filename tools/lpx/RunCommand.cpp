@@ -6,6 +6,7 @@
 #include "lpx/runtime/Runtime.h"
 #include "lpx/runtime/TensorFile.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,6 +55,19 @@ void printTimes(double load, std::vector<double> runs) {
                                 "(median of {2}, fastest {3:f3} s)\n",
                                 load, runs[runs.size() / 2], runs.size(),
                                 runs.front());
+}
+
+/// The element type whose tolerances a float output gets: that of the
+/// number format the program computed in (--tolerance-of), else its own.
+isa::DType toleranceType(isa::DType output, llvm::StringRef format) {
+  if (format.empty() || !isa::isFloat(output))
+    return output;
+  return llvm::StringSwitch<isa::DType>(format)
+      .Case("fp16", isa::DType::F16)
+      .Case("bf16", isa::DType::BF16)
+      .Case("fp8e4m3", isa::DType::F8E4M3)
+      .Case("fp8e5m2", isa::DType::F8E5M2)
+      .Default(output);
 }
 
 } // namespace
@@ -115,7 +129,8 @@ int lpx::cli::runRun(const RunArgs &args) {
     if (!got)
       return reportError(cmd, "expected output '" + want.name +
                                   "' is not an output of the program");
-    rt::Tolerance tol = rt::defaultTolerance(want.dtype);
+    rt::Tolerance tol =
+        rt::defaultTolerance(toleranceType(want.dtype, args.toleranceOf));
     if (args.rtol >= 0)
       tol.rtol = args.rtol;
     if (args.atol >= 0)

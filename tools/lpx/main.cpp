@@ -126,6 +126,11 @@ int main(int argc, char **argv) {
                 "Run the inference this many times (with --time: the median "
                 "and the fastest)")
       ->check(CLI::Range(1u, 1000000u));
+  r->add_option("--tolerance-of", run.toleranceOf,
+                "Compare floating-point outputs with the tolerances of this "
+                "number format (the program's --activations); integer and "
+                "bool outputs stay exact")
+      ->check(CLI::IsMember({"fp32", "fp16", "bf16", "fp8e4m3", "fp8e5m2"}));
 
   InspectArgs inspect;
   auto *i = app.add_subcommand("inspect", "Print a program's instruction "
