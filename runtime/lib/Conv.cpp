@@ -1,32 +1,39 @@
 //===- Conv.cpp - Convolution, transposed convolution and pooling ---------===//
 //
-// Direct loops over [N, C, spatial...] tensors with any number of spatial
-// dims. Floating-point values are read as double, accumulated in double and
-// rounded once on store. Integer convolution (int32 operands, or int8
-// operands with an int32 result: the matrix unit's integer mode) accumulates
-// with wrapping arithmetic in the result's width, like integer matmul.
+// [N, C, spatial...] tensors with any number of spatial dims. Convolution is
+// im2col + an Eigen matrix product: f64 accumulates in double, the other
+// floating types in float, rounded once on store; pooling and transposed
+// convolution are direct loops in double. Integer convolution (int32
+// operands, or int8 operands with an int32 result: the matrix unit's integer
+// mode) accumulates with wrapping arithmetic in the result's width, like
+// integer matmul.
 // Attribute layouts are those of Opcodes.def.
 //
 //===----------------------------------------------------------------------===//
 #include "ElementTypes.h"
 #include "Kernels.h"
+#include <Eigen/Core>
 
 using namespace lpx::rt;
 namespace isa = lpx::isa;
 
 namespace {
-/// Every element of a view as double (any numeric type).
-llvm::Expected<std::vector<double>> loadDoubles(const View &v,
-                                                const char *what) {
-  std::vector<double> out;
+/// Every element of a view as T (any numeric type); a view already stored
+/// as T is copied whole.
+template <typename T>
+llvm::Expected<std::vector<T>> loadAs(const View &v, const char *what) {
+  std::vector<T> out;
   llvm::Error e = dispatchType(v.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     if constexpr (isBoolElem<Et>) {
       return fail(llvm::Twine(what) + " is not defined for bool");
     } else {
-      out.reserve(static_cast<size_t>(v.elements()));
-      for (int64_t i = 0, n = v.elements(); i < n; ++i)
-        out.push_back(static_cast<double>(Et::load(v.data + i * Et::bytes)));
+      out.resize(static_cast<size_t>(v.elements()));
+      if constexpr (std::is_same_v<typename Et::Storage, T>)
+        std::memcpy(out.data(), v.data, out.size() * sizeof(T));
+      else
+        for (size_t i = 0; i < out.size(); ++i)
+          out[i] = static_cast<T>(Et::load(v.data + i * Et::bytes));
       return llvm::Error::success();
     }
   });
@@ -69,12 +76,16 @@ llvm::Error storeWrapping(const std::vector<uint64_t> &v, const OutView &out) {
   });
 }
 
-llvm::Error storeDoubles(const std::vector<double> &v, const OutView &out) {
+template <typename T>
+llvm::Error storeAs(const std::vector<T> &v, const OutView &out) {
   return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     using C = typename Et::Compute;
-    for (size_t i = 0; i < v.size(); ++i)
-      Et::store(out.data + i * Et::bytes, static_cast<C>(v[i]));
+    if constexpr (std::is_same_v<typename Et::Storage, T>)
+      std::memcpy(out.data, v.data(), v.size() * sizeof(T));
+    else
+      for (size_t i = 0; i < v.size(); ++i)
+        Et::store(out.data + i * Et::bytes, static_cast<C>(v[i]));
     return llvm::Error::success();
   });
 }
@@ -112,22 +123,18 @@ llvm::Error checkExtents(const char *what, const Window &w,
 } // namespace
 
 namespace {
-/// The convolution proper, accumulating in T (double, or uint64 that wraps).
-template <typename T>
-std::vector<T> convolve(const std::vector<T> &vx, const std::vector<T> &vw,
-                        const std::vector<T> &vb, const Window &win,
-                        llvm::ArrayRef<int64_t> outSp, int64_t N, int64_t C,
-                        int64_t M, int64_t group, int64_t elements) {
+/// Input offset (within one channel plane) that every (kernel tap, result
+/// position) pair reads, or -1 where the tap falls in the padding.
+std::vector<int64_t> tapOffsets(const Window &win,
+                                llvm::ArrayRef<int64_t> outSp) {
   const int64_t s = static_cast<int64_t>(win.in.size());
-  const int64_t inVol = product(win.in), kVol = product(win.kernel),
-                outVol = product(outSp);
-  const int64_t Cg = C / group, Mg = M / group;
-  std::vector<T> res(static_cast<size_t>(elements), T(0));
+  const int64_t kVol = product(win.kernel), outVol = product(outSp);
+  std::vector<int64_t> offsets(static_cast<size_t>(kVol * outVol));
   std::vector<int64_t> oi(s), ki(s);
-  for (int64_t op = 0; op < outVol; ++op) {
-    decode(op, outSp, oi.data());
-    for (int64_t kp = 0; kp < kVol; ++kp) {
-      decode(kp, win.kernel, ki.data());
+  for (int64_t kp = 0; kp < kVol; ++kp) {
+    decode(kp, win.kernel, ki.data());
+    for (int64_t op = 0; op < outVol; ++op) {
+      decode(op, outSp, oi.data());
       int64_t flat = 0;
       bool inside = true;
       for (int64_t d = 0; d < s && inside; ++d) {
@@ -136,25 +143,84 @@ std::vector<T> convolve(const std::vector<T> &vx, const std::vector<T> &vw,
         inside = p >= 0 && p < win.in[d];
         flat = flat * win.in[d] + p;
       }
-      if (!inside)
-        continue;
-      for (int64_t n = 0; n < N; ++n)
-        for (int64_t m = 0; m < M; ++m) {
-          const int64_t g = m / Mg;
-          T acc = 0;
-          for (int64_t c = 0; c < Cg; ++c)
-            acc += vx[((n * C + g * Cg + c) * inVol) + flat] *
-                   vw[((m * Cg + c) * kVol) + kp];
-          res[(n * M + m) * outVol + op] += acc;
-        }
+      offsets[kp * outVol + op] = inside ? flat : -1;
     }
   }
-  if (!vb.empty())
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t m = 0; m < M; ++m)
-        for (int64_t op = 0; op < outVol; ++op)
-          res[(n * M + m) * outVol + op] += vb[m];
-  return res;
+  return offsets;
+}
+
+/// A 1x1 kernel with unit strides and no padding reads the input as it is.
+bool readsInputDirectly(const Window &win) {
+  for (size_t d = 0; d < win.in.size(); ++d)
+    if (win.kernel[d] != 1 || win.strides[d] != 1 || win.padLo[d] != 0 ||
+        win.padHi[d] != 0)
+      return false;
+  return true;
+}
+
+/// The convolution proper as im2col + one Eigen matrix product per image and
+/// group: [Mg, Cg*kVol] weights times [Cg*kVol, outVol] gathered input
+/// columns, written over `res` ([N, M, outVol]). T is the accumulation type
+/// (float, double, or uint64 that wraps); `b` may be null.
+template <typename T>
+void convolve(const T *x, const T *w, const T *b, T *res, const Window &win,
+              llvm::ArrayRef<int64_t> outSp, int64_t N, int64_t C, int64_t M,
+              int64_t group) {
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const int64_t inVol = product(win.in), kVol = product(win.kernel),
+                outVol = product(outSp);
+  const int64_t Cg = C / group, Mg = M / group, rows = Cg * kVol;
+  const bool direct = readsInputDirectly(win);
+  std::vector<int64_t> taps;
+  // Reused across calls: a fresh multi-megabyte buffer per convolution
+  // costs more in page faults than the gather itself.
+  static thread_local std::vector<T> col;
+  if (!direct) {
+    taps = tapOffsets(win, outSp);
+    col.resize(static_cast<size_t>(rows * outVol));
+  }
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < group; ++g) {
+      const T *xg = x + (n * C + g * Cg) * inVol;
+      if (!direct)
+        for (int64_t c = 0; c < Cg; ++c)
+          for (int64_t kp = 0; kp < kVol; ++kp) {
+            const int64_t *tap = taps.data() + kp * outVol;
+            T *dst = col.data() + (c * kVol + kp) * outVol;
+            const T *plane = xg + c * inVol;
+            for (int64_t op = 0; op < outVol; ++op)
+              dst[op] = tap[op] < 0 ? T(0) : plane[tap[op]];
+          }
+      Eigen::Map<const Mat> wg(w + g * Mg * rows, Mg, rows);
+      Eigen::Map<const Mat> xcol(direct ? xg : col.data(), rows, outVol);
+      Eigen::Map<Mat> r(res + (n * M + g * Mg) * outVol, Mg, outVol);
+      r.noalias() = wg * xcol;
+      if (b)
+        r.colwise() += Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>(
+            b + g * Mg, Mg);
+    }
+}
+
+template <typename T> bool isAlignedFor(const uint8_t *p) {
+  return reinterpret_cast<uintptr_t>(p) % alignof(T) == 0;
+}
+
+/// The elements of `v` as T: in place when stored as T at T's alignment,
+/// otherwise converted into `copy`.
+template <typename T>
+llvm::Expected<const T *> elementsAs(const View &v, std::vector<T> &copy,
+                                     const char *what) {
+  if (v.dtype == isa::DType::F32 && std::is_same_v<T, float> &&
+      isAlignedFor<T>(v.data))
+    return reinterpret_cast<const T *>(v.data);
+  if (v.dtype == isa::DType::F64 && std::is_same_v<T, double> &&
+      isAlignedFor<T>(v.data))
+    return reinterpret_cast<const T *>(v.data);
+  auto loaded = loadAs<T>(v, what);
+  if (!loaded)
+    return loaded.takeError();
+  copy = std::move(*loaded);
+  return copy.data();
 }
 
 /// True when every list holds one entry per spatial dimension.
@@ -208,22 +274,39 @@ llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in,
     std::vector<uint64_t> vb;
     if (in.size() == 3)
       vb = loadWrapping(in[2]);
-    return storeWrapping(convolve(loadWrapping(x), loadWrapping(w), vb, win,
-                                  outSp, N, C, M, group, out.elements()),
-                         out);
+    std::vector<uint64_t> res(static_cast<size_t>(out.elements()));
+    convolve(loadWrapping(x).data(), loadWrapping(w).data(),
+             vb.empty() ? nullptr : vb.data(), res.data(), win, outSp, N, C, M,
+             group);
+    return storeWrapping(res, out);
   }
-  auto vx = loadDoubles(x, "conv");
-  if (!vx) return vx.takeError();
-  auto vw = loadDoubles(w, "conv");
-  if (!vw) return vw.takeError();
-  std::vector<double> vb;
-  if (in.size() == 3) {
-    auto b = loadDoubles(in[2], "conv");
-    if (!b) return b.takeError();
-    vb = *b;
-  }
-  return storeDoubles(
-      convolve(*vx, *vw, vb, win, outSp, N, C, M, group, out.elements()), out);
+  // f64 accumulates in double, the other float types in float (f16, bf16
+  // and fp8 results round once on store). f32 and f64 operands and results
+  // are used where they are.
+  auto floating = [&](auto zero) -> llvm::Error {
+    using T = decltype(zero);
+    std::vector<T> cx, cw, cb, res;
+    auto px = elementsAs<T>(x, cx, "conv");
+    if (!px) return px.takeError();
+    auto pw = elementsAs<T>(w, cw, "conv");
+    if (!pw) return pw.takeError();
+    const T *pb = nullptr;
+    if (in.size() == 3) {
+      auto b = elementsAs<T>(in[2], cb, "conv");
+      if (!b) return b.takeError();
+      pb = *b;
+    }
+    const bool inPlace = out.dtype == (std::is_same_v<T, float>
+                                           ? isa::DType::F32
+                                           : isa::DType::F64) &&
+                         isAlignedFor<T>(out.data);
+    if (!inPlace)
+      res.resize(static_cast<size_t>(out.elements()));
+    T *pr = inPlace ? reinterpret_cast<T *>(out.data) : res.data();
+    convolve(*px, *pw, pb, pr, win, outSp, N, C, M, group);
+    return inPlace ? llvm::Error::success() : storeAs(res, out);
+  };
+  return out.dtype == isa::DType::F64 ? floating(0.0) : floating(0.0f);
 }
 
 llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
@@ -276,13 +359,13 @@ llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
                   " is " + llvm::Twine(outSp[d]) + ", expected " +
                   llvm::Twine(want));
   }
-  auto vx = loadDoubles(x, "conv_transpose");
+  auto vx = loadAs<double>(x, "conv_transpose");
   if (!vx) return vx.takeError();
-  auto vw = loadDoubles(w, "conv_transpose");
+  auto vw = loadAs<double>(w, "conv_transpose");
   if (!vw) return vw.takeError();
   std::vector<double> vb(static_cast<size_t>(M), 0.0);
   if (in.size() == 3) {
-    auto b = loadDoubles(in[2], "conv_transpose");
+    auto b = loadAs<double>(in[2], "conv_transpose");
     if (!b) return b.takeError();
     vb = *b;
   }
@@ -320,7 +403,7 @@ llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
         }
     }
   }
-  return storeDoubles(res, out);
+  return storeAs(res, out);
 }
 
 llvm::Error lpx::rt::pool(const View &x, const isa::pb::PoolAttrs &attrs,
@@ -347,7 +430,7 @@ llvm::Error lpx::rt::pool(const View &x, const isa::pb::PoolAttrs &attrs,
   llvm::ArrayRef<int64_t> outSp = out.shape.drop_front(2);
   if (auto e = checkExtents("pool", win, outSp, /*allowCeil=*/true))
     return e;
-  auto vx = loadDoubles(x, "pool");
+  auto vx = loadAs<double>(x, "pool");
   if (!vx) return vx.takeError();
   const int64_t planes = x.shape[0] * x.shape[1];
   const int64_t inVol = product(win.in), kVol = product(win.kernel),
@@ -393,5 +476,5 @@ llvm::Error lpx::rt::pool(const View &x, const isa::pb::PoolAttrs &attrs,
       res[pl * outVol + op] = v;
     }
   }
-  return storeDoubles(res, out);
+  return storeAs(res, out);
 }

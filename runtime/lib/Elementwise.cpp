@@ -68,24 +68,49 @@ llvm::Error lpx::rt::binary(Opcode op, const View &a, const View &b,
     } else {
       const size_t w = Et::bytes;
       bool divByZero = false;
-      auto apply = [&](C x, C y, int64_t yIndex) -> C {
-        switch (op) {
-        case Opcode::Add:
-          if constexpr (isIntElem<Et>)
-            return wrapAdd(x, y);
-          else
-            return x + y;
-        case Opcode::Sub:
-          if constexpr (isIntElem<Et>)
-            return wrapSub(x, y);
-          else
-            return x - y;
-        case Opcode::Mul:
-          if constexpr (isIntElem<Et>)
-            return wrapMul(x, y);
-          else
-            return x * y;
-        case Opcode::Div:
+      // The operation is chosen once; operands of the result's shape are
+      // walked linearly, broadcast ones through strides.
+      const bool linear = llvm::ArrayRef<int64_t>(a.shape) == out.shape &&
+                          llvm::ArrayRef<int64_t>(b.shape) == out.shape;
+      auto each = [&](auto f) -> llvm::Error {
+        if (linear)
+          for (int64_t i = 0, n = out.elements(); i < n; ++i)
+            Et::store(out.data + i * w,
+                      f(Et::load(a.data + i * w), i));
+        else
+          forEachIndex<3>(out.shape, strides, {0, 0, 0},
+                          [&](const auto &off) {
+                            Et::store(out.data + off[2] * w,
+                                      f(Et::load(a.data + off[0] * w), off[1]));
+                          });
+        if (divByZero)
+          return fail("integer division by zero");
+        return llvm::Error::success();
+      };
+      // f(x, index of y in b) for the ops whose y has the result's type.
+      auto withY = [&](auto f) {
+        return each([&](C x, int64_t yi) {
+          return f(x, Et::load(b.data + yi * w));
+        });
+      };
+      switch (op) {
+      case Opcode::Add:
+        if constexpr (isIntElem<Et>)
+          return withY([](C x, C y) { return wrapAdd(x, y); });
+        else
+          return withY([](C x, C y) { return x + y; });
+      case Opcode::Sub:
+        if constexpr (isIntElem<Et>)
+          return withY([](C x, C y) { return wrapSub(x, y); });
+        else
+          return withY([](C x, C y) { return x - y; });
+      case Opcode::Mul:
+        if constexpr (isIntElem<Et>)
+          return withY([](C x, C y) { return wrapMul(x, y); });
+        else
+          return withY([](C x, C y) { return x * y; });
+      case Opcode::Div:
+        return withY([&](C x, C y) -> C {
           if constexpr (isIntElem<Et>) {
             if (y == 0) {
               divByZero = true;
@@ -99,21 +124,15 @@ llvm::Error lpx::rt::binary(Opcode op, const View &a, const View &b,
           } else {
             return x / y;
           }
-        case Opcode::Pow:
+        });
+      case Opcode::Pow:
+        return each([&](C x, int64_t yi) {
           return convertValue<C>(
-              std::pow(static_cast<double>(x), exponent[yIndex]));
-        default:
-          return x;
-        }
-      };
-      forEachIndex<3>(out.shape, strides, {0, 0, 0}, [&](const auto &off) {
-        C x = Et::load(a.data + off[0] * w);
-        C y = op == Opcode::Pow ? C(0) : Et::load(b.data + off[1] * w);
-        Et::store(out.data + off[2] * w, apply(x, y, off[1]));
-      });
-      if (divByZero)
-        return fail("integer division by zero");
-      return llvm::Error::success();
+              std::pow(static_cast<double>(x), exponent[yi]));
+        });
+      default:
+        return fail(opName(op) + " is not a binary operation");
+      }
     }
   });
 }
@@ -161,40 +180,38 @@ llvm::Error lpx::rt::unary(Opcode op, const View &x, const OutView &out) {
       if (transcendental && !isFloatElem<Et>)
         return fail(opName(op) + " needs a floating-point type, not " +
                     std::string(isa::dtypeName(out.dtype)));
+      // The operation is chosen once; each loop body is one inlined function.
       const int64_t n = x.elements();
-      for (int64_t i = 0; i < n; ++i) {
-        C v = Et::load(x.data + i * Et::bytes);
-        C r = v;
-        double d = static_cast<double>(v);
-        switch (op) {
-        case Opcode::Neg:
-          if constexpr (isIntElem<Et>)
-            r = wrapSub(C(0), v);
-          else
-            r = -v;
-          break;
-        case Opcode::Relu:
-          r = v > C(0) ? v : C(0);
-          break;
-        case Opcode::Sqrt:
-          r = static_cast<C>(std::sqrt(d));
-          break;
-        case Opcode::Tanh:
-          r = static_cast<C>(std::tanh(d));
-          break;
-        case Opcode::Sigmoid:
-          // Two forms so exp never overflows.
-          if (d >= 0)
-            r = static_cast<C>(1.0 / (1.0 + std::exp(-d)));
-          else
-            r = static_cast<C>(std::exp(d) / (1.0 + std::exp(d)));
-          break;
-        default:
-          return fail(opName(op) + " is not a unary operation");
-        }
-        Et::store(out.data + i * Et::bytes, r);
+      auto each = [&](auto f) -> llvm::Error {
+        for (int64_t i = 0; i < n; ++i)
+          Et::store(out.data + i * Et::bytes,
+                    f(Et::load(x.data + i * Et::bytes)));
+        return llvm::Error::success();
+      };
+      auto viaDouble = [&](auto f) {
+        return each([&](C v) { return static_cast<C>(f(double(v))); });
+      };
+      switch (op) {
+      case Opcode::Neg:
+        if constexpr (isIntElem<Et>)
+          return each([](C v) { return wrapSub(C(0), v); });
+        else
+          return each([](C v) { return -v; });
+      case Opcode::Relu:
+        return each([](C v) { return v > C(0) ? v : C(0); });
+      case Opcode::Sqrt:
+        return viaDouble([](double d) { return std::sqrt(d); });
+      case Opcode::Tanh:
+        return viaDouble([](double d) { return std::tanh(d); });
+      case Opcode::Sigmoid:
+        // Two forms so exp never overflows.
+        return viaDouble([](double d) {
+          return d >= 0 ? 1.0 / (1.0 + std::exp(-d))
+                        : std::exp(d) / (1.0 + std::exp(d));
+        });
+      default:
+        return fail(opName(op) + " is not a unary operation");
       }
-      return llvm::Error::success();
     }
   });
 }

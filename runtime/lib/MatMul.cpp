@@ -76,6 +76,10 @@ static void multiply(const C *a, const C *b, C *c, int64_t m, int64_t k,
   }
 }
 
+template <typename C> static bool isAligned(const uint8_t *p) {
+  return reinterpret_cast<uintptr_t>(p) % alignof(C) == 0;
+}
+
 /// Elements of a floating-point or int8 view as float.
 static llvm::Expected<std::vector<float>> loadAsFloat(const View &v) {
   std::vector<float> out;
@@ -169,6 +173,17 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
     if constexpr (isBoolElem<Et>) {
       return fail("matmul is not defined for bool");
     } else {
+      // Operands stored as their compute type at its alignment are
+      // multiplied where they are, without copies.
+      if constexpr (std::is_same_v<typename Et::Storage, C>) {
+        if (isAligned<C>(a.data) && isAligned<C>(b.data) &&
+            isAligned<C>(out.data)) {
+          batched(reinterpret_cast<const C *>(a.data),
+                  reinterpret_cast<const C *>(b.data),
+                  reinterpret_cast<C *>(out.data));
+          return llvm::Error::success();
+        }
+      }
       // Aligned copies: buffers sit at arbitrary byte addresses, and f16/bf16
       // compute in float.
       std::vector<C> va = loadAll<Et>(a.data, a.elements());

@@ -44,38 +44,81 @@ llvm::Error lpx::rt::checkMemoryFits(const pb::Program &p,
               " bytes of memory this machine has");
 }
 
-llvm::Expected<std::vector<HostTensor>>
-lpx::rt::execute(const isa::VerifiedProgram &prog,
-                 const std::vector<HostTensor> &inputs) {
-  // Verified once when it was made: every buffer access below is in bounds.
-  const pb::Program &p = prog.program();
-  if (llvm::Error e = checkMemoryFits(p, physicalMemoryBytes()))
-    return std::move(e);
+namespace {
+/// Bytes [addr, addr + bytes) of one node.
+struct Range {
+  uint64_t addr, end;
+};
 
-  std::vector<const std::string *> constData(p.buffers_size(), nullptr);
-  for (const pb::Constant &c : p.constants())
-    if (!c.data().empty())
-      constData[c.buffer()] = &c.data();
+/// For every constant buffer: whether a non-constant buffer on its node
+/// overlaps it (and may overwrite it during a run).
+std::vector<int> constantsSharingMemory(const pb::Program &p) {
+  std::vector<std::vector<Range>> written(p.num_nodes());
+  for (const pb::Buffer &b : p.buffers())
+    if (b.kind() != pb::CONSTANT && b.bytes() > 0)
+      written[b.node()].push_back({b.addr(), b.addr() + b.bytes()});
+  // Sorted by start, with the largest end of every prefix.
+  std::vector<std::vector<uint64_t>> maxEnd(p.num_nodes());
+  for (uint32_t n = 0; n < p.num_nodes(); ++n) {
+    llvm::sort(written[n], [](Range x, Range y) { return x.addr < y.addr; });
+    uint64_t m = 0;
+    for (Range r : written[n])
+      maxEnd[n].push_back(m = std::max(m, r.end));
+  }
+  std::vector<int> shared;
   for (int i = 0; i < p.buffers_size(); ++i) {
     const pb::Buffer &b = p.buffers(i);
-    if (b.kind() == pb::CONSTANT && b.bytes() > 0 && !constData[i])
+    if (b.kind() != pb::CONSTANT || b.bytes() == 0)
+      continue;
+    const auto &ws = written[b.node()];
+    // Ranges starting before this constant ends; overlap if one ends after
+    // it starts.
+    auto count = std::partition_point(ws.begin(), ws.end(), [&](Range r) {
+                   return r.addr < b.addr() + b.bytes();
+                 }) - ws.begin();
+    if (count > 0 && maxEnd[b.node()][count - 1] > b.addr())
+      shared.push_back(i);
+  }
+  return shared;
+}
+} // namespace
+
+llvm::Expected<Machine> Machine::load(const isa::VerifiedProgram &prog) {
+  // Verified once when it was made: every buffer access below is in bounds.
+  const pb::Program &p = prog.program();
+  Machine m(prog);
+  m.constData.assign(p.buffers_size(), nullptr);
+  for (const pb::Constant &c : p.constants())
+    if (!c.data().empty())
+      m.constData[c.buffer()] = &c.data();
+  for (int i = 0; i < p.buffers_size(); ++i) {
+    const pb::Buffer &b = p.buffers(i);
+    if (b.kind() == pb::CONSTANT && b.bytes() > 0 && !m.constData[i])
       return fail("program has shape-only constants; it can be simulated but "
                   "not run (constant '" + b.name() + "' has no data)");
   }
+  // Before allocating: node memories that cannot fit in this machine are
+  // refused, not half-run into an out-of-memory kill.
+  if (llvm::Error e = checkMemoryFits(p, physicalMemoryBytes()))
+    return std::move(e);
+  m.memory.resize(p.num_nodes());
+  std::vector<uint64_t> size = nodeMemoryBytes(p);
+  for (uint32_t n = 0; n < p.num_nodes(); ++n)
+    m.memory[n].assign(size[n], 0);
+  for (int i = 0; i < p.buffers_size(); ++i)
+    m.placeConstant(i);
+  m.sharedConstants = constantsSharingMemory(p);
+  return m;
+}
 
-  std::vector<NodeMemory> memory(p.num_nodes());
-  {
-    std::vector<uint64_t> size = nodeMemoryBytes(p);
-    for (uint32_t n = 0; n < p.num_nodes(); ++n)
-      memory[n].assign(size[n], 0);
-  }
+llvm::Expected<std::vector<HostTensor>>
+Machine::run(const std::vector<HostTensor> &inputs) {
+  const pb::Program &p = prog->program();
   auto place = [&](const pb::Buffer &b) {
     return memory[b.node()].data() + b.addr();
   };
-  for (int i = 0; i < p.buffers_size(); ++i)
-    if (constData[i])
-      std::memcpy(place(p.buffers(i)), constData[i]->data(),
-                  constData[i]->size());
+  for (int i : sharedConstants)
+    placeConstant(i);
 
   for (const pb::Binding &bind : p.inputs()) {
     const pb::Buffer &b = p.buffers(bind.buffer());
@@ -98,7 +141,6 @@ lpx::rt::execute(const isa::VerifiedProgram &prog,
       std::memcpy(place(b), it->data.data(), it->data.size());
   }
 
-  std::vector<uint8_t> scratch;
   for (int i = 0; i < p.instructions_size(); ++i)
     if (llvm::Error e = runInstruction(p, p.instructions(i), i, memory, scratch))
       return std::move(e);
@@ -116,4 +158,21 @@ lpx::rt::execute(const isa::VerifiedProgram &prog,
     outputs.push_back(std::move(t));
   }
   return outputs;
+}
+
+void Machine::placeConstant(int buffer) {
+  const pb::Program &p = prog->program();
+  if (const std::string *data = constData[buffer]) {
+    const pb::Buffer &b = p.buffers(buffer);
+    std::memcpy(memory[b.node()].data() + b.addr(), data->data(), data->size());
+  }
+}
+
+llvm::Expected<std::vector<HostTensor>>
+lpx::rt::execute(const isa::VerifiedProgram &prog,
+                 const std::vector<HostTensor> &inputs) {
+  auto machine = Machine::load(prog);
+  if (!machine)
+    return machine.takeError();
+  return machine->run(inputs);
 }

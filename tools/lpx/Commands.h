@@ -89,6 +89,8 @@ struct RunArgs {
   std::string dataDir;
   std::string outDir; // optional: write the outputs here
   double rtol = -1, atol = -1; // < 0: the default for the element type
+  bool time = false;   // print load and per-inference wall times
+  unsigned repeat = 1; // inferences to run (the last one's outputs are used)
   std::string toleranceOf;      // a number format; empty: the output's type
 };
 int runRun(const RunArgs &args);

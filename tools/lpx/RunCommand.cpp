@@ -11,6 +11,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
 using namespace lpx;
 using namespace lpx::cli;
 
@@ -39,6 +43,20 @@ void adoptBf16BitPatterns(
     }
 }
 
+/// Wall-clock seconds since `start`.
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+void printTimes(double load, std::vector<double> runs) {
+  std::sort(runs.begin(), runs.end());
+  llvm::outs() << llvm::formatv("time: load {0:f3} s, inference {1:f3} s "
+                                "(median of {2}, fastest {3:f3} s)\n",
+                                load, runs[runs.size() / 2], runs.size(),
+                                runs.front());
+}
+
 /// The element type whose tolerances a float output gets: that of the
 /// number format the program computed in (--tolerance-of), else its own.
 isa::DType toleranceType(isa::DType output, llvm::StringRef format) {
@@ -56,14 +74,14 @@ isa::DType toleranceType(isa::DType output, llvm::StringRef format) {
 
 int lpx::cli::runRun(const RunArgs &args) {
   const char *cmd = "run";
+  auto loadStart = std::chrono::steady_clock::now();
   auto prog = isa::readProgramFile(args.program);
   if (!prog)
     return reportError(cmd, prog.takeError());
-  // Before reading any data: a program whose node memories cannot fit in
-  // this machine is refused, not half-run into an out-of-memory kill.
-  if (llvm::Error e = rt::checkMemoryFits(prog->program(),
-                                          rt::physicalMemoryBytes()))
-    return reportError(cmd, std::move(e));
+  auto machine = rt::Machine::load(*prog);
+  if (!machine)
+    return reportError(cmd, machine.takeError());
+  double loadSeconds = secondsSince(loadStart);
   auto inputs = rt::readTestDataDir(args.dataDir, "input");
   if (!inputs)
     return reportError(cmd, inputs.takeError());
@@ -79,9 +97,18 @@ int lpx::cli::runRun(const RunArgs &args) {
                                 "' to compare with (use --out DIR to write "
                                 "the outputs instead)");
 
-  auto outputs = rt::execute(*prog, *inputs);
-  if (!outputs)
-    return reportError(cmd, outputs.takeError());
+  std::optional<std::vector<rt::HostTensor>> outputs;
+  std::vector<double> runSeconds;
+  for (unsigned i = 0; i < args.repeat; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    auto result = machine->run(*inputs);
+    if (!result)
+      return reportError(cmd, result.takeError());
+    runSeconds.push_back(secondsSince(start));
+    outputs = std::move(*result);
+  }
+  if (args.time)
+    printTimes(loadSeconds, runSeconds);
 
   if (!args.outDir.empty())
     for (size_t i = 0; i < outputs->size(); ++i) {

@@ -120,6 +120,12 @@ int main(int argc, char **argv) {
   r->add_option("--out", run.outDir, "Write the outputs as output_N.pb here");
   r->add_option("--rtol", run.rtol, "Relative tolerance");
   r->add_option("--atol", run.atol, "Absolute tolerance");
+  r->add_flag("--time", run.time,
+              "Print the program's load time and the wall time per inference");
+  r->add_option("--repeat", run.repeat,
+                "Run the inference this many times (with --time: the median "
+                "and the fastest)")
+      ->check(CLI::Range(1u, 1000000u));
   r->add_option("--tolerance-of", run.toleranceOf,
                 "Compare floating-point outputs with the tolerances of this "
                 "number format (the program's --activations); integer and "

@@ -156,3 +156,27 @@ TEST(Runtime, MemoryNeedIsCheckedBeforeAllocating) {
                 " bytes of memory this machine has");
   EXPECT_GT(physicalMemoryBytes(), uint64_t(1) << 20);
 }
+
+// A Machine places constants once; a constant whose bytes a later buffer
+// reuses must be placed again before the next run.
+TEST(Runtime, MachineRunsRepeatedlyAndRestoresOverwrittenConstants) {
+  ProgramBuilder b;
+  uint32_t x = b.input("x", DType::F32, {2});
+  uint32_t c = b.constant<float>("c", DType::F32, {2}, {1, 2});
+  uint32_t s = b.buffer("s", DType::F32, {2});
+  uint32_t t = b.buffer("t", DType::F32, {2});
+  uint32_t out = b.output("out", DType::F32, {2});
+  b.proto().mutable_buffers(t)->set_addr(b.proto().buffers(c).addr());
+  b.inst(Opcode::Add, {x, c}, s); // s = x + c
+  b.inst(Opcode::Neg, {x}, t);    // t = -x, over c's bytes
+  b.inst(Opcode::Add, {s, t}, out);
+  auto lp = b.load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  auto m = Machine::load(*lp);
+  ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+  for (float v : {5.0f, -3.0f}) {
+    auto r = m->run({tensor<float>("x", DType::F32, {2}, {v, 2 * v})});
+    ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+    EXPECT_EQ(valuesOf<float>((*r)[0].data), (std::vector<float>{1, 2}));
+  }
+}

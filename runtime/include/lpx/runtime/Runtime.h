@@ -16,6 +16,31 @@
 
 namespace lpx::rt {
 
+/// A program placed in its nodes' memory, constants copied in once, so that
+/// repeated runs of one program (lpx run --repeat, benchmarks) do not copy
+/// the weights again. Constants whose bytes a non-constant buffer shares are
+/// copied again on every run. Other bytes keep what the previous run left
+/// there (a program reading a buffer before writing it would see them).
+/// `prog` must outlive the Machine.
+class Machine {
+public:
+  /// Checks the program and places its constants; shape-only constants are
+  /// an error.
+  static llvm::Expected<Machine> load(const isa::VerifiedProgram &prog);
+  /// As execute() below, on the placed program.
+  llvm::Expected<std::vector<HostTensor>>
+  run(const std::vector<HostTensor> &inputs);
+
+private:
+  explicit Machine(const isa::VerifiedProgram &prog) : prog(&prog) {}
+  void placeConstant(int buffer);
+  const isa::VerifiedProgram *prog;
+  std::vector<const std::string *> constData; // per buffer, or null
+  std::vector<std::vector<uint8_t>> memory; // one byte array per node
+  std::vector<int> sharedConstants;         // constant buffers to re-place
+  std::vector<uint8_t> scratch;             // one instruction's result
+};
+
 /// Runs `prog` on `inputs`, which are matched to the program's input bindings
 /// by name (tensors with other names are ignored). Returns the outputs in the
 /// order of the program's output bindings, named by binding name. A missing
