@@ -97,7 +97,7 @@ std::optional<std::vector<double>> floats(const GraphIndex &ix,
   std::vector<double> out(bytes->numElements());
   for (size_t i = 0; i < out.size(); ++i) {
     float f;
-    std::memcpy(&f, bytes->bytes.data() + 4 * i, 4);
+    std::memcpy(&f, bytes->bytes().data() + 4 * i, 4);
     out[i] = f;
   }
   return out;

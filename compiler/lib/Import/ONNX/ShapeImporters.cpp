@@ -59,7 +59,7 @@ LogicalResult importConstantOfShape(NodeContext &n) {
     if (bytes->numElements() != 1)
       return n.fail("value must have one element");
     t.set_data_type(bytes->dataType);
-    one = bytes->bytes.str();
+    one = bytes->bytes().str();
   } else {
     t.set_data_type(onnx::TensorProto::FLOAT);
     one.assign(4, '\0');

@@ -133,13 +133,13 @@ llvm::Expected<TensorBytes> decodeTensor(const TensorProto &t) {
     if (t.raw_data().size() != wantBytes)
       return sizeMismatch("raw_data", t.raw_data().size(), wantBytes, "bytes");
     // ONNX raw_data is little-endian, as is every host we build on.
-    out.bytes = t.raw_data();
+    out.borrowed = t.raw_data();
     if (out.dataType == TensorProto::BOOL) {
       // Normalise to 0/1 so the bool attribute API sees what numpy saw.
       out.owned.assign(t.raw_data());
       for (char &c : out.owned)
         c = c != 0;
-      out.bytes = out.owned;
+      out.borrowed = llvm::StringRef();
     }
     return std::move(out);
   }
@@ -189,7 +189,6 @@ llvm::Expected<TensorBytes> decodeTensor(const TensorProto &t) {
                width);
     break;
   }
-  out.bytes = out.owned;
   return std::move(out);
 }
 
@@ -201,11 +200,11 @@ llvm::Expected<DenseElementsAttr> toElementsAttr(MLIRContext &ctx,
   auto type = RankedTensorType::get(t.shape, *elt);
   if (t.dataType == TensorProto::BOOL) {
     // i1 is bit-packed in a raw buffer; the bool API does the packing.
-    SmallVector<bool> bits(t.bytes.begin(), t.bytes.end());
+    SmallVector<bool> bits(t.bytes().begin(), t.bytes().end());
     return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
   }
   return DenseElementsAttr::getFromRawBuffer(
-      type, ArrayRef<char>(t.bytes.data(), t.bytes.size()));
+      type, ArrayRef<char>(t.bytes().data(), t.bytes().size()));
 }
 
 /// The ONNX data type of an element type elementTypeOf makes; 0 for others.
@@ -255,7 +254,7 @@ llvm::Expected<std::vector<int64_t>> toInt64s(const TensorBytes &t) {
   std::vector<int64_t> out;
   int64_t n = t.numElements();
   out.reserve(n);
-  const char *p = t.bytes.data();
+  const char *p = t.bytes().data();
   for (int64_t i = 0; i < n; ++i) {
     switch (t.dataType) {
     case TensorProto::BOOL:

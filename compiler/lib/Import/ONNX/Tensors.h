@@ -29,14 +29,18 @@ std::string dataTypeName(int32_t onnxType);
 llvm::Expected<mlir::Type> elementTypeOf(mlir::MLIRContext &ctx,
                                          int32_t onnxType);
 
-/// A tensor's elements as little-endian bytes (bool: one byte per element).
-/// `bytes` points either into the TensorProto's raw_data (no copy, which
-/// matters for weights) or into `owned`.
+/// A tensor's elements as little-endian bytes (bool: one byte per element):
+/// a view of the TensorProto's raw_data (`borrowed`, no copy, which matters
+/// for weights) or, when that is null, `owned`. The view of `owned` is made
+/// on each call because a moved TensorBytes moves a short string's bytes.
 struct TensorBytes {
   int32_t dataType = 0;
   std::vector<int64_t> shape;
   std::string owned;
-  llvm::StringRef bytes;
+  llvm::StringRef borrowed;
+  llvm::StringRef bytes() const {
+    return borrowed.data() ? borrowed : llvm::StringRef(owned);
+  }
   int64_t numElements() const;
 };
 
