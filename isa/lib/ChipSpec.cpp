@@ -3,6 +3,7 @@
 #include "lpx/isa/UnitOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLTraits.h"
@@ -332,6 +333,12 @@ struct DiagCollector {
 
 llvm::Expected<ChipSpec> lpx::isa::parseChipSpec(llvm::StringRef yamlText,
                                                  llvm::StringRef sourceName) {
+  // YAML is UTF-8 text, and the description travels in the program's proto3
+  // string, which protobuf refuses to parse otherwise.
+  if (!llvm::json::isUTF8(yamlText))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        (sourceName + ": chip description is not UTF-8 text").str());
   DiagCollector diags;
   ChipSpec spec;
   auto buffer = llvm::MemoryBuffer::getMemBuffer(yamlText, sourceName,

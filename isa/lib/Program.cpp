@@ -7,6 +7,7 @@
 #include "lpx/isa/Version.h"
 
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -147,6 +148,10 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
       return e;
   }
   return llvm::Error::success();
+}
+
+std::string lpx::isa::validUtf8(llvm::StringRef s) {
+  return llvm::json::isUTF8(s) ? s.str() : llvm::json::fixUTF8(s);
 }
 
 std::string lpx::isa::serializeProgram(const pb::Program &p) {

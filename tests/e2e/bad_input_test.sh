@@ -94,6 +94,10 @@ expect_error "empty chip description (was a crash)" "empty chip description" -- 
   "$lpx" chip validate "$tmp/empty.yaml"
 expect_error "compile for an empty chip description" "empty chip description" -- \
   "$lpx" compile "$mlp" --chip "$tmp/empty.yaml" -o "$tmp/out.lpxb"
+# Not UTF-8: the description could not travel in the program (proto3).
+"$lpx" chip show tsp-v1 | sed 's/^name: .*/name: "chip\xff"/' >"$tmp/latin1.yaml"
+expect_error "chip description not UTF-8" "not UTF-8 text" -- \
+  "$lpx" compile "$mlp" --chip "$tmp/latin1.yaml" -o "$tmp/out.lpxb"
 
 # ---- Hostile models: one line, exit 2, before any large allocation --------
 # (ulimit -v caps the process at 4 GiB, so an allocation of the model's
@@ -183,6 +187,29 @@ mkdir -p "$tmp/nodata"
 expect_error "run: buffers beyond this machine's memory" \
   "node memories need [0-9]+ bytes, more than the [0-9]+ bytes of memory" -- \
   bash -c 'ulimit -v 4194304; exec "$@"' _ "$lpx" run "$tmp/big.lpxb" --data "$tmp/nodata"
+
+# ---- Inputs fuzzing found (tests/fuzz/regressions) ------------------------
+regr="$root/tests/fuzz/regressions"
+# ONNX 1.12's Scan-8 inference reads num_scan_inputs unchecked: was SIGSEGV.
+expect_error "Scan-8 without num_scan_inputs (was a crash)" \
+  "node 'scan_node' \(Scan\): .*num_scan_inputs" -- \
+  "$lpx" compile "$regr/import/scan8-without-num-scan-inputs" -o "$tmp/out.lpxb"
+expect_error "Scan num_scan_inputs beyond its inputs" \
+  "node 'scan_node' \(Scan\): num_scan_inputs is 5 but the node has 1" -- \
+  "$lpx" compile "$regr/import/scan11-num-scan-inputs-too-large" -o "$tmp/out.lpxb"
+# A node name that is not UTF-8 (ONNX strings need not be): coverage JSON
+# must still be JSON (was an assertion) and the program must load again.
+bad_name="$regr/coverage/non-utf8-node-name"
+if "$lpx" coverage "$bad_name" --format json >"$tmp/cov.json" 2>"$tmp/stderr" &&
+   /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/cov.json" &&
+   "$lpx" compile "$bad_name" -o "$tmp/name.lpxb" >/dev/null 2>&1 &&
+   "$lpx" simulate "$tmp/name.lpxb" --json >/dev/null 2>"$tmp/stderr"; then
+  echo "ok   non-UTF-8 node name: valid coverage JSON, loadable program"
+  passed=$((passed + 1))
+else
+  echo "FAIL non-UTF-8 node name:"; sed 's/^/  /' "$tmp/stderr" | head -5
+  failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # One bounded libFuzzer run: replays the committed regression inputs of the
-# target, builds its seed corpus, then fuzzes for the given seconds.
-# Usage: fuzz_run.sh import|program|chip|coverage FUZZER LPX SECONDS
+# target, builds its seed corpus, then fuzzes RUNS inputs with a fixed seed,
+# so CI repeats the same run and cannot fail on a crash found by chance.
+# With LPX_FUZZ_SECONDS set it fuzzes that long from a random seed instead:
+# the long run that looks for new crashes (docs/reliability.md).
+# Usage: fuzz_run.sh import|program|chip|coverage FUZZER LPX RUNS
 # Crash inputs land in $LPX_FUZZ_ARTIFACTS (default ./fuzz-artifacts/TARGET).
 set -euo pipefail
-target=$1 fuzzer=$2 lpx=$3 seconds=$4
+target=$1 fuzzer=$2 lpx=$3 runs=$4
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 node=/usr/share/libonnx-testdata/data/node
@@ -53,6 +56,11 @@ case $target in
   *) echo "fuzz_run.sh: unknown target '$target'" >&2; exit 2 ;;
 esac
 
-"$fuzzer" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=3072 \
+if [ -n "${LPX_FUZZ_SECONDS:-}" ]; then
+  budget=(-max_total_time="$LPX_FUZZ_SECONDS")
+else
+  budget=(-runs="$runs" -seed=1)
+fi
+"$fuzzer" "${budget[@]}" -timeout=30 -rss_limit_mb=3072 \
   -print_final_stats=1 -artifact_prefix="$artifacts/" \
   "$work/corpus" "$work/seeds"

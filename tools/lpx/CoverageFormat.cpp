@@ -2,6 +2,8 @@
 #include "CoverageFormat.h"
 #include "Markup.h"
 
+#include "lpx/isa/Program.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -88,33 +90,44 @@ void writeMarkdown(const ModelCoverage &m, llvm::raw_ostream &os) {
   os << "\n";
 }
 
+/// Text from the model (names, op types, messages quoting them) or the
+/// command line as a JSON string, which must be UTF-8.
+std::string jsonText(llvm::StringRef s) { return lpx::isa::validUtf8(s); }
+
+llvm::json::Array jsonTexts(const std::vector<std::string> &list) {
+  llvm::json::Array out;
+  for (const std::string &s : list)
+    out.push_back(jsonText(s));
+  return out;
+}
+
 llvm::json::Value toJson(const ModelCoverage &m) {
   llvm::json::Array nodes;
   for (const NodeCoverage &n : m.nodes)
-    nodes.push_back(llvm::json::Object{{"name", n.name},
-                                       {"op_type", n.opType},
-                                       {"domain", n.domain},
+    nodes.push_back(llvm::json::Object{{"name", jsonText(n.name)},
+                                       {"op_type", jsonText(n.opType)},
+                                       {"domain", jsonText(n.domain)},
                                        {"opset_version", n.opsetVersion},
                                        {"status", statusName(n.status)},
-                                       {"reason", n.reason}});
-  llvm::json::Object o{{"model", m.model},
+                                       {"reason", jsonText(n.reason)}});
+  llvm::json::Object o{{"model", jsonText(m.model)},
                        {"opset", m.opset},
                        {"nodes", std::move(nodes)},
                        {"supported", m.supported()},
                        {"folded", m.folded()},
                        {"total", int64_t(m.nodes.size())},
-                       {"missing_op_types", m.missingOpTypes()},
-                       {"model_errors", m.modelErrors},
+                       {"missing_op_types", jsonTexts(m.missingOpTypes())},
+                       {"model_errors", jsonTexts(m.modelErrors)},
                        {"portable", m.portable()}};
   if (m.cost)
-    o["cost"] = llvm::json::Object{{"chip", m.cost->chip},
+    o["cost"] = llvm::json::Object{{"chip", jsonText(m.cost->chip)},
                                    {"chips", m.cost->nodes},
                                    {"weight_bytes", m.cost->weightBytes},
                                    {"cycles", m.cost->cycles},
                                    {"seconds", m.cost->seconds},
                                    {"host_seconds", m.cost->hostSeconds}};
   else if (!m.costError.empty())
-    o["cost_error"] = m.costError;
+    o["cost_error"] = jsonText(m.costError);
   return std::move(o);
 }
 

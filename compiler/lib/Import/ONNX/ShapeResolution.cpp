@@ -159,6 +159,69 @@ static void pinStftOnesided(onnx::GraphProto &g) {
   }
 }
 
+/// One line of an ONNX message: its validation errors append node dumps.
+static std::string firstLine(llvm::StringRef s) {
+  return s.split('\n').first.rtrim().str();
+}
+
+/// Scan's input count against its num_scan_inputs: Scan-8's first input is
+/// sequence_lens, the rest loop state then scan inputs; from Scan-9 on there
+/// is no sequence_lens. ONNX counts the loop state in size_t.
+static std::string checkScanCounts(const onnx::NodeProto &node,
+                                   int sinceVersion) {
+  int64_t scanInputs = -1;
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == "num_scan_inputs")
+      scanInputs = a.i();
+  int64_t available = node.input_size() - (sinceVersion < 9 ? 1 : 0);
+  if (scanInputs >= 1 && scanInputs <= available)
+    return "";
+  return "num_scan_inputs is " + std::to_string(scanInputs) +
+         " but the node has " + std::to_string(available) +
+         " loop state and scan input(s)";
+}
+
+/// ONNX 1.12's inference functions trust the schema (Scan-8 reads its
+/// num_scan_inputs attribute through an unchecked pointer): ONNX's schema
+/// check (arity, required attributes and their types) and Scan's counts on
+/// every default-domain node, subgraphs included, before any inference.
+/// The first violation, naming the node, in `error`.
+static bool checkNodeSchemas(const onnx::GraphProto &g, int64_t opset,
+                             std::string &error) {
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto &node = g.node(i);
+    for (const onnx::AttributeProto &a : node.attribute()) {
+      if (a.has_g() && !checkNodeSchemas(a.g(), opset, error))
+        return false;
+      for (const onnx::GraphProto &sub : a.graphs())
+        if (!checkNodeSchemas(sub, opset, error))
+          return false;
+    }
+    if (!(node.domain().empty() || node.domain() == "ai.onnx"))
+      continue;
+    const onnx::OpSchema *schema =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), int(opset));
+    if (!schema)
+      continue; // inference reports unknown operators itself
+    std::string problem;
+    try {
+      schema->Verify(node);
+    } catch (const std::exception &e) {
+      problem = firstLine(e.what());
+    }
+    if (problem.empty() && node.op_type() == "Scan")
+      problem = checkScanCounts(node, schema->SinceVersion());
+    if (!problem.empty()) {
+      error = "node '" +
+              (node.name().empty() ? node.op_type() + "_" + std::to_string(i)
+                                   : node.name()) +
+              "' (" + node.op_type() + "): " + problem;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// ONNX shape inference (strict, with data propagation); false and the
 /// message in `error` when ONNX rejects the model.
 static bool inferShapes(onnx::ModelProto &model, std::string &error) {
@@ -179,6 +242,8 @@ LogicalResult runShapeInference(onnx::ModelProto &model, int64_t &opset,
                                 Location fileLoc) {
   pinStftOnesided(*model.mutable_graph());
   std::string error;
+  if (!checkNodeSchemas(model.graph(), opset, error))
+    return emitError(fileLoc) << error;
   if (inferShapes(model, error))
     return success();
   // Old models that runtimes accept can fail ONNX 1.12's strict checks (an

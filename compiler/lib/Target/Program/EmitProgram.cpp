@@ -58,7 +58,7 @@ public:
     program.set_producer("lpx 0.1.0 (program format " +
                          std::to_string(isa::kFormatMajor) + "." +
                          std::to_string(isa::kFormatMinor) + ")");
-    program.set_source_model(sourceName.str());
+    program.set_source_model(isa::validUtf8(sourceName));
     program.set_chip_yaml(isa::printChipSpec(spec));
     program.set_chip_hash(isa::hashText(program.chip_yaml()));
     program.set_num_nodes(numNodes);
@@ -75,7 +75,7 @@ public:
                                                "lpx-allocate-sram first";
       uint32_t id = addBuffer(arg, n, 0, addr.getInt(), isa::pb::INPUT);
       auto *bind = program.add_inputs();
-      bind->set_name(n);
+      bind->set_name(isa::validUtf8(n));
       bind->set_buffer(id);
     }
     auto ret = cast<func::ReturnOp>(body.getTerminator());
@@ -124,7 +124,7 @@ public:
       inst.set_opcode(uint32_t(*code));
       inst.set_issue(slot.getIssue());
       inst.set_result(id);
-      inst.set_origin(origin);
+      inst.set_origin(isa::validUtf8(origin));
       for (Value operand : op.getOperands())
         inst.add_operands(ids.lookup(operand));
       isa::pb::Attributes attrs = instructionAttrs(&op);
@@ -143,7 +143,7 @@ public:
     }
     for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
       auto *bind = program.add_outputs();
-      bind->set_name(outputNames[v]);
+      bind->set_name(isa::validUtf8(outputNames[v]));
       bind->set_buffer(ids.lookup(v));
     }
     // Issue order, program order among equals: the order every reader needs.
@@ -165,7 +165,7 @@ private:
                      int64_t addr, isa::pb::BufferKind kind) {
     isa::TensorDesc d = tensorDescOf(v.getType());
     auto *b = program.add_buffers();
-    b->set_name(name);
+    b->set_name(isa::validUtf8(name));
     b->set_node(uint32_t(node));
     b->set_addr(uint64_t(addr));
     b->set_bytes(d.bytes());

@@ -47,6 +47,11 @@ llvm::Error writeProgramFile(const pb::Program &p, llvm::StringRef path);
 llvm::Expected<VerifiedProgram> readProgramFile(llvm::StringRef path);
 llvm::Expected<VerifiedProgram> parseProgram(llvm::StringRef bytes,
                                              llvm::StringRef sourceName);
+/// `s` with invalid UTF-8 replaced by U+FFFD. The program's proto3 strings
+/// must be UTF-8 (protobuf refuses to parse them otherwise) and so must JSON
+/// text; names from an ONNX model (proto2) or a file path need not be.
+std::string validUtf8(llvm::StringRef s);
+
 /// Header plus payload; empty when protobuf cannot serialize `p` (2 GiB or
 /// more), which writeProgramFile reports as an error.
 std::string serializeProgram(const pb::Program &p);
