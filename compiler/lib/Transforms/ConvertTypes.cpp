@@ -1,5 +1,6 @@
 //===- ConvertTypes.cpp - Weights and activations in chosen formats -------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -53,9 +54,20 @@ std::pair<ElementsAttr, double> quantizeInt8(DenseFPElementsAttr w) {
   return {DenseElementsAttr::get(type, ArrayRef<int8_t>(q)), scale};
 }
 
+/// A short name of a float type for labels ("f16", "f8E4M3FN").
+std::string formatName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
 /// The constant's values rounded to `to` (nearest even), or null if it has
 /// no values to convert.
 ElementsAttr convertConstant(ElementsAttr value, FloatType to) {
+  if (isShapeOnly(value))
+    return shapeOnlyFrom(value, withElement(value.getType(), to),
+                         "." + formatName(to));
   auto dense = dyn_cast<DenseFPElementsAttr>(value);
   if (!dense)
     return nullptr;
@@ -74,11 +86,22 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
   /// Replaces a float weight by int8 values and multiplies every MatMul
   /// reading it by the scale (in the activations' format, or the weight's).
   LogicalResult quantizeWeight(ConstantOp c, FloatType act) {
-    auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
-    if (!dense)
+    ElementsAttr value = c.getValue();
+    auto dense = dyn_cast<DenseFPElementsAttr>(value);
+    bool shapeOnly = isShapeOnly(value);
+    if (!dense && !shapeOnly)
       return c.emitOpError("has no values to quantize");
-    auto [q, scale] = quantizeInt8(dense);
-    Type floatElem = act ? Type(act) : dense.getElementType();
+    // A shape-only weight stays so, and so does its scale: one comes from
+    // the values of the other.
+    ElementsAttr q;
+    double scale = 1.0;
+    if (shapeOnly)
+      q = shapeOnlyFrom(value, withElement(value.getType(),
+                                           IntegerType::get(c.getContext(), 8)),
+                        ".i8");
+    else
+      std::tie(q, scale) = quantizeInt8(dense);
+    Type floatElem = act ? Type(act) : value.getElementType();
     c.setValueAttr(q);
     c.getResult().setType(cast<RankedTensorType>(q.getType()));
     for (Operation *user : llvm::make_early_inc_range(c->getUsers())) {
@@ -89,8 +112,10 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
       mm.getResult().setType(resultType);
       auto scalarType = RankedTensorType::get({}, floatElem);
       auto s = b.create<ConstantOp>(
-          mm.getLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
-                           scalarType, b.getFloatAttr(floatElem, scale))));
+          mm.getLoc(),
+          shapeOnly ? shapeOnlyFrom(value, scalarType, ".scale")
+                    : cast<ElementsAttr>(DenseElementsAttr::get(
+                          scalarType, b.getFloatAttr(floatElem, scale))));
       auto scaled = b.create<MulOp>(mm.getLoc(), resultType, mm.getResult(), s);
       mm.getResult().replaceAllUsesExcept(scaled, scaled);
     }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Topology.h"
@@ -52,13 +53,14 @@ ConstantOp weightOf(MatMulOp m) {
   return m.getRhs().getDefiningOp<ConstantOp>();
 }
 
-/// Weights whose values can be cut by copying bytes (or are splats).
+/// Weights whose values can be cut by copying bytes (or are splats), and
+/// shape-only weights of the same element types.
 bool canSliceWeight(ConstantOp c) {
+  unsigned bits = c.getValue().getElementType().getIntOrFloatBitWidth();
+  if (isShapeOnly(c.getValue()))
+    return bits % 8 == 0;
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-  if (!dense)
-    return false;
-  unsigned bits = dense.getElementType().getIntOrFloatBitWidth();
-  return dense.isSplat() || bits % 8 == 0;
+  return dense && (dense.isSplat() || bits % 8 == 0);
 }
 
 Split chooseSplit(MatMulOp m, unsigned nodes) {
@@ -140,10 +142,14 @@ Plan planPlacement(func::FuncOp f, unsigned nodes, uint64_t capacity) {
   return plan;
 }
 
-/// A slice of a 2-D dense weight: rows [r0, r1) and columns [c0, c1).
-ElementsAttr sliceWeight(DenseElementsAttr w, int64_t r0, int64_t r1,
-                         int64_t c0, int64_t c1) {
-  auto type = RankedTensorType::get({r1 - r0, c1 - c0}, w.getElementType());
+/// Part `part` of a 2-D weight: rows [r0, r1) and columns [c0, c1).
+ElementsAttr sliceWeight(ElementsAttr value, int64_t part, int64_t r0,
+                         int64_t r1, int64_t c0, int64_t c1) {
+  auto type =
+      RankedTensorType::get({r1 - r0, c1 - c0}, value.getElementType());
+  if (isShapeOnly(value))
+    return shapeOnlyFrom(value, type, ".part" + llvm::Twine(part));
+  auto w = cast<DenseElementsAttr>(value);
   if (w.isSplat())
     return DenseElementsAttr::get(type, w.getSplatValue<Attribute>());
   unsigned eb = w.getElementType().getIntOrFloatBitWidth() / 8;
@@ -162,7 +168,7 @@ ElementsAttr sliceWeight(DenseElementsAttr w, int64_t r0, int64_t r1,
 void splitMatMul(MatMulOp m, const Split &s, int64_t home) {
   OpBuilder b(m);
   Location loc = m.getLoc();
-  auto w = cast<DenseElementsAttr>(weightOf(m).getValue());
+  ElementsAttr w = weightOf(m).getValue();
   auto wt = cast<RankedTensorType>(w.getType());
   auto lhsType = cast<RankedTensorType>(m.getLhs().getType());
   auto resType = cast<RankedTensorType>(m.getType());
@@ -174,10 +180,10 @@ void splitMatMul(MatMulOp m, const Split &s, int64_t home) {
     ElementsAttr slice;
     SmallVector<int64_t> shape(resType.getShape());
     if (s.kind == SplitKind::Columns) {
-      slice = sliceWeight(w, 0, k, lo, hi);
+      slice = sliceWeight(w, i, 0, k, lo, hi);
       shape.back() = hi - lo;
     } else {
-      slice = sliceWeight(w, lo, hi, 0, n);
+      slice = sliceWeight(w, i, lo, hi, 0, n);
       int64_t rank = lhsType.getRank();
       SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
       SmallVector<int64_t> lhsShape(lhsType.getShape());

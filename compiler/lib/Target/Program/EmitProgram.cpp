@@ -2,6 +2,7 @@
 #include "lpx/Target/Program/EmitProgram.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "lpx/Target/ISABridge.h"
@@ -102,6 +103,10 @@ public:
                << v.getType() << ", an element type the chip cannot hold";
       if (auto c = dyn_cast<graph::ConstantOp>(op)) {
         auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+        if (!dense && !graph::isShapeOnly(c.getValue()))
+          return c.emitOpError("has values in a form the program cannot "
+                               "hold (a dense or shape-only constant is "
+                               "needed)");
         uint32_t id = addBuffer(v, origin.empty() ? "const" : origin, *node,
                                 addr.getInt(), isa::pb::CONSTANT);
         auto *k = program.add_constants();
