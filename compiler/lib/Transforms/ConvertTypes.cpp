@@ -142,6 +142,7 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
     OpBuilder b(ctx);
 
     // Inputs keep their types at the boundary and are cast on entry.
+    llvm::SmallPtrSet<Operation *, 8> entryCasts;
     if (act) {
       b.setInsertionPointToStart(&body);
       for (BlockArgument arg : body.getArguments()) {
@@ -151,6 +152,7 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
         auto c = b.create<CastOp>(arg.getLoc(), withElement(arg.getType(), act),
                                   arg);
         arg.replaceAllUsesExcept(c, c);
+        entryCasts.insert(c);
       }
     }
     for (Operation &op : body.without_terminator()) {
@@ -181,7 +183,7 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
         continue;
       }
       // Entry casts already produce the activation format.
-      if (act && !(isa<CastOp>(op) && isa<BlockArgument>(op.getOperand(0))))
+      if (act && !entryCasts.contains(&op))
         v.setType(withElement(v.getType(), act));
     }
     // Results go back to the types the model declares.

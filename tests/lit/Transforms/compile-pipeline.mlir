@@ -5,7 +5,7 @@
 // partial product travel as scheduled sends, and every value gets an SRAM
 // address.
 // CHECK-LABEL: module attributes {lpx_part.num_nodes = 2 : i64, lpx_sched.chip = "test-chip"}
-// CHECK:       func.func @f(%arg0: tensor<1x4xf32> {lpx_graph.name = "x", lpx_sched.addr = 0 : i64})
+// CHECK:       func.func @f(%arg0: tensor<1x4xf32> {lpx_graph.name = "x", lpx_part.node = 0 : i64, lpx_sched.addr = 0 : i64})
 // CHECK-COUNT-2: lpx_sched.send
 // CHECK:       lpx_graph.add {{.*}}lpx_sched.slot = #lpx_sched.slot<"vxm"
 // CHECK-NOT:   lpx_part.transfer

@@ -74,7 +74,8 @@ public:
       if (!addr)
         return f.emitError("argument ") << n << " has no SRAM address; run "
                                                "lpx-allocate-sram first";
-      uint32_t id = addBuffer(arg, n, 0, addr.getInt(), isa::pb::INPUT);
+      uint32_t id = addBuffer(arg, n, part::getNodeOfValue(arg),
+                              addr.getInt(), isa::pb::INPUT);
       auto *bind = program.add_inputs();
       bind->set_name(n);
       bind->set_buffer(id);
