@@ -1,5 +1,6 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
+#include "lpx/isa/Bindings.h"
 #include "lpx/isa/UnitOps.h"
 #include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/isa/Topology.h"
@@ -355,6 +356,9 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
       if (bind.buffer() >= uint32_t(numBuffers))
         return fail("binding %s refers to missing buffer %u",
                     bind.name().c_str(), bind.buffer());
+  for (const auto *list : {&p.inputs(), &p.outputs()})
+    if (auto tensors = groupBindings(p, *list); !tensors)
+      return tensors.takeError();
 
   uint64_t lastIssue = 0;
   for (int i = 0; i < p.instructions_size(); ++i) {

@@ -10,6 +10,8 @@
 //     (constants are cloned instead: weights never travel at run time).
 //
 //===----------------------------------------------------------------------===//
+#include "PartitionPieces.h"
+
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
@@ -227,9 +229,56 @@ ElementsAttr sliceWeight(ElementsAttr value, int64_t part, int64_t r0,
   return DenseElementsAttr::getFromRawBuffer(type, out);
 }
 
+/// Partial products at least this large are summed by a reduce-scatter
+/// rather than a chain of adds on the home node: a chain moves every
+/// partial through the home node's links and holds them in its SRAM.
+constexpr uint64_t kReduceScatterBytes = 1 << 20;
+
+/// Sums the partial products of a reduction split, given as blocks[i][j]:
+/// node i's partial of column block j. Node j owns block j. Inside each
+/// group of `group` chips the block is first summed on the member with j's
+/// position in the group, so one sum per group crosses the global links;
+/// node j adds the group sums, and the home node concatenates the blocks
+/// (or they stay where they are as pieces of a program output).
+Value reduceScatter(OpBuilder &b, Location loc,
+                    ArrayRef<SmallVector<Value>> blocks, RankedTensorType type,
+                    int64_t home, int64_t group) {
+  const int64_t parts = int64_t(blocks.size());
+  group = std::clamp<int64_t>(group, 1, parts);
+  const int64_t groups = (parts + group - 1) / group;
+  auto chainAdd = [&](Value sum, Value v, int64_t node) -> Value {
+    if (!sum)
+      return v;
+    auto add = b.create<AddOp>(loc, v.getType(), sum, v);
+    part::setNode(add, node);
+    return add;
+  };
+  SmallVector<Value> sums;
+  for (int64_t j = 0; j < parts; ++j) {
+    Value total;
+    for (int64_t g = 0; g < groups; ++g) {
+      int64_t first = ((j / group + g) % groups) * group; // j's group first
+      int64_t last = std::min(first + group, parts);
+      int64_t collector = std::min(first + j % group, last - 1);
+      Value sum = blocks[collector][j]; // the collector's own block first
+      for (int64_t i = first; i < last; ++i)
+        if (i != collector)
+          sum = chainAdd(sum, blocks[i][j], collector);
+      total = chainAdd(total, sum, j);
+    }
+    sums.push_back(total);
+  }
+  auto cat = b.create<ConcatOp>(loc, type, sums,
+                                b.getI64IntegerAttr(type.getRank() - 1));
+  part::setNode(cat, home);
+  return cat;
+}
+
 /// Rewrites one split op (a MatMul or an embedding Gather) into per-node
-/// parts, each with its slice of the weight, joined on its home node.
-void splitOp(Operation *op, const Split &s, int64_t home) {
+/// parts, each with its slice of the weight, joined on its home node. A
+/// large reduction split computes each node's partial as column blocks
+/// (one per node, a 2-D tiling of the weight) for the reduce-scatter.
+void splitOp(Operation *op, const Split &s, int64_t home, int64_t group) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   ElementsAttr w = weightOf(op).getValue();
@@ -238,17 +287,16 @@ void splitOp(Operation *op, const Split &s, int64_t home) {
   auto lhsType = cast<RankedTensorType>(lhs0.getType());
   auto resType = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t k = wt.getDimSize(0), n = wt.getDimSize(1);
-  SmallVector<Value> partials;
+  const bool scatter = s.kind == SplitKind::Reduction && n >= s.parts &&
+                       bytesOf(resType) >= kReduceScatterBytes;
+  Split cols{SplitKind::Columns, scatter ? s.parts : 1, n};
+  if (s.kind == SplitKind::Columns)
+    cols = s;
+  SmallVector<SmallVector<Value>> blocks(s.parts);
   for (int64_t i = 0; i < s.parts; ++i) {
     auto [lo, hi] = s.range(i);
     Value lhs = lhs0;
-    ElementsAttr slice;
-    SmallVector<int64_t> shape(resType.getShape());
-    if (s.kind == SplitKind::Columns) {
-      slice = sliceWeight(w, i, 0, k, lo, hi);
-      shape.back() = hi - lo;
-    } else {
-      slice = sliceWeight(w, i, lo, hi, 0, n);
+    if (s.kind == SplitKind::Reduction) {
       int64_t rank = lhsType.getRank();
       SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
       SmallVector<int64_t> lhsShape(lhsType.getShape());
@@ -260,26 +308,46 @@ void splitOp(Operation *op, const Split &s, int64_t home) {
       part::setNode(sliceOp, home);
       lhs = sliceOp;
     }
-    auto c = b.create<ConstantOp>(loc, slice);
-    part::setNode(c, i);
-    auto partType = RankedTensorType::get(shape, resType.getElementType());
-    Operation *part =
-        llvm::isa<GatherOp>(op)
-            ? b.create<GatherOp>(loc, partType, c, lhs, b.getI64IntegerAttr(0))
-            : b.create<MatMulOp>(loc, partType, lhs, c).getOperation();
-    part::setNode(part, i);
-    partials.push_back(part->getResult(0));
+    // Columns split: part i is column block i. Reduction split: rows i,
+    // and every column block when scattering, else all columns.
+    int64_t first = s.kind == SplitKind::Columns ? i : 0;
+    int64_t count = s.kind == SplitKind::Columns ? 1 : cols.parts;
+    for (int64_t j = first; j < first + count; ++j) {
+      auto [c0, c1] = cols.range(j);
+      auto [r0, r1] = s.kind == SplitKind::Columns
+                          ? std::pair<int64_t, int64_t>{0, k}
+                          : std::pair<int64_t, int64_t>{lo, hi};
+      auto c = b.create<ConstantOp>(
+          loc, sliceWeight(w, s.kind == SplitKind::Columns ? i : i * cols.parts + j,
+                           r0, r1, c0, c1));
+      part::setNode(c, i);
+      SmallVector<int64_t> shape(resType.getShape());
+      shape.back() = c1 - c0;
+      auto partType = RankedTensorType::get(shape, resType.getElementType());
+      Operation *part =
+          llvm::isa<GatherOp>(op)
+              ? b.create<GatherOp>(loc, partType, c, lhs,
+                                   b.getI64IntegerAttr(0))
+              : b.create<MatMulOp>(loc, partType, lhs, c).getOperation();
+      part::setNode(part, i);
+      blocks[i].push_back(part->getResult(0));
+    }
   }
   Value result;
   if (s.kind == SplitKind::Columns) {
+    SmallVector<Value> partials;
+    for (auto &row : blocks)
+      partials.push_back(row.front());
     auto cat = b.create<ConcatOp>(loc, resType, partials,
                                   b.getI64IntegerAttr(resType.getRank() - 1));
     part::setNode(cat, home);
     result = cat;
+  } else if (scatter) {
+    result = reduceScatter(b, loc, blocks, resType, home, group);
   } else {
-    result = partials.front();
-    for (Value p : ArrayRef<Value>(partials).drop_front()) {
-      auto add = b.create<AddOp>(loc, resType, result, p);
+    result = blocks.front().front();
+    for (auto &row : ArrayRef<SmallVector<Value>>(blocks).drop_front()) {
+      auto add = b.create<AddOp>(loc, resType, result, row.front());
       part::setNode(add, home);
       result = add;
     }
@@ -400,11 +468,13 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
         continue;
       int64_t home = plan.home.lookup(&op);
       if (Split s = chooseSplit(&op, numNodes); s.kind != SplitKind::None) {
-        splitOp(&op, s, home);
+        splitOp(&op, s, home, spec.topology.groupSize);
         continue;
       }
       part::setNode(&op, home);
     }
+    scatterInputs(f);
+    gatherOutputs(f);
     materializeOutputs(f);
     connect(f);
     return success();

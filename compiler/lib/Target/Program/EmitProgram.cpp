@@ -79,6 +79,10 @@ public:
       auto *bind = program.add_inputs();
       bind->set_name(n);
       bind->set_buffer(id);
+      if (auto offsets = f.getArgAttrOfType<DenseI64ArrayAttr>(
+              arg.getArgNumber(), part::PartDialect::kOffsetsAttr))
+        bind->mutable_offsets()->Add(offsets.asArrayRef().begin(),
+                                     offsets.asArrayRef().end());
     }
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     llvm::DenseMap<Value, std::string> outputNames;
@@ -150,6 +154,10 @@ public:
       auto *bind = program.add_outputs();
       bind->set_name(outputNames[v]);
       bind->set_buffer(ids.lookup(v));
+      if (auto offsets = f.getResultAttrOfType<DenseI64ArrayAttr>(
+              unsigned(i), part::PartDialect::kOffsetsAttr))
+        bind->mutable_offsets()->Add(offsets.asArrayRef().begin(),
+                                     offsets.asArrayRef().end());
     }
     // Issue order, program order among equals: the order every reader needs.
     std::stable_sort(insts.begin(), insts.end(), [](auto &a, auto &b) {

@@ -11,7 +11,7 @@
 
 namespace lpx::isa {
 inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 1; // 1: Instruction.queue
+inline constexpr uint16_t kFormatMinor = 2; // 1: Instruction.queue, 2: Binding.offsets
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.
 inline constexpr char kMagic[4] = {'L', 'P', 'X', 'B'};
 inline constexpr unsigned kHeaderBytes = 16;
