@@ -211,6 +211,31 @@ template <> struct MappingTraits<LinkSpec> {
   }
 };
 
+template <> struct MappingTraits<TopologyLevel> {
+  static void mapping(IO &io, TopologyLevel &s) {
+    io.mapRequired("size", s.size);
+    // Optional, but always printed so `--set` can reach them (0: as the
+    // global links).
+    io.mapOptional("links_per_pair", s.linksPerPair);
+    io.mapOptional("lanes", s.lanes);
+    io.mapOptional("lane_bytes_per_cycle", s.laneBytesPerCycle);
+    io.mapOptional("latency", s.latency);
+  }
+};
+
+/// The message for a bad `topology.<name>` level, or "".
+static std::string validateLevel(const char *name,
+                                 const std::optional<TopologyLevel> &l) {
+  std::string key = std::string("topology.") + name;
+  if (!l)
+    return "";
+  if (l->size < 2) return key + ".size must be at least 2";
+  if (l->linksPerPair == 0) return key + ".links_per_pair must be positive";
+  if (l->laneBytesPerCycle < 0)
+    return key + ".lane_bytes_per_cycle must not be negative";
+  return "";
+}
+
 template <> struct MappingTraits<TopologySpec> {
   static void mapping(IO &io, TopologySpec &s) {
     io.mapRequired("group_size", s.groupSize);
@@ -219,6 +244,8 @@ template <> struct MappingTraits<TopologySpec> {
     io.mapOptional("global_lane_bytes_per_cycle", s.globalLaneBytesPerCycle);
     io.mapOptional("global_latency", s.globalLatency);
     io.mapOptional("deskew_cycles", s.deskewCycles);
+    io.mapOptional("rack", s.rack);
+    io.mapOptional("system", s.system);
   }
   static std::string validate(IO &, TopologySpec &s) {
     if (s.groupSize == 0) return "topology.group_size must be positive";
@@ -230,6 +257,13 @@ template <> struct MappingTraits<TopologySpec> {
              "chips have global links";
     if (s.globalLaneBytesPerCycle < 0)
       return "topology.global_lane_bytes_per_cycle must not be negative";
+    if ((s.rack || s.system) && s.globalLinksPerChip == 0)
+      return "topology.rack and topology.system need global links";
+    if (s.system && !s.rack)
+      return "topology.system needs topology.rack";
+    for (auto [name, level] : {std::pair{"rack", &s.rack}, {"system", &s.system}})
+      if (auto msg = validateLevel(name, *level); !msg.empty())
+        return msg;
     return "";
   }
 };

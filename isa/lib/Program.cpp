@@ -41,7 +41,7 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
     operands.push_back(descOf(p.buffers(int(id))));
   if (op == Opcode::Send)
     return sendCost(chip, operands.empty() ? 0 : operands[0].bytes(),
-                    isGlobalLink(chip, inst.link()));
+                    linkRate(chip, p.num_nodes(), inst.node(), inst.link()));
   return instructionCost(chip, op, operands, descOf(p.buffers(inst.result())),
                          {inst.attrs().begin(), inst.attrs().end()});
 }

@@ -333,20 +333,22 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
   case Opcode::Send:
     return sendCost(chip, operands.empty() ? result.bytes()
                                            : operands[0].bytes(),
-                    /*globalLink=*/false);
+                    localLinkRate(chip));
   case Opcode::NumOpcodes:
     break;
   }
   return {1, 0};
 }
 
-Cost lpx::isa::sendCost(const ChipSpec &chip, uint64_t bytes, bool global) {
+LinkRate lpx::isa::localLinkRate(const ChipSpec &chip) {
+  return {chip.link.bytesPerCycle(), chip.link.latency};
+}
+
+Cost lpx::isa::sendCost(const ChipSpec &chip, uint64_t bytes,
+                        const LinkRate &rate) {
   uint64_t flits = std::max<uint64_t>(1, ceilDiv(bytes, chip.link.flitPayload));
   double wire = double(flits) * chip.link.flitBytes;
   // A flit is striped over the link's lanes.
-  double rate = global ? chip.topology.globalBytesPerCycle()
-                       : chip.link.bytesPerCycle();
-  uint64_t busy = static_cast<uint64_t>(std::ceil(wire / rate));
-  return {std::max<uint64_t>(busy, 1),
-          global ? chip.topology.globalLatency : chip.link.latency};
+  uint64_t busy = static_cast<uint64_t>(std::ceil(wire / rate.bytesPerCycle));
+  return {std::max<uint64_t>(busy, 1), rate.latency};
 }

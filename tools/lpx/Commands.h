@@ -76,6 +76,16 @@ struct InspectArgs {
 };
 int runInspect(const InspectArgs &args);
 
+/// lpx models: decoder-only LLM presets exported as ONNX.
+struct ModelsExportArgs {
+  std::string name;
+  std::string output;
+  bool shapeOnly = false;
+  std::string layers, context, batch; // validated by runModelsExport
+};
+int runModelsList();
+int runModelsExport(const ModelsExportArgs &args);
+
 int runChipList();
 int runChipShow(const std::string &presetOrFile,
                 const std::vector<std::string> &sets);

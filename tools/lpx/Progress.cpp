@@ -15,8 +15,8 @@ constexpr double kBarInterval = 0.1;
 constexpr int kBarWidth = 30;
 } // namespace
 
-Progress::Progress(std::string what, size_t total)
-    : what(std::move(what)), total(total),
+Progress::Progress(std::string what, size_t total, std::string unit)
+    : what(std::move(what)), unit(std::move(unit)), total(total),
       terminal(llvm::sys::Process::StandardErrIsDisplayed()),
       start(Clock::now()), lastDraw(start) {}
 
@@ -34,7 +34,7 @@ void Progress::update(size_t done, size_t failed) {
   double elapsed = elapsedSeconds();
   auto &os = llvm::errs();
   if (!terminal) {
-    os << "lpx " << what << ": " << done << "/" << total << " points done ("
+    os << "lpx " << what << ": " << done << "/" << total << " " << unit << " done ("
        << llvm::format("%.1f", elapsed) << " s)\n";
     return;
   }

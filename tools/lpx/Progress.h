@@ -15,7 +15,8 @@ namespace lpx::cli {
 
 class Progress {
 public:
-  Progress(std::string what, size_t total);
+  /// `unit` names what `done` counts in the plain-line form.
+  Progress(std::string what, size_t total, std::string unit = "points");
   /// Redraws if something changed and enough time has passed.
   void update(size_t done, size_t failed);
   /// Clears the bar (terminal) so the command's own output follows cleanly.
@@ -23,7 +24,7 @@ public:
   double elapsedSeconds() const;
 
 private:
-  std::string what;
+  std::string what, unit;
   size_t total;
   bool terminal;
   std::chrono::steady_clock::time_point start, lastDraw;

@@ -106,6 +106,26 @@ int main(int argc, char **argv) {
       ->add_option("file", validateFile, "Description file")
       ->required();
 
+  auto *models = app.add_subcommand(
+      "models", "Decoder-only LLM presets (published dimensions) as ONNX");
+  models->require_subcommand(1);
+  models->add_subcommand("list", "List the presets");
+  ModelsExportArgs exportArgs;
+  auto *x = models->add_subcommand(
+      "export", "Write a preset's decode step as an ONNX model");
+  x->add_option("name", exportArgs.name, "Preset (see `lpx models list`)")
+      ->required();
+  x->add_option("-o,--output", exportArgs.output, "ONNX file to write")
+      ->required();
+  x->add_flag("--shape-only", exportArgs.shapeOnly,
+              "Weights without data (for compiling and simulating only)");
+  x->add_option("--layers", exportArgs.layers,
+                "Decoder layers (default: all of the preset's)");
+  x->add_option("--context", exportArgs.context,
+                "Positions in the KV cache after the step (default: the "
+                "preset's, see `lpx models list`)");
+  x->add_option("--batch", exportArgs.batch, "Sequences per step (default 1)");
+
   CoverageArgs coverage;
   auto *v = app.add_subcommand(
       "coverage", "Report which nodes of models compile for the chip and "
@@ -146,6 +166,10 @@ int main(int argc, char **argv) {
     return runRun(run);
   if (i->parsed())
     return runInspect(inspect);
+  if (models->got_subcommand("list"))
+    return runModelsList();
+  if (x->parsed())
+    return runModelsExport(exportArgs);
   if (chip->got_subcommand("list"))
     return runChipList();
   if (chip->got_subcommand("show"))

@@ -123,7 +123,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
           return transfer.emitOpError("has no route from node ")
                  << transfer.getFrom() << " to node " << transfer.getTo();
         for (const isa::Hop &hop : t.hops) {
-          t.hopCosts.push_back(isa::sendCost(spec, bytes, hop.global));
+          t.hopCosts.push_back(isa::sendCost(spec, bytes, hop.rate));
           t.own += t.hopCosts.back().busy + t.hopCosts.back().latency;
         }
       } else {

@@ -95,6 +95,17 @@ struct LinkSpec {
   uint32_t flitBytes = 0;       // bytes on the wire per flit
 };
 
+/// A level of the hierarchy above groups (groups in a rack, racks in a
+/// system): `size` units of the level below, every pair of them joined by
+/// `linksPerPair` links. Lanes, rate and latency of 0 take the global links'.
+struct TopologyLevel {
+  uint32_t size = 0;
+  uint32_t linksPerPair = 1;
+  uint32_t lanes = 0;
+  double laneBytesPerCycle = 0;
+  uint32_t latency = 0;
+};
+
 struct TopologySpec {
   uint32_t groupSize = 0;       // chips fully connected to each other
   // Groups are joined Dragonfly-style: every chip has this many links to
@@ -106,6 +117,9 @@ struct TopologySpec {
     return globalLanes * globalLaneBytesPerCycle;
   }
   uint32_t globalLatency = 0;     // cycles per global hop
+  // Past the flat Dragonfly's reach (one global link per pair of groups),
+  // groups form racks and racks a system (see Topology.h).
+  std::optional<TopologyLevel> rack, system;
   // One-time alignment of the chips' counters before a multi-chip program.
   uint32_t deskewCycles = 0;
 };

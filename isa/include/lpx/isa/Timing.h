@@ -39,10 +39,17 @@ Cost instructionCost(const ChipSpec &chip, Opcode op,
                      const TensorDesc &result,
                      const std::vector<int64_t> &attrs = {});
 
-/// A transfer of `bytes` over one link: flits serialised onto the link,
-/// then the hop's fixed latency. Global (between-group) links use the
-/// topology's global bandwidth and latency.
-Cost sendCost(const ChipSpec &chip, uint64_t bytes, bool globalLink);
+/// What one link carries: bytes per cycle (all lanes) and cycles of flight.
+struct LinkRate {
+  double bytesPerCycle = 0;
+  uint32_t latency = 0;
+};
+/// The rate of a link inside a group (`link.*`).
+LinkRate localLinkRate(const ChipSpec &chip);
+
+/// A transfer of `bytes` over one link: flits serialised onto the link at
+/// its rate, then its fixed latency (isa::linkRate gives a link's rate).
+Cost sendCost(const ChipSpec &chip, uint64_t bytes, const LinkRate &rate);
 
 } // namespace lpx::isa
 

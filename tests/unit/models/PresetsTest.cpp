@@ -1,0 +1,81 @@
+//===- PresetsTest.cpp - Model presets against published figures ----------===//
+//
+// Parameter counts are counted from the graph an export builds and compared
+// with the totals the models' publishers report (Hugging Face model cards /
+// safetensors metadata), which nobody here computed.
+//
+//===----------------------------------------------------------------------===//
+#include "lpx/models/Export.h"
+#include "WeightData.h" // models/lib: internal to lpx_models
+
+#include <gtest/gtest.h>
+
+using namespace lpx::models;
+
+static uint64_t parameters(const char *name) {
+  const DecoderConfig *c = findPreset(name);
+  EXPECT_NE(c, nullptr) << name;
+  ExportOptions o;
+  EXPECT_FALSE(bool(resolveOptions(*c, o)));
+  return summarize(*c, o).parameters;
+}
+
+TEST(Presets, ParameterCountsMatchPublishedTotals) {
+  EXPECT_EQ(parameters("llama2-7b"), 6738415616u);
+  EXPECT_EQ(parameters("llama2-13b"), 13015864320u);
+  EXPECT_EQ(parameters("llama2-70b"), 68976648192u);
+  EXPECT_EQ(parameters("llama3-8b"), 8030261248u);
+  EXPECT_EQ(parameters("llama3-70b"), 70553706496u);
+  EXPECT_EQ(parameters("mixtral-8x7b"), 46702792704u);
+  // GPT-2's published 124,439,808 ties lm_head to wte; the export stores an
+  // untied lm_head [768, 50257] of its own.
+  EXPECT_EQ(parameters("gpt2"), 124439808u + 768u * 50257u);
+  EXPECT_EQ(parameters("gpt2-xl"), 1557611200u + 1600u * 50257u);
+}
+
+TEST(Presets, OptionsAreCheckedAgainstThePreset) {
+  const DecoderConfig &c = *findPreset("llama2-70b");
+  ExportOptions o;
+  ASSERT_FALSE(bool(resolveOptions(c, o)));
+  EXPECT_EQ(o.layers, 80);
+  EXPECT_EQ(o.context, 4096);
+  for (ExportOptions bad : {ExportOptions{-1, 0, 1, false},
+                            ExportOptions{81, 0, 1, false},
+                            ExportOptions{0, 1, 1, false},
+                            ExportOptions{0, 4097, 1, false},
+                            ExportOptions{0, 0, 0, false},
+                            ExportOptions{0, 0, kMaxBatch + 1, false}}) {
+    llvm::Error e = resolveOptions(c, bad);
+    EXPECT_TRUE(bool(e));
+    llvm::consumeError(std::move(e));
+  }
+}
+
+TEST(Presets, ShapeOnlyKeepsOnlySmallInitializers) {
+  const DecoderConfig &c = *findPreset("llama2-70b");
+  ExportOptions o{2, 0, 1, true};
+  ASSERT_FALSE(bool(resolveOptions(c, o)));
+  ExportSummary s = summarize(c, o);
+  // embed, lm_head, final norm; per layer q, k, v, o, gate, up, down and two
+  // norms: 3 + 2 * 9.
+  EXPECT_EQ(s.shapeOnlyTensors, 21u);
+  EXPECT_FALSE(s.externalData);
+}
+
+TEST(WeightStream, ChunksDoNotChangeTheValues) {
+  Parameter p{"w", {3, 5}, {0.5f, 0.25f}};
+  std::vector<float> whole(15), parts(15);
+  WeightStream(p).next(whole.data(), 15);
+  WeightStream s(p);
+  s.next(parts.data(), 4);
+  s.next(parts.data() + 4, 11);
+  EXPECT_EQ(whole, parts);
+  for (float v : whole) {
+    EXPECT_GE(v, 0.25f);
+    EXPECT_LE(v, 0.75f);
+  }
+  // Another name, other values.
+  std::vector<float> other(15);
+  WeightStream(Parameter{"w2", {3, 5}, {0.5f, 0.25f}}).next(other.data(), 15);
+  EXPECT_NE(whole, other);
+}
