@@ -5,10 +5,11 @@ Usage:
     /usr/bin/python3 models/strip_weights.py IN.onnx OUT.onnx [--min-bytes N]
 
 Every initializer of at least N bytes (default 1024) loses its data and
-becomes external data at the shape-only marker location `lpx:shape-only`
+becomes external data at the shape-only marker location `lpx-shape-only`
 (docs/architecture.md, "Shape-only weights"): dtype and dims stay, values go.
 Smaller initializers (shapes, axes, scalars, which the compiler reads) keep
-their values.
+their values. An empty marker file is written beside OUT so that
+onnx.checker, which wants every external location to exist, accepts it.
 """
 
 import argparse
@@ -18,7 +19,7 @@ import sys
 import onnx
 from onnx import TensorProto, mapping
 
-MARKER = "lpx:shape-only"
+MARKER = "lpx-shape-only"
 
 
 def tensor_bytes(t):
@@ -29,15 +30,13 @@ def tensor_bytes(t):
 
 
 def strip(t):
-    dims, dtype, name, size = list(t.dims), t.data_type, t.name, tensor_bytes(t)
+    dims, dtype, name = list(t.dims), t.data_type, t.name
     t.Clear()
     t.name, t.data_type = name, dtype
     t.dims.extend(dims)
     t.data_location = TensorProto.EXTERNAL
-    for key, value in (("location", MARKER), ("offset", "0"),
-                       ("length", str(size))):
-        e = t.external_data.add()
-        e.key, e.value = key, value
+    e = t.external_data.add()
+    e.key, e.value = "location", MARKER
 
 
 def main():
@@ -53,6 +52,9 @@ def main():
         if t.data_location != TensorProto.EXTERNAL and tensor_bytes(t) >= args.min_bytes:
             strip(t)
             stripped += 1
+    marker = os.path.join(os.path.dirname(os.path.abspath(args.output)), MARKER)
+    if not os.path.exists(marker):
+        open(marker, "wb").close()
     tmp = args.output + ".tmp"
     with open(tmp, "wb") as fh:
         fh.write(model.SerializeToString())

@@ -36,7 +36,7 @@ open(os.path.join(out, "mm", "data", "output_0.pb"), "wb").write(numpy_helper.fr
 M, K, N = 800, 32576, 8192  # the published GEMM, weight without data
 t = TensorProto(name="W", data_type=TensorProto.FLOAT16, dims=[K, N],
                 data_location=TensorProto.EXTERNAL)
-for key, value in (("location", "lpx:shape-only"), ("offset", "0"), ("length", str(K * N * 2))):
+for key, value in (("location", "lpx-shape-only"), ("offset", "0"), ("length", str(K * N * 2))):
     e = t.external_data.add(); e.key, e.value = key, value
 g = helper.make_graph([helper.make_node("MatMul", ["A", "W"], ["Y"], name="gemm")], "gemm",
                       [helper.make_tensor_value_info("A", TensorProto.FLOAT16, [M, K])],

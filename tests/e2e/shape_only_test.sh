@@ -48,7 +48,7 @@ from onnx import TensorProto, helper
 t = helper.make_tensor("shape", TensorProto.INT64, [2], [4, 8])
 t.ClearField("int64_data")
 t.data_location = TensorProto.EXTERNAL
-e = t.external_data.add(); e.key, e.value = "location", "lpx:shape-only"
+e = t.external_data.add(); e.key, e.value = "location", "lpx-shape-only"
 g = helper.make_graph([helper.make_node("Reshape", ["x", "shape"], ["y"])], "g",
                       [helper.make_tensor_value_info("x", TensorProto.FLOAT, [32])],
                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 8])],

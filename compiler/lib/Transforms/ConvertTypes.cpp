@@ -141,14 +141,20 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
     Block &body = f.getBody().front();
     OpBuilder b(ctx);
 
-    // Inputs keep their types at the boundary and are cast on entry.
+    // Inputs keep their types at the boundary and are cast just before
+    // their first reader (not all at the top: a layer's inputs, such as its
+    // KV cache, then live, and are placed, with the layer).
     llvm::SmallPtrSet<Operation *, 8> entryCasts;
     if (act) {
-      b.setInsertionPointToStart(&body);
       for (BlockArgument arg : body.getArguments()) {
-        if (!isFloatTensor(arg.getType()) ||
+        if (!isFloatTensor(arg.getType()) || arg.use_empty() ||
             cast<RankedTensorType>(arg.getType()).getElementType() == act)
           continue;
+        Operation *first = nullptr;
+        for (Operation *user : arg.getUsers())
+          if (!first || user->isBeforeInBlock(first))
+            first = user;
+        b.setInsertionPoint(first);
         auto c = b.create<CastOp>(arg.getLoc(), withElement(arg.getType(), act),
                                   arg);
         arg.replaceAllUsesExcept(c, c);
@@ -186,13 +192,18 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
       if (act && !entryCasts.contains(&op))
         v.setType(withElement(v.getType(), act));
     }
-    // Results go back to the types the model declares.
+    // Results go back to the types the model declares, cast right after
+    // they are computed (so each stays with the layer that made it).
     auto ret = cast<func::ReturnOp>(body.getTerminator());
-    b.setInsertionPoint(ret);
     for (auto [i, operand] : llvm::enumerate(ret->getOpOperands())) {
       Type want = f.getResultTypes()[i];
-      if (operand.get().getType() != want)
-        operand.set(b.create<CastOp>(ret.getLoc(), want, operand.get()));
+      if (operand.get().getType() == want)
+        continue;
+      if (Operation *def = operand.get().getDefiningOp())
+        b.setInsertionPointAfter(def);
+      else
+        b.setInsertionPointToStart(&body);
+      operand.set(b.create<CastOp>(ret.getLoc(), want, operand.get()));
     }
   }
 };

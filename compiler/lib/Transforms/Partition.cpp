@@ -174,6 +174,11 @@ Plan planPlacement(func::FuncOp f, unsigned nodes, uint64_t capacity) {
     };
     uint64_t temp = 0; // the result, unless it is an output (resident)
     size_t lastUse = 0;
+    // A result computed from inputs and constants alone can be scheduled
+    // at cycle 0, however late its readers come: count it as resident.
+    bool early = llvm::all_of(op.getOperands(), [](Value v) {
+      return llvm::isa<BlockArgument>(v) || v.getDefiningOp<ConstantOp>();
+    });
     for (Operation *user : op.getResult(0).getUsers()) {
       if (user == ret) {
         temp = 0;
@@ -192,7 +197,9 @@ Plan planPlacement(func::FuncOp f, unsigned nodes, uint64_t capacity) {
     }
     plan.weightBytes[home] += w;
     plan.activationBytes[home] += a;
-    if (temp) {
+    if (temp && early) {
+      plan.activationBytes[home] += temp;
+    } else if (temp) {
       live[home] += temp;
       deaths.insert({lastUse, {home, temp}});
     }

@@ -15,7 +15,7 @@
 
 namespace lpx {
 
-inline constexpr const char kShapeOnlyLocation[] = "lpx:shape-only";
+inline constexpr const char kShapeOnlyLocation[] = "lpx-shape-only";
 
 /// True when `t` is external data at the shape-only marker.
 inline bool isShapeOnlyTensor(const onnx::TensorProto &t) {
