@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <climits>
 #include <cstring>
 
 using namespace lpx::isa;
@@ -424,6 +425,13 @@ std::string lpx::isa::serializeProgram(const pb::Program &p) {
 
 llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
                                        llvm::StringRef path) {
+  // protobuf cannot serialize a message of 2 GiB or more (it would fail
+  // and leave nothing to write): say so instead of writing a broken file.
+  if (size_t size = p.ByteSizeLong(); size > size_t(INT_MAX))
+    return fail("cannot write '%s': the program is %zu bytes, over the "
+                "program format's 2 GiB limit (compile with shape-only "
+                "weights to simulate a model this large)",
+                path.str().c_str(), size);
   std::string bytes = serializeProgram(p);
   llvm::SmallString<256> tmp(path);
   tmp += ".tmp";
@@ -465,6 +473,9 @@ llvm::Expected<LoadedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
                 "%zu present)",
                 nm.c_str(), (unsigned long long)size,
                 bytes.size() - kHeaderBytes);
+  if (size > uint64_t(INT_MAX))
+    return fail("%s: payload of %llu bytes is over the program format's "
+                "2 GiB limit", nm.c_str(), (unsigned long long)size);
   LoadedProgram lp;
   if (!lp.program.ParseFromArray(bytes.data() + kHeaderBytes,
                                  static_cast<int>(size)))

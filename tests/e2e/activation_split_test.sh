@@ -6,12 +6,9 @@
 # result matches numpy on 2 and 16 chips (two groups of 8); the published
 # GEMM [800x32576] x [32576x8192] in fp16 (shape-only weight) compiles and
 # simulates without hazards on 8 to 104 tsp-v1 chips, faster on 64 than on 8.
-set -uo pipefail
 lpx="$1"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() { if eval "$2"; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+src="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$src/tests/e2e/checks.sh"
 
 /usr/bin/python3 - "$tmp" <<'PY'
 import os, sys
@@ -62,5 +59,4 @@ done
 check "GEMM: 64 chips are faster than 8" \
   "awk -v a=\$(us $tmp/g64.lpxb) -v b=\$(us $tmp/g8.lpxb) 'BEGIN { exit !(a > 0 && a < b) }'"
 
-echo "activation-split: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary activation-split

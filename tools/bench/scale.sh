@@ -21,19 +21,22 @@ formats=(--weights fp8e4m3 --activations fp16)
 # measure OUT CMD...: runs CMD under /usr/bin/time -v; sets $secs and $mib.
 measure() {
   local out="$1"; shift
-  /usr/bin/time -v "$@" >"$out" 2>"$out.time" || return 1
+  local rc=0
+  /usr/bin/time -v "$@" >"$out" 2>"$out.time" || rc=1
   secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0;
          for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s}' "$out.time")
   mib=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$out.time")
+  return $rc
 }
 
 # compileFit MODEL CHIP START OUT: compiles for START chips; when they do
 # not hold the model, for the count the partitioner names; when the SRAM
 # allocator then runs out (the schedule's working set), for a quarter more
-# (whole groups of 8), up to 6 attempts. Sets $chips, or $why on failure.
+# (whole groups of 8), up to 3 attempts. Sets $chips, or $why on failure
+# ($secs and $mib are those of the last attempt either way).
 compileFit() {
   local model="$1" chip="$2" n="$3" out="$4" err need
-  for _ in 1 2 3 4 5 6; do
+  for _ in 1 2 3; do
     if measure "$tmp/c.out" "$lpx" compile "$model" --chip "$chip" --nodes "$n" "${formats[@]}" -o "$out"; then
       chips=$n; return 0
     fi
@@ -44,6 +47,7 @@ compileFit() {
     else break; fi
   done
   why=$(sed 's/^lpx compile: error: //' <<<"$err" | cut -c1-160 | tr '|' '/')
+  tried=$n
   return 1
 }
 
@@ -52,7 +56,7 @@ llama() { # preset layers chip
   local name="$1" layers="$2" chip="$3" m="$tmp/$1-$2.onnx" p="$tmp/$1-$2-$3.lpxb"
   [ -f "$m" ] || "$lpx" models export "$name" --shape-only --layers "$layers" -o "$m" >/dev/null || return 1
   if ! compileFit "$m" "$chip" 8 "$p"; then
-    rows+=("| $name | $layers | $chip | - | - | - | - | - | - | - | - | $why |")
+    rows+=("| $name | $layers | $chip | ($tried tried) | - | ($secs) | ($mib) | - | - | - | - | $why |")
     echo "${rows[-1]}" >&2; return 0
   fi
   local cs=$secs cm=$mib insts

@@ -121,9 +121,11 @@ struct Plan {
 };
 
 /// The list scheduler hoists work, so more temporaries are live at once
-/// than program order shows: a node takes no more ops once program-order
-/// liveness reaches all but 1/kScheduleReserve of its SRAM.
-constexpr uint64_t kScheduleReserve = 4;
+/// than program order shows (a decoder layer's attention keeps several
+/// cache-sized copies alive), and bank conflicts fragment what is free: a
+/// node takes no more ops once program-order liveness reaches all but
+/// 1/kScheduleReserve of its SRAM.
+constexpr uint64_t kScheduleReserve = 2;
 
 Plan planPlacement(func::FuncOp f, unsigned nodes, uint64_t capacity) {
   Plan plan;
