@@ -168,6 +168,11 @@ static llvm::Error addParameters(Built &built, const ExportOptions &o,
 }
 
 static llvm::Error checkFolder(llvm::StringRef file) {
+  if (file.empty() || path::filename(file).empty())
+    return error("the output file name is empty");
+  // Renaming over a device (-o /dev/null) would replace it with a file.
+  if (fs::exists(file) && !fs::is_regular_file(file) && !fs::is_directory(file))
+    return error("cannot write '" + file + "': it exists and is not a regular file");
   llvm::StringRef dir = path::parent_path(file);
   if (dir.empty())
     dir = ".";

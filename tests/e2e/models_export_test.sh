@@ -91,6 +91,8 @@ expect_error "context past the model's" "--context 5000 is not between 2 .* and 
 expect_error "context 1" "--context 1 is not between 2" -- tiny-llama -o "$tmp/bad.onnx" --context 1
 expect_error "batch overflow" "--batch 9223372036854775807 is not between 1 and 65536" -- tiny-llama -o "$tmp/bad.onnx" --batch 9223372036854775807
 expect_error "zero batch" "--batch '0'" -- tiny-llama -o "$tmp/bad.onnx" --batch 0
+expect_error "a device as output" "not a regular file" -- tiny-llama -o /dev/null
+expect_error "empty output name" "output file name is empty" -- tiny-llama -o ""
 expect_error "missing folder" "folder '.*/missing' does not exist" -- tiny-llama -o "$tmp/missing/bad.onnx"
 
 echo "$passed passed, $failed failed"

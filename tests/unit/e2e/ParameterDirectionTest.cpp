@@ -55,6 +55,10 @@ const char *const kChainBound =
     "the chain's streams are one or two vectors (one cycle either way) and "
     "the work off the chain is overlapped already";
 
+const char *const kBeyondFlat =
+    "racks and systems are wired only past the flat Dragonfly's 264 chips; "
+    "2 nodes are one group";
+
 // clang-format off
 const Direction kDirections[] = {
   {"clock_mhz", "x2", nullptr, true, ""},
@@ -154,6 +158,18 @@ const Direction kDirections[] = {
   {"topology.global_latency", "/2", nullptr, false,
    "2 nodes are one group: no global links are used"},
   {"topology.deskew_cycles", "/2", nullptr, true, ""},
+  // Racks and systems: 0 lanes, rate or latency mean "as the global links",
+  // so their more capable values are literals.
+  {"topology.rack.size", "x2", nullptr, false, kBeyondFlat},
+  {"topology.rack.links_per_pair", "x2", nullptr, false, kBeyondFlat},
+  {"topology.rack.lanes", "8", nullptr, false, kBeyondFlat},
+  {"topology.rack.lane_bytes_per_cycle", "10", nullptr, false, kBeyondFlat},
+  {"topology.rack.latency", "100", nullptr, false, kBeyondFlat},
+  {"topology.system.size", "x2", nullptr, false, kBeyondFlat},
+  {"topology.system.links_per_pair", "x2", nullptr, false, kBeyondFlat},
+  {"topology.system.lanes", "8", nullptr, false, kBeyondFlat},
+  {"topology.system.lane_bytes_per_cycle", "10", nullptr, false, kBeyondFlat},
+  {"topology.system.latency", "100", nullptr, false, kBeyondFlat},
   {"host.latency_us", "/2", nullptr, false,
    "host transfers are reported apart from the cycle count (they are the "
    "one non-deterministic part of a run)"},
