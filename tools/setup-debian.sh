@@ -9,6 +9,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libeigen3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
   libonnx-testdata python3 python3-onnx python3-numpy
+  chromium # headless, for the HTML report test (about 70 s to install)
 )
 
 missing=()

@@ -352,3 +352,25 @@ Cost lpx::isa::sendCost(const ChipSpec &chip, uint64_t bytes,
   uint64_t busy = static_cast<uint64_t>(std::ceil(wire / rate.bytesPerCycle));
   return {std::max<uint64_t>(busy, 1), rate.latency};
 }
+
+uint64_t lpx::isa::multiplyAccumulates(Opcode op,
+                                       const std::vector<TensorDesc> &operands,
+                                       const TensorDesc &result) {
+  if (operands.size() < 2)
+    return 0;
+  const TensorDesc &x = operands[0], &w = operands[1];
+  switch (op) {
+  case Opcode::MatMul: // every result element is a K-long dot product
+    return x.shape.empty() ? 0
+                           : result.elements() *
+                                 uint64_t(std::max<int64_t>(x.shape.back(), 0));
+  case Opcode::Conv: // every result element: C/g * kernel products
+    return w.shape.empty() ? 0 : result.elements() * product(w.shape, 1, w.shape.size());
+  case Opcode::ConvTranspose: // every input position times all of W
+    if (x.shape.size() < 2 || x.shape[1] <= 0)
+      return 0;
+    return x.elements() / uint64_t(x.shape[1]) * w.elements();
+  default:
+    return 0;
+  }
+}

@@ -16,7 +16,9 @@
 // million cycles before every instruction show that the simulator's cost is
 // per instruction, not per cycle.
 //
-// Usage: lpx-sim-bench [instructions] [nodes]   (default 1000000 64)
+// Usage: lpx-sim-bench [instructions] [nodes] [out.lpxb]
+//        (default 1000000 64; out.lpxb: also write the program without
+//        gaps, e.g. to time `lpx simulate --trace/--report` on it)
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/isa/Banks.h"
@@ -261,11 +263,17 @@ uint64_t statusKiB(const std::string &key) {
 }
 
 bool runOne(const isa::ChipSpec &chip, uint32_t nodes, uint64_t count,
-            uint64_t gap) {
+            uint64_t gap, const char *writeTo) {
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
   isa::LoadedProgram prog = Generator(chip, nodes, gap).build(count);
   auto t1 = Clock::now();
+  if (writeTo)
+    if (llvm::Error e = isa::writeProgramFile(prog.program, writeTo)) {
+      llvm::errs() << "lpx-sim-bench: " << llvm::toString(std::move(e))
+                   << "\n";
+      return false;
+    }
   const uint64_t programKiB = statusKiB("VmRSS");
   if (llvm::Error e = isa::verifyProgram(prog.program, prog.chip)) {
     llvm::errs() << "lpx-sim-bench: generated program does not verify: "
@@ -327,6 +335,7 @@ int main(int argc, char **argv) {
                                 chip->name);
   bool ok = true;
   for (uint64_t gap : {uint64_t(0), uint64_t(1000000)})
-    ok &= runOne(*chip, nodes, count, gap);
+    ok &= runOne(*chip, nodes, count, gap,
+                 gap == 0 && argc > 3 ? argv[3] : nullptr);
   return ok ? 0 : 1;
 }

@@ -49,6 +49,7 @@ struct QueueState {
 
 struct BufferState {
   uint64_t readyAt = kNever; // data complete; kNever = never produced
+  uint64_t writtenAt = kNever; // issue of its producer; 0 when preloaded
   uint64_t lastReadEnd = 0;  // latest issue + busy of a reader
   // Set when another buffer took part of this one's SRAM range.
   bool clobbered = false;
@@ -95,6 +96,9 @@ private:
                   const isa::Cost &cost, uint32_t resultNode);
   std::string describeAccess(const BankAccess &a) const;
   void finishBoundsAndHostIo();
+  void recordEvent(uint64_t index, const isa::pb::Instruction &inst,
+                   const isa::Cost &cost, uint64_t hazardsBefore);
+  void recordLifetimes();
   void hazard(uint64_t index, const isa::pb::Instruction &inst,
               const char *kind, std::string message);
   std::string describe(const isa::pb::Instruction &inst) const;
@@ -146,6 +150,7 @@ void Engine::placeInitialTenants() {
     if (b.kind() != isa::pb::INPUT && b.kind() != isa::pb::CONSTANT)
       continue;
     buffers[id].readyAt = 0;
+    buffers[id].writtenAt = 0;
     displaced.clear();
     sram[b.node()].occupy(b.addr(), b.bytes(), id, displaced);
     for (uint32_t d : displaced) {
@@ -259,6 +264,7 @@ void Engine::writeResult(uint64_t index, const isa::pb::Instruction &inst,
     s.clobberCycle = issue;
   }
   buffers[id].clobbered = false; // a rewrite makes the range whole again
+  buffers[id].writtenAt = std::min(buffers[id].writtenAt, issue);
 }
 
 static std::string bankText(const isa::BankRange &r) {
@@ -348,6 +354,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   const uint64_t issue = inst.issue();
 
   const isa::Cost cost = isa::instructionCost(prog.chip, p, inst);
+  const uint64_t hazardsBefore = result.hazardCount;
   const uint64_t done = addSat(addSat(issue, cost.busy), cost.latency);
 
   const bool isSend = isa::unitOf(op) == isa::Unit::C2C;
@@ -385,6 +392,53 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   // The data lands when the hardware delivers it, whatever was declared.
   buffers[inst.result()].readyAt = done;
   result.totalCycles = std::max(result.totalCycles, done);
+  if (opts.trace)
+    recordEvent(index, inst, cost, hazardsBefore);
+}
+
+void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
+                         const isa::Cost &cost, uint64_t hazardsBefore) {
+  const isa::Opcode op = isa::opcodeOf(inst);
+  InstructionEvent e;
+  e.instruction = index;
+  e.node = inst.node();
+  e.unit = isa::unitOf(op);
+  e.queue = e.unit == isa::Unit::C2C ? inst.link() : inst.queue();
+  e.issue = inst.issue();
+  e.busyEnd = addSat(e.issue, cost.busy);
+  e.done = addSat(e.busyEnd, cost.latency);
+  std::vector<isa::TensorDesc> operands;
+  for (int i = 0; i < inst.operands_size(); ++i) {
+    const isa::pb::Buffer &b = p.buffers(int(inst.operands(i)));
+    operands.push_back(isa::descOf(b));
+    bool seen = false; // an operand used twice is read once
+    for (int j = 0; j < i && !seen; ++j)
+      seen = inst.operands(j) == inst.operands(i);
+    if (!seen)
+      e.bytesRead += b.bytes();
+  }
+  const isa::pb::Buffer &r = p.buffers(int(inst.result()));
+  e.bytesWritten = r.bytes();
+  e.macs = isa::multiplyAccumulates(op, operands, isa::descOf(r));
+  e.hazards = uint32_t(result.hazardCount - hazardsBefore);
+  opts.trace->instructions.push_back(e);
+}
+
+// A buffer is needed from its write until its last reader finishes (or its
+// data is complete, for one nobody reads); outputs and constants until the
+// end, when the host reads the outputs and the weights stay for the next run.
+void Engine::recordLifetimes() {
+  for (int id = 0; id < p.buffers_size(); ++id) {
+    const BufferState &s = buffers[id];
+    if (s.writtenAt == kNever)
+      continue;
+    const isa::pb::Buffer &b = p.buffers(id);
+    uint64_t to = std::max(s.lastReadEnd, s.readyAt);
+    if (b.kind() == isa::pb::OUTPUT || b.kind() == isa::pb::CONSTANT)
+      to = std::max(to, result.totalCycles);
+    opts.trace->buffers.push_back(BufferLifetime{
+        uint32_t(id), b.node(), b.addr(), b.bytes(), s.writtenAt, to});
+  }
 }
 
 std::vector<QueueStats> Engine::collectQueues() const {
@@ -432,6 +486,11 @@ void Engine::finishBoundsAndHostIo() {
 }
 
 llvm::Expected<SimResult> Engine::run() {
+  if (opts.trace) {
+    opts.trace->instructions.clear();
+    opts.trace->instructions.reserve(size_t(p.instructions_size()));
+    opts.trace->buffers.clear();
+  }
   placeInitialTenants();
   for (int i = 0; i < p.instructions_size(); ++i) {
     const isa::pb::Instruction &inst = p.instructions(i);
@@ -449,6 +508,8 @@ llvm::Expected<SimResult> Engine::run() {
   result.seconds = double(result.totalCycles) / (prog.chip.clockMHz * 1e6);
   result.queues = collectQueues();
   finishBoundsAndHostIo();
+  if (opts.trace)
+    recordLifetimes();
   return std::move(result);
 }
 

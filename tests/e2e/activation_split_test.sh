@@ -7,8 +7,10 @@
 # GEMM [800x32576] x [32576x8192] in fp16 (shape-only weight) compiles and
 # simulates without hazards on 8 to 104 tsp-v1 chips, faster on 64 than on 8.
 lpx="$1"
-src="$(cd "$(dirname "$0")/../.." && pwd)"
-. "$src/tests/e2e/checks.sh"
+set -uo pipefail
+. "$(dirname "$0")/testlib.sh"
+src="$root"
+check() { if eval "$2"; then ok "$1"; else fail "$1" "$2"; fi; }
 
 /usr/bin/python3 - "$tmp" <<'PY'
 import os, sys
@@ -59,4 +61,4 @@ done
 check "GEMM: 64 chips are faster than 8" \
   "awk -v a=\$(us $tmp/g64.lpxb) -v b=\$(us $tmp/g8.lpxb) 'BEGIN { exit !(a > 0 && a < b) }'"
 
-summary activation-split
+finish

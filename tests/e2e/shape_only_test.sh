@@ -6,8 +6,10 @@
 # a shape-only initializer whose values the compiler needs is a clear error;
 # a one-layer shape-only llama2-70b export compiles and simulates.
 lpx="$1"
-src="$(cd "$(dirname "$0")/../.." && pwd)"
-. "$src/tests/e2e/checks.sh"
+set -uo pipefail
+. "$(dirname "$0")/testlib.sh"
+src="$root"
+check() { if eval "$2"; then ok "$1"; else fail "$1" "$2"; fi; }
 
 for m in mlp llama_step; do # same file name: the report names the model
   mkdir "$tmp/$m"
@@ -67,4 +69,4 @@ check "llama2-70b, 1 layer: simulates without hazards" '"$lpx" simulate "$tmp/l7
 check "llama2-70b, 1 layer: program under 1 MB (1.6 GB of weights not in it)" \
   '[ "$(stat -c %s "$tmp/l70.lpxb")" -lt 1000000 ]'
 
-summary shape-only
+finish

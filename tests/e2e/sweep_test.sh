@@ -5,13 +5,8 @@
 # exit 2 and no output; `--set` on compile and chip show changes the chip.
 set -uo pipefail
 lpx="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$(dirname "$0")/testlib.sh"
 model="$root/models/llama_step/model.onnx"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
 # 1. The 12-point sweep, timed.
 start=$(date +%s.%N)
@@ -87,6 +82,51 @@ expect_error "empty range" "is empty" --set link.latency=400..100:50
 expect_error "bad node count" "not a positive node count" --set nodes=0,2
 expect_error "unknown metric" "unknown metric" --metric speed
 
+# 5b. --shard I/N and merge: three parts, merged in any order, give the
+# unsharded CSV and plot byte for byte; so do the failing rows of the SRAM
+# sweep (quoted messages with commas). Parts that do not add up are refused
+# and nothing is written.
+for i in 1 2 3; do
+  "$lpx" sweep "$model" --set link.latency=108,216,432 --set nodes=1,2,4,8 \
+    --shard $i/3 -o "$tmp/part$i.csv" >/dev/null 2>&1 || fail "shard $i/3" "exit $?"
+done
+if "$lpx" sweep merge "$tmp/part3.csv" "$tmp/part1.csv" "$tmp/part2.csv" \
+     -o "$tmp/merged.csv" --plot "$tmp/merged.svg" >/dev/null 2>"$tmp/stderr" &&
+   cmp -s "$tmp/a.csv" "$tmp/merged.csv" && cmp -s "$tmp/a.svg" "$tmp/merged.svg"; then
+  ok "3 shards merged = the unsharded CSV and SVG"
+else
+  fail "shard merge" "$(head -2 "$tmp/stderr"; diff "$tmp/a.csv" "$tmp/merged.csv" | head -5)"
+fi
+rows=$(( $(grep -vc '^#' "$tmp/part1.csv") - 1 ))
+[ "$rows" -eq 4 ] && ok "shard 1/3 holds 4 of the 12 points" || fail "shard size" "$rows rows"
+for i in 1 2; do
+  "$lpx" sweep "$model" --set sram.bytes=64KiB,220MiB --shard $i/2 -o "$tmp/s$i.csv" >/dev/null 2>&1
+done
+if "$lpx" sweep merge "$tmp/s2.csv" "$tmp/s1.csv" -o "$tmp/smerged.csv" >/dev/null 2>&1 &&
+   cmp -s "$tmp/c.csv" "$tmp/smerged.csv"; then
+  ok "failing rows survive the merge unchanged"
+else
+  fail "merge of failing rows" "$(diff "$tmp/c.csv" "$tmp/smerged.csv" | head -5)"
+fi
+expect_merge_error() {
+  local name="$1" pattern="$2"; shift 2
+  rm -f "$tmp/m.csv"
+  "$lpx" sweep merge "$@" -o "$tmp/m.csv" >/dev/null 2>"$tmp/stderr"
+  local rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] &&
+     grep -qE "^lpx sweep merge: error: .*$pattern" "$tmp/stderr" && [ ! -e "$tmp/m.csv" ]; then
+    ok "$name: $(cat "$tmp/stderr")"
+  else
+    fail "$name" "exit $rc: $(head -2 "$tmp/stderr")"
+  fi
+}
+expect_merge_error "a missing part" "part\(s\) 2/3 of the sweep are missing" "$tmp/part1.csv" "$tmp/part3.csv"
+expect_merge_error "a part twice" "both part 1/3" "$tmp/part1.csv" "$tmp/part1.csv"
+expect_merge_error "a part of another sweep" "different sweep" "$tmp/part1.csv" "$tmp/s2.csv"
+expect_merge_error "a plain CSV" "not written by .lpx sweep --shard." "$tmp/a.csv"
+expect_error "bad shard" "expected I/N" --shard 4/3
+expect_error "plot of one shard" "--plot draws the whole grid" --shard 1/2 --plot "$tmp/e.svg"
+
 # 6. --set on compile: the program carries the modified chip.
 if "$lpx" compile "$model" --nodes 2 -o "$tmp/base.lpxb" >/dev/null &&
    "$lpx" compile "$model" --nodes 2 --set link.latency=108 -o "$tmp/fast.lpxb" >/dev/null; then
@@ -112,5 +152,4 @@ else
   fail "chip show --set" "$(head -5 "$tmp/chip.yaml")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -7,6 +7,13 @@
 
 llvm::Error lpx::cli::writeFileAtomically(llvm::StringRef path,
                                           llvm::StringRef contents) {
+  return writeFileAtomically(
+      path, [&](llvm::raw_ostream &os) { os << contents; });
+}
+
+llvm::Error lpx::cli::writeFileAtomically(
+    llvm::StringRef path,
+    llvm::function_ref<void(llvm::raw_ostream &)> write) {
   auto fail = [&](std::error_code ec) {
     return llvm::createStringError(ec, "cannot write '" + path +
                                            "': " + ec.message());
@@ -18,7 +25,7 @@ llvm::Error lpx::cli::writeFileAtomically(llvm::StringRef path,
     return fail(ec);
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << contents;
+    write(os);
     os.close();
     if (os.has_error()) {
       std::error_code ec = os.error();

@@ -43,8 +43,18 @@ struct SweepArgs {
   std::vector<std::string> constInputs; // as compile
   std::string metric = "seconds"; // cycles|seconds|efficiency|tokens_per_s
   unsigned jobs = 0;                    // 0: one per hardware thread
+  std::string shard;                    // "I/N": only that part of the grid
 };
 int runSweep(const SweepArgs &args);
+
+/// Joins the part files of a sharded sweep into the unsharded result.
+struct SweepMergeArgs {
+  std::vector<std::string> parts;
+  std::string output; // CSV
+  std::string plot;   // SVG, optional
+  std::string metric = "seconds";
+};
+int runSweepMerge(const SweepMergeArgs &args);
 
 struct CoverageArgs {
   std::vector<std::string> models;
@@ -60,8 +70,19 @@ struct SimulateArgs {
   std::string program;
   bool json = false;
   uint64_t maxCycles = UINT64_MAX;
+  std::string trace;  // Chrome/Perfetto trace-event JSON, optional
+  std::string report; // self-contained HTML report, optional
 };
 int runSimulate(const SimulateArgs &args);
+
+/// Moves one instruction earlier, to see a hazard (docs/tutorial.md).
+struct PerturbArgs {
+  std::string program;
+  std::string output;
+  uint64_t instruction = 0; // index, as `lpx inspect` numbers them
+  uint64_t cycles = 1;
+};
+int runPerturb(const PerturbArgs &args);
 
 struct RunArgs {
   std::string program;

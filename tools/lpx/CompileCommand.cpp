@@ -2,6 +2,7 @@
 #include "Commands.h"
 #include "CompileSupport.h"
 #include "ImportArgs.h"
+#include "Progress.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/isa/ChipOverrides.h"
@@ -72,7 +73,15 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     out.keep();
     return kOk;
   }
-  auto program = compileToProgram(*ctx, args.model, *importOpts, opts, *chip);
+  mlir::FailureOr<isa::pb::Program> program = mlir::failure();
+  {
+    StageProgress progress("compile");
+    program = compileToProgram(
+        *ctx, args.model, *importOpts, opts, *chip,
+        [&](llvm::StringRef stage, unsigned i, unsigned n) {
+          progress.stage(stage, i, n);
+        });
+  }
   if (failed(program))
     return failedWithoutMessage();
   if (auto e = isa::writeProgramFile(*program, args.output))

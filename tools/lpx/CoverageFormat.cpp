@@ -1,5 +1,6 @@
 //===- CoverageFormat.cpp - Coverage reports as text, md, json, html ------===//
 #include "CoverageFormat.h"
+#include "Markup.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -110,20 +111,6 @@ llvm::json::Value toJson(const ModelCoverage &m) {
   return std::move(o);
 }
 
-std::string escapeHtml(llvm::StringRef s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
-
 void writeHtml(const std::vector<ModelCoverage> &models,
                llvm::raw_ostream &os) {
   os << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
@@ -133,18 +120,18 @@ void writeHtml(const std::vector<ModelCoverage> &models,
         "left}.unsupported{background:#fdd}.folded{background:#eef}"
         "</style></head><body>\n";
   for (const ModelCoverage &m : models) {
-    os << "<h2>" << escapeHtml(llvm::sys::path::filename(m.model))
+    os << "<h2>" << escapeMarkup(llvm::sys::path::filename(m.model))
        << " (opset " << m.opset << ")</h2>\n<p><b>" << verdict(m) << "</b>: "
-       << escapeHtml(summary(m)) << "</p>\n";
+       << escapeMarkup(summary(m)) << "</p>\n";
     if (std::string c = costLine(m); !c.empty())
-      os << "<p>" << escapeHtml(c) << "</p>\n";
+      os << "<p>" << escapeMarkup(c) << "</p>\n";
     os << "<table><tr><th>node</th><th>op</th><th>status</th><th>reason</th>"
           "</tr>\n";
     for (const NodeCoverage &n : m.nodes)
       os << "<tr class=\"" << statusName(n.status) << "\"><td>"
-         << escapeHtml(n.name) << "</td><td>" << escapeHtml(opLabel(n))
+         << escapeMarkup(n.name) << "</td><td>" << escapeMarkup(opLabel(n))
          << "</td><td>" << statusName(n.status) << "</td><td>"
-         << escapeHtml(n.reason) << "</td></tr>\n";
+         << escapeMarkup(n.reason) << "</td></tr>\n";
     os << "</table>\n";
   }
   os << "</body></html>\n";

@@ -34,8 +34,12 @@ void Progress::update(size_t done, size_t failed) {
   double elapsed = elapsedSeconds();
   auto &os = llvm::errs();
   if (!terminal) {
-    os << "lpx " << what << ": " << done << "/" << total << " " << unit << " done ("
-       << llvm::format("%.1f", elapsed) << " s)\n";
+    os << "lpx " << what << ": " << done << "/" << total << " " << unit
+       << " done (" << llvm::format("%.1f s", elapsed);
+    if (done > 0 && done < total)
+      os << llvm::format(", about %.0f s left",
+                         elapsed / double(done) * double(total - done));
+    os << ")\n";
     return;
   }
   int filled = total ? int(kBarWidth * done / total) : kBarWidth;
@@ -57,4 +61,58 @@ void Progress::finish() {
     llvm::errs() << "\r\x1b[K";
     llvm::errs().flush();
   }
+}
+
+StageProgress::StageProgress(std::string what)
+    : what(std::move(what)),
+      terminal(llvm::sys::Process::StandardErrIsDisplayed()),
+      start(Clock::now()) {
+  if (!terminal)
+    return;
+  ticker = std::thread([this] {
+    std::unique_lock<std::mutex> lock(mutex);
+    // Nothing for a compile that is over in a moment.
+    wake.wait_for(lock, std::chrono::milliseconds(500), [&] { return stop; });
+    while (!stop) {
+      draw();
+      wake.wait_for(lock, std::chrono::milliseconds(500), [&] { return stop; });
+    }
+  });
+}
+
+StageProgress::~StageProgress() {
+  if (!ticker.joinable())
+    return;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stop = true;
+  }
+  wake.notify_one();
+  ticker.join();
+  if (drawn) {
+    llvm::errs() << "\r\x1b[K";
+    llvm::errs().flush();
+  }
+}
+
+void StageProgress::stage(llvm::StringRef stageName, unsigned i, unsigned n) {
+  if (!terminal)
+    return;
+  std::lock_guard<std::mutex> lock(mutex);
+  name = stageName.str();
+  index = i;
+  count = n;
+  if (drawn)
+    draw();
+}
+
+void StageProgress::draw() {
+  double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  int filled = count ? int(kBarWidth * index / count) : 0;
+  auto &os = llvm::errs();
+  os << "\r[" << std::string(filled, '#') << std::string(kBarWidth - filled, '.')
+     << "] " << what << ": stage " << index + 1 << "/" << count << " " << name
+     << llvm::format("  %.1f s", elapsed) << "\x1b[K";
+  os.flush();
+  drawn = true;
 }

@@ -7,9 +7,13 @@
 #ifndef LPX_TOOLS_PROGRESS_H
 #define LPX_TOOLS_PROGRESS_H
 
+#include "llvm/ADT/StringRef.h"
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace lpx::cli {
 
@@ -30,6 +34,28 @@ private:
   std::chrono::steady_clock::time_point start, lastDraw;
   size_t lastDone = ~size_t(0);
   bool drawn = false;
+};
+
+/// The stage a single compile is in, on a terminal only: which of its
+/// stages (import, each pass, emission) runs and for how long, redrawn every
+/// half second by a thread of its own while one long stage runs. Passes take
+/// very different times, so it shows stages done and time spent rather than
+/// guessing a time left.
+class StageProgress {
+public:
+  explicit StageProgress(std::string what);
+  ~StageProgress(); // clears the line
+  void stage(llvm::StringRef name, unsigned index, unsigned count);
+
+private:
+  void draw(); // with `mutex` held
+  std::string what, name;
+  unsigned index = 0, count = 0;
+  bool terminal, stop = false, drawn = false;
+  std::chrono::steady_clock::time_point start;
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::thread ticker;
 };
 
 } // namespace lpx::cli

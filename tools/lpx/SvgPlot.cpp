@@ -1,5 +1,6 @@
 //===- SvgPlot.cpp - A dependency-free SVG line chart ---------------------===//
 #include "SvgPlot.h"
+#include "Markup.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -22,20 +23,6 @@ const char *const kColors[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
                                "#CC79A7", "#56B4E9", "#F0E442", "#000000",
                                "#8C564B", "#7F7F7F"};
 
-std::string escape(const std::string &s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
-
 /// Tick text: SI prefixes for very large or small values (7.5 micro,
 /// "230.7M"), which read better on an axis than exponents.
 std::string label(double v) {
@@ -57,9 +44,9 @@ std::string label(double v) {
   return os.str();
 }
 
-/// About `count` round tick values (1, 2 or 5 times a power of ten) from at
-/// or below `lo` to at or above `hi`.
-std::vector<double> niceTicks(double lo, double hi, int count) {
+} // namespace
+
+std::vector<double> lpx::cli::niceTicks(double lo, double hi, int count) {
   double span = hi - lo;
   if (!(span > 0))
     return {lo};
@@ -79,6 +66,8 @@ std::vector<double> niceTicks(double lo, double hi, int count) {
     ticks.push_back(std::fabs(t) < step * 1e-9 ? 0 : t);
   return ticks;
 }
+
+namespace {
 
 struct Scale {
   double lo = 0, hi = 1;
@@ -144,7 +133,7 @@ std::string lpx::cli::renderSvg(const PlotSpec &plot) {
      << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
      << "<text x=\"" << kLeft + kPlotW / 2 << "\" y=\"28\" "
-     << "text-anchor=\"middle\" font-size=\"15\">" << escape(plot.title)
+     << "text-anchor=\"middle\" font-size=\"15\">" << escapeMarkup(plot.title)
      << "</text>\n";
 
   // Grid lines and tick labels.
@@ -155,7 +144,7 @@ std::string lpx::cli::renderSvg(const PlotSpec &plot) {
                        kLeft, y, kLeft + kPlotW, y)
        << llvm::format("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
                        kLeft - 6, y + 4)
-       << escape(label(t)) << "</text>\n";
+       << escapeMarkup(label(t)) << "</text>\n";
   }
   std::vector<std::pair<double, std::string>> xticks;
   if (!plot.xCategories.empty()) {
@@ -180,16 +169,16 @@ std::string lpx::cli::renderSvg(const PlotSpec &plot) {
                        x, kTop, x, kTop + kPlotH)
        << llvm::format("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
                        x, kTop + kPlotH + 18)
-       << escape(text) << "</text>\n";
+       << escapeMarkup(text) << "</text>\n";
   }
   os << llvm::format("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                      "height=\"%.1f\" fill=\"none\" stroke=\"#333\"/>\n",
                      kLeft, kTop, kPlotW, kPlotH);
   os << "<text x=\"" << kLeft + kPlotW / 2 << "\" y=\"" << kHeight - 22
-     << "\" text-anchor=\"middle\">" << escape(plot.xLabel)
+     << "\" text-anchor=\"middle\">" << escapeMarkup(plot.xLabel)
      << (sx.log ? " (log scale)" : "") << "</text>\n";
   os << "<text transform=\"translate(20," << kTop + kPlotH / 2
-     << ") rotate(-90)\" text-anchor=\"middle\">" << escape(plot.yLabel)
+     << ") rotate(-90)\" text-anchor=\"middle\">" << escapeMarkup(plot.yLabel)
      << "</text>\n";
 
   // Series, then the legend beside the plot.
@@ -206,8 +195,8 @@ std::string lpx::cli::renderSvg(const PlotSpec &plot) {
     for (auto [x, y] : s.points)
       os << llvm::format("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" ", px(x),
                          py(y))
-         << "fill=\"" << color << "\"><title>" << escape(s.label)
-         << (s.label.empty() ? "" : ": ") << escape(label(y))
+         << "fill=\"" << color << "\"><title>" << escapeMarkup(s.label)
+         << (s.label.empty() ? "" : ": ") << escapeMarkup(label(y))
          << "</title></circle>\n";
     double ly = kTop + 10 + 20 * double(i);
     os << llvm::format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -216,7 +205,7 @@ std::string lpx::cli::renderSvg(const PlotSpec &plot) {
        << "stroke=\"" << color << "\"/>\n"
        << llvm::format("<text x=\"%.1f\" y=\"%.1f\">", kLeft + kPlotW + 46,
                        ly + 4)
-       << escape(s.label) << "</text>\n";
+       << escapeMarkup(s.label) << "</text>\n";
   }
   os << "</svg>\n";
   return os.str();

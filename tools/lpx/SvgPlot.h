@@ -29,6 +29,10 @@ struct PlotSpec {
   std::vector<std::string> xCategories;
 };
 
+/// About `count` round tick values (1, 2 or 5 times a power of ten) from at
+/// or below `lo` to at or above `hi`.
+std::vector<double> niceTicks(double lo, double hi, int count);
+
 /// A complete standalone SVG document.
 std::string renderSvg(const PlotSpec &plot);
 

@@ -15,6 +15,7 @@
 #include "Progress.h"
 #include "SweepGrid.h"
 #include "SweepReport.h"
+#include "SweepShard.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/isa/ChipOverrides.h"
@@ -178,11 +179,12 @@ PointResult runPoint(const Sweep &sweep, size_t index) {
   return r;
 }
 
-/// Runs every point on `jobs` threads; `progress` is drawn by the caller's
+/// Runs `points` on `jobs` threads; `progress` is drawn by the caller's
 /// thread, which otherwise only waits.
-std::vector<PointResult> runAll(const Sweep &sweep, unsigned jobs,
-                                Progress &progress) {
-  size_t total = sweep.grid.size();
+std::vector<PointResult> runAll(const Sweep &sweep,
+                                const std::vector<size_t> &points,
+                                unsigned jobs, Progress &progress) {
+  size_t total = points.size();
   std::vector<PointResult> results(total);
   std::atomic<size_t> next{0};
   std::mutex mutex;
@@ -193,7 +195,7 @@ std::vector<PointResult> runAll(const Sweep &sweep, unsigned jobs,
     for (size_t i; (i = next.fetch_add(1)) < total;) {
       PointResult r;
       try {
-        r = runPoint(sweep, i);
+        r = runPoint(sweep, points[i]);
       } catch (const std::exception &e) { // e.g. out of memory
         r.message = e.what();
       }
@@ -230,6 +232,9 @@ std::vector<PointResult> runAll(const Sweep &sweep, unsigned jobs,
 } // namespace
 
 int lpx::cli::runSweep(const SweepArgs &args) {
+  if (args.model.empty() || args.output.empty())
+    return reportError(kCmd, "a model and -o OUTPUT.csv are required "
+                             "(or `lpx sweep merge PARTS... -o OUTPUT.csv`)");
   if (!llvm::is_contained(kMetrics, args.metric))
     return reportError(kCmd, "unknown metric '" + args.metric +
                                  "' (cycles, seconds, efficiency, "
@@ -259,28 +264,35 @@ int lpx::cli::runSweep(const SweepArgs &args) {
     return reportError(kCmd, grid.takeError());
   sweep.grid = std::move(*grid);
 
-  size_t total = sweep.grid.size();
+  Shard shard;
+  if (!args.shard.empty()) {
+    auto parsed = parseShard(args.shard);
+    if (!parsed)
+      return reportError(kCmd, parsed.takeError());
+    shard = *parsed;
+    if (!args.plot.empty())
+      return reportError(kCmd, "--plot draws the whole grid: give it to "
+                               "`lpx sweep merge`, not to one --shard");
+  }
+  std::vector<size_t> points = shardPoints(sweep.grid.size(), shard);
+  size_t total = points.size();
   unsigned jobs = args.jobs ? args.jobs
                             : std::max(1u, std::thread::hardware_concurrency());
-  jobs = unsigned(std::min<size_t>(jobs, total));
+  jobs = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, total)));
   Progress progress(kCmd, total);
-  std::vector<PointResult> results = runAll(sweep, jobs, progress);
+  std::vector<PointResult> results = runAll(sweep, points, jobs, progress);
   double elapsed = progress.elapsedSeconds();
 
-  // Render both outputs before writing either, so a failure leaves neither.
-  std::string csv = renderCsv(sweep.grid, results);
-  std::string svg;
-  if (!args.plot.empty()) {
-    std::string title = args.metric + " of " +
-                        llvm::sys::path::filename(args.model).str() + " on " +
-                        sweep.base.name;
-    svg = renderSvg(buildPlot(sweep.grid, results, args.metric, title));
-  }
-  if (auto e = writeFileAtomically(args.output, csv))
+  std::string head = csvHeader(sweep.grid);
+  if (!args.shard.empty())
+    head = partLine({llvm::sys::path::filename(args.model).str(),
+                     sweep.base.name, shard, sweep.grid.axes()}) +
+           head;
+  if (auto e = writeSweepFiles(
+          sweep.grid, points, head, csvRows(sweep.grid, points, results),
+          args.output, args.plot, args.metric,
+          plotTitle(args.metric, args.model, sweep.base.name)))
     return reportError(kCmd, std::move(e));
-  if (!args.plot.empty())
-    if (auto e = writeFileAtomically(args.plot, svg))
-      return reportError(kCmd, std::move(e));
 
   size_t ok = 0, hazards = 0;
   for (const PointResult &r : results) {
@@ -288,7 +300,11 @@ int lpx::cli::runSweep(const SweepArgs &args) {
     hazards += r.status == "hazards";
   }
   llvm::outs() << "swept " << total << " point(s) of "
-               << llvm::sys::path::filename(args.model) << " on "
+               << llvm::sys::path::filename(args.model);
+  if (!args.shard.empty())
+    llvm::outs() << " (part " << shard.index + 1 << "/" << shard.count
+                 << " of " << sweep.grid.size() << ")";
+  llvm::outs() << " on "
                << sweep.base.name << ": " << ok << " ok";
   if (hazards)
     llvm::outs() << ", " << hazards << " with hazards";

@@ -1,7 +1,9 @@
 //===- SweepReport.cpp - Sweep results as CSV and as a chart --------------===//
 #include "SweepReport.h"
+#include "AtomicFile.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -54,9 +56,10 @@ std::optional<double> lpx::cli::metricOf(const PointResult &r,
   return std::nullopt;
 }
 
-std::string lpx::cli::renderCsv(const Grid &grid,
-                                llvm::ArrayRef<PointResult> results) {
-  // Chip parameters first, in command-line order, then the node count.
+namespace {
+
+/// Chip parameters first, in command-line order, then the node count.
+std::vector<size_t> csvAxisOrder(const Grid &grid) {
   std::vector<size_t> order;
   size_t nodesAxis = 0;
   for (size_t i = 0; i < grid.axes().size(); ++i)
@@ -65,17 +68,39 @@ std::string lpx::cli::renderCsv(const Grid &grid,
     else
       order.push_back(i);
   order.push_back(nodesAxis);
+  return order;
+}
 
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+} // namespace
+
+std::string lpx::cli::csvHeader(const Grid &grid) {
   std::string out;
-  for (size_t i : order)
+  for (size_t i : csvAxisOrder(grid))
     out += csvField(grid.axes()[i].key) + ",";
-  out += "status,cycles,seconds,tokens_per_s,lower_bound,efficiency,"
-         "bottleneck,message\n";
-  for (size_t p = 0; p < results.size(); ++p) {
-    std::vector<size_t> at = grid.coords(p);
-    for (size_t i : order)
-      out += csvField(grid.axes()[i].values[at[i]]) + ",";
-    const PointResult &r = results[p];
+  return out + "status,cycles,seconds,tokens_per_s,lower_bound,efficiency,"
+               "bottleneck,message\n";
+}
+
+std::vector<std::string> lpx::cli::csvAxisValues(const Grid &grid,
+                                                 size_t point) {
+  std::vector<size_t> at = grid.coords(point);
+  std::vector<std::string> out;
+  for (size_t i : csvAxisOrder(grid))
+    out.push_back(grid.axes()[i].values[at[i]]);
+  return out;
+}
+
+std::string lpx::cli::csvRows(const Grid &grid, llvm::ArrayRef<size_t> points,
+                              llvm::ArrayRef<PointResult> results) {
+  std::string out;
+  for (size_t k = 0; k < points.size(); ++k) {
+    for (const std::string &v : csvAxisValues(grid, points[k]))
+      out += csvField(v) + ",";
+    const PointResult &r = results[k];
     out += r.status + ",";
     if (r.timed())
       out += std::to_string(r.cycles) + "," + number(r.seconds, "%.9g") + "," +
@@ -89,9 +114,76 @@ std::string lpx::cli::renderCsv(const Grid &grid,
   return out;
 }
 
-PlotSpec lpx::cli::buildPlot(const Grid &grid,
-                             llvm::ArrayRef<PointResult> results,
-                             StringRef metric, StringRef title) {
+std::vector<CsvRecord> lpx::cli::splitCsv(StringRef text) {
+  std::vector<CsvRecord> out;
+  CsvRecord rec;
+  std::string field;
+  bool quoted = false, any = false;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    any = true;
+    if (quoted) {
+      if (c != '"')
+        field += c;
+      else if (i + 1 < text.size() && text[i + 1] == '"')
+        field += text[++i];
+      else
+        quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      rec.fields.push_back(std::move(field));
+      field.clear();
+    } else if (c == '\n') {
+      rec.fields.push_back(std::move(field));
+      field.clear();
+      rec.text = text.slice(start, i + 1).str();
+      out.push_back(std::move(rec));
+      rec = CsvRecord();
+      start = i + 1;
+      any = false;
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  if (any) { // a last record without a line break
+    rec.fields.push_back(std::move(field));
+    rec.text = text.substr(start).str() + "\n";
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
+llvm::Expected<PointResult> lpx::cli::resultFromRow(const Grid &grid,
+                                                    const CsvRecord &row) {
+  const size_t axes = grid.axes().size();
+  // status, cycles, seconds, tokens_per_s, lower_bound, efficiency,
+  // bottleneck, message
+  if (row.fields.size() != axes + 8)
+    return error("a row has " + llvm::Twine(row.fields.size()) +
+                 " fields where " + llvm::Twine(axes + 8) + " were expected");
+  const std::string *f = row.fields.data() + axes;
+  PointResult r;
+  r.status = f[0];
+  r.bottleneck = f[6];
+  r.message = f[7];
+  if (!r.timed())
+    return r;
+  if (StringRef(f[1]).getAsInteger(10, r.cycles) ||
+      StringRef(f[2]).getAsDouble(r.seconds) ||
+      StringRef(f[4]).getAsInteger(10, r.lowerBound) ||
+      StringRef(f[5]).getAsDouble(r.efficiency))
+    return error("a row with status " + r.status + " has no numbers: " +
+                 StringRef(row.text).rtrim());
+  return r;
+}
+
+llvm::Expected<PlotSpec> lpx::cli::buildPlot(const Grid &grid,
+                                             llvm::ArrayRef<size_t> points,
+                                             llvm::ArrayRef<CsvRecord> rows,
+                                             StringRef metric,
+                                             StringRef title) {
   PlotSpec plot;
   size_t xa = xAxisOf(grid);
   const Axis &xAxis = grid.axes()[xa];
@@ -118,8 +210,8 @@ PlotSpec lpx::cli::buildPlot(const Grid &grid,
 
   // One series per combination of the other varying axes, in grid order.
   std::map<std::string, size_t> seriesOf;
-  for (size_t p = 0; p < results.size(); ++p) {
-    std::vector<size_t> at = grid.coords(p);
+  for (size_t p = 0; p < points.size(); ++p) {
+    std::vector<size_t> at = grid.coords(points[p]);
     std::string label;
     for (size_t i = 0; i < grid.axes().size(); ++i)
       if (i != xa && grid.axes()[i].values.size() > 1)
@@ -128,11 +220,40 @@ PlotSpec lpx::cli::buildPlot(const Grid &grid,
     auto [it, added] = seriesOf.try_emplace(label, plot.series.size());
     if (added)
       plot.series.push_back({label.empty() ? metric.str() : label, {}});
-    if (std::optional<double> y = metricOf(results[p], metric))
+    auto result = resultFromRow(grid, rows[p]);
+    if (!result)
+      return result.takeError();
+    if (std::optional<double> y = metricOf(*result, metric))
       plot.series[it->second].points.push_back({xs[at[xa]], *y});
   }
   for (PlotSeries &s : plot.series)
     std::stable_sort(s.points.begin(), s.points.end(),
                      [](auto a, auto b) { return a.first < b.first; });
   return plot;
+}
+
+std::string lpx::cli::plotTitle(StringRef metric, StringRef modelFile,
+                                StringRef chip) {
+  return (metric + " of " + llvm::sys::path::filename(modelFile) + " on " +
+          chip)
+      .str();
+}
+
+llvm::Error lpx::cli::writeSweepFiles(const Grid &grid,
+                                      llvm::ArrayRef<size_t> points,
+                                      StringRef head, StringRef rows,
+                                      StringRef csvPath, StringRef plotPath,
+                                      StringRef metric, StringRef title) {
+  std::string svg;
+  if (!plotPath.empty()) {
+    auto plot = buildPlot(grid, points, splitCsv(rows), metric, title);
+    if (!plot)
+      return plot.takeError();
+    svg = renderSvg(*plot);
+  }
+  if (auto e = writeFileAtomically(csvPath, (head + rows).str()))
+    return e;
+  if (!plotPath.empty())
+    return writeFileAtomically(plotPath, svg);
+  return llvm::Error::success();
 }

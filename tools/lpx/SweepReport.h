@@ -32,13 +32,53 @@ inline constexpr const char *kMetrics[] = {"cycles", "seconds", "efficiency",
 /// `metric` of a timed point (tokens_per_s: one decode step is one token).
 std::optional<double> metricOf(const PointResult &r, llvm::StringRef metric);
 
-/// One header line, then one row per point in point order.
-std::string renderCsv(const Grid &grid, llvm::ArrayRef<PointResult> results);
+/// The CSV's header line (with its line break).
+std::string csvHeader(const Grid &grid);
+
+/// The axis values a row of `point` starts with, in column order.
+std::vector<std::string> csvAxisValues(const Grid &grid, size_t point);
+
+/// One row per point: `results[i]` is the result of point `points[i]`.
+std::string csvRows(const Grid &grid, llvm::ArrayRef<size_t> points,
+                    llvm::ArrayRef<PointResult> results);
+
+/// One CSV record: its text (line break included) and its fields unquoted.
+struct CsvRecord {
+  std::string text;
+  std::vector<std::string> fields;
+};
+
+/// Splits CSV text (RFC 4180: quoted fields may hold commas, quotes and line
+/// breaks) into records.
+std::vector<CsvRecord> splitCsv(llvm::StringRef text);
+
+/// The result a row of csvRows shows, as far as the CSV carries it (status,
+/// cycles, seconds, lower bound, efficiency, bottleneck, message). Fails on
+/// a row that is not one of ours.
+llvm::Expected<PointResult> resultFromRow(const Grid &grid,
+                                          const CsvRecord &row);
 
 /// `metric` against the first axis with more than one value; one series per
-/// combination of the other axes. Failed points are left out.
-PlotSpec buildPlot(const Grid &grid, llvm::ArrayRef<PointResult> results,
-                   llvm::StringRef metric, llvm::StringRef title);
+/// combination of the other axes. Failed points are left out. The plot is
+/// drawn from the rows as the CSV prints them, so chart and table agree and
+/// a merged sweep draws the very same chart.
+llvm::Expected<PlotSpec> buildPlot(const Grid &grid,
+                                   llvm::ArrayRef<size_t> points,
+                                   llvm::ArrayRef<CsvRecord> rows,
+                                   llvm::StringRef metric,
+                                   llvm::StringRef title);
+
+/// "seconds of model.onnx on tsp-v1"
+std::string plotTitle(llvm::StringRef metric, llvm::StringRef modelFile,
+                      llvm::StringRef chip);
+
+/// Writes `head` + `rows` to `csvPath` and, unless `plotPath` is empty, the
+/// chart of the rows (points[i] is row i's point). Both are rendered before
+/// either is written, so a failure leaves neither.
+llvm::Error writeSweepFiles(const Grid &grid, llvm::ArrayRef<size_t> points,
+                            llvm::StringRef head, llvm::StringRef rows,
+                            llvm::StringRef csvPath, llvm::StringRef plotPath,
+                            llvm::StringRef metric, llvm::StringRef title);
 
 } // namespace lpx::cli
 

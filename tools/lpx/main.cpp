@@ -46,9 +46,9 @@ int main(int argc, char **argv) {
   auto *w = app.add_subcommand(
       "sweep", "Compile and simulate a model over a grid of chip parameters "
                "and node counts");
-  w->add_option("model", sweep.model, "ONNX model file")->required();
-  w->add_option("-o,--output", sweep.output, "CSV file, one row per point")
-      ->required();
+  // Not ->required(): `lpx sweep merge` has neither; runSweep checks them.
+  w->add_option("model", sweep.model, "ONNX model file");
+  w->add_option("-o,--output", sweep.output, "CSV file, one row per point");
   w->add_option("--plot", sweep.plot,
                 "SVG line chart of the metric against the first swept key");
   w->add_option("--chip", sweep.chip,
@@ -68,6 +68,20 @@ int main(int argc, char **argv) {
   w->add_option("--jobs,-j", sweep.jobs,
                 "Points compiled at once (default: one per hardware thread)")
       ->check(CLI::Range(1u, 1024u));
+  w->add_option("--shard", sweep.shard,
+                "Run only part I of N of the grid (I/N, 1 <= I <= N); join "
+                "the parts with `lpx sweep merge`");
+  SweepMergeArgs merge;
+  auto *wm = w->add_subcommand(
+      "merge", "Join the part files of `lpx sweep --shard` into the "
+               "unsharded CSV (and plot)");
+  wm->add_option("parts", merge.parts, "Part files (CSV)")->required();
+  wm->add_option("-o,--output", merge.output, "CSV file")->required();
+  wm->add_option("--plot", merge.plot, "SVG line chart, as `lpx sweep`");
+  wm->add_option("--metric", merge.metric,
+                 "What to plot: cycles, seconds, efficiency, tokens_per_s "
+                 "(default: seconds)");
+  w->require_subcommand(0, 1);
 
   SimulateArgs simulate;
   auto *s = app.add_subcommand("simulate", "Simulate a program cycle by cycle");
@@ -75,6 +89,26 @@ int main(int argc, char **argv) {
   s->add_flag("--json", simulate.json, "Machine-readable output");
   s->add_option("--max-cycles", simulate.maxCycles,
                 "Stop with an error past this cycle");
+  s->add_option("--trace", simulate.trace,
+                "Write the timeline as Chrome/Perfetto trace-event JSON "
+                "(open in ui.perfetto.dev or chrome://tracing)");
+  s->add_option("--report", simulate.report,
+                "Write a self-contained HTML report: timeline, utilisation, "
+                "SRAM map, bounds, instruction table");
+
+  PerturbArgs perturb;
+  auto *pt = app.add_subcommand(
+      "perturb", "Move one instruction of a program earlier, to see the "
+                 "simulator catch the hazard (docs/tutorial.md)");
+  pt->add_option("program", perturb.program, "Program file")->required();
+  pt->add_option("--early", perturb.instruction,
+                 "Index of the instruction to move, in issue order from 0 (the "
+                 "numbers of `lpx simulate --report` and --trace)")
+      ->required();
+  pt->add_option("--by", perturb.cycles, "Cycles earlier (default: 1)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 62));
+  pt->add_option("-o,--output", perturb.output, "Output program file")
+      ->required();
 
   RunArgs run;
   auto *r = app.add_subcommand("run", "Run a program on the CPU runtime and "
@@ -156,6 +190,8 @@ int main(int argc, char **argv) {
   }
   if (c->parsed())
     return runCompile(compile);
+  if (wm->parsed())
+    return runSweepMerge(merge);
   if (w->parsed())
     return runSweep(sweep);
   if (v->parsed())
@@ -164,6 +200,8 @@ int main(int argc, char **argv) {
     return runSimulate(simulate);
   if (r->parsed())
     return runRun(run);
+  if (pt->parsed())
+    return runPerturb(perturb);
   if (i->parsed())
     return runInspect(inspect);
   if (models->got_subcommand("list"))

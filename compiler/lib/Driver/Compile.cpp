@@ -3,10 +3,32 @@
 
 #include "lpx/InitAll.h"
 #include "lpx/Target/Program/EmitProgram.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
+
+namespace {
+/// Reports each pass once as it starts (a pass nested on functions runs
+/// once per function).
+class StageReporter : public PassInstrumentation {
+public:
+  StageReporter(const lpx::CompileStageCallback &onStage, unsigned count)
+      : onStage(onStage), count(count) {}
+  void runBeforePass(Pass *pass, Operation *) override {
+    llvm::StringRef name = pass->getArgument();
+    if (!name.empty() && seen.insert(name).second)
+      onStage(name, unsigned(seen.size()), count);
+  }
+
+private:
+  const lpx::CompileStageCallback &onStage;
+  unsigned count;
+  llvm::StringSet<> seen;
+};
+} // namespace
 
 std::unique_ptr<MLIRContext> lpx::makeCompilerContext() {
   DialectRegistry registry;
@@ -21,12 +43,17 @@ std::unique_ptr<MLIRContext> lpx::makeCompilerContext() {
 
 FailureOr<OwningOpRef<ModuleOp>>
 lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
-                 const CompileOptions &opts, StopAfter stop) {
+                 const CompileOptions &opts, StopAfter stop,
+                 const CompileStageCallback &onStage) {
+  PassManager pm(&ctx);
+  unsigned count = 1 + buildPipeline(pm, opts, stop); // the import, passes
+  if (onStage) {
+    onStage("import", 0, count);
+    pm.addInstrumentation(std::make_unique<StageReporter>(onStage, count));
+  }
   auto module = importOnnxFile(ctx, model, import);
   if (failed(module))
     return failure();
-  PassManager pm(&ctx);
-  buildPipeline(pm, opts, stop);
   if (failed(pm.run(**module)))
     return failure();
   return std::move(*module);
@@ -35,9 +62,20 @@ lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
 FailureOr<lpx::isa::pb::Program>
 lpx::compileToProgram(MLIRContext &ctx, StringRef model,
                       const ImportOptions &import, const CompileOptions &opts,
-                      const isa::ChipSpec &chip) {
-  auto module = compileToIR(ctx, model, import, opts, StopAfter::Scheduled);
+                      const isa::ChipSpec &chip,
+                      const CompileStageCallback &onStage) {
+  // One stage more than compileToIR's: the emission.
+  unsigned count = 0;
+  CompileStageCallback withEmit = [&](StringRef stage, unsigned i,
+                                      unsigned n) {
+    count = n + 1;
+    onStage(stage, i, count);
+  };
+  auto module = compileToIR(ctx, model, import, opts, StopAfter::Scheduled,
+                            onStage ? withEmit : nullptr);
   if (failed(module))
     return failure();
+  if (onStage)
+    onStage("emit", count - 1, count);
   return emitProgram(**module, chip, llvm::sys::path::filename(model));
 }

@@ -6,19 +6,23 @@
 
 using namespace mlir;
 
-void lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
-                        StopAfter stop) {
+unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
+                            StopAfter stop) {
+  unsigned passes = 1;
   pm.addNestedPass<func::FuncOp>(createGraphDecompose());
-  if (!opts.weights.empty() || !opts.activations.empty())
+  if (!opts.weights.empty() || !opts.activations.empty()) {
     pm.addNestedPass<func::FuncOp>(
         createConvertTypes(ConvertTypesOptions{opts.weights, opts.activations}));
+    ++passes;
+  }
   if (stop == StopAfter::Graph)
-    return;
+    return passes;
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.chip}));
   if (stop == StopAfter::Partitioned)
-    return;
+    return passes + 1;
   pm.addPass(createSchedule(ScheduleOptions{opts.chip}));
   pm.addPass(createAllocateSram(AllocateSramOptions{opts.chip}));
+  return passes + 3;
 }
 
 namespace {

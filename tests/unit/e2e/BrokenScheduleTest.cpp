@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/Driver/Compile.h"
+#include "lpx/isa/Perturb.h"
 #include "lpx/isa/Program.h"
 #include "lpx/sim/Simulator.h"
 
@@ -37,23 +38,6 @@ isa::LoadedProgram compileModel(const std::string &model, unsigned nodes) {
   return std::move(*loaded);
 }
 
-/// Moves instruction `index` one cycle earlier and keeps the list sorted;
-/// returns the instruction's new index.
-int shiftEarlier(isa::pb::Program &p, int index) {
-  auto *insts = p.mutable_instructions();
-  isa::pb::Instruction moved = insts->Get(index);
-  moved.set_issue(moved.issue() - 1);
-  if (isa::opcodeOf(moved) == isa::Opcode::Send)
-    moved.set_arrive(moved.arrive() - 1); // keep the declared flight time
-  int at = index;
-  while (at > 0 && insts->Get(at - 1).issue() > moved.issue()) {
-    insts->SwapElements(at, at - 1);
-    --at;
-  }
-  *insts->Mutable(at) = moved;
-  return at;
-}
-
 class BrokenSchedule
     : public ::testing::TestWithParam<std::pair<const char *, unsigned>> {};
 
@@ -70,7 +54,7 @@ TEST_P(BrokenSchedule, EveryEarlierInstructionIsAHazard) {
     if (good.program.instructions(i).issue() == 0)
       continue; // cannot move before cycle 0
     isa::LoadedProgram broken = good;
-    int at = shiftEarlier(broken.program, i);
+    int at = isa::moveEarlier(broken.program, i, 1);
     if (llvm::Error e = isa::verifyProgram(broken.program, broken.chip))
       FAIL() << llvm::toString(std::move(e));
     auto result = sim::simulate(broken);

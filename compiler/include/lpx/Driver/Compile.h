@@ -13,6 +13,7 @@
 #include "lpx/isa/ChipSpec.h"
 #include "program.pb.h"
 #include "mlir/IR/MLIRContext.h"
+#include <functional>
 
 namespace lpx {
 
@@ -20,17 +21,23 @@ namespace lpx {
 /// is deterministic and single-threaded by design).
 std::unique_ptr<mlir::MLIRContext> makeCompilerContext();
 
+/// Told as each stage of a compile starts: "import", every pass by its
+/// argument ("lpx-schedule", ...), "emit"; `index` counts from 0 of `count`.
+using CompileStageCallback =
+    std::function<void(llvm::StringRef stage, unsigned index, unsigned count)>;
+
 /// Imports `model` and lowers it to IR level `stop`.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
             const ImportOptions &import, const CompileOptions &opts,
-            StopAfter stop);
+            StopAfter stop, const CompileStageCallback &onStage = nullptr);
 
 /// Imports `model`, runs the whole pipeline for `chip` and emits the program.
 mlir::FailureOr<isa::pb::Program>
 compileToProgram(mlir::MLIRContext &ctx, llvm::StringRef model,
                  const ImportOptions &import, const CompileOptions &opts,
-                 const isa::ChipSpec &chip);
+                 const isa::ChipSpec &chip,
+                 const CompileStageCallback &onStage = nullptr);
 
 } // namespace lpx
 

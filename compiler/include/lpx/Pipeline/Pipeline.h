@@ -19,8 +19,10 @@ struct CompileOptions {
 enum class StopAfter { Graph, Partitioned, Scheduled };
 
 /// Adds decompose, partition, schedule and allocate-sram (up to `stop`).
-void buildPipeline(mlir::OpPassManager &pm, const CompileOptions &opts,
-                   StopAfter stop = StopAfter::Scheduled);
+/// Adds the passes; returns how many (a pass nested on functions counts
+/// once), so a driver can show how far a compile has got.
+unsigned buildPipeline(mlir::OpPassManager &pm, const CompileOptions &opts,
+                       StopAfter stop = StopAfter::Scheduled);
 
 /// Registers the pipeline as `lpx-compile` for lpx-opt.
 void registerPipelines();

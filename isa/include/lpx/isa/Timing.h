@@ -39,6 +39,12 @@ Cost instructionCost(const ChipSpec &chip, Opcode op,
                      const TensorDesc &result,
                      const std::vector<int64_t> &attrs = {});
 
+/// Multiply-accumulates an MXM instruction performs (matmul, conv,
+/// conv_transpose: the useful products, no padding of tiles); 0 for every
+/// other opcode. For reports: the cost model above prices the tiles.
+uint64_t multiplyAccumulates(Opcode op, const std::vector<TensorDesc> &operands,
+                             const TensorDesc &result);
+
 /// What one link carries: bytes per cycle (all lanes) and cycles of flight.
 struct LinkRate {
   double bytesPerCycle = 0;

@@ -13,6 +13,7 @@
 #define LPX_SIM_SIMULATOR_H
 
 #include "lpx/isa/Program.h"
+#include "lpx/sim/ExecutionTrace.h"
 #include "lpx/sim/LowerBound.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -83,6 +84,10 @@ struct SimOptions {
   uint64_t maxCycles = UINT64_MAX;
   /// Hazards kept in SimResult::hazards; the rest are only counted.
   size_t maxHazards = 100;
+  /// When set, filled with one event per instruction and the buffers'
+  /// lifetimes as this run executed them (ExecutionTrace.h). Costs nothing
+  /// when null.
+  ExecutionTrace *trace = nullptr;
 };
 
 /// Walks the instructions once in issue order. Fails only when an option's

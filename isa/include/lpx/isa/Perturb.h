@@ -1,0 +1,24 @@
+//===- Perturb.h - Deliberately broken schedules ----------------*- C++ -*-===//
+//
+// Moving an instruction earlier than the compiler scheduled it is how one
+// shows (`lpx perturb`, docs/tutorial.md) and tests (BrokenScheduleTest)
+// that the simulator catches a schedule the chip could not run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_ISA_PERTURB_H
+#define LPX_ISA_PERTURB_H
+
+#include "program.pb.h"
+#include <cstdint>
+
+namespace lpx::isa {
+
+/// Moves instruction `index` `cycles` earlier, a send's declared arrival
+/// with it (the flight time stays what was declared), and keeps the list
+/// sorted by issue cycle. Returns the instruction's new index. Requires
+/// index < instructions_size() and issue >= cycles.
+int moveEarlier(pb::Program &p, int index, uint64_t cycles);
+
+} // namespace lpx::isa
+
+#endif

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# `lpx simulate --report`: the HTML page loads in a real headless browser
+# (Debian's chromium) with no console message and no network request, its
+# script runs, and it shows the expected elements: a timeline and an SRAM
+# map per chip, the utilisation table with every queue of the simulation,
+# the bounds, and one table row per instruction. Exit 77 (skipped) when
+# chromium is not installed. About 5 s.
+set -uo pipefail
+lpx="$1"
+browser="$(command -v chromium || command -v chromium-browser || true)"
+if [ -z "$browser" ]; then
+  echo "chromium is not installed (tools/setup-debian.sh installs it): skipped"
+  exit 77
+fi
+source "$(dirname "$0")/testlib.sh"
+
+# Loads a page with networking off; the DOM after scripts ran goes to
+# $1.dom, console messages (errors, failed loads) to $1.console.
+load() {
+  timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
+    --user-data-dir="$tmp/profile" --host-resolver-rules='MAP * ~NOTFOUND' \
+    --enable-logging=stderr --v=0 --dump-dom "file://$1" \
+    >"$1.dom" 2>"$1.log"
+  grep 'CONSOLE' "$1.log" >"$1.console"
+}
+
+# The detector must see a broken page, or a clean result means nothing.
+printf '<html><body><img src="https://example.com/x.png"><script>undefinedFn();</script></body></html>' >"$tmp/broken.html"
+load "$tmp/broken.html"
+if grep -q 'undefinedFn' "$tmp/broken.html.console"; then
+  ok "a page with a script error is caught"
+else
+  fail "detector" "no console error seen for a broken page: $(tail -3 "$tmp/broken.html.log")"
+fi
+
+"$lpx" compile "$root/models/llama_step/model.onnx" --nodes 2 -o "$tmp/l2.lpxb" >/dev/null
+"$lpx" simulate --json "$tmp/l2.lpxb" >"$tmp/sim.json"
+"$lpx" simulate "$tmp/l2.lpxb" --report "$tmp/l2.html" >/dev/null
+load "$tmp/l2.html"
+dom="$tmp/l2.html.dom"
+
+if [ -s "$dom" ] && [ ! -s "$tmp/l2.html.console" ]; then
+  ok "the report loads without console messages"
+else
+  fail "console" "$(head -5 "$tmp/l2.html.console")"
+fi
+if grep -qE "(src|href)=['\"]?(https?:)?//" "$tmp/l2.html"; then
+  fail "self-contained" "the page references another address"
+else
+  ok "the page is self-contained"
+fi
+grep -q "data-ready=\"1\"" "$dom" && ok "its script ran" || fail "script" "data-ready is not 1"
+for id in summary bounds timeline utilisation sram hazards instructions \
+          timeline-chip0 timeline-chip1 sram-chip0 sram-chip1 instruction-table pager-status; do
+  grep -q "id=\"$id\"" "$dom" || missing="${missing:-} #$id"
+done
+[ -z "${missing:-}" ] && ok "every expected element is there" || fail "elements" "missing:$missing"
+
+instrs=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["instructions"])' "$tmp/sim.json")
+rows=$(python3 - "$dom" <<'PY'
+import sys, html.parser
+class P(html.parser.HTMLParser):
+    table = body = False; rows = 0
+    def handle_starttag(self, tag, attrs):
+        if tag == "table" and ("id", "instruction-table") in attrs: self.table = True
+        if self.table and tag == "tbody": self.body = True
+        if self.body and tag == "tr": self.rows += 1
+    def handle_endtag(self, tag):
+        if tag == "tbody": self.body = False; self.table = False
+p = P(); p.feed(open(sys.argv[1]).read()); print(p.rows)
+PY
+)
+[ "$rows" = "$instrs" ] && ok "$rows instruction rows for $instrs instructions" ||
+  fail "instruction table" "$rows rows for $instrs instructions"
+grep -q 'page 1 of 1' "$dom" && ok "the pager shows page 1 of 1" || fail "pager" "no 'page 1 of 1'"
+queues=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["queues"]))' "$tmp/sim.json")
+urows=$(sed -n '/id="utilisation"/,/<\/section>/p' "$dom" | grep -c '<tr><td>')
+[ "$urows" = "$queues" ] && ok "$urows utilisation rows, one per simulated queue" ||
+  fail "utilisation" "$urows rows for $queues queues"
+bound=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["lower_bound"], d["bottleneck"])' "$tmp/sim.json")
+grep -q "<b>${bound%% *}</b> cycles" "$dom" && grep -qF "${bound#* }" "$dom" &&
+  ok "the bounds section names the lower bound and bottleneck ($bound)" ||
+  fail "bounds" "'$bound' not in the page"
+
+# A schedule with a hazard: the page lists it and marks its instruction.
+"$lpx" perturb "$tmp/l2.lpxb" --early 1 -o "$tmp/early.lpxb" >/dev/null
+"$lpx" simulate "$tmp/early.lpxb" --report "$tmp/early.html" >/dev/null
+rc=$?
+load "$tmp/early.html"
+marked=$(grep -c "<tr class=\"hazard\">" "$tmp/early.html.dom")
+if [ $rc -eq 1 ] && [ ! -s "$tmp/early.html.console" ] && [ "$marked" -ge 2 ] &&
+   grep -q "operand-not-ready" "$tmp/early.html.dom"; then
+  ok "a hazard is listed and its instruction marked ($marked rows)"
+else
+  fail "hazard report" "exit $rc, $marked marked rows, console: $(head -2 "$tmp/early.html.console")"
+fi
+
+finish

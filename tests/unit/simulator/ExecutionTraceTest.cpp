@@ -1,0 +1,122 @@
+//===- ExecutionTraceTest.cpp - The per-instruction record of a run -------===//
+//
+// The trace must carry the cycles the simulation used: every expected value
+// is derived here from the test chip's constants (ProgramBuilder.h), as in
+// SimulatorTest, and MAC counts from the shapes.
+//
+//===----------------------------------------------------------------------===//
+#include "ProgramBuilder.h"
+
+using namespace lpx;
+using namespace lpx::sim;
+using namespace lpx::sim::test;
+using isa::DType;
+using isa::Opcode;
+
+namespace {
+
+/// Loads and simulates with a trace.
+bool simulateTraced(const ProgramBuilder &b, ExecutionTrace &trace,
+                    SimResult &r) {
+  SimOptions opts;
+  opts.trace = &trace;
+  isa::LoadedProgram prog;
+  return loadAndSimulate(b, prog, r, opts);
+}
+
+TEST(ExecutionTraceTest, SendThenRelu) {
+  ProgramBuilder b(2);
+  constexpr uint64_t bytes = 200 * 4; // 1x200 f32
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 200}, isa::pb::INPUT);
+  uint32_t y = b.buffer("x@1", 1, 0, DType::F32, {1, 200});
+  uint32_t z = b.buffer("z", 1, 4096, DType::F32, {1, 200}, isa::pb::OUTPUT);
+  // 3 flits of 328 bytes at 8 bytes per cycle, then 50 cycles of flight.
+  const uint64_t linkBusy = ceilDiv(
+      ceilDiv(bytes, chip::kFlitPayload) * chip::kFlitBytes,
+      chip::kLinkBytesPerCycle);
+  const uint64_t arrive = linkBusy + chip::kLinkLatency;
+  b.send(0, 0, x, y, 1, arrive, "Relu_0");
+  b.inst(Opcode::Relu, 1, arrive, {y}, z, "Relu_0");
+
+  ExecutionTrace trace;
+  SimResult r;
+  ASSERT_TRUE(simulateTraced(b, trace, r));
+  ASSERT_EQ(trace.instructions.size(), 2u);
+
+  const InstructionEvent &send = trace.instructions[0];
+  EXPECT_EQ(send.instruction, 0u);
+  EXPECT_EQ(send.node, 0u);
+  EXPECT_EQ(send.unit, isa::Unit::C2C);
+  EXPECT_EQ(send.queue, 0u); // link 0 (to node 1)
+  EXPECT_EQ(send.issue, 0u);
+  EXPECT_EQ(send.busyEnd, linkBusy);
+  EXPECT_EQ(send.done, arrive);
+  EXPECT_EQ(send.bytesRead, bytes);
+  EXPECT_EQ(send.bytesWritten, bytes);
+  EXPECT_EQ(send.macs, 0u);
+  EXPECT_EQ(send.hazards, 0u);
+
+  const uint64_t reluBusy =
+      ceilDiv(ceilDiv(bytes, chip::kVectorBytes), chip::kVxmVectorsPerCycle);
+  const InstructionEvent &relu = trace.instructions[1];
+  EXPECT_EQ(relu.node, 1u);
+  EXPECT_EQ(relu.unit, isa::Unit::VXM);
+  EXPECT_EQ(relu.issue, arrive);
+  EXPECT_EQ(relu.busyEnd, arrive + reluBusy);
+  EXPECT_EQ(relu.done, arrive + reluBusy + chip::kVxmLatency);
+  EXPECT_EQ(relu.done, r.totalCycles);
+
+  // x: preloaded, read by the send until the link is free again; x@1:
+  // written by the send at 0, read by the relu until its busy end; z: an
+  // output, kept to the end.
+  ASSERT_EQ(trace.buffers.size(), 3u);
+  EXPECT_EQ(trace.buffers[0].buffer, x);
+  EXPECT_EQ(trace.buffers[0].from, 0u);
+  EXPECT_EQ(trace.buffers[0].to, linkBusy);
+  EXPECT_EQ(trace.buffers[1].node, 1u);
+  EXPECT_EQ(trace.buffers[1].from, 0u);
+  EXPECT_EQ(trace.buffers[1].to, arrive + reluBusy);
+  EXPECT_EQ(trace.buffers[2].addr, 4096u);
+  EXPECT_EQ(trace.buffers[2].bytes, bytes);
+  EXPECT_EQ(trace.buffers[2].from, arrive);
+  EXPECT_EQ(trace.buffers[2].to, r.totalCycles);
+}
+
+TEST(ExecutionTraceTest, MatMulMacsAndHazards) {
+  constexpr uint64_t M = 16, K = 100, N = 130;
+  ProgramBuilder b;
+  uint32_t a = b.buffer("a", 0, 0, DType::F32, {M, K}, isa::pb::INPUT);
+  uint32_t w = b.buffer("w", 0, 8192, DType::F32, {K, N}, isa::pb::CONSTANT);
+  uint32_t t = b.buffer("t", 0, 65536, DType::F32, {M, N});
+  uint32_t o = b.buffer("o", 0, 131072, DType::F32, {M, N}, isa::pb::OUTPUT);
+  b.inst(Opcode::MatMul, 0, 0, {a, w}, t, "MatMul_0");
+  // Issued one cycle after the matmul: its operand is not ready.
+  b.inst(Opcode::Relu, 0, 1, {t}, o, "Relu_1");
+
+  ExecutionTrace trace;
+  SimResult r;
+  ASSERT_TRUE(simulateTraced(b, trace, r));
+  ASSERT_EQ(trace.instructions.size(), 2u);
+  EXPECT_EQ(trace.instructions[0].unit, isa::Unit::MXM);
+  EXPECT_EQ(trace.instructions[0].macs, M * K * N);
+  EXPECT_EQ(trace.instructions[0].bytesRead, (M * K + K * N) * 4);
+  EXPECT_EQ(trace.instructions[0].hazards, 0u);
+  EXPECT_GE(trace.instructions[1].hazards, 1u);
+  uint64_t sum = 0;
+  for (const InstructionEvent &e : trace.instructions)
+    sum += e.hazards;
+  EXPECT_EQ(sum, r.hazardCount);
+}
+
+TEST(ExecutionTraceTest, NoTraceByDefault) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t z = b.buffer("z", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_0");
+  isa::LoadedProgram prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r)); // opts.trace is null: no crash
+  EXPECT_EQ(r.instructions, 1u);
+}
+
+} // namespace
