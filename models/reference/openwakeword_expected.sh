@@ -6,7 +6,7 @@
 #
 #   models/reference/openwakeword_expected.sh [MODEL_NAME...]   (default: all)
 #
-# Needs npm/registry access (models/fetch_openwakeword.sh) and onnxruntime-node
+# Needs npm/registry access (models/fetch_npm_onnx.sh) and onnxruntime-node
 # in ORT_DIR (default /tmp/ort; see models/README.md). Every graph input of
 # these models is static; a model with symbolic dims would need --dim pins
 # here and the same --input-shape in tests/e2e/openwakeword_test.sh.
@@ -14,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-list=$("$root/models/fetch_openwakeword.sh")
+list=$("$root/models/fetch_npm_onnx.sh" openwakeword-js "${OWW_VERSION:-0.1.27}")
 for model in $list; do
   name="$(basename "$model" .onnx)"
   if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi

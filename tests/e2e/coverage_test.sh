@@ -71,6 +71,28 @@ check "every blocker listed with its node name" \
 check "summary line counts them" "grep -q '1/3 nodes supported, 2 op types missing' '$tmp/blocked.txt'"
 check "verdict not portable" "grep -q 'verdict: not portable' '$tmp/blocked.txt'"
 
+# A reshape target computed from an input's value: the report blames the
+# run-time shape (naming its source), not Reshape as a missing op.
+/usr/bin/python3 - "$tmp/dynshape.onnx" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+g = helper.make_graph(
+    [helper.make_node("Neg", ["n"], ["negn"], name="neg"),
+     helper.make_node("Concat", ["negn", "m1"], ["target"], axis=0, name="cat"),
+     helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")],
+    "dyn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
+            helper.make_tensor_value_info("n", TensorProto.INT64, [1])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b"])],
+    [numpy_helper.from_array(np.array([-1], np.int64), "m1")])
+open(sys.argv[1], "wb").write(helper.make_model(
+    g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+PY
+"$lpx" coverage "$tmp/dynshape.onnx" >"$tmp/dyn.txt"; rc=$?
+check "run-time shape: not portable, Reshape not missing, source named" \
+  "[ $rc -eq 1 ] && grep -q '2/3 nodes supported, 0 op types missing' '$tmp/dyn.txt' &&
+   grep -q \"shape computed at run time from node 'neg' (Neg), which reads graph input 'n'; pinning its value with --const-input n=file.pb would fold it\" '$tmp/dyn.txt'"
+
 "$lpx" coverage --format json "$tmp/blocked.onnx" "$root/models/mlp/model.onnx" >"$tmp/r.json"
 check "json report parses and has both models" \
   "/usr/bin/python3 -c 'import json,sys; r=json.load(open(\"$tmp/r.json\")); assert len(r)==2 and r[1][\"portable\"] and not r[0][\"portable\"]'"

@@ -3,15 +3,8 @@
 # interface of an optimum export; shape-only weights carry the documented
 # marker; exports are deterministic; tiny models compile and simulate; bad
 # options get one line, exit 2 and no file. About 5 s.
-set -uo pipefail
-lpx="$1"
+source "$(dirname "$0")/common.sh" "$1"
 python=/usr/bin/python3
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
 
 # export NAME FILE [options]: exit 0 expected.
 export_ok() {

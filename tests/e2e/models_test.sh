@@ -2,13 +2,7 @@
 # The built-in models end to end: compile for 1, 2, 4 and 8 nodes, simulate
 # twice (no hazards, identical reports), run on the CPU runtime and compare
 # with the outputs onnxruntime computed (models/*/test_data_set_0).
-set -uo pipefail
-lpx="$1"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+source "$(dirname "$0")/common.sh" "$1"
 for model in mlp llama_step; do
   for nodes in 1 2 4 8; do
     what="$model on $nodes node(s)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real models nobody here wrote: the openWakeWord classifiers shipped in the
-# npm package openwakeword-js (fetched by models/fetch_openwakeword.sh, never
+# npm package openwakeword-js (fetched by models/fetch_npm_onnx.sh, never
 # committed). For every model, `lpx coverage` must give the verdict recorded
 # below; portable ones are compiled for 1 and 2 chips, simulated (no hazards)
 # and run on the CPU runtime against outputs onnxruntime computed
@@ -10,7 +10,8 @@
 #
 #   tests/e2e/openwakeword_test.sh LPX
 #
-# Without npm or the registry (and no cached tarball) the test is skipped.
+# Without npm or the registry (and no cached tarball) the test is skipped
+# (exit 77, CTest's SKIP_RETURN_CODE).
 set -uo pipefail
 lpx="$1"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -32,10 +33,10 @@ declare -A missing=(
   [namaste_deepa]=""
 )
 
-if ! list=$("$root/models/fetch_openwakeword.sh" "$cache" 2>"$tmp/fetch.err"); then
+if ! list=$("$root/models/fetch_npm_onnx.sh" openwakeword-js "${OWW_VERSION:-0.1.27}" "$cache" 2>"$tmp/fetch.err"); then
   echo "note: $(head -1 "$tmp/fetch.err")"
   echo "0 passed, 0 failed, 1 skipped: openwakeword-js not available"
-  exit 0
+  exit 77 # CTest's SKIP_RETURN_CODE: skipped, not passed
 fi
 
 passed=0 failed=0

@@ -9,6 +9,13 @@ that succeeds. The run fails when any test's outcome differs from the list,
 in either direction, so the list always tells the truth.
 
 Usage: run_node_tests.py --lpx build/bin/lpx [--expect FILE] [--jobs 2]
+
+With --activations FMT (fp16, bf16, ...) it runs again every test the list
+says passes in fp32 and whose inputs or outputs hold floats, compiled with --activations FMT and compared with the
+tolerances of that format (`lpx run --tolerance-of FMT`, whose one table is
+rt::defaultTolerance in runtime/lib/Compare.cpp). The tests that do not pass
+in FMT are listed with their reasons in --format-expect (only failures are
+listed there; every other test must pass).
 """
 import argparse
 import json
@@ -121,7 +128,17 @@ def run(cmd):
     return p.returncode, (p.stderr.strip() or p.stdout.strip()).splitlines()
 
 
-def check_test(lpx, name, node_counts):
+def has_float_values(name):
+    """Whether a test's graph inputs or outputs hold floating-point values
+    (the only ones --activations changes)."""
+    model = onnx.load(os.path.join(NODE_DIR, name, "model.onnx"), load_external_data=False)
+    floats = {onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16,
+              onnx.TensorProto.DOUBLE, onnx.TensorProto.BFLOAT16}
+    return any(v.type.tensor_type.elem_type in floats
+               for v in list(model.graph.input) + list(model.graph.output))
+
+
+def check_test(lpx, name, node_counts, activations=None):
     """Returns (passed, reason)."""
     test_dir = os.path.join(NODE_DIR, name)
     try:
@@ -136,6 +153,8 @@ def check_test(lpx, name, node_counts):
                    "--nodes", str(nodes), "-o", prog]
             for c in consts:
                 cmd += ["--const-input", c]
+            if activations:
+                cmd += ["--activations", activations]
             rc, out = run(cmd)
             if rc != 0:
                 return False, f"compile ({nodes} nodes): {out[0] if out else rc}"
@@ -144,7 +163,8 @@ def check_test(lpx, name, node_counts):
                 return False, f"simulate ({nodes} nodes): " + next(
                     (l for l in out if "hazard" in l or "error" in l), str(rc))
             for ds in data_sets:
-                rc, out = run([lpx, "run", prog, "--data", os.path.join(test_dir, ds)])
+                tol = ["--tolerance-of", activations] if activations else []
+                rc, out = run([lpx, "run", prog, "--data", os.path.join(test_dir, ds)] + tol)
                 if rc != 0:
                     bad = [l for l in out if "MISMATCH" in l or "error" in l]
                     return False, f"run ({nodes} nodes, {ds}): {(bad or out or [rc])[0]}"
@@ -161,17 +181,29 @@ def main():
     ap.add_argument("--only", help="run only tests whose name contains this")
     ap.add_argument("--write-expectations", action="store_true",
                     help="rewrite the list from this run's outcomes (review the diff!)")
+    ap.add_argument("--activations", help="number format to compile the fp32-passing tests in")
+    ap.add_argument("--format-expect", help="with --activations: the tests that fail in it")
     args = ap.parse_args()
     if not os.path.isdir(NODE_DIR):
         sys.exit(f"{NODE_DIR} is missing: install libonnx-testdata")
 
     expect = read_expectations(args.expect)
+    out_file = args.expect
+    if args.activations:
+        if not args.format_expect:
+            sys.exit("--activations needs --format-expect")
+        known = (read_expectations(args.format_expect)
+                 if os.path.exists(args.format_expect) else {})
+        expect = {n: known.get(n, ("pass", "")) for n, (want, _) in expect.items()
+                  if want == "pass" and has_float_values(n)}
+        out_file = args.format_expect
     names = sorted(n for n in expect if not args.only or args.only in n)
     node_counts = [int(n) for n in args.nodes.split(",")]
     results = {}
     tty = sys.stdout.isatty()
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(check_test, args.lpx, n, node_counts): n for n in names}
+        futures = {pool.submit(check_test, args.lpx, n, node_counts, args.activations): n
+                   for n in names}
         for done, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             name = futures[fut]
             results[name] = fut.result()
@@ -190,12 +222,20 @@ def main():
             surprises.append(f"  {name}: expected {want}, got "
                              f"{'pass' if ok else 'fail: ' + reason}")
     if args.write_expectations:
-        with open(args.expect, "w") as f:
-            f.write("# ONNX backend node tests run by run_node_tests.py: "
-                    "<test> pass|fail [reason]\n")
+        with open(out_file, "w") as f:
+            if args.activations:
+                f.write(f"# Node tests that pass in fp32 but not with --activations "
+                        f"{args.activations} (run_node_tests.py --activations): "
+                        f"<test> fail <reason>\n")
+            else:
+                f.write("# ONNX backend node tests run by run_node_tests.py: "
+                        "<test> pass|fail [reason]\n")
             for name in names:
                 ok, reason = results[name]
-                f.write(f"{name} pass\n" if ok else f"{name} fail {summarize(reason)}\n")
+                if ok and not args.activations:
+                    f.write(f"{name} pass\n")
+                elif not ok:
+                    f.write(f"{name} fail {summarize(reason)}\n")
     for name in names:
         ok, reason = results[name]
         if not ok and expect[name][0] == "fail":

@@ -89,6 +89,7 @@ struct RunArgs {
   std::string dataDir;
   std::string outDir; // optional: write the outputs here
   double rtol = -1, atol = -1; // < 0: the default for the element type
+  std::string toleranceOf;      // a number format; empty: the output's type
 };
 int runRun(const RunArgs &args);
 

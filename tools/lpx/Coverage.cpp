@@ -41,7 +41,7 @@ unsigned ModelCoverage::folded() const {
 std::vector<std::string> ModelCoverage::missingOpTypes() const {
   std::set<std::string> types;
   for (const NodeCoverage &c : nodes)
-    if (c.status == NodeStatus::Unsupported)
+    if (c.status == NodeStatus::Unsupported && !c.runTimeShape())
       types.insert((c.domain.empty() ? "" : c.domain + ".") + c.opType);
   return {types.begin(), types.end()};
 }

@@ -27,6 +27,11 @@ struct NodeCoverage {
   int opsetVersion = 0; // since-version of the schema the model's opset picks
   NodeStatus status = NodeStatus::Supported;
   std::string reason;  // why it is unsupported
+  /// Unsupported only because an operand that must be known at compile time
+  /// (a shape, axes) is computed at run time: its op type is not missing.
+  bool runTimeShape() const {
+    return reason.find("must be a compile-time constant: ") != std::string::npos;
+  }
 };
 
 struct PortCost {

@@ -62,6 +62,13 @@ void writeText(const ModelCoverage &m, llvm::raw_ostream &os) {
       os << " " << t;
     os << "\n";
   }
+  std::string runTime;
+  for (const NodeCoverage &n : m.nodes)
+    if (n.status == NodeStatus::Unsupported && n.runTimeShape())
+      runTime += " " + n.name;
+  if (!runTime.empty())
+    os << "  shapes computed at run time (supported ops, see the reasons):"
+       << runTime << "\n";
   os << "  verdict: " << verdict(m) << "\n";
   if (std::string c = costLine(m); !c.empty())
     os << "  " << c << "\n";

@@ -7,6 +7,7 @@
 #include "lpx/runtime/TensorFile.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,6 +45,19 @@ void adoptBf16BitPatterns(
           buf.dtype() == uint32_t(isa::DType::BF16))
         t.dtype = isa::DType::BF16;
     }
+}
+
+/// The element type whose tolerances a float output gets: that of the
+/// number format the program computed in (--tolerance-of), else its own.
+isa::DType toleranceType(isa::DType output, llvm::StringRef format) {
+  if (format.empty() || !isa::isFloat(output))
+    return output;
+  return llvm::StringSwitch<isa::DType>(format)
+      .Case("fp16", isa::DType::F16)
+      .Case("bf16", isa::DType::BF16)
+      .Case("fp8e4m3", isa::DType::F8E4M3)
+      .Case("fp8e5m2", isa::DType::F8E5M2)
+      .Default(output);
 }
 
 } // namespace
@@ -91,7 +105,8 @@ int lpx::cli::runRun(const RunArgs &args) {
     if (!got)
       return reportError(cmd, "expected output '" + want.name +
                                   "' is not an output of the program");
-    rt::Tolerance tol = rt::defaultTolerance(want.dtype);
+    rt::Tolerance tol =
+        rt::defaultTolerance(toleranceType(want.dtype, args.toleranceOf));
     if (args.rtol >= 0)
       tol.rtol = args.rtol;
     if (args.atol >= 0)

@@ -120,6 +120,11 @@ int main(int argc, char **argv) {
   r->add_option("--out", run.outDir, "Write the outputs as output_N.pb here");
   r->add_option("--rtol", run.rtol, "Relative tolerance");
   r->add_option("--atol", run.atol, "Absolute tolerance");
+  r->add_option("--tolerance-of", run.toleranceOf,
+                "Compare floating-point outputs with the tolerances of this "
+                "number format (the program's --activations); integer and "
+                "bool outputs stay exact")
+      ->check(CLI::IsMember({"fp32", "fp16", "bf16", "fp8e4m3", "fp8e5m2"}));
 
   InspectArgs inspect;
   auto *i = app.add_subcommand("inspect", "Print a program's instruction "

@@ -4,6 +4,7 @@
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include <cmath>
 
 namespace lpx {
@@ -78,6 +79,53 @@ ElementsAttr convertConstant(ElementsAttr value, FloatType to) {
     x.convert(sem, APFloat::rmNearestTiesToEven, &lost);
     return x.bitcastToAPInt();
   });
+}
+
+/// Float ops that carry values from integers back to integers only
+/// (QLinear requantisation: f32(acc) * scale, round, + zero point, clip,
+/// cast to int8; shape arithmetic done in float): every float operand comes
+/// from another such op and every user is one or a cast to an integer type.
+/// Their format is part of an integer result, so they keep it.
+llvm::DenseSet<Operation *> integerIslands(Block &body) {
+  llvm::DenseSet<Operation *> island;
+  for (Operation &op : body.without_terminator())
+    if (op.getNumResults() == 1 && isFloatTensor(op.getResult(0).getType()))
+      island.insert(&op);
+  // A constant operand is always fine: one shared with converted ops is
+  // cloned for the island below.
+  auto belongs = [&](Operation &op) {
+    for (Value in : op.getOperands())
+      if (isFloatTensor(in.getType()) &&
+          !(in.getDefiningOp() && (island.contains(in.getDefiningOp()) ||
+                                   isa<ConstantOp>(in.getDefiningOp()))))
+        return false;
+    return llvm::all_of(op.getResult(0).getUsers(), [&](Operation *user) {
+      return island.contains(user) ||
+             (isa<CastOp>(user) && !isFloatTensor(user->getResult(0).getType()));
+    });
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation &op : body.without_terminator())
+      if (island.contains(&op) && !belongs(op)) {
+        island.erase(&op);
+        changed = true;
+      }
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (!island.contains(&op))
+      continue;
+    for (OpOperand &use : op.getOpOperands()) {
+      auto c = use.get().getDefiningOp<ConstantOp>();
+      if (c && isFloatTensor(c.getType()) && !island.contains(c)) {
+        OpBuilder b(&op);
+        Operation *copy = b.clone(*c);
+        island.insert(copy);
+        use.set(copy->getResult(0));
+      }
+    }
+  }
+  return island;
 }
 
 struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
@@ -161,8 +209,10 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
         entryCasts.insert(c);
       }
     }
+    llvm::DenseSet<Operation *> keep = integerIslands(body);
     for (Operation &op : body.without_terminator()) {
-      if (op.getNumResults() != 1 || !isFloatTensor(op.getResult(0).getType()))
+      if (op.getNumResults() != 1 ||
+          !isFloatTensor(op.getResult(0).getType()) || keep.contains(&op))
         continue;
       Value v = op.getResult(0);
       if (auto c = dyn_cast<ConstantOp>(op)) {
@@ -188,7 +238,8 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
         v.setType(converted.getType());
         continue;
       }
-      // Entry casts already produce the activation format.
+      // Entry casts already produce the activation format; the model's own
+      // casts of an input (Cast(mask) to float) produce it too.
       if (act && !entryCasts.contains(&op))
         v.setType(withElement(v.getType(), act));
     }

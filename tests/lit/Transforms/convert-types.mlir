@@ -47,3 +47,38 @@ func.func @int8_weights(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %0 = lpx_graph.matmul %x, %w : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
   return %0 : tensor<1x2xf32>
 }
+
+// -----
+
+// The attention-mask pattern Sub(1.0, Cast(mask)): the model's own cast of
+// an integer input gives the activation format like every other float op,
+// so the constant and the cast meet in fp16.
+// CHECK-LABEL: func.func @mask
+// CHECK-DAG:  %[[ONE:.*]] = lpx_graph.constant dense<1.000000e+00> : tensor<f16>
+// CHECK-DAG:  %[[M:.*]] = lpx_graph.cast %arg0 : tensor<2xi64> to tensor<2xf16>
+// CHECK:      lpx_graph.sub %[[ONE]], %[[M]] : (tensor<f16>, tensor<2xf16>) -> tensor<2xf16>
+func.func @mask(%mask: tensor<2xi64>) -> tensor<2xf32> {
+  %one = lpx_graph.constant dense<1.0> : tensor<f32>
+  %m = lpx_graph.cast %mask : tensor<2xi64> to tensor<2xf32>
+  %0 = lpx_graph.sub %one, %m : (tensor<f32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// QLinear requantisation between integers (f32(acc) * scale, + zero point,
+// cast to int8) keeps f32: its float format is part of an integer result.
+// The float activation that leaves through the return is converted.
+// CHECK-LABEL: func.func @requant
+// CHECK:      lpx_graph.cast %arg0 : tensor<4xi32> to tensor<4xf32>
+// CHECK:      lpx_graph.mul %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK:      lpx_graph.cast %{{.*}} : tensor<4xf32> to tensor<4xi8>
+// CHECK:      lpx_graph.add %{{.*}}, %{{.*}} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+func.func @requant(%acc: tensor<4xi32>, %x: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xf32>) {
+  %s = lpx_graph.constant dense<0.5> : tensor<f32>
+  %f = lpx_graph.cast %acc : tensor<4xi32> to tensor<4xf32>
+  %m = lpx_graph.mul %f, %s : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %q = lpx_graph.cast %m : tensor<4xf32> to tensor<4xi8>
+  %y = lpx_graph.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %q, %y : tensor<4xi8>, tensor<4xf32>
+}

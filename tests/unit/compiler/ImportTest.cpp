@@ -1024,7 +1024,7 @@ TEST_F(ImportTest, FloatScalarArithmeticFoldsToConstants) {
   b.node("Div", {"m", "two"}, {"h"}, "div");
   b.node("Range", {"zero", "h", "one"}, {"r"}, "range");
   b.node("Add", {"x", "r"}, {"y"}, "add");
-  // Arithmetic on more than one element is an instruction, not folded.
+  // Small constant tensors fold too (the mul op's fold()), in f32.
   b.initF32("v", {2}, {1.0f, 2.0f});
   b.node("Mul", {"v", "v"}, {"w"}, "mul");
   b.output("y");
@@ -1036,7 +1036,63 @@ TEST_F(ImportTest, FloatScalarArithmeticFoldsToConstants) {
   EXPECT_HASNT(r.ir, "lpx_graph.cast");
   EXPECT_HASNT(r.ir, "lpx_graph.sub");
   EXPECT_HASNT(r.ir, "lpx_graph.div");
-  EXPECT_HAS(r.ir, "lpx_graph.mul");
+  EXPECT_HASNT(r.ir, "lpx_graph.mul");
+  EXPECT_HAS(r.ir, "dense<[1.000000e+00, 4.000000e+00]> : tensor<2xf32>");
+}
+
+TEST_F(ImportTest, ExporterShapeSubgraphFoldsToConstants) {
+  // What PyTorch exports for x.view(x.size(0), -1) with a float detour:
+  // Shape -> Cast(float) -> Gather -> Cast(int64) -> Unsqueeze -> Concat,
+  // plus an Equal/Where guard on the dim and an Expand of a
+  // ConstantOfShape mask. No instruction remains for any of it.
+  ModelBuilder b;
+  b.input("x", {2, 3, 4});
+  b.node("Shape", {"x"}, {"s"}, "shape");
+  attrInt(b.node("Cast", {"s"}, {"sf"}, "to_float"), "to", kF32);
+  b.initI64("zero", {0}).clear_dims();
+  b.node("Gather", {"sf", "zero"}, {"n_f"}, "gather");
+  attrInt(b.node("Cast", {"n_f"}, {"n"}, "to_int"), "to", kI64);
+  b.initI64("zero_axes", {0});
+  b.node("Unsqueeze", {"n", "zero_axes"}, {"n1"}, "unsqueeze");
+  b.initI64("minus1", {-1});
+  b.node("Equal", {"n1", "minus1"}, {"is_neg"}, "equal");
+  b.node("Where", {"is_neg", "minus1", "n1"}, {"n2"}, "where");
+  auto &cat = b.node("Concat", {"n2", "minus1"}, {"target"}, "cat");
+  attrInt(cat, "axis", 0);
+  b.node("Reshape", {"x", "target"}, {"y"}, "reshape");
+  b.initI64("last", {2});
+  b.node("Gather", {"s", "last"}, {"inner"}, "inner_dim");
+  b.node("ConstantOfShape", {"inner"}, {"ones"}, "mask");
+  b.node("Expand", {"ones", "s"}, {"m"}, "expand");
+  b.node("Add", {"x", "m"}, {"z"}, "add");
+  b.output("y");
+  b.output("z");
+  Imported r = import(b);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_HAS(r.ir, "lpx_graph.reshape %arg0 : tensor<2x3x4xf32> to tensor<2x12xf32>");
+  for (const char *op : {"lpx_graph.cast", "lpx_graph.gather", "lpx_graph.concat",
+                         "lpx_graph.binary", "lpx_graph.where", "lpx_graph.broadcast"})
+    EXPECT_HASNT(r.ir, op);
+  EXPECT_HAS(r.ir, "lpx_graph.constant dense<0.000000e+00> : tensor<2x3x4xf32>");
+}
+
+TEST_F(ImportTest, RunTimeShapeNamesItsSource) {
+  // The reshape target depends on the value of input 'n': the error names
+  // the node computing it, the graph input it reads and how to fold it.
+  ModelBuilder b;
+  b.input("x", {2, 6});
+  b.input("n", {1}, kI64);
+  b.initI64("minus1", {-1});
+  b.node("Neg", {"n"}, {"negn"}, "neg");
+  attrInt(b.node("Concat", {"negn", "minus1"}, {"target"}, "cat"), "axis", 0);
+  b.node("Reshape", {"x", "target"}, {"y"}, "reshape");
+  b.output("y");
+  Imported r = import(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.diags, "node 'reshape' (Reshape): input 'target' must be a "
+                      "compile-time constant: shape computed at run time from "
+                      "node 'neg' (Neg), which reads graph input 'n'; pinning "
+                      "its value with --const-input n=file.pb would fold it");
 }
 
 //===----------------------------------------------------------------------===//

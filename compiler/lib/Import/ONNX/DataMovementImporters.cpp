@@ -372,130 +372,11 @@ LogicalResult importGather(NodeContext &n) {
 } // namespace lpx::onnximport
 
 //===----------------------------------------------------------------------===//
-// Shape computations folded at compile time, and more data movement.
+// More data movement.
 //===----------------------------------------------------------------------===//
 
 namespace lpx::onnximport {
 namespace {
-
-LogicalResult importShape(NodeContext &n) {
-  auto x = n.input(0);
-  if (failed(x))
-    return failure();
-  ArrayRef<int64_t> s = n.typeOf(*x).getShape();
-  int64_t rank = s.size();
-  int64_t start = n.intAttr("start", 0), end = n.intAttr("end", rank);
-  if (start < 0)
-    start += rank;
-  if (end < 0)
-    end += rank;
-  start = std::clamp<int64_t>(start, 0, rank);
-  end = std::clamp<int64_t>(end, 0, rank);
-  std::vector<int64_t> dims;
-  for (int64_t d = start; d < end; ++d)
-    dims.push_back(s[d]);
-  n.setConstInts(0, {int64_t(dims.size())}, dims);
-  return success();
-}
-
-LogicalResult importSize(NodeContext &n) {
-  auto x = n.input(0);
-  if (failed(x))
-    return failure();
-  n.setConstInts(0, {}, {n.typeOf(*x).getNumElements()});
-  return success();
-}
-
-LogicalResult importConstantOfShape(NodeContext &n) {
-  auto shape = n.constInts(0);
-  if (failed(shape))
-    return failure();
-  onnx::TensorProto t;
-  std::string one;
-  if (const onnx::AttributeProto *a = n.attr("value")) {
-    auto bytes = decodeTensor(a->t());
-    if (!bytes)
-      return n.fail(llvm::toString(bytes.takeError()));
-    if (bytes->numElements() != 1)
-      return n.fail("value must have one element");
-    t.set_data_type(bytes->dataType);
-    one = bytes->bytes.str();
-  } else {
-    t.set_data_type(onnx::TensorProto::FLOAT);
-    one.assign(4, '\0');
-  }
-  int64_t count = 1;
-  for (int64_t d : *shape) {
-    if (d < 0)
-      return n.fail("shape has a negative dim");
-    t.add_dims(d);
-    count *= d;
-  }
-  std::string raw;
-  raw.reserve(one.size() * count);
-  for (int64_t i = 0; i < count; ++i)
-    raw += one;
-  t.set_raw_data(raw);
-  n.setConstOutput(0, std::move(t));
-  return success();
-}
-
-/// A scalar constant input as a double (any numeric type).
-FailureOr<double> constScalar(NodeContext &n, unsigned i) {
-  const onnx::TensorProto *t = n.constTensor(i);
-  if (!t) {
-    (void)n.fail("input " + llvm::Twine(i) + " must be a compile-time constant");
-    return failure();
-  }
-  auto bytes = decodeTensor(*t);
-  if (!bytes) {
-    (void)n.fail(llvm::toString(bytes.takeError()));
-    return failure();
-  }
-  auto attr = toElementsAttr(*n.ctx(), *bytes);
-  if (!attr || attr->getNumElements() != 1) {
-    if (!attr)
-      llvm::consumeError(attr.takeError());
-    (void)n.fail("input " + llvm::Twine(i) + " must be a scalar");
-    return failure();
-  }
-  if (llvm::isa<FloatType>(attr->getElementType()))
-    return (*attr->getValues<APFloat>().begin()).convertToDouble();
-  return double((*attr->getValues<APInt>().begin()).getSExtValue());
-}
-
-LogicalResult importRange(NodeContext &n) {
-  auto start = constScalar(n, 0);
-  if (failed(start))
-    return failure();
-  auto limit = constScalar(n, 1);
-  if (failed(limit))
-    return failure();
-  auto delta = constScalar(n, 2);
-  if (failed(delta))
-    return failure();
-  if (*delta == 0)
-    return n.fail("delta is 0");
-  int32_t type = n.constTensor(0)->data_type();
-  int64_t count = std::max<int64_t>(
-      int64_t(std::ceil((*limit - *start) / *delta)), 0);
-  onnx::TensorProto t;
-  t.set_data_type(type);
-  t.add_dims(count);
-  for (int64_t i = 0; i < count; ++i) {
-    double v = *start + double(i) * *delta;
-    switch (type) {
-    case onnx::TensorProto::FLOAT: t.add_float_data(float(v)); break;
-    case onnx::TensorProto::DOUBLE: t.add_double_data(v); break;
-    case onnx::TensorProto::INT16:
-    case onnx::TensorProto::INT32: t.add_int32_data(int32_t(v)); break;
-    case onnx::TensorProto::INT64: t.add_int64_data(int64_t(v)); break;
-    default: return n.fail("element type of Range is not supported");
-    }
-  }
-  n.setConstOutput(0, std::move(t));
-  return success();
-}
 
 LogicalResult importFlatten(NodeContext &n) {
   auto x = n.input(0);
@@ -634,7 +515,7 @@ LogicalResult importPad(NodeContext &n) {
       return failure();
     pads = *p;
     if (n.hasInput(2)) {
-      auto v = constScalar(n, 2);
+      auto v = n.constNumber(2);
       if (failed(v))
         return failure();
       value = *v;
@@ -803,10 +684,6 @@ LogicalResult importEyeLike(NodeContext &n) {
 } // namespace
 
 void addDataMovementImporters(llvm::StringMap<OpImporter> &table) {
-  table["Shape"] = importShape;
-  table["Size"] = importSize;
-  table["ConstantOfShape"] = importConstantOfShape;
-  table["Range"] = importRange;
   table["Flatten"] = importFlatten;
   table["Expand"] = importExpand;
   table["Tile"] = importTile;
@@ -817,167 +694,6 @@ void addDataMovementImporters(llvm::StringMap<OpImporter> &table) {
   table["GatherElements"] = importGatherElements;
   table["Trilu"] = importTrilu;
   table["EyeLike"] = importEyeLike;
-}
-
-} // namespace lpx::onnximport
-
-//===----------------------------------------------------------------------===//
-// Folding of small integer shape computations (Shape -> Slice -> Concat ...)
-// whose inputs are all compile-time constants, as function-expanded ONNX
-// models do. Only rank <= 1 int32/int64 tensors; anything else is left to the
-// regular importers (which then emit instructions).
-//===----------------------------------------------------------------------===//
-
-namespace lpx::onnximport {
-namespace {
-struct IntTensor {
-  std::vector<int64_t> shape;
-  std::vector<int64_t> values;
-};
-
-std::optional<IntTensor> readInts(const onnx::TensorProto *t) {
-  if (!t || (t->data_type() != onnx::TensorProto::INT64 &&
-             t->data_type() != onnx::TensorProto::INT32) ||
-      t->dims_size() > 1)
-    return std::nullopt;
-  auto bytes = decodeTensor(*t);
-  if (!bytes) {
-    llvm::consumeError(bytes.takeError());
-    return std::nullopt;
-  }
-  auto ints = toInt64s(*bytes);
-  if (!ints) {
-    llvm::consumeError(ints.takeError());
-    return std::nullopt;
-  }
-  return IntTensor{bytes->shape, *ints};
-}
-} // namespace
-
-bool foldIntegerNode(NodeContext &n) {
-  const std::string &op = n.node.op_type();
-  static const llvm::StringSet<> foldable = {
-      "Add", "Sub", "Mul", "Div", "Concat", "Slice", "Gather", "Unsqueeze",
-      "Squeeze", "Reshape", "Cast", "Identity", "Max", "Min", "Neg"};
-  if (!foldable.contains(op) || n.node.output_size() != 1 ||
-      n.node.input_size() == 0)
-    return false;
-  std::vector<IntTensor> in;
-  int32_t type = 0;
-  for (int i = 0; i < n.node.input_size(); ++i) {
-    if (!n.hasInput(i))
-      return false;
-    auto t = readInts(n.constTensor(i));
-    if (!t)
-      return false;
-    if (i == 0)
-      type = n.constTensor(0)->data_type();
-    in.push_back(std::move(*t));
-  }
-  IntTensor r;
-  if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
-      op == "Max" || op == "Min") {
-    if (in.size() != 2)
-      return false;
-    const IntTensor &a = in[0], &b = in[1];
-    size_t na = a.values.size(), nb = b.values.size();
-    if (na != nb && na != 1 && nb != 1)
-      return false;
-    r.shape = a.shape.size() >= b.shape.size() ? a.shape : b.shape;
-    if (na != nb)
-      r.shape = na == 1 ? b.shape : a.shape;
-    for (size_t i = 0; i < std::max(na, nb); ++i) {
-      int64_t x = a.values[na == 1 ? 0 : i], y = b.values[nb == 1 ? 0 : i];
-      if (op == "Div" && y == 0)
-        return false;
-      r.values.push_back(op == "Add"   ? x + y
-                         : op == "Sub" ? x - y
-                         : op == "Mul" ? x * y
-                         : op == "Div" ? x / y
-                         : op == "Max" ? std::max(x, y)
-                                       : std::min(x, y));
-    }
-  } else if (op == "Neg") {
-    r = in[0];
-    for (int64_t &v : r.values)
-      v = -v;
-  } else if (op == "Concat") {
-    r.shape = {0};
-    for (const IntTensor &t : in) {
-      if (t.shape.size() != 1)
-        return false;
-      llvm::append_range(r.values, t.values);
-    }
-    r.shape[0] = r.values.size();
-    for (size_t i = 1; i < in.size(); ++i)
-      if (n.constTensor(i)->data_type() != type)
-        return false;
-  } else if (op == "Slice") {
-    if (n.opset() < 10 || in.size() < 3 || in[0].shape.size() != 1)
-      return false;
-    int64_t step = in.size() > 4 ? in[4].values.at(0) : 1;
-    if (in[1].values.size() != 1 || step == 0)
-      return false;
-    SliceDim s = resolveSliceDim(in[1].values[0], in[2].values[0], step,
-                                 in[0].values.size());
-    for (int64_t i = 0; i < s.count; ++i)
-      r.values.push_back(in[0].values[s.start + i * step]);
-    r.shape = {int64_t(r.values.size())};
-  } else if (op == "Gather") {
-    if (in.size() != 2 || in[0].shape.size() != 1)
-      return false;
-    int64_t dim = in[0].values.size();
-    for (int64_t k : in[1].values) {
-      if (k < -dim || k >= dim)
-        return false;
-      r.values.push_back(in[0].values[k < 0 ? k + dim : k]);
-    }
-    r.shape = in[1].shape;
-  } else if (op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" ||
-             op == "Identity") {
-    // Same values; the result has at most one dim here.
-    r.values = in[0].values;
-    if (op == "Unsqueeze")
-      r.shape = in[0].shape.empty() ? std::vector<int64_t>{1}
-                                    : std::vector<int64_t>{};
-    else if (op == "Squeeze")
-      r.shape = {};
-    else
-      r.shape = in[0].shape;
-    if (op == "Unsqueeze" && !in[0].shape.empty())
-      return false; // would make rank 2
-    if (op == "Squeeze" && r.values.size() != 1)
-      return false;
-    if (op == "Reshape") {
-      if (in.size() != 2 || in[1].values.size() > 1)
-        return false;
-      r.shape = in[1].values.empty() ? std::vector<int64_t>{}
-                                     : std::vector<int64_t>{
-                                           int64_t(r.values.size())};
-      if (in[1].values.empty() && r.values.size() != 1)
-        return false;
-    }
-  } else if (op == "Cast") {
-    const onnx::AttributeProto *to = n.attr("to");
-    if (!to || to->type() != onnx::AttributeProto::INT ||
-        (to->i() != onnx::TensorProto::INT64 &&
-         to->i() != onnx::TensorProto::INT32))
-      return false;
-    r = in[0];
-    type = int32_t(to->i());
-  }
-  onnx::TensorProto t;
-  t.set_data_type(type);
-  for (int64_t d : r.shape)
-    t.add_dims(d);
-  for (int64_t v : r.values) {
-    if (type == onnx::TensorProto::INT64)
-      t.add_int64_data(v);
-    else
-      t.add_int32_data(int32_t(v));
-  }
-  n.setConstOutput(0, std::move(t));
-  return true;
 }
 
 } // namespace lpx::onnximport

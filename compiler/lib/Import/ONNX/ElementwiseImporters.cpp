@@ -294,7 +294,17 @@ LogicalResult importBinaryFamily(NodeContext &n) {
   if (fn.empty() || failed(lhs) || failed(rhs))
     return failure();
   Value r = *rhs;
-  if (n.opset() < 7) {
+  if (n.opset() < 7 && fn == "prelu") {
+    // PRelu-6 has no broadcast attribute: a one-element slope is shared
+    // across channels, any other slope has X's shape.
+    if (n.typeOf(r).getNumElements() == 1)
+      r = n.reshape(r, {});
+    else if (n.typeOf(r).getShape() != n.typeOf(*lhs).getShape())
+      return n.fail("slope shape " + shapeString(n.typeOf(r).getShape()) +
+                    " is neither one element nor X's shape " +
+                    shapeString(n.typeOf(*lhs).getShape()) +
+                    " (PRelu before opset 7)");
+  } else if (n.opset() < 7) {
     auto legacy = legacyBroadcastRhs(n, *lhs, r);
     if (failed(legacy))
       return failure();

@@ -1,6 +1,7 @@
 //===- ImportContext.cpp - State shared by the op importers ---------------===//
 #include "ImportContext.h"
 
+#include "ConstantFolding.h"
 #include "Tensors.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
@@ -65,6 +66,11 @@ FailureOr<Value> NodeContext::input(unsigned i) {
   return st.lookup(node.input(i));
 }
 
+LogicalResult NodeContext::failNotConstant(unsigned i) {
+  return fail("input '" + node.input(i) + "' must be a compile-time constant: " +
+              runtimeSource(st, node.input(i)));
+}
+
 const onnx::TensorProto *NodeContext::constTensor(unsigned i) const {
   if (!hasInput(i))
     return nullptr;
@@ -76,9 +82,7 @@ FailureOr<std::vector<double>> NodeContext::constDoubles(unsigned i) {
     return std::vector<double>{};
   const onnx::TensorProto *t = constTensor(i);
   if (!t)
-    return fail("input '" + node.input(i) +
-                "' must be a compile-time constant (an initializer, a "
-                "Constant node or a folded input)");
+    return failNotConstant(i);
   auto bytes = decodeTensor(*t);
   if (!bytes)
     return fail(llvm::toString(bytes.takeError()));
@@ -92,6 +96,26 @@ FailureOr<std::vector<double>> NodeContext::constDoubles(unsigned i) {
   for (APFloat f : attr->getValues<APFloat>())
     out.push_back(f.convertToDouble());
   return out;
+}
+
+FailureOr<double> NodeContext::constNumber(unsigned i) {
+  const onnx::TensorProto *t = constTensor(i);
+  if (!t)
+    return fail("input " + llvm::Twine(i) + " must be a compile-time constant" +
+                (hasInput(i) ? ": " + runtimeSource(st, node.input(i))
+                             : std::string()));
+  auto bytes = decodeTensor(*t);
+  if (!bytes)
+    return fail(llvm::toString(bytes.takeError()));
+  auto attr = toElementsAttr(st.ctx, *bytes);
+  if (!attr || attr->getNumElements() != 1) {
+    if (!attr)
+      llvm::consumeError(attr.takeError());
+    return fail("input " + llvm::Twine(i) + " must be a scalar");
+  }
+  if (isa<FloatType>(attr->getElementType()))
+    return (*attr->getValues<APFloat>().begin()).convertToDouble();
+  return double((*attr->getValues<APInt>().begin()).getSExtValue());
 }
 
 Value NodeContext::floatConstant(ArrayRef<int64_t> shape, Type elt,
@@ -114,9 +138,7 @@ FailureOr<std::vector<int64_t>> NodeContext::constInts(unsigned i) {
   if (!t) {
     if (!hasInput(i))
       return fail("input " + llvm::Twine(i) + " is required but missing");
-    return fail("input '" + node.input(i) +
-                "' must be a compile-time constant (an initializer, a "
-                "Constant node or a folded input)");
+    return failNotConstant(i);
   }
   auto bytes = decodeTensor(*t);
   if (!bytes)

@@ -46,6 +46,13 @@ struct GraphState {
   /// Outputs of nodes that failed to import: their users are skipped
   /// without another error, so each problem is reported once.
   llvm::StringSet<> poisoned;
+  /// The node that produces each ONNX value (graph inputs and initializers
+  /// have none), to name where a run-time shape comes from.
+  struct Producer {
+    const onnx::NodeProto *node;
+    std::string name;
+  };
+  llvm::StringMap<Producer> producers;
   /// Types ONNX shape inference found, to cross-check the importer's own.
   llvm::StringMap<const onnx::TypeProto *> onnxTypes;
   unsigned errors = 0;
@@ -95,8 +102,13 @@ public:
   }
   /// Input `i` as compile-time integers; an error when it is not a constant.
   mlir::FailureOr<std::vector<int64_t>> constInts(unsigned i);
+  /// The error for input `i`, which must be a compile-time constant and is
+  /// not: names where its value comes from at run time.
+  mlir::LogicalResult failNotConstant(unsigned i);
   /// Input `i`'s TensorProto when it is a compile-time constant.
   const onnx::TensorProto *constTensor(unsigned i) const;
+  /// Input `i`, a one-element numeric constant, as a double.
+  mlir::FailureOr<double> constNumber(unsigned i);
   /// Input `i` as doubles (floating-point data); empty when the input is
   /// absent, an error when it is present but not a compile-time constant.
   mlir::FailureOr<std::vector<double>> constDoubles(unsigned i);

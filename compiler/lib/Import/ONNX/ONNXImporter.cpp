@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "lpx/Import/ONNXImporter.h"
 
+#include "ConstantFolding.h"
 #include "ImportContext.h"
 #include "ModelLoader.h"
 #include "OpImporters.h"
+#include "QdqFusion.h"
 #include "ShapeResolution.h"
 
 #include "lpx/Dialect/Graph/IR/GraphDialect.h"
@@ -125,6 +127,9 @@ void crossCheck(NodeContext &n, const std::string &name, Value v) {
 void importNode(GraphState &st, const onnx::NodeProto &node,
                 const std::string &name) {
   NodeContext n(st, node, name);
+  for (const auto &out : node.output())
+    if (!out.empty())
+      st.producers[out] = {&node, name};
   auto poison = [&] {
     for (const auto &out : node.output())
       if (!out.empty())
@@ -143,9 +148,9 @@ void importNode(GraphState &st, const onnx::NodeProto &node,
     return poison();
   }
   unsigned before = st.errors;
-  if (foldIntegerNode(n) || foldScalarNode(n))
-    return;
-  if (failed(importer(n))) {
+  LogicalResult imported =
+      allInputsConstant(n) ? importFolding(n, importer) : importer(n);
+  if (failed(imported)) {
     if (st.errors == before)
       (void)n.fail("could not be imported");
     return poison();
@@ -192,11 +197,19 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
       failed(applyInputShapes(model, opts.inputShapes, fileLoc)))
     return failure();
   onnx::GraphProto &g = *model.mutable_graph();
+  fuseQdqChains(g);
   std::vector<std::string> names;
   for (int i = 0; i < g.node_size(); ++i)
     names.push_back(nodeName(g.node(i), i));
   if (failed(checkStructure(ctx, g, names, fileLoc)))
     return failure();
+  if (allNodesKnown(g)) {
+    if (failed(runShapeInference(model, opset, fileLoc)))
+      return failure();
+    names.clear(); // the version converter may have rewritten nodes
+    for (int i = 0; i < g.node_size(); ++i)
+      names.push_back(nodeName(g.node(i), i));
+  }
 
   // Arguments: graph inputs that no initializer gives a value (before IR
   // version 4 initializers were also listed as inputs).
@@ -218,9 +231,6 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
     argNames.push_back(in.name());
   }
   if (!inputsOk)
-    return failure();
-
-  if (allNodesKnown(g) && failed(runShapeInference(model, fileLoc)))
     return failure();
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -263,6 +273,7 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
   if (st.errors)
     return failure();
   st.builder.create<func::ReturnOp>(fileLoc, results);
+  eraseUnusedConstants(*body);
   func.setFunctionType(
       st.builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   func->setAttr(kOutputNamesAttr, st.builder.getArrayAttr(outNames));

@@ -59,6 +59,9 @@ mlir::LogicalResult importConstant(NodeContext &n);
 void addElementwiseImporters(llvm::StringMap<OpImporter> &table);
 void addMatrixImporters(llvm::StringMap<OpImporter> &table);
 void addDataMovementImporters(llvm::StringMap<OpImporter> &table);
+/// ShapeImporters.cpp: Shape, Size, ConstantOfShape, Range (compile-time
+/// constants).
+void addShapeImporters(llvm::StringMap<OpImporter> &table);
 void addConvImporters(llvm::StringMap<OpImporter> &table);
 /// SelectionImporters.cpp: TopK, GatherND, OneHot, Scatter*, LRN.
 void addSelectionImporters(llvm::StringMap<OpImporter> &table);
@@ -80,15 +83,6 @@ void addReorderImporters(llvm::StringMap<OpImporter> &table);
 /// Whether `opType`'s importer only reports why the op cannot be compiled
 /// (a data-dependent output shape): such ops are not listed as supported.
 bool reportsOnly(llvm::StringRef opType);
-
-/// Evaluates a node whose inputs are all small integer constants (shape
-/// arithmetic of function-expanded models) and binds its output as a
-/// constant; false when the node is not of that kind.
-bool foldIntegerNode(NodeContext &n);
-/// ScalarFolding.cpp: evaluates a node whose inputs are all one-element
-/// constants (float, int or bool arithmetic and casts: trip counts and
-/// conditions of function-expanded models); false when it is not of that kind.
-bool foldScalarNode(NodeContext &n);
 
 /// ONNX Slice for one axis: clamps `start`/`end` as the spec says and returns
 /// the first index and the element count (start 0 when the count is 0).

@@ -76,6 +76,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addElementwiseImporters(t);
   addMatrixImporters(t);
   addDataMovementImporters(t);
+  addShapeImporters(t);
   addConvImporters(t);
   addSelectionImporters(t);
   addEinsumImporter(t);

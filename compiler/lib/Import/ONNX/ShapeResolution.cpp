@@ -9,6 +9,7 @@
 #include "mlir/IR/Diagnostics.h"
 
 #include "onnx/shape_inference/implementation.h"
+#include "onnx/version_converter/convert.h"
 
 using namespace mlir;
 
@@ -160,8 +161,9 @@ static void pinStftOnesided(onnx::GraphProto &g) {
   }
 }
 
-LogicalResult runShapeInference(onnx::ModelProto &model, Location fileLoc) {
-  pinStftOnesided(*model.mutable_graph());
+/// ONNX shape inference (strict, with data propagation); false and the
+/// message in `error` when ONNX rejects the model.
+static bool inferShapes(onnx::ModelProto &model, std::string &error) {
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true,
                                         /*strict_mode=*/1,
@@ -169,24 +171,56 @@ LogicalResult runShapeInference(onnx::ModelProto &model, Location fileLoc) {
     onnx::shape_inference::InferShapes(
         model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception &e) {
-    // ONNX names the tensor whose data it wanted; for a shape-only weight
-    // say that, not "load external data".
-    llvm::StringRef what = e.what();
-    size_t at = what.find("external data into raw data for tensor: ");
-    if (at != llvm::StringRef::npos) {
-      llvm::StringRef name =
-          what.drop_front(at).split(": ").second.split('\n').first.trim();
-      for (const onnx::TensorProto &t : model.graph().initializer())
-        if (t.name() == name && isShapeOnlyTensor(t))
-          return emitError(fileLoc)
-                 << "initializer '" << name << "' is shape-only (external "
-                 << "data '" << kShapeOnlyLocation << "'), but a node needs "
-                 << "its values to infer shapes (keep shapes, axes and "
-                    "scalars real)";
-    }
-    return emitError(fileLoc) << "ONNX shape inference failed: " << e.what();
+    error = e.what();
+    return false;
   }
-  return success();
+  return true;
+}
+
+LogicalResult runShapeInference(onnx::ModelProto &model, int64_t &opset,
+                                Location fileLoc) {
+  pinStftOnesided(*model.mutable_graph());
+  std::string error;
+  if (inferShapes(model, error))
+    return success();
+  // Old models that runtimes accept can fail ONNX 1.12's strict checks (an
+  // int64 Constant before opset 9, whose schema listed only floats). ONNX's
+  // own version converter rewrites them, old broadcasting included, to the
+  // first opset whose inference accepts them.
+  for (int64_t target : {int64_t(9), int64_t(13)}) {
+    if (target <= opset)
+      continue;
+    try {
+      onnx::ModelProto converted =
+          onnx::version_conversion::ConvertVersion(model, int(target));
+      std::string ignored;
+      if (!inferShapes(converted, ignored))
+        continue;
+      // Swap the graph's contents, not the object: callers hold it.
+      model.mutable_graph()->Swap(converted.mutable_graph());
+      *model.mutable_opset_import() = converted.opset_import();
+      opset = target;
+      return success();
+    } catch (const std::exception &) {
+      // No adapter for some node: report the original problem.
+    }
+  }
+  // ONNX names the tensor whose data it wanted; for a shape-only weight
+  // say that, not "load external data".
+  llvm::StringRef what = error;
+  size_t at = what.find("external data into raw data for tensor: ");
+  if (at != llvm::StringRef::npos) {
+    llvm::StringRef name =
+        what.drop_front(at).split(": ").second.split('\n').first.trim();
+    for (const onnx::TensorProto &t : model.graph().initializer())
+      if (t.name() == name && isShapeOnlyTensor(t))
+        return emitError(fileLoc)
+               << "initializer '" << name << "' is shape-only (external "
+               << "data '" << kShapeOnlyLocation << "'), but a node needs "
+               << "its values to infer shapes (keep shapes, axes and "
+                  "scalars real)";
+  }
+  return emitError(fileLoc) << "ONNX shape inference failed: " << error;
 }
 
 FailureOr<RankedTensorType> graphInputType(MLIRContext &ctx,

@@ -34,9 +34,11 @@ applyInputShapes(onnx::ModelProto &model,
                  const std::map<std::string, std::vector<int64_t>> &shapes,
                  mlir::Location fileLoc);
 
-/// ONNX shape inference (strict mode); its exceptions become one error with
-/// ONNX's message.
-mlir::LogicalResult runShapeInference(onnx::ModelProto &model,
+/// ONNX shape inference (strict mode, data propagation); its exceptions
+/// become one error with ONNX's message. A model that inference rejects at
+/// its own old opset is converted by ONNX's version converter to a newer
+/// one (`opset` is updated) when inference accepts it there.
+mlir::LogicalResult runShapeInference(onnx::ModelProto &model, int64_t &opset,
                                       mlir::Location fileLoc);
 
 /// The static type of a graph input; reports an unknown element type or

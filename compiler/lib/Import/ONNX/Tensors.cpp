@@ -237,6 +237,48 @@ llvm::Expected<ElementsAttr> shapeOnlyAttr(MLIRContext &ctx,
                                   t.name());
 }
 
+/// The ONNX data type of an element type elementTypeOf makes; 0 for others.
+static int32_t onnxTypeOf(Type t) {
+  if (t.isF32()) return TensorProto::FLOAT;
+  if (t.isF16()) return TensorProto::FLOAT16;
+  if (t.isBF16()) return TensorProto::BFLOAT16;
+  if (t.isF64()) return TensorProto::DOUBLE;
+  auto i = dyn_cast<IntegerType>(t);
+  if (!i)
+    return 0;
+  bool u = i.isUnsigned();
+  switch (i.getWidth()) {
+  case 1: return TensorProto::BOOL;
+  case 8: return u ? TensorProto::UINT8 : TensorProto::INT8;
+  case 16: return u ? TensorProto::UINT16 : TensorProto::INT16;
+  case 32: return u ? TensorProto::UINT32 : TensorProto::INT32;
+  case 64: return u ? TensorProto::UINT64 : TensorProto::INT64;
+  default: return 0;
+  }
+}
+
+llvm::Expected<TensorProto> toTensorProto(DenseElementsAttr attr) {
+  int32_t type = onnxTypeOf(attr.getElementType());
+  unsigned width = elementBytes(type);
+  if (!type || !width)
+    return createStringError(inconvertibleErrorCode(),
+                             "no ONNX data type for a constant of this type");
+  TensorProto t;
+  t.set_data_type(type);
+  for (int64_t d : attr.getType().getShape())
+    t.add_dims(d);
+  std::string raw;
+  raw.reserve(size_t(attr.getNumElements()) * width);
+  if (isa<FloatType>(attr.getElementType()))
+    for (const APFloat &f : attr.getValues<APFloat>())
+      appendLE(raw, f.bitcastToAPInt().getZExtValue(), width);
+  else
+    for (const APInt &v : attr.getValues<APInt>())
+      appendLE(raw, v.getZExtValue(), width);
+  t.set_raw_data(std::move(raw));
+  return t;
+}
+
 llvm::Expected<std::vector<int64_t>> toInt64s(const TensorBytes &t) {
   using namespace llvm::support;
   std::vector<int64_t> out;

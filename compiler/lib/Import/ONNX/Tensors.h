@@ -48,6 +48,9 @@ llvm::Expected<TensorBytes> decodeTensor(const onnx::TensorProto &t);
 llvm::Expected<mlir::DenseElementsAttr> toElementsAttr(mlir::MLIRContext &ctx,
                                                        const TensorBytes &t);
 
+/// The value as a TensorProto (raw_data), the inverse of toElementsAttr.
+llvm::Expected<onnx::TensorProto> toTensorProto(mlir::DenseElementsAttr attr);
+
 /// Integer (or bool) elements widened to int64, for shape-like operands.
 /// The values-free constant of a shape-only initializer (isShapeOnlyTensor):
 /// its dims and element type checked, no data read.

@@ -13,3 +13,12 @@ void GraphDialect::initialize() {
 #include "lpx/Dialect/Graph/IR/GraphOps.cpp.inc"
       >();
 }
+
+Operation *GraphDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return builder.create<ConstantOp>(loc, type, elements);
+}

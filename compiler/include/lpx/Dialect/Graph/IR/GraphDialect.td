@@ -14,7 +14,10 @@ def Graph_Dialect : Dialect {
     ONNX attributes are normalised at import: axes are non-negative, slices
     carry a start and a step for every dimension, Squeeze/Unsqueeze become
     reshapes. Values have no placement yet; see `lpx_part` for level 2.
+    Ops whose operands are all constants fold (GraphFolds.cpp): the
+    importer uses that to evaluate shape computations at compile time.
   }];
+  let hasConstantMaterializer = 1;
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>

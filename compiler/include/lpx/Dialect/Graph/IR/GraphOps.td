@@ -40,6 +40,7 @@ class Graph_BinaryOp<string mnemonic, string what>
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_AddOp : Graph_BinaryOp<"add", "addition">;
@@ -60,6 +61,7 @@ def Graph_WhereOp : Graph_Op<"where", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 class Graph_UnaryOp<string mnemonic, string what>
@@ -73,6 +75,7 @@ class Graph_UnaryOp<string mnemonic, string what>
   let arguments = (ins AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasFolder = 1;
 }
 
 def Graph_SqrtOp : Graph_UnaryOp<"sqrt", "square root">;
@@ -92,6 +95,7 @@ def Graph_CastOp : Graph_Op<"cast", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -176,6 +180,7 @@ def Graph_ReshapeOp : Graph_Op<"reshape", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_TransposeOp : Graph_Op<"transpose", [Pure]> {
@@ -189,6 +194,7 @@ def Graph_TransposeOp : Graph_Op<"transpose", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_ConcatOp : Graph_Op<"concat", [Pure]> {
@@ -202,6 +208,7 @@ def Graph_ConcatOp : Graph_Op<"concat", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_SliceOp : Graph_Op<"slice", [Pure]> {
@@ -220,6 +227,7 @@ def Graph_SliceOp : Graph_Op<"slice", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_GatherOp : Graph_Op<"gather", [Pure]> {
@@ -235,6 +243,7 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -257,6 +266,7 @@ def Graph_UnaryFnOp : Graph_Op<"unary", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$fn $input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_BinaryFnOp : Graph_Op<"binary", [Pure]> {
@@ -271,6 +281,7 @@ def Graph_BinaryFnOp : Graph_Op<"binary", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$fn $lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_ReduceOp : Graph_Op<"reduce", [Pure]> {
@@ -345,6 +356,7 @@ def Graph_BroadcastOp : Graph_Op<"broadcast", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Graph_PadOp : Graph_Op<"pad", [Pure]> {

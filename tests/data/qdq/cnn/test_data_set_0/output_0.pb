@@ -1,0 +1,2 @@
+
+Bdequantizelinear_59J(õÑ<»­q¿”%k>/\0À£>	IÔ¿ã5ø>UoŒ¿A+‰?ëbO@
