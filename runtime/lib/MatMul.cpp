@@ -16,14 +16,22 @@ namespace isa = lpx::isa;
 namespace {
 struct MatMulShape {
   int64_t m, k, n;
-  Strides batch;            // broadcast batch shape
-  Strides aBatch, bBatch;   // batch shapes of each operand
-  Strides result;           // expected result shape
+  Strides batch;          // the result's batch dims
+  Strides aBatch, bBatch; // batch dims of each operand
 };
 } // namespace
 
-static llvm::Expected<MatMulShape> inferShape(llvm::ArrayRef<int64_t> a,
-                                              llvm::ArrayRef<int64_t> b) {
+/// Reads m, k, n and the batch dims from the operands and the result buffer
+/// the program gives (as elementwise kernels do, the result's shape is not
+/// re-derived): the inner dims must agree and each operand's batch dims
+/// must broadcast to the result's.
+static llvm::Expected<MatMulShape> readShape(llvm::ArrayRef<int64_t> a,
+                                             llvm::ArrayRef<int64_t> b,
+                                             llvm::ArrayRef<int64_t> out) {
+  auto mismatch = [&] {
+    return fail("matmul of " + shapeStr(a) + " and " + shapeStr(b) +
+                " cannot give a result buffer of " + shapeStr(out));
+  };
   if (a.empty() || b.empty())
     return fail("matmul operands must have rank at least 1");
   MatMulShape s;
@@ -35,17 +43,16 @@ static llvm::Expected<MatMulShape> inferShape(llvm::ArrayRef<int64_t> a,
   if (s.k != kb)
     return fail("matmul inner dimensions differ: " + shapeStr(a) + " x " +
                 shapeStr(b));
+  // numpy matmul: 1-D operands lose their added dim again in the result.
+  size_t tail = (dropM ? 0 : 1) + (dropN ? 0 : 1);
+  if (out.size() < tail || (!dropN && out.back() != s.n) ||
+      (!dropM && out[out.size() - tail] != s.m))
+    return mismatch();
+  s.batch.assign(out.begin(), out.end() - tail);
   s.aBatch.assign(a.begin(), a.end() - (dropM ? 1 : 2));
   s.bBatch.assign(b.begin(), b.end() - (dropN ? 1 : 2));
-  auto batch = broadcastShapes(s.aBatch, s.bBatch);
-  if (!batch)
-    return batch.takeError();
-  s.batch = *batch;
-  s.result = s.batch;
-  if (!dropM)
-    s.result.push_back(s.m);
-  if (!dropN)
-    s.result.push_back(s.n);
+  if (s.batch.size() != std::max(s.aBatch.size(), s.bBatch.size()))
+    return mismatch();
   return s;
 }
 
@@ -105,14 +112,10 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
     if (auto e = expectType("second operand", b.dtype, out.dtype))
       return e;
   }
-  auto shape = inferShape(a.shape, b.shape);
+  auto shape = readShape(a.shape, b.shape, out.shape);
   if (!shape)
     return shape.takeError();
   const MatMulShape &s = *shape;
-  if (llvm::ArrayRef<int64_t>(s.result) != out.shape)
-    return fail("matmul of " + shapeStr(a.shape) + " and " + shapeStr(b.shape) +
-                " gives " + shapeStr(s.result) + ", result buffer is " +
-                shapeStr(out.shape));
   auto sa = broadcastStrides(s.aBatch, s.batch);
   auto sb = broadcastStrides(s.bBatch, s.batch);
   if (!sa || !sb)

@@ -27,21 +27,6 @@ Strides lpx::rt::contiguousStrides(llvm::ArrayRef<int64_t> shape) {
   return s;
 }
 
-llvm::Expected<Strides> lpx::rt::broadcastShapes(llvm::ArrayRef<int64_t> a,
-                                                 llvm::ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  Strides out(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
-    int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
-    if (da != db && da != 1 && db != 1)
-      return fail("shapes " + shapeStr(a) + " and " + shapeStr(b) +
-                  " do not broadcast");
-    out[rank - 1 - i] = da == 1 ? db : da;
-  }
-  return out;
-}
-
 llvm::Expected<Strides>
 lpx::rt::broadcastStrides(llvm::ArrayRef<int64_t> operand,
                           llvm::ArrayRef<int64_t> result) {

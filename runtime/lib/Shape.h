@@ -23,9 +23,6 @@ std::string shapeStr(llvm::ArrayRef<int64_t> shape);
 int64_t product(llvm::ArrayRef<int64_t> dims);
 /// Row-major element strides.
 Strides contiguousStrides(llvm::ArrayRef<int64_t> shape);
-/// numpy broadcast of two shapes (right-aligned), or an error.
-llvm::Expected<Strides> broadcastShapes(llvm::ArrayRef<int64_t> a,
-                                        llvm::ArrayRef<int64_t> b);
 /// Element strides that read `operand` while walking `result`, 0 along
 /// broadcast dimensions; an error if `operand` does not broadcast to `result`.
 llvm::Expected<Strides> broadcastStrides(llvm::ArrayRef<int64_t> operand,

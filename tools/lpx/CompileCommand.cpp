@@ -1,8 +1,8 @@
 //===- CompileCommand.cpp - lpx compile -----------------------------------===//
 #include "Commands.h"
 #include "CompileSupport.h"
-#include "ImportArgs.h"
 #include "Progress.h"
+#include "lpx/Import/ImportArgs.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/isa/ChipOverrides.h"

@@ -2,7 +2,7 @@
 #include "Commands.h"
 #include "Coverage.h"
 #include "CoverageFormat.h"
-#include "ImportArgs.h"
+#include "lpx/Import/ImportArgs.h"
 #include "OpTable.h"
 
 #include "lpx/isa/ChipSpec.h"

@@ -11,7 +11,7 @@
 #include "AtomicFile.h"
 #include "Commands.h"
 #include "CompileSupport.h"
-#include "ImportArgs.h"
+#include "lpx/Import/ImportArgs.h"
 #include "Progress.h"
 #include "SweepGrid.h"
 #include "SweepReport.h"

@@ -18,11 +18,13 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   if (stop == StopAfter::Graph)
     return passes;
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.chip}));
+  pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)
-    return passes + 1;
+    return passes + 2;
   pm.addPass(createSchedule(ScheduleOptions{opts.chip}));
   pm.addPass(createAllocateSram(AllocateSramOptions{opts.chip}));
-  return passes + 3;
+  pm.addPass(createVerifyScheduled());
+  return passes + 5;
 }
 
 namespace {

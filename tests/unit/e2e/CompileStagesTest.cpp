@@ -46,13 +46,15 @@ void expectStages(const std::vector<Heard> &heard,
 TEST(CompileStages, DefaultPipeline) {
   expectStages(stagesOf(CompileOptions{"", 2}),
                {"import", "lpx-graph-decompose", "lpx-partition",
-                "lpx-schedule", "lpx-allocate-sram", "emit"});
+                "lpx-verify-partitioned", "lpx-schedule", "lpx-allocate-sram",
+                "lpx-verify-scheduled", "emit"});
 }
 
 TEST(CompileStages, WithNumberFormats) {
   expectStages(stagesOf(CompileOptions{"", 1, "bf16", "bf16"}),
                {"import", "lpx-graph-decompose", "lpx-convert-types",
-                "lpx-partition", "lpx-schedule", "lpx-allocate-sram", "emit"});
+                "lpx-partition", "lpx-verify-partitioned", "lpx-schedule",
+                "lpx-allocate-sram", "lpx-verify-scheduled", "emit"});
 }
 
 } // namespace

@@ -83,4 +83,27 @@ def AllocateSram : Pass<"lpx-allocate-sram", "mlir::ModuleOp"> {
   ];
 }
 
+def VerifyPartitioned : Pass<"lpx-verify-partitioned", "mlir::ModuleOp"> {
+  let summary = "Check the level-2 invariants";
+  let description = [{
+    The module has `lpx_part.num_nodes`; every op (constants included, the
+    return excepted) is placed on a node below it; every operand is on its
+    user's node (program inputs are on node 0), so a value used on another
+    node goes through an `lpx_part.transfer`, which reads on its `from` node.
+    Changes nothing; fails with an error on each op that breaks a rule.
+  }];
+}
+
+def VerifyScheduled : Pass<"lpx-verify-scheduled", "mlir::ModuleOp"> {
+  let summary = "Check the level-3 invariants";
+  let description = [{
+    The level-2 invariants, and: the module records the chip it was
+    scheduled for (`lpx_sched.chip`); no `lpx_part.transfer` is left (every
+    transfer became `lpx_sched.send` hops, which carry link, depart and
+    arrive); every instruction and send has an `lpx_sched.slot`; every value
+    (function arguments, constants, results) has an SRAM address
+    (`lpx_sched.addr`). Changes nothing.
+  }];
+}
+
 #endif // LPX_TRANSFORMS_PASSES_TD

@@ -57,12 +57,10 @@ static LogicalResult importBinary(NodeContext &n, bool mixedTypes) {
       return failure();
     r = *legacy;
   }
-  auto shape = broadcastShapes(lt.getShape(), n.typeOf(r).getShape());
-  if (failed(shape))
-    return n.fail("operand shapes " + shapeString(lt.getShape()) + " and " +
-                  shapeString(rt.getShape()) + " cannot be broadcast");
-  n.setOutput(0, n.create<OpT>(n.tensorOf(*shape, lt.getElementType()), *lhs,
-                               r));
+  auto result = n.createInferred<OpT>(*lhs, r);
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
   return success();
 }
 
@@ -120,13 +118,10 @@ LogicalResult importWhere(NodeContext &n) {
   Type elt = n.typeOf(*x).getElementType();
   if (n.typeOf(*y).getElementType() != elt)
     return n.fail("X and Y have different element types");
-  auto xy = broadcastShapes(n.typeOf(*x).getShape(), n.typeOf(*y).getShape());
-  FailureOr<SmallVector<int64_t>> shape = failure();
-  if (succeeded(xy))
-    shape = broadcastShapes(n.typeOf(*c).getShape(), *xy);
-  if (failed(shape))
-    return n.fail("condition, X and Y shapes cannot be broadcast together");
-  n.setOutput(0, n.create<WhereOp>(n.tensorOf(*shape, elt), *c, *x, *y));
+  auto result = n.createInferred<WhereOp>(*c, *x, *y);
+  if (failed(result))
+    return failure();
+  n.setOutput(0, *result);
   return success();
 }
 
@@ -246,23 +241,15 @@ FailureOr<Value> binaryFn(NodeContext &n, Value lhs, Value rhs,
     (void)n.fail("operand element types differ");
     return failure();
   }
-  auto shape = broadcastShapes(lt.getShape(), rt.getShape());
-  if (failed(shape)) {
-    (void)n.fail("operand shapes " + shapeString(lt.getShape()) + " and " +
-                 shapeString(rt.getShape()) + " cannot be broadcast");
-    return failure();
-  }
   const isa::FnInfo *info =
       isa::binaryFnInfo(int64_t(*isa::binaryFnFromMnemonic(fn.str())));
-  Type elt = info->boolResult() ? boolType(n) : lt.getElementType();
   bool isBool = lt.getElementType().isInteger(1);
   bool isFloat = llvm::isa<FloatType>(lt.getElementType());
   if (!info->accepts(isBool, isFloat, !isBool && !isFloat)) {
     (void)n.fail("element type not supported by " + fn);
     return failure();
   }
-  return Value(n.create<BinaryFnOp>(n.tensorOf(*shape, elt), lhs, rhs,
-                                    n.builder().getStringAttr(fn)));
+  return n.createInferred<BinaryFnOp>(lhs, rhs, n.builder().getStringAttr(fn));
 }
 
 struct BinaryMapping {
@@ -331,12 +318,11 @@ LogicalResult importVariadic(NodeContext &n) {
     auto lt = n.typeOf(acc), rt = n.typeOf(xs[i]);
     if (lt.getElementType() != rt.getElementType())
       return n.fail("inputs have different element types");
-    auto shape = broadcastShapes(lt.getShape(), rt.getShape());
-    if (failed(shape))
-      return n.fail("input shapes cannot be broadcast together");
     if (op == "Sum" || op == "Mean") {
-      acc = n.create<AddOp>(n.tensorOf(*shape, lt.getElementType()), acc,
-                            xs[i]);
+      auto sum = n.createInferred<AddOp>(acc, xs[i]);
+      if (failed(sum))
+        return failure();
+      acc = *sum;
     } else {
       auto v = binaryFn(n, acc, xs[i], op == "Max" ? "max" : "min");
       if (failed(v))

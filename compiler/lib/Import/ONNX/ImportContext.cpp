@@ -58,6 +58,22 @@ LogicalResult NodeContext::fail(const llvm::Twine &reason) {
   return failure();
 }
 
+LogicalResult
+NodeContext::withReason(llvm::function_ref<LogicalResult()> rule) {
+  std::string reason;
+  LogicalResult result = success();
+  {
+    ScopedDiagnosticHandler capture(&st.ctx, [&](Diagnostic &d) {
+      reason = d.str();
+      return success();
+    });
+    result = rule();
+  }
+  if (failed(result))
+    return fail(reason.empty() ? "the operands are not valid" : reason);
+  return success();
+}
+
 FailureOr<Value> NodeContext::input(unsigned i) {
   if (!hasInput(i))
     return fail("input " + llvm::Twine(i) + " is required but missing");

@@ -83,6 +83,30 @@ public:
     return st.builder.create<OpT>(loc, std::forward<Args>(args)...);
   }
 
+  /// Builds an op that infers its result type (InferTypeOpAdaptor), after
+  /// asking the op's shape rule, whose reason for rejecting the operands
+  /// becomes this node's failure (the inferring builder would abort).
+  /// `args` are the op's operands and attributes, without a result type.
+  template <typename OpT, typename... Args>
+  mlir::FailureOr<mlir::Value> createInferred(Args &&...args) {
+    mlir::OperationState state(loc, OpT::getOperationName());
+    OpT::build(st.builder, state, mlir::Type(), std::forward<Args>(args)...);
+    state.types.clear();
+    if (failed(withReason([&] {
+          return OpT::inferReturnTypes(
+              &st.ctx, loc, state.operands,
+              state.attributes.getDictionary(&st.ctx),
+              state.getRawProperties(), state.regions, state.types);
+        })))
+      return mlir::failure();
+    return st.builder.create(state)->getResult(0);
+  }
+
+  /// Runs `rule` (a shape rule that reports why it fails as a diagnostic)
+  /// and reports its failure as this node's, with the rule's reason.
+  mlir::LogicalResult
+  withReason(llvm::function_ref<mlir::LogicalResult()> rule);
+
   /// Reports `reason` for this node ("node 'N' (Op): reason"); returns
   /// failure so importers can `return n.fail(...)`.
   mlir::LogicalResult fail(const llvm::Twine &reason);

@@ -8,6 +8,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include "onnx/defs/parser.h"
+
 #include <limits>
 
 using llvm::createStringError;
@@ -44,14 +46,32 @@ readFile(llvm::StringRef file, llvm::StringRef what) {
   return std::move(*buf);
 }
 
+/// The ONNX textual format (onnx/defs/parser.h) starts with the model's
+/// `<ir_version: ...>` header, possibly after `#` comment lines; a binary
+/// ModelProto never starts with '<' or '#'.
+static bool isModelText(llvm::StringRef bytes) {
+  for (;;) {
+    bytes = bytes.ltrim();
+    if (!bytes.consume_front("#"))
+      return bytes.starts_with("<");
+    bytes = bytes.drop_until([](char c) { return c == '\n'; });
+  }
+}
+
 llvm::Expected<std::unique_ptr<onnx::ModelProto>>
 loadModel(llvm::StringRef file) {
   auto buf = readFile(file, "model");
   if (!buf)
     return buf.takeError();
   auto model = std::make_unique<onnx::ModelProto>();
-  if (!model->ParseFromArray((*buf)->getBufferStart(),
-                             int((*buf)->getBufferSize())))
+  llvm::StringRef bytes = (*buf)->getBuffer();
+  if (isModelText(bytes)) {
+    std::string text = bytes.str(); // the parser wants a C string
+    onnx::Status st = onnx::OnnxParser::Parse(*model, text.c_str());
+    if (!st.IsOK())
+      return error("'" + file + "' is not an ONNX model (text format: " +
+                   llvm::StringRef(st.ErrorMessage()).trim() + ")");
+  } else if (!model->ParseFromArray(bytes.data(), int(bytes.size())))
     return error("'" + file +
                  "' is not an ONNX model (protobuf parse failed: truncated "
                  "or not a ModelProto)");

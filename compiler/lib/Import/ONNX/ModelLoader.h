@@ -17,8 +17,9 @@
 
 namespace lpx::onnximport {
 
-/// Reads and parses a model; rejects missing, empty, truncated or non-ONNX
-/// files and models without a graph. External data of the initializers is
+/// Reads and parses a model, binary protobuf or the ONNX textual format
+/// (onnx/defs/parser.h, as onnx.printer writes it); rejects missing, empty,
+/// truncated or non-ONNX files and models without a graph. External data of the initializers is
 /// read into raw_data, so nothing later needs the file system.
 llvm::Expected<std::unique_ptr<onnx::ModelProto>>
 loadModel(llvm::StringRef path);

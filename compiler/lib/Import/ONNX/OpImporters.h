@@ -1,8 +1,10 @@
 //===- OpImporters.h - One importer per ONNX op family ----------*- C++ -*-===//
 //
-// Each importer reads one ONNX node through its NodeContext, computes the
-// static result type itself (ONNX inference is only a cross-check) and
-// builds the canonical lpx_graph form the op verifiers accept. On failure it
+// Each importer reads one ONNX node through its NodeContext and builds the
+// canonical lpx_graph form the op verifiers accept. Ops that infer their
+// result type are built without one (NodeContext::createInferred); for the
+// others the importer gives the static result type (ONNX inference is only a
+// cross-check). On failure it
 // has reported the reason via NodeContext::fail.
 //
 //===----------------------------------------------------------------------===//
@@ -27,13 +29,15 @@ mlir::LogicalResult importTanh(NodeContext &n);
 mlir::LogicalResult importCast(NodeContext &n);
 mlir::LogicalResult importWhere(NodeContext &n);
 
-// MatrixImporters.cpp
+// LinearAlgebraImporters.cpp
 mlir::LogicalResult importMatMul(NodeContext &n);
 mlir::LogicalResult importGemm(NodeContext &n);
-mlir::LogicalResult importReduceMean(NodeContext &n);
 /// numpy matmul of `a` and `b` with a `resultElt` result (shape checked).
 mlir::FailureOr<mlir::Value> buildMatMul(NodeContext &n, mlir::Value a,
                                          mlir::Value b, mlir::Type resultElt);
+
+// ReductionImporters.cpp
+mlir::LogicalResult importReduceMean(NodeContext &n);
 
 // ConvImporters.cpp
 /// lpx_graph.conv of the node's window attributes (group, strides,
@@ -57,7 +61,11 @@ mlir::LogicalResult importConstant(NodeContext &n);
 
 /// Families registered by table: each adds its ONNX op types.
 void addElementwiseImporters(llvm::StringMap<OpImporter> &table);
-void addMatrixImporters(llvm::StringMap<OpImporter> &table);
+/// ReductionImporters.cpp: reductions, arg reductions, the softmax family,
+/// CumSum, normalizations, global pooling and the losses.
+void addReductionImporters(llvm::StringMap<OpImporter> &table);
+/// LinearAlgebraImporters.cpp: Det (MatMul and Gemm are in the core table).
+void addLinearAlgebraImporters(llvm::StringMap<OpImporter> &table);
 void addDataMovementImporters(llvm::StringMap<OpImporter> &table);
 /// ShapeImporters.cpp: Shape, Size, ConstantOfShape, Range (compile-time
 /// constants).
@@ -77,9 +85,9 @@ void addControlFlowImporters(llvm::StringMap<OpImporter> &table);
 void addRecurrentImporters(llvm::StringMap<OpImporter> &table);
 /// SignalImporters.cpp: DFT, STFT, window functions, MelWeightMatrix.
 void addSignalImporters(llvm::StringMap<OpImporter> &table);
-/// ReorderImporters.cpp: ReverseSequence (constant lengths), MaxUnpool,
-/// GridSample, Det.
-void addReorderImporters(llvm::StringMap<OpImporter> &table);
+/// GatherScatterImporters.cpp: ReverseSequence (constant lengths), MaxUnpool,
+/// GridSample.
+void addGatherScatterImporters(llvm::StringMap<OpImporter> &table);
 /// Whether `opType`'s importer only reports why the op cannot be compiled
 /// (a data-dependent output shape): such ops are not listed as supported.
 bool reportsOnly(llvm::StringRef opType);

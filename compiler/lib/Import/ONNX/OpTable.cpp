@@ -74,7 +74,8 @@ static llvm::StringMap<OpImporter> makeTable() {
       {"Where", importWhere},
   };
   addElementwiseImporters(t);
-  addMatrixImporters(t);
+  addReductionImporters(t);
+  addLinearAlgebraImporters(t);
   addDataMovementImporters(t);
   addShapeImporters(t);
   addConvImporters(t);
@@ -85,7 +86,7 @@ static llvm::StringMap<OpImporter> makeTable() {
   addControlFlowImporters(t);
   addRecurrentImporters(t);
   addSignalImporters(t);
-  addReorderImporters(t);
+  addGatherScatterImporters(t);
   return t;
 }
 

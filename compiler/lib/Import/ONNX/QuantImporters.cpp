@@ -90,8 +90,7 @@ FailureOr<SmallVector<int64_t>> paramShape(NodeContext &n,
     return shape;
   }
   if (pa.ndOne >= 0 && p.size() == s.size() && p[pa.ndOne] == 1) {
-    auto bc = broadcastShapes(p, s);
-    if (succeeded(bc) && ArrayRef<int64_t>(*bc) == s)
+    if (broadcastsTo(p, s))
       return SmallVector<int64_t>(p);
   }
   if (axis < 0)
@@ -245,11 +244,9 @@ FailureOr<Value> scaleAlong(NodeContext &n, unsigned i, ArrayRef<int64_t> shape,
 }
 
 Value broadcastBinary(NodeContext &n, char op, Value a, Value b) {
-  auto shape = broadcastShapes(n.typeOf(a).getShape(), n.typeOf(b).getShape());
-  auto t = n.tensorOf(*shape, n.typeOf(a).getElementType());
   if (op == '*')
-    return n.create<MulOp>(t, a, b);
-  return n.create<DivOp>(t, a, b);
+    return n.create<MulOp>(a, b);
+  return n.create<DivOp>(a, b);
 }
 
 /// saturate(round_half_even(v) + zp) as `out` (int8 / uint8), for f32 `v`
@@ -290,8 +287,7 @@ LogicalResult requantize(NodeContext &n, Value acc, ArrayRef<int64_t> aShape,
   if (failed(zs))
     return failure();
   Value scale = broadcastBinary(n, '/', broadcastBinary(n, '*', *as, *bs), *ys);
-  auto full = broadcastShapes(n.typeOf(scale).getShape(), yShape);
-  if (failed(full) || ArrayRef<int64_t>(*full) != yShape)
+  if (!broadcastsTo(n.typeOf(scale).getShape(), yShape))
     return n.fail("the scales of shape " +
                   shapeString(n.typeOf(scale).getShape()) +
                   " do not broadcast to the result " + shapeString(yShape));

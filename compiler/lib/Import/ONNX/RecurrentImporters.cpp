@@ -76,6 +76,23 @@ public:
 private:
   NodeContext &n;
   Cell cell;
+  int64_t perDir = 1; // activations per direction
+  std::string direction = "forward";
+  Value x, w, r, bias, peep; // bias and peepholes may be null
+  Value h0, c0;              // initial states as given; may be null
+  std::vector<Activation> acts;
+  /// The outputs by direction: Y [seq, 1, batch, hidden], Y_h and Y_c
+  /// [batch, hidden].
+  SmallVector<Value> ySeqs, hLast, cLast;
+
+  // --- the steps of run() -------------------------------------------------
+  LogicalResult readShapesAndAttributes();
+  LogicalResult readSequenceLens();
+  LogicalResult readOptionalInputs();
+  FailureOr<Direction> prepareDirection(int64_t d, Value xs, Value &xw);
+  void unrollDirection(const Direction &dir, Value xw, bool wantY);
+  Value permuteSteps(Value v, ArrayRef<int64_t> perm, ArrayRef<int64_t> shape);
+  void setOutputs(bool wantY);
   Type elt;
   int64_t seq = 0, batch = 0, inputSize = 0, hidden = 0, dirs = 1;
   int64_t gates = 1;
@@ -97,12 +114,10 @@ private:
   }
   std::map<double, Value> scalars;
   Value binary(char op, Value a, Value b) {
-    auto shape = broadcastShapes(n.typeOf(a).getShape(), n.typeOf(b).getShape());
-    auto t = n.tensorOf(*shape, elt);
     switch (op) {
-    case '+': return n.create<AddOp>(t, a, b);
-    case '-': return n.create<SubOp>(t, a, b);
-    default: return n.create<MulOp>(t, a, b);
+    case '+': return n.create<AddOp>(a, b);
+    case '-': return n.create<SubOp>(a, b);
+    default: return n.create<MulOp>(a, b);
     }
   }
   Value add(Value a, Value b) { return binary('+', a, b); }
@@ -411,12 +426,36 @@ Value Unroller::masked(int64_t s, Value fresh, Value old) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Unroller::run() {
-  gates = cell == Cell::RNN ? 1 : cell == Cell::GRU ? 3 : 4;
-  int64_t perDir = cell == Cell::RNN ? 1 : cell == Cell::GRU ? 2 : 3;
-  auto x = n.input(0), w = n.input(1), r = n.input(2);
-  if (failed(x) || failed(w) || failed(r))
+  if (failed(readShapesAndAttributes()) || failed(readSequenceLens()))
     return failure();
-  auto xt = n.typeOf(*x), wt = n.typeOf(*w), rt = n.typeOf(*r);
+  auto a = activations(perDir);
+  if (failed(a) || failed(readOptionalInputs()))
+    return failure();
+  acts = std::move(*a);
+
+  bool wantY = n.node.output_size() > 0 && !n.node.output(0).empty();
+  Value xs = layout1 ? transpose(x, {1, 0, 2}) : x; // [seq, batch, input]
+  for (int64_t d = 0; d < dirs; ++d) {
+    Value xw;
+    auto dir = prepareDirection(d, xs, xw);
+    if (failed(dir))
+      return failure();
+    unrollDirection(*dir, xw, wantY);
+  }
+  setOutputs(wantY);
+  return success();
+}
+
+/// X, W and R, their shapes, and the attributes: layout, hidden_size,
+/// direction, clip, linear_before_reset, input_forget.
+LogicalResult Unroller::readShapesAndAttributes() {
+  gates = cell == Cell::RNN ? 1 : cell == Cell::GRU ? 3 : 4;
+  perDir = cell == Cell::RNN ? 1 : cell == Cell::GRU ? 2 : 3;
+  auto xv = n.input(0), wv = n.input(1), rv = n.input(2);
+  if (failed(xv) || failed(wv) || failed(rv))
+    return failure();
+  x = *xv, w = *wv, r = *rv;
+  auto xt = n.typeOf(x), wt = n.typeOf(w), rt = n.typeOf(r);
   elt = xt.getElementType();
   if (!llvm::isa<FloatType>(elt))
     return n.fail("X must be a floating-point tensor");
@@ -436,7 +475,6 @@ LogicalResult Unroller::run() {
   inputSize = xt.getDimSize(2);
   hidden = n.intAttr("hidden_size", rt.getDimSize(2));
 
-  std::string direction = "forward";
   if (const onnx::AttributeProto *a = n.attr("direction"))
     direction = a->s();
   if (direction != "forward" && direction != "reverse" &&
@@ -461,182 +499,193 @@ LogicalResult Unroller::run() {
   }
   lbr = cell == Cell::GRU && n.intAttr("linear_before_reset", 0) != 0;
   inputForget = cell == Cell::LSTM && n.intAttr("input_forget", 0) != 0;
+  return success();
+}
 
-  // sequence_lens: a compile-time constant, one length per batch entry.
+/// sequence_lens: a compile-time constant, one length per batch entry.
+LogicalResult Unroller::readSequenceLens() {
   lens.assign(batch, seq);
-  if (n.hasInput(4)) {
-    auto l = n.constInts(4);
-    if (failed(l))
-      return failure();
-    if (int64_t(l->size()) != batch)
-      return n.fail("sequence_lens has " + llvm::Twine(l->size()) +
-                    " entries, the batch is " + llvm::Twine(batch));
-    for (int64_t v : *l)
-      if (v < 0 || v > seq)
-        return n.fail("sequence_lens value " + llvm::Twine(v) +
-                      " is outside [0, " + llvm::Twine(seq) + "]");
-    lens = *l;
-  }
-  bool uniform = llvm::all_equal(lens);
-  int64_t uniformLen = lens.empty() ? seq : lens[0];
-
-  auto acts = activations(perDir);
-  if (failed(acts))
+  if (!n.hasInput(4))
+    return success();
+  auto l = n.constInts(4);
+  if (failed(l))
     return failure();
+  if (int64_t(l->size()) != batch)
+    return n.fail("sequence_lens has " + llvm::Twine(l->size()) +
+                  " entries, the batch is " + llvm::Twine(batch));
+  for (int64_t v : *l)
+    if (v < 0 || v > seq)
+      return n.fail("sequence_lens value " + llvm::Twine(v) +
+                    " is outside [0, " + llvm::Twine(seq) + "]");
+  lens = *l;
+  return success();
+}
 
-  Value bias;
-  if (n.hasInput(3)) {
-    auto b = n.input(3);
-    if (failed(b))
+/// B, P (LSTM), initial_h and initial_c (LSTM), each optional.
+LogicalResult Unroller::readOptionalInputs() {
+  auto optional = [&](unsigned i, const char *what,
+                      SmallVector<int64_t> want) -> FailureOr<Value> {
+    if (!n.hasInput(i))
+      return Value();
+    auto v = n.input(i);
+    if (failed(v))
       return failure();
-    SmallVector<int64_t> want{dirs, 2 * gates * hidden};
-    if (n.typeOf(*b).getShape() != ArrayRef<int64_t>(want) ||
-        n.typeOf(*b).getElementType() != elt)
-      return n.fail("B should be " + shapeString(want) + " of X's type, got " +
-                    shapeString(n.typeOf(*b).getShape()));
-    bias = *b;
-  }
-  Value peep;
-  if (cell == Cell::LSTM && n.hasInput(7)) {
-    auto p = n.input(7);
+    if (n.typeOf(*v).getShape() != ArrayRef<int64_t>(want) ||
+        n.typeOf(*v).getElementType() != elt)
+      return n.fail(llvm::Twine(what) + " should be " + shapeString(want) +
+                    " of X's type, got " + shapeString(n.typeOf(*v).getShape()));
+    return *v;
+  };
+  auto b = optional(3, "B", {dirs, 2 * gates * hidden});
+  if (failed(b))
+    return failure();
+  bias = *b;
+  if (cell == Cell::LSTM) {
+    auto p = optional(7, "P", {dirs, 3 * hidden});
     if (failed(p))
       return failure();
-    SmallVector<int64_t> want{dirs, 3 * hidden};
-    if (n.typeOf(*p).getShape() != ArrayRef<int64_t>(want) ||
-        n.typeOf(*p).getElementType() != elt)
-      return n.fail("P should be " + shapeString(want) + " of X's type, got " +
-                    shapeString(n.typeOf(*p).getShape()));
     peep = *p;
   }
-  auto h0 = initialState(5);
-  if (failed(h0))
+  auto h = initialState(5);
+  if (failed(h))
     return failure();
-  FailureOr<Value> c0 = Value();
-  if (cell == Cell::LSTM)
-    c0 = initialState(6);
-  if (failed(c0))
-    return failure();
-
-  bool wantY = n.node.output_size() > 0 && !n.node.output(0).empty();
-  Value xs = layout1 ? transpose(*x, {1, 0, 2}) : *x; // [seq, batch, input]
-
-  SmallVector<Value> ySeqs, hLast, cLast;
-  for (int64_t d = 0; d < dirs; ++d) {
-    Direction dir;
-    dir.reverse = direction == "reverse" || d == 1;
-    dir.acts.assign(acts->begin() + d * perDir, acts->begin() + (d + 1) * perDir);
-    int64_t gh = gates * hidden;
-    // Input projection of all steps, with the biases outside the recurrence.
-    auto wT = weightT(1, d, 0, gh);
-    if (failed(wT))
+  h0 = *h;
+  if (cell == Cell::LSTM) {
+    auto c = initialState(6);
+    if (failed(c))
       return failure();
-    Value xw = matmul(xs, *wT); // [seq, batch, gates*hidden]
-    if (bias) {
-      Value wb = rowPart(bias, d, 0, gh);
-      Value b;
-      if (lbr) // Rbh is added inside rt (.) (...)
-        b = add(wb, n.create<ConcatOp>(
-                        n.tensorOf({1, gh}, elt),
-                        ValueRange{rowPart(bias, d, gh, 2 * hidden),
-                                   splat({1, hidden}, 0.0)},
-                        n.builder().getI64IntegerAttr(1)));
-      else
-        b = add(wb, rowPart(bias, d, gh, gh));
-      xw = add(xw, b);
-      if (lbr)
-        dir.rbh = rowPart(bias, d, gh + 2 * hidden, hidden);
-    }
-    if (lbr && !dir.rbh)
-      dir.rbh = splat({1, hidden}, 0.0);
-    if (cell == Cell::GRU && !lbr) {
-      auto zr = weightT(2, d, 0, 2 * hidden), hh = weightT(2, d, 2 * hidden, hidden);
-      if (failed(zr) || failed(hh))
-        return failure();
-      dir.rt = *zr;
-      dir.rhT = *hh;
-    } else {
-      auto all = weightT(2, d, 0, gh);
-      if (failed(all))
-        return failure();
-      dir.rt = *all;
-    }
-    if (peep) {
-      dir.pi = rowPart(peep, d, 0, hidden);
-      dir.po = rowPart(peep, d, hidden, hidden);
-      dir.pf = rowPart(peep, d, 2 * hidden, hidden);
-    }
-    dir.h0 = *h0 ? stateOf(*h0, d) : splat({batch, hidden}, 0.0);
-    if (cell == Cell::LSTM)
-      dir.c0 = *c0 ? stateOf(*c0, d) : splat({batch, hidden}, 0.0);
-
-    // Step s reads time timeOf(s) of `xw`. Reverse steps of entries of
-    // different lengths read X permuted per entry (time len-1-s, padding in
-    // place), and Y is permuted back with the same (self-inverse) Gather.
-    bool permuted = dir.reverse && !uniform;
-    SmallVector<int64_t> perm;
-    if (permuted) {
-      for (int64_t s = 0; s < seq; ++s)
-        for (int64_t b = 0; b < batch; ++b)
-          perm.push_back((s < lens[b] ? lens[b] - 1 - s : s) * batch + b);
-      auto it = n.tensorOf({seq * batch}, n.builder().getI64Type());
-      Value idx = n.create<ConstantOp>(
-          DenseElementsAttr::get(it, ArrayRef<int64_t>(perm)));
-      Value flat = n.reshape(xw, {seq * batch, gh});
-      xw = n.reshape(n.create<GatherOp>(flat.getType(), flat, idx,
-                                        n.builder().getI64IntegerAttr(0)),
-                     {seq, batch, gh});
-    }
-    auto timeOf = [&](int64_t s) {
-      if (!dir.reverse || permuted)
-        return s;
-      return uniformLen - 1 - s;
-    };
-
-    Value h = dir.h0, c = dir.c0;
-    SmallVector<Value> yAt(seq); // [batch, hidden] by time position
-    int64_t maxLen = *llvm::max_element(lens);
-    for (int64_t s = 0; s < maxLen; ++s) {
-      int64_t t = timeOf(s);
-      Value xwT = n.reshape(slice(xw, {t, 0, 0}, {1, batch, gh}), {batch, gh});
-      Value hNew, cNew;
-      switch (cell) {
-      case Cell::RNN: hNew = rnnStep(dir, xwT, h); break;
-      case Cell::GRU: hNew = gruStep(dir, xwT, h); break;
-      case Cell::LSTM: std::tie(hNew, cNew) = lstmStep(dir, xwT, h, c); break;
-      }
-      if (wantY)
-        yAt[t] = masked(s, hNew, Value());
-      h = masked(s, hNew, h);
-      if (cNew)
-        c = masked(s, cNew, c);
-    }
-    hLast.push_back(h);
-    cLast.push_back(c);
-
-    if (wantY) {
-      SmallVector<Value> parts;
-      for (int64_t t = 0; t < seq; ++t)
-        parts.push_back(yAt[t] ? n.reshape(yAt[t], {1, 1, batch, hidden})
-                               : splat({1, 1, batch, hidden}, 0.0));
-      Value y = parts.size() == 1
-                    ? parts[0]
-                    : Value(n.create<ConcatOp>(
-                          n.tensorOf({seq, 1, batch, hidden}, elt), parts,
-                          n.builder().getI64IntegerAttr(0)));
-      if (permuted) {
-        auto it = n.tensorOf({seq * batch}, n.builder().getI64Type());
-        Value idx = n.create<ConstantOp>(
-            DenseElementsAttr::get(it, ArrayRef<int64_t>(perm)));
-        Value flat = n.reshape(y, {seq * batch, hidden});
-        y = n.reshape(n.create<GatherOp>(flat.getType(), flat, idx,
-                                         n.builder().getI64IntegerAttr(0)),
-                      {seq, 1, batch, hidden});
-      }
-      ySeqs.push_back(y);
-    }
+    c0 = *c;
   }
+  return success();
+}
 
-  // Y [seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs, hidden]).
+/// Direction `d`'s weights, biases, peepholes and initial states, and in
+/// `xw` the input projection of all its steps (biases outside the
+/// recurrence folded in).
+FailureOr<Direction> Unroller::prepareDirection(int64_t d, Value xs,
+                                                Value &xw) {
+  Direction dir;
+  dir.reverse = direction == "reverse" || d == 1;
+  dir.acts.assign(acts.begin() + d * perDir, acts.begin() + (d + 1) * perDir);
+  int64_t gh = gates * hidden;
+  auto wT = weightT(1, d, 0, gh);
+  if (failed(wT))
+    return failure();
+  xw = matmul(xs, *wT); // [seq, batch, gates*hidden]
+  if (bias) {
+    Value wb = rowPart(bias, d, 0, gh);
+    Value b;
+    if (lbr) // Rbh is added inside rt (.) (...)
+      b = add(wb, n.create<ConcatOp>(
+                      n.tensorOf({1, gh}, elt),
+                      ValueRange{rowPart(bias, d, gh, 2 * hidden),
+                                 splat({1, hidden}, 0.0)},
+                      n.builder().getI64IntegerAttr(1)));
+    else
+      b = add(wb, rowPart(bias, d, gh, gh));
+    xw = add(xw, b);
+    if (lbr)
+      dir.rbh = rowPart(bias, d, gh + 2 * hidden, hidden);
+  }
+  if (lbr && !dir.rbh)
+    dir.rbh = splat({1, hidden}, 0.0);
+  if (cell == Cell::GRU && !lbr) {
+    auto zr = weightT(2, d, 0, 2 * hidden), hh = weightT(2, d, 2 * hidden, hidden);
+    if (failed(zr) || failed(hh))
+      return failure();
+    dir.rt = *zr;
+    dir.rhT = *hh;
+  } else {
+    auto all = weightT(2, d, 0, gh);
+    if (failed(all))
+      return failure();
+    dir.rt = *all;
+  }
+  if (peep) {
+    dir.pi = rowPart(peep, d, 0, hidden);
+    dir.po = rowPart(peep, d, hidden, hidden);
+    dir.pf = rowPart(peep, d, 2 * hidden, hidden);
+  }
+  dir.h0 = h0 ? stateOf(h0, d) : splat({batch, hidden}, 0.0);
+  if (cell == Cell::LSTM)
+    dir.c0 = c0 ? stateOf(c0, d) : splat({batch, hidden}, 0.0);
+  return dir;
+}
+
+/// `v` ([seq, ..., batch, width]) with its (step, batch entry) rows
+/// gathered by `perm`, reshaped to `shape`.
+Value Unroller::permuteSteps(Value v, ArrayRef<int64_t> perm,
+                             ArrayRef<int64_t> shape) {
+  auto it = n.tensorOf({seq * batch}, n.builder().getI64Type());
+  Value idx = n.create<ConstantOp>(DenseElementsAttr::get(it, perm));
+  Value flat = n.reshape(v, {seq * batch, shape.back()});
+  return n.reshape(n.create<GatherOp>(flat.getType(), flat, idx,
+                                      n.builder().getI64IntegerAttr(0)),
+                   shape);
+}
+
+/// The steps of one direction; appends its Y, Y_h and Y_c.
+void Unroller::unrollDirection(const Direction &dir, Value xw, bool wantY) {
+  int64_t gh = gates * hidden;
+  bool uniform = llvm::all_equal(lens);
+  int64_t uniformLen = lens.empty() ? seq : lens[0];
+  // Step s reads time timeOf(s) of `xw`. Reverse steps of entries of
+  // different lengths read X permuted per entry (time len-1-s, padding in
+  // place), and Y is permuted back with the same (self-inverse) Gather.
+  bool permuted = dir.reverse && !uniform;
+  SmallVector<int64_t> perm;
+  if (permuted) {
+    for (int64_t s = 0; s < seq; ++s)
+      for (int64_t b = 0; b < batch; ++b)
+        perm.push_back((s < lens[b] ? lens[b] - 1 - s : s) * batch + b);
+    xw = permuteSteps(xw, perm, {seq, batch, gh});
+  }
+  auto timeOf = [&](int64_t s) {
+    if (!dir.reverse || permuted)
+      return s;
+    return uniformLen - 1 - s;
+  };
+
+  Value h = dir.h0, c = dir.c0;
+  SmallVector<Value> yAt(seq); // [batch, hidden] by time position
+  int64_t maxLen = *llvm::max_element(lens);
+  for (int64_t s = 0; s < maxLen; ++s) {
+    int64_t t = timeOf(s);
+    Value xwT = n.reshape(slice(xw, {t, 0, 0}, {1, batch, gh}), {batch, gh});
+    Value hNew, cNew;
+    switch (cell) {
+    case Cell::RNN: hNew = rnnStep(dir, xwT, h); break;
+    case Cell::GRU: hNew = gruStep(dir, xwT, h); break;
+    case Cell::LSTM: std::tie(hNew, cNew) = lstmStep(dir, xwT, h, c); break;
+    }
+    if (wantY)
+      yAt[t] = masked(s, hNew, Value());
+    h = masked(s, hNew, h);
+    if (cNew)
+      c = masked(s, cNew, c);
+  }
+  hLast.push_back(h);
+  cLast.push_back(c);
+  if (!wantY)
+    return;
+
+  SmallVector<Value> parts;
+  for (int64_t t = 0; t < seq; ++t)
+    parts.push_back(yAt[t] ? n.reshape(yAt[t], {1, 1, batch, hidden})
+                           : splat({1, 1, batch, hidden}, 0.0));
+  Value y = parts.size() == 1
+                ? parts[0]
+                : Value(n.create<ConcatOp>(
+                      n.tensorOf({seq, 1, batch, hidden}, elt), parts,
+                      n.builder().getI64IntegerAttr(0)));
+  if (permuted)
+    y = permuteSteps(y, perm, {seq, 1, batch, hidden});
+  ySeqs.push_back(y);
+}
+
+/// Y [seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs, hidden]);
+/// Y_h, Y_c [dirs, batch, hidden] (layout 1: [batch, dirs, hidden]).
+void Unroller::setOutputs(bool wantY) {
   if (wantY) {
     Value y = ySeqs.size() == 1
                   ? ySeqs[0]
@@ -649,7 +698,6 @@ LogicalResult Unroller::run() {
       y = n.copy(y); // every step past the lengths: an output, not a constant
     n.setOutput(0, y);
   }
-  // Y_h, Y_c [dirs, batch, hidden] (layout 1: [batch, dirs, hidden]).
   auto lastStates = [&](ArrayRef<Value> states) {
     if (layout1 && dirs == 1) // [batch, 1, hidden]: the same bytes
       return n.reshape(states[0], {batch, 1, hidden});
@@ -668,7 +716,6 @@ LogicalResult Unroller::run() {
   if (cell == Cell::LSTM && n.node.output_size() > 2 &&
       !n.node.output(2).empty())
     n.setOutput(2, lastStates(cLast));
-  return success();
 }
 
 LogicalResult importRNN(NodeContext &n) { return Unroller(n, Cell::RNN).run(); }

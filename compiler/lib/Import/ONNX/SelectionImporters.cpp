@@ -39,15 +39,12 @@ Value scalarOf(NodeContext &n, Type elt, double v) {
 
 /// Broadcasting binary op of `OpT` (element type of `a`).
 template <typename OpT> Value binary(NodeContext &n, Value a, Value b) {
-  auto shape = broadcastShapes(n.typeOf(a).getShape(), n.typeOf(b).getShape());
-  return n.create<OpT>(n.tensorOf(*shape, n.typeOf(a).getElementType()), a, b);
+  return n.create<OpT>(a, b);
 }
 
 /// Broadcasting comparison `fn` ("less", "equal", ...): a bool tensor.
 Value compare(NodeContext &n, llvm::StringRef fn, Value a, Value b) {
-  auto shape = broadcastShapes(n.typeOf(a).getShape(), n.typeOf(b).getShape());
-  return n.create<BinaryFnOp>(n.tensorOf(*shape, n.builder().getI1Type()), a,
-                              b, n.builder().getStringAttr(fn));
+  return n.create<BinaryFnOp>(a, b, n.builder().getStringAttr(fn));
 }
 
 /// `idx` as i64 (cast when it is another integer or float type).

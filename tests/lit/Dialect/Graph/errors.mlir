@@ -1,9 +1,20 @@
 // RUN: lpx-opt %s -split-input-file -verify-diagnostics
 
 func.func @bad_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{operand shapes cannot be broadcast together}}
+  // expected-error @+2 {{operand shapes (2x3, 4) cannot be broadcast together}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = lpx_graph.add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// The written result type must be the one the op infers.
+func.func @wrong_broadcast_result(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+2 {{inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x3xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = lpx_graph.mul %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
 }
 
 // -----

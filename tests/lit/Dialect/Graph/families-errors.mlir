@@ -41,7 +41,8 @@ func.func @binary_bool(%a: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @binary_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{operand shapes cannot be broadcast together}}
+  // expected-error @+2 {{operand shapes (2x3, 4) cannot be broadcast together}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = lpx_graph.binary "max" %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }

@@ -17,6 +17,8 @@ namespace lpx::graph {
 /// numpy broadcast of two shapes; failure when they are incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+/// Whether `from` broadcasts one way (numpy) to exactly `to`.
+bool broadcastsTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);
 } // namespace lpx::graph
 
 #endif

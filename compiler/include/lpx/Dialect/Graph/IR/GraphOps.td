@@ -28,8 +28,12 @@ def Graph_ConstantOp : Graph_Op<"constant", [Pure, ConstantLike,
 // Elementwise ops with numpy broadcasting.
 //===----------------------------------------------------------------------===//
 
+// Ops with InferTypeOpAdaptor compute their result type from the operands
+// (one shape rule, in the op's inferReturnTypes): builders need no result
+// type, and the verifier checks the written type against the inferred one.
+
 class Graph_BinaryOp<string mnemonic, string what>
-    : Graph_Op<mnemonic, [Pure]> {
+    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let summary = "Elementwise " # what # " with numpy broadcasting";
   let description = [{
     ```mlir
@@ -49,7 +53,7 @@ def Graph_MulOp : Graph_BinaryOp<"mul", "multiplication">;
 def Graph_DivOp : Graph_BinaryOp<"div", "division (integer division truncates)">;
 def Graph_PowOp : Graph_BinaryOp<"pow", "power (the exponent may have another type)">;
 
-def Graph_WhereOp : Graph_Op<"where", [Pure]> {
+def Graph_WhereOp : Graph_Op<"where", [Pure, InferTypeOpAdaptor]> {
   let summary = "Elementwise select with numpy broadcasting";
   let description = [{
     ```mlir
@@ -113,6 +117,15 @@ def Graph_MatMulOp : Graph_Op<"matmul", [Pure]> {
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The result shape (the op's shape rule, used by its verifier and by
+    /// builders); the element type is the builder's choice among those the
+    /// verifier allows (i8 operands give i8 or i32). Reports why not at
+    /// `loc`.
+    static ::mlir::FailureOr<::llvm::SmallVector<int64_t>>
+    inferShape(std::optional<::mlir::Location> loc,
+               ::llvm::ArrayRef<int64_t> lhs, ::llvm::ArrayRef<int64_t> rhs);
+  }];
 }
 
 def Graph_GemmOp : Graph_Op<"gemm", [Pure]> {
@@ -269,7 +282,7 @@ def Graph_UnaryFnOp : Graph_Op<"unary", [Pure]> {
   let hasFolder = 1;
 }
 
-def Graph_BinaryFnOp : Graph_Op<"binary", [Pure]> {
+def Graph_BinaryFnOp : Graph_Op<"binary", [Pure, InferTypeOpAdaptor]> {
   let summary = "Elementwise function from the binary list, numpy broadcasting";
   let description = [{
     Both operands have one element type; comparisons and logic give i1.

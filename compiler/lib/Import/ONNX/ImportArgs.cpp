@@ -1,5 +1,5 @@
 //===- ImportArgs.cpp - --input-shape and --const-input -------------------===//
-#include "ImportArgs.h"
+#include "lpx/Import/ImportArgs.h"
 
 #include "llvm/ADT/SmallVector.h"
 

@@ -1,4 +1,4 @@
-//===- MatrixImporters.cpp - MatMul, Gemm, Softmax, ReduceMean ------------===//
+//===- ReductionImporters.cpp - reductions, softmax family, norms, losses -===//
 #include "OpImporters.h"
 #include "Tensors.h"
 
@@ -10,86 +10,6 @@ using namespace mlir;
 using namespace lpx::graph;
 
 namespace lpx::onnximport {
-
-FailureOr<Value> buildMatMul(NodeContext &n, Value a, Value b,
-                             Type resultElt) {
-  ArrayRef<int64_t> as = n.typeOf(a).getShape(), bs = n.typeOf(b).getShape();
-  if (as.empty() || bs.empty())
-    return n.fail("operands must have rank 1 or more");
-  int64_t ka = as.back(), kb = bs.size() == 1 ? bs[0] : bs[bs.size() - 2];
-  if (ka != kb)
-    return n.fail("reduction dims differ: " + shapeString(as) + " x " +
-                  shapeString(bs));
-  // numpy matmul: 1-D operands lose their added dim again in the result.
-  SmallVector<int64_t> batchA(as.begin(), as.end() - std::min<size_t>(2, as.size()));
-  SmallVector<int64_t> batchB(bs.begin(), bs.end() - std::min<size_t>(2, bs.size()));
-  auto shape = broadcastShapes(batchA, batchB);
-  if (failed(shape))
-    return n.fail("batch dims of " + shapeString(as) + " and " +
-                  shapeString(bs) + " cannot be broadcast");
-  if (as.size() >= 2)
-    shape->push_back(as[as.size() - 2]);
-  if (bs.size() >= 2)
-    shape->push_back(bs.back());
-  return Value(n.create<MatMulOp>(n.tensorOf(*shape, resultElt), a, b));
-}
-
-LogicalResult importMatMul(NodeContext &n) {
-  auto a = n.input(0), b = n.input(1);
-  if (failed(a) || failed(b))
-    return failure();
-  Type elt = n.typeOf(*a).getElementType();
-  if (elt != n.typeOf(*b).getElementType())
-    return n.fail("operand element types differ");
-  auto r = buildMatMul(n, *a, *b, elt);
-  if (failed(r))
-    return failure();
-  n.setOutput(0, *r);
-  return success();
-}
-
-LogicalResult importGemm(NodeContext &n) {
-  auto a = n.input(0), b = n.input(1);
-  if (failed(a) || failed(b))
-    return failure();
-  ArrayRef<int64_t> as = n.typeOf(*a).getShape(), bs = n.typeOf(*b).getShape();
-  if (as.size() != 2 || bs.size() != 2)
-    return n.fail("A and B must be 2-D, got " + shapeString(as) + " and " +
-                  shapeString(bs));
-  bool transA = n.intAttr("transA", 0) != 0;
-  bool transB = n.intAttr("transB", 0) != 0;
-  int64_t m = transA ? as[1] : as[0], k = transA ? as[0] : as[1];
-  int64_t kb = transB ? bs[1] : bs[0], nn = transB ? bs[0] : bs[1];
-  if (k != kb)
-    return n.fail("reduction dims differ: op(A) is " + llvm::Twine(m) + "x" +
-                  llvm::Twine(k) + ", op(B) is " + llvm::Twine(kb) + "x" +
-                  llvm::Twine(nn));
-  Type elt = n.typeOf(*a).getElementType();
-  if (n.typeOf(*b).getElementType() != elt)
-    return n.fail("A and B have different element types");
-  Value c;
-  if (n.hasInput(2)) {
-    auto cv = n.input(2);
-    if (failed(cv))
-      return failure();
-    c = *cv;
-    // C broadcasts one way, to MxN.
-    SmallVector<int64_t> mn{m, nn};
-    auto bc = broadcastShapes(n.typeOf(c).getShape(), mn);
-    if (failed(bc) || ArrayRef<int64_t>(*bc) != ArrayRef<int64_t>(mn))
-      return n.fail("C of shape " + shapeString(n.typeOf(c).getShape()) +
-                    " does not broadcast to " + shapeString(mn));
-    if (n.typeOf(c).getElementType() != elt)
-      return n.fail("C has a different element type");
-  }
-  OpBuilder &b0 = n.builder();
-  n.setOutput(0, n.create<GemmOp>(n.tensorOf({m, nn}, elt), *a, *b, c,
-                                  b0.getF32FloatAttr(n.floatAttr("alpha", 1.0f)),
-                                  b0.getF32FloatAttr(n.floatAttr("beta", 1.0f)),
-                                  b0.getBoolAttr(transA),
-                                  b0.getBoolAttr(transB)));
-  return success();
-}
 
 LogicalResult importReduceMean(NodeContext &n) {
   auto x = n.input(0);
@@ -300,14 +220,11 @@ Value scalarConst(NodeContext &n, Type elt, double v) {
 }
 
 Value binop(NodeContext &n, char op, Value a, Value b) {
-  auto at = n.typeOf(a), bt = n.typeOf(b);
-  auto shape = broadcastShapes(at.getShape(), bt.getShape());
-  auto t = n.tensorOf(*shape, at.getElementType());
   switch (op) {
-  case '+': return n.create<AddOp>(t, a, b);
-  case '-': return n.create<SubOp>(t, a, b);
-  case '*': return n.create<MulOp>(t, a, b);
-  default: return n.create<DivOp>(t, a, b);
+  case '+': return n.create<AddOp>(a, b);
+  case '-': return n.create<SubOp>(a, b);
+  case '*': return n.create<MulOp>(a, b);
+  default: return n.create<DivOp>(a, b);
   }
 }
 
@@ -570,7 +487,7 @@ LogicalResult importSoftmaxCrossEntropy(NodeContext &n) {
 }
 } // namespace
 
-void addMatrixImporters(llvm::StringMap<OpImporter> &table) {
+void addReductionImporters(llvm::StringMap<OpImporter> &table) {
   table["NegativeLogLikelihoodLoss"] = importNllLoss;
   table["SoftmaxCrossEntropyLoss"] = importSoftmaxCrossEntropy;
   for (const char *op : {"ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",

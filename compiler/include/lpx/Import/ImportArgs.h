@@ -1,6 +1,6 @@
 //===- ImportArgs.h - --input-shape and --const-input ------------*- C++ -*-===//
-#ifndef LPX_TOOLS_IMPORTARGS_H
-#define LPX_TOOLS_IMPORTARGS_H
+#ifndef LPX_IMPORT_IMPORTARGS_H
+#define LPX_IMPORT_IMPORTARGS_H
 
 #include "lpx/Import/ONNXImporter.h"
 #include "llvm/Support/Error.h"
@@ -8,7 +8,7 @@
 namespace lpx::cli {
 
 /// Parses `name=1x128` shape pins and `name=file.pb` folded inputs, the
-/// import options every model-reading subcommand takes.
+/// import options every model-reading command (lpx, lpx-translate) takes.
 llvm::Expected<ImportOptions>
 parseImportArgs(const std::vector<std::string> &inputShapes,
                 const std::vector<std::string> &constInputs);

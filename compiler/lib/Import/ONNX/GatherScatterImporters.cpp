@@ -1,4 +1,4 @@
-//===- ReorderImporters.cpp - ReverseSequence, MaxUnpool, GridSample, Det -===//
+//===- GatherScatterImporters.cpp - ReverseSequence, MaxUnpool, GridSample -===//
 //
 // Both move elements to positions known at compile time (ReverseSequence,
 // whose sequence_lens must be a compile-time constant) or given by an index
@@ -12,8 +12,7 @@
 //   whole tensor), reshaped, and zero-extended when output_shape is larger.
 //
 // GridSample reads its taps at run-time positions: one SXM instruction,
-// grid_sample (Opcodes.def). Det is one VXM instruction, det (Gaussian
-// elimination with partial pivoting).
+// grid_sample (Opcodes.def).
 //
 //===----------------------------------------------------------------------===//
 #include "OpImporters.h"
@@ -188,29 +187,12 @@ LogicalResult importGridSample(NodeContext &n) {
   return success();
 }
 
-LogicalResult importDet(NodeContext &n) {
-  auto x = n.input(0);
-  if (failed(x))
-    return failure();
-  auto t = n.typeOf(*x);
-  if (t.getRank() < 2 || t.getDimSize(t.getRank() - 1) !=
-                             t.getDimSize(t.getRank() - 2))
-    return n.fail("the input must be [..., n, n]");
-  if (!llvm::isa<FloatType>(t.getElementType()))
-    return n.fail("the input must be floating-point");
-  n.setOutput(0, n.create<DetOp>(
-                     n.tensorOf(t.getShape().drop_back(2), t.getElementType()),
-                     *x));
-  return success();
-}
-
 } // namespace
 
-void addReorderImporters(llvm::StringMap<OpImporter> &table) {
+void addGatherScatterImporters(llvm::StringMap<OpImporter> &table) {
   table["ReverseSequence"] = importReverseSequence;
   table["MaxUnpool"] = importMaxUnpool;
   table["GridSample"] = importGridSample;
-  table["Det"] = importDet;
 }
 
 } // namespace lpx::onnximport
