@@ -1,6 +1,7 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
 #include "VerifyInstruction.h"
+#include "lpx/isa/Bindings.h"
 #include "lpx/isa/UnitOps.h"
 #include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/isa/Topology.h"
@@ -12,6 +13,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <climits>
 #include <cstring>
 
 using namespace lpx::isa;
@@ -98,6 +100,9 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
       if (bind.buffer() >= uint32_t(numBuffers))
         return fail("binding %s refers to missing buffer %u",
                     bind.name().c_str(), bind.buffer());
+  for (const auto *list : {&p.inputs(), &p.outputs()})
+    if (auto tensors = groupBindings(p, *list); !tensors)
+      return tensors.takeError();
 
   uint64_t lastIssue = 0;
   for (int i = 0; i < p.instructions_size(); ++i) {
@@ -169,11 +174,17 @@ std::string lpx::isa::serializeProgram(const pb::Program &p) {
 
 llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
                                        llvm::StringRef path) {
+  // protobuf cannot serialize a message of 2 GiB or more (it would fail
+  // and leave nothing to write): say so instead of writing a broken file.
+  if (size_t size = p.ByteSizeLong(); size > size_t(INT_MAX))
+    return fail("cannot write '%s': the program is %zu bytes, over the "
+                "program format's 2 GiB limit (compile with shape-only "
+                "weights to simulate a model this large)",
+                path.str().c_str(), size);
   std::string bytes = serializeProgram(p);
   if (bytes.empty())
-    return fail("cannot write '%s': the program is %zu bytes; the program "
-                "format holds less than 2 GiB",
-                path.str().c_str(), p.ByteSizeLong());
+    return fail("cannot write '%s': protobuf could not serialize the program",
+                path.str().c_str());
   llvm::SmallString<256> tmp(path);
   tmp += ".tmp";
   {
@@ -221,6 +232,9 @@ llvm::Expected<VerifiedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
                 "%zu present)",
                 nm.c_str(), (unsigned long long)size,
                 bytes.size() - kHeaderBytes);
+  if (size > uint64_t(INT_MAX))
+    return fail("%s: payload of %llu bytes is over the program format's "
+                "2 GiB limit", nm.c_str(), (unsigned long long)size);
   pb::Program p;
   if (!p.ParseFromArray(bytes.data() + kHeaderBytes, static_cast<int>(size)))
     return fail("%s: corrupt program payload", nm.c_str());

@@ -1,5 +1,6 @@
 //===- Runtime.cpp - Running a program on the CPU -------------------------===//
 #include "lpx/runtime/Runtime.h"
+#include "lpx/isa/Bindings.h"
 #include "Dispatch.h"
 #include "Shape.h"
 #include <cstring>
@@ -120,41 +121,49 @@ Machine::run(const std::vector<HostTensor> &inputs) {
   for (int i : sharedConstants)
     placeConstant(i);
 
-  for (const pb::Binding &bind : p.inputs()) {
-    const pb::Buffer &b = p.buffers(bind.buffer());
+  auto ins = isa::groupBindings(p, p.inputs());
+  if (!ins)
+    return ins.takeError();
+  for (const isa::HostBinding &in : *ins) {
     auto it = std::find_if(inputs.begin(), inputs.end(), [&](const HostTensor &t) {
-      return t.name == bind.name();
+      return t.name == in.name;
     });
     if (it == inputs.end())
-      return fail("missing input '" + bind.name() + "'");
-    auto want = static_cast<isa::DType>(b.dtype());
-    llvm::ArrayRef<int64_t> shape(b.shape().data(), b.shape_size());
-    if (it->dtype != want || llvm::ArrayRef<int64_t>(it->shape) != shape)
-      return fail("input '" + bind.name() + "' is " +
+      return fail("missing input '" + in.name + "'");
+    auto want = static_cast<isa::DType>(in.dtype);
+    if (it->dtype != want || it->shape != in.shape)
+      return fail("input '" + in.name + "' is " +
                   describe(it->dtype, it->shape) + ", the program expects " +
-                  describe(want, shape));
-    if (it->data.size() != b.bytes())
-      return fail("input '" + bind.name() + "' holds " +
+                  describe(want, in.shape));
+    uint64_t bytes = isa::TensorDesc{want, in.shape}.bytes();
+    if (it->data.size() != bytes)
+      return fail("input '" + in.name + "' holds " +
                   llvm::Twine(it->data.size()) + " bytes, expected " +
-                  llvm::Twine(b.bytes()));
-    if (!it->data.empty())
-      std::memcpy(place(b), it->data.data(), it->data.size());
+                  llvm::Twine(bytes));
+    for (const pb::Binding *piece : in.pieces)
+      isa::copyPiece(p, *piece, in.shape,
+                     const_cast<uint8_t *>(it->data.data()),
+                     place(p.buffers(piece->buffer())), /*toPiece=*/true);
   }
 
   for (int i = 0; i < p.instructions_size(); ++i)
     if (llvm::Error e = runInstruction(p, p.instructions(i), i, memory, scratch))
       return std::move(e);
 
+  auto outs = isa::groupBindings(p, p.outputs());
+  if (!outs)
+    return outs.takeError();
   std::vector<HostTensor> outputs;
-  outputs.reserve(p.outputs_size());
-  for (const pb::Binding &bind : p.outputs()) {
-    const pb::Buffer &b = p.buffers(bind.buffer());
+  outputs.reserve(outs->size());
+  for (const isa::HostBinding &out : *outs) {
     HostTensor t;
-    t.name = bind.name();
-    t.dtype = static_cast<isa::DType>(b.dtype());
-    t.shape.assign(b.shape().begin(), b.shape().end());
-    const uint8_t *src = place(b);
-    t.data.assign(src, src + b.bytes());
+    t.name = out.name;
+    t.dtype = static_cast<isa::DType>(out.dtype);
+    t.shape = out.shape;
+    t.data.assign(isa::TensorDesc{t.dtype, t.shape}.bytes(), 0);
+    for (const pb::Binding *piece : out.pieces)
+      isa::copyPiece(p, *piece, out.shape, t.data.data(),
+                     place(p.buffers(piece->buffer())), /*toPiece=*/false);
     outputs.push_back(std::move(t));
   }
   return outputs;

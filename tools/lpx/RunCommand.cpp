@@ -6,6 +6,7 @@
 #include "lpx/runtime/Runtime.h"
 #include "lpx/runtime/TensorFile.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -24,9 +25,16 @@ namespace {
 /// matched by position.
 void nameByPosition(std::vector<rt::HostTensor> &tensors,
                     const google::protobuf::RepeatedPtrField<isa::pb::Binding> &b) {
-  for (size_t i = 0; i < tensors.size() && i < size_t(b.size()); ++i)
+  // A tensor bound in pieces has several bindings of one name: position i
+  // is the i-th distinct name.
+  std::vector<std::string> names;
+  llvm::StringSet<> seen;
+  for (const isa::pb::Binding &bind : b)
+    if (seen.insert(bind.name()).second)
+      names.push_back(bind.name());
+  for (size_t i = 0; i < tensors.size() && i < names.size(); ++i)
     if (tensors[i].name.empty())
-      tensors[i].name = b[int(i)].name();
+      tensors[i].name = names[i];
 }
 
 /// ONNX 1.12's test data predates numpy bfloat16 and stores bf16 tensors as

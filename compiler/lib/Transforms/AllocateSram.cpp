@@ -242,7 +242,8 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
       tenants.push_back(t);
     };
     for (BlockArgument arg : body.getArguments())
-      addTenant({arg, 0, tensorDescOf(arg.getType()).bytes(), 0, kForever});
+      addTenant({arg, part::getNodeOfValue(arg),
+                 tensorDescOf(arg.getType()).bytes(), 0, kForever});
     for (Operation &op : body.without_terminator()) {
       Value v = op.getResult(0);
       uint64_t bytes = tensorDescOf(v.getType()).bytes();
@@ -306,7 +307,9 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
         if (!forbidden.empty())
           d << " and " << forbidden.size()
             << " bank ranges busy while it is written";
-        d << "; compile for more nodes";
+        d << ", at cycle " << t.start
+          << " of the schedule (inputs, outputs and weights stay for the "
+             "whole program; temporaries until their last reader)";
         return failure();
       }
       t.addr = *addr;

@@ -1,5 +1,6 @@
 //===- ConvertTypes.cpp - Weights and activations in chosen formats -------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -54,9 +55,20 @@ std::pair<ElementsAttr, double> quantizeInt8(DenseFPElementsAttr w) {
   return {DenseElementsAttr::get(type, ArrayRef<int8_t>(q)), scale};
 }
 
+/// A short name of a float type for labels ("f16", "f8E4M3FN").
+std::string formatName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
 /// The constant's values rounded to `to` (nearest even), or null if it has
 /// no values to convert.
 ElementsAttr convertConstant(ElementsAttr value, FloatType to) {
+  if (isShapeOnly(value))
+    return shapeOnlyFrom(value, withElement(value.getType(), to),
+                         "." + formatName(to));
   auto dense = dyn_cast<DenseFPElementsAttr>(value);
   if (!dense)
     return nullptr;
@@ -122,11 +134,22 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
   /// Replaces a float weight by int8 values and multiplies every MatMul
   /// reading it by the scale (in the activations' format, or the weight's).
   LogicalResult quantizeWeight(ConstantOp c, FloatType act) {
-    auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
-    if (!dense)
+    ElementsAttr value = c.getValue();
+    auto dense = dyn_cast<DenseFPElementsAttr>(value);
+    bool shapeOnly = isShapeOnly(value);
+    if (!dense && !shapeOnly)
       return c.emitOpError("has no values to quantize");
-    auto [q, scale] = quantizeInt8(dense);
-    Type floatElem = act ? Type(act) : dense.getElementType();
+    // A shape-only weight stays so, and so does its scale: one comes from
+    // the values of the other.
+    ElementsAttr q;
+    double scale = 1.0;
+    if (shapeOnly)
+      q = shapeOnlyFrom(value, withElement(value.getType(),
+                                           IntegerType::get(c.getContext(), 8)),
+                        ".i8");
+    else
+      std::tie(q, scale) = quantizeInt8(dense);
+    Type floatElem = act ? Type(act) : value.getElementType();
     c.setValueAttr(q);
     c.getResult().setType(cast<RankedTensorType>(q.getType()));
     for (Operation *user : llvm::make_early_inc_range(c->getUsers())) {
@@ -137,8 +160,10 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
       mm.getResult().setType(resultType);
       auto scalarType = RankedTensorType::get({}, floatElem);
       auto s = b.create<ConstantOp>(
-          mm.getLoc(), cast<ElementsAttr>(DenseElementsAttr::get(
-                           scalarType, b.getFloatAttr(floatElem, scale))));
+          mm.getLoc(),
+          shapeOnly ? shapeOnlyFrom(value, scalarType, ".scale")
+                    : cast<ElementsAttr>(DenseElementsAttr::get(
+                          scalarType, b.getFloatAttr(floatElem, scale))));
       auto scaled = b.create<MulOp>(mm.getLoc(), resultType, mm.getResult(), s);
       mm.getResult().replaceAllUsesExcept(scaled, scaled);
     }
@@ -164,14 +189,20 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
     Block &body = f.getBody().front();
     OpBuilder b(ctx);
 
-    // Inputs keep their types at the boundary and are cast on entry.
+    // Inputs keep their types at the boundary and are cast just before
+    // their first reader (not all at the top: a layer's inputs, such as its
+    // KV cache, then live, and are placed, with the layer).
     llvm::SmallPtrSet<Operation *, 8> entryCasts;
     if (act) {
-      b.setInsertionPointToStart(&body);
       for (BlockArgument arg : body.getArguments()) {
-        if (!isFloatTensor(arg.getType()) ||
+        if (!isFloatTensor(arg.getType()) || arg.use_empty() ||
             cast<RankedTensorType>(arg.getType()).getElementType() == act)
           continue;
+        Operation *first = nullptr;
+        for (Operation *user : arg.getUsers())
+          if (!first || user->isBeforeInBlock(first))
+            first = user;
+        b.setInsertionPoint(first);
         auto c = b.create<CastOp>(arg.getLoc(), withElement(arg.getType(), act),
                                   arg);
         arg.replaceAllUsesExcept(c, c);
@@ -212,13 +243,18 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
       if (act && !entryCasts.contains(&op))
         v.setType(withElement(v.getType(), act));
     }
-    // Results go back to the types the model declares.
+    // Results go back to the types the model declares, cast right after
+    // they are computed (so each stays with the layer that made it).
     auto ret = cast<func::ReturnOp>(body.getTerminator());
-    b.setInsertionPoint(ret);
     for (auto [i, operand] : llvm::enumerate(ret->getOpOperands())) {
       Type want = f.getResultTypes()[i];
-      if (operand.get().getType() != want)
-        operand.set(b.create<CastOp>(ret.getLoc(), want, operand.get()));
+      if (operand.get().getType() == want)
+        continue;
+      if (Operation *def = operand.get().getDefiningOp())
+        b.setInsertionPointAfter(def);
+      else
+        b.setInsertionPointToStart(&body);
+      operand.set(b.create<CastOp>(ret.getLoc(), want, operand.get()));
     }
   }
 };

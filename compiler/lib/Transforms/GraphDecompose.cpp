@@ -1,5 +1,6 @@
 //===- GraphDecompose.cpp - Composite graph ops into chip ops -------------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -32,6 +33,10 @@ Value scalarConstant(PatternRewriter &rewriter, Location loc, Type elementType,
 /// The transpose of a 2-D dense constant, or null when it cannot be built
 /// by moving bytes (sub-byte elements).
 ElementsAttr transposedConstant(ConstantOp c, RankedTensorType type) {
+  if (isShapeOnly(c.getValue()))
+    return type.getElementType().getIntOrFloatBitWidth() % 8 == 0
+               ? shapeOnlyFrom(c.getValue(), type, ".T")
+               : nullptr;
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
   if (!dense)
     return nullptr;

@@ -27,8 +27,8 @@ namespace {
 /// A send's result is on its destination node.
 std::optional<int64_t> nodeOfValue(Value v) {
   Operation *def = v.getDefiningOp();
-  if (!def)
-    return 0;
+  if (!def) // a program input: where the partitioner put it
+    return part::getNodeOfValue(v);
   if (auto send = dyn_cast<sched::SendOp>(def))
     return int64_t(send.getTo());
   return part::getNode(def);

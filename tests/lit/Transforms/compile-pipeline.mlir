@@ -1,12 +1,12 @@
 // RUN: lpx-opt %s --lpx-compile="nodes=2 chip=%S/../Inputs/test-chip.yaml" | FileCheck %s
 
 // The whole pipeline, level 1 to 3: the 4x2 weight (K > N) is split by the
-// reduction dimension over two chips, the second half's activation slice and
-// partial product travel as scheduled sends, and every value gets an SRAM
-// address.
+// reduction dimension over two chips, the input is bound in two pieces (one
+// per chip), the second half's partial product travels as a scheduled send,
+// and every value gets an SRAM address.
 // CHECK-LABEL: module attributes {lpx_part.chip = "---\0Aname:{{ +}}test-chip{{.*}}", lpx_part.num_nodes = 2 : i64, lpx_sched.chip = "test-chip"}
-// CHECK:       func.func @f(%arg0: tensor<1x4xf32> {lpx_graph.name = "x", lpx_sched.addr = 0 : i64})
-// CHECK-COUNT-2: lpx_sched.send
+// CHECK:       func.func @f(%arg0: tensor<1x2xf32> {lpx_graph.name = "x", lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0>, lpx_sched.addr = 0 : i64}, %arg1: tensor<1x2xf32> {lpx_graph.name = "x", lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 2>, lpx_sched.addr = 0 : i64})
+// CHECK-COUNT-1: lpx_sched.send
 // CHECK:       lpx_graph.add {{.*}}lpx_sched.slot = #lpx_sched.slot<"vxm"
 // CHECK-NOT:   lpx_part.transfer
 module {

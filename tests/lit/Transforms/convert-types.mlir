@@ -1,15 +1,15 @@
 // RUN: lpx-opt %s --lpx-convert-types="weights=fp8e4m3 activations=fp16" -split-input-file | FileCheck %s
 // RUN: lpx-opt %s --lpx-convert-types="weights=int8 activations=fp16" -split-input-file | FileCheck %s --check-prefix=INT8
 
-// The input is cast to fp16 on entry; the MatMul weight is rounded to
+// The input is cast to fp16 just before its first reader; the MatMul weight is rounded to
 // fp8 e4m3 (0.1 = 1.6 * 2^-4 -> mantissa 0.6 * 8 = 4.8 -> 5: 1.625 * 2^-4 =
 // 0.1015625; 448 is e4m3's largest value; 1 and -2 are exact); the bias,
 // used by an add, becomes fp16; the result is cast back to f32 at the exit.
 // CHECK-LABEL: func.func @mlp
-// CHECK-NEXT: %[[X:.*]] = lpx_graph.cast %arg0 : tensor<1x2xf32> to tensor<1x2xf16>
 // CHECK-DAG:  lpx_graph.constant dense<{{\[\[}}1.015630e-01, 4.480000e+02], [1.000000e+00, -2.000000e+00]]> : tensor<2x2xf8E4M3FN>
 // CHECK-DAG:  lpx_graph.constant dense<[2.500000e-01, 1.000000e+00]> : tensor<2xf16>
-// CHECK:      %[[M:.*]] = lpx_graph.matmul %[[X]], %{{.*}} : (tensor<1x2xf16>, tensor<2x2xf8E4M3FN>) -> tensor<1x2xf16>
+// CHECK:      %[[X:.*]] = lpx_graph.cast %arg0 : tensor<1x2xf32> to tensor<1x2xf16>
+// CHECK-NEXT: %[[M:.*]] = lpx_graph.matmul %[[X]], %{{.*}} : (tensor<1x2xf16>, tensor<2x2xf8E4M3FN>) -> tensor<1x2xf16>
 // CHECK-NEXT: %[[A:.*]] = lpx_graph.add %[[M]], %{{.*}} : (tensor<1x2xf16>, tensor<2xf16>) -> tensor<1x2xf16>
 // CHECK-NEXT: %[[R:.*]] = lpx_graph.cast %[[A]] : tensor<1x2xf16> to tensor<1x2xf32>
 // CHECK-NEXT: return %[[R]]
@@ -38,6 +38,7 @@ func.func @ints(%x: tensor<2xi32>) -> tensor<2xi32> {
 // result is multiplied by s (0.01 in fp16: 1.000210e-02).
 // INT8-LABEL: func.func @int8_weights
 // INT8:      %[[W:.*]] = lpx_graph.constant dense<{{\[\[}}50, -127], [100, 1]]> : tensor<2x2xi8>
+// INT8-NEXT: lpx_graph.cast %arg0
 // INT8-NEXT: %[[M:.*]] = lpx_graph.matmul %{{.*}}, %[[W]] : (tensor<1x2xf16>, tensor<2x2xi8>) -> tensor<1x2xf16>
 // INT8-NEXT: %[[S:.*]] = lpx_graph.constant dense<1.000210e-02> : tensor<f16>
 // INT8-NEXT: lpx_graph.mul %[[M]], %[[S]] : (tensor<1x2xf16>, tensor<f16>) -> tensor<1x2xf16>

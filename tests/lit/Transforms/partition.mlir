@@ -1,16 +1,14 @@
 // RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=2" -split-input-file | FileCheck %s
 
 // A 4x2 weight (K = 4 > N = 2): split by the reduction dimension. The
-// activation is sliced on the home node, each half goes to its node, the
-// partial products come back and are summed.
+// input is bound in two pieces, each written by the host into the node
+// that reads it; the partial product comes back and is summed.
 // CHECK-LABEL: module @reduction_split attributes {lpx_part.chip = "{{.*}}", lpx_part.num_nodes = 2 : i64}
-// CHECK:      %[[S0:.*]] = lpx_graph.slice %arg0 {lpx_part.node = 0 : i64, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : (tensor<1x4xf32>) -> tensor<1x2xf32>
+// CHECK:      func.func @reduction_split(%arg0: tensor<1x2xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0>}, %arg1: tensor<1x2xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 2>})
 // CHECK:      %[[W0:.*]] = lpx_graph.constant {lpx_part.node = 0 : i64} dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
-// CHECK:      %[[M0:.*]] = lpx_graph.matmul %[[S0]], %[[W0]] {lpx_part.node = 0 : i64}
-// CHECK:      %[[S1:.*]] = lpx_graph.slice %arg0 {lpx_part.node = 0 : i64, starts = array<i64: 0, 2>
-// CHECK:      %[[T1:.*]] = lpx_part.transfer %[[S1]] {from = 0 : i64, lpx_part.node = 1 : i64, to = 1 : i64}
+// CHECK:      %[[M0:.*]] = lpx_graph.matmul %arg0, %[[W0]] {lpx_part.node = 0 : i64}
 // CHECK:      %[[W1:.*]] = lpx_graph.constant {lpx_part.node = 1 : i64} dense<{{\[\[}}5.000000e+00, 6.000000e+00], [7.000000e+00, 8.000000e+00]]>
-// CHECK:      %[[M1:.*]] = lpx_graph.matmul %[[T1]], %[[W1]] {lpx_part.node = 1 : i64}
+// CHECK:      %[[M1:.*]] = lpx_graph.matmul %arg1, %[[W1]] {lpx_part.node = 1 : i64}
 // CHECK:      %[[B1:.*]] = lpx_part.transfer %[[M1]] {from = 1 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
 // CHECK:      %[[SUM:.*]] = lpx_graph.add %[[M0]], %[[B1]] {lpx_part.node = 0 : i64}
 // CHECK:      return %[[SUM]]

@@ -1,4 +1,5 @@
 //===- ProgramFileTest.cpp - Program file header, versions, verification --===//
+#include "lpx/isa/Bindings.h"
 #include "lpx/isa/Program.h"
 #include "lpx/isa/Version.h"
 
@@ -153,3 +154,52 @@ TEST(ProgramFile, WriteIsAllOrNothing) {
 }
 
 } // namespace
+
+/// Two [2, 4] f32 input pieces of one [4, 4] tensor "x" (rows 0-1 and 2-3).
+pb::Program piecesProgram(int64_t secondRow) {
+  pb::Program p = tinyProgram();
+  for (int i = 0; i < 2; ++i) {
+    pb::Buffer *b = p.add_buffers();
+    b->set_name("x" + std::to_string(i));
+    b->set_addr(128 + 64 * i);
+    b->set_bytes(32);
+    b->set_dtype(uint32_t(DType::F32));
+    b->add_shape(2);
+    b->add_shape(4);
+    b->set_kind(pb::INPUT);
+    pb::Binding *bind = p.add_inputs();
+    bind->set_name("x");
+    bind->set_buffer(uint32_t(p.buffers_size() - 1));
+    bind->add_offsets(i ? secondRow : 0);
+    bind->add_offsets(0);
+  }
+  return p;
+}
+
+TEST(ProgramFile, InputPiecesTileTheWholeTensor) {
+  auto chip = loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip));
+  pb::Program good = piecesProgram(2);
+  ASSERT_FALSE(bool(verifyProgram(good, *chip)));
+  auto tensors = groupBindings(good, good.inputs());
+  ASSERT_TRUE(bool(tensors));
+  ASSERT_EQ(tensors->size(), 1u);
+  EXPECT_EQ((*tensors)[0].shape, (std::vector<int64_t>{4, 4}));
+  EXPECT_EQ((*tensors)[0].pieces.size(), 2u);
+  // Row 1 again overlaps the first piece; row 3 leaves a gap at row 2.
+  for (int64_t bad : {1, 3}) {
+    llvm::Error e = verifyProgram(piecesProgram(bad), *chip);
+    EXPECT_THAT(llvm::toString(std::move(e)), HasSubstr("gap or overlap"));
+  }
+}
+
+TEST(ProgramFile, CopyPieceMovesTheRightBlock) {
+  pb::Program p = piecesProgram(2);
+  std::vector<float> whole(16), piece(8, -1);
+  for (int i = 0; i < 16; ++i)
+    whole[i] = float(i);
+  auto *w = reinterpret_cast<uint8_t *>(whole.data());
+  auto *c = reinterpret_cast<uint8_t *>(piece.data());
+  copyPiece(p, p.inputs(1), {4, 4}, w, c, /*toPiece=*/true);
+  EXPECT_EQ(piece, (std::vector<float>{8, 9, 10, 11, 12, 13, 14, 15}));
+}

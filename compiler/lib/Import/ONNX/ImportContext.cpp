@@ -5,10 +5,26 @@
 #include "Tensors.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Import/ShapeOnlyWeights.h"
 
 using namespace mlir;
 
 namespace lpx::onnximport {
+
+/// The values of a constant with data, as a dense attribute.
+static llvm::Expected<ElementsAttr> denseConstant(MLIRContext &ctx,
+                                                  const onnx::TensorProto &t,
+                                                  llvm::StringRef name) {
+  auto bytes = decodeTensor(t);
+  if (!bytes)
+    return bytes.takeError();
+  auto attr = toElementsAttr(ctx, *bytes);
+  if (!attr)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "constant '" + name + "': " +
+                                       llvm::toString(attr.takeError()));
+  return cast<ElementsAttr>(*attr);
+}
 
 FailureOr<Value> GraphState::lookup(llvm::StringRef name) {
   auto it = values.find(name);
@@ -20,16 +36,13 @@ FailureOr<Value> GraphState::lookup(llvm::StringRef name) {
   LocationAttr locAttr = constantLocs.lookup(name);
   Location loc = locAttr ? Location(locAttr)
                          : Location(NameLoc::get(StringAttr::get(&ctx, name)));
-  auto bytes = decodeTensor(*c->second);
-  if (!bytes) {
-    emitError(loc) << llvm::toString(bytes.takeError());
-    ++errors;
-    return failure();
-  }
-  auto attr = toElementsAttr(ctx, *bytes);
+  // A shape-only weight becomes a values-free constant; anything else is
+  // decoded into a dense one.
+  llvm::Expected<ElementsAttr> attr =
+      isShapeOnlyTensor(*c->second) ? shapeOnlyAttr(ctx, *c->second)
+                                    : denseConstant(ctx, *c->second, name);
   if (!attr) {
-    emitError(loc) << "constant '" << name
-                   << "': " << llvm::toString(attr.takeError());
+    emitError(loc) << llvm::toString(attr.takeError());
     ++errors;
     return failure();
   }

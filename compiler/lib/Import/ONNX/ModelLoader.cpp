@@ -2,6 +2,8 @@
 #include "ModelLoader.h"
 #include "lpx/Import/ModelLimits.h"
 
+#include "lpx/Import/ShapeOnlyWeights.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -86,7 +88,8 @@ loadModel(llvm::StringRef file) {
   if (dir.empty())
     dir = ".";
   for (onnx::TensorProto &t : *model->mutable_graph()->mutable_initializer())
-    if (t.data_location() == onnx::TensorProto::EXTERNAL)
+    if (t.data_location() == onnx::TensorProto::EXTERNAL &&
+        !isShapeOnlyTensor(t)) // shape-only weights have nothing to read
       if (llvm::Error e = loadExternalData(t, dir))
         return std::move(e);
   return std::move(model);

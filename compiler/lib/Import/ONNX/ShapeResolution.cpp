@@ -1,6 +1,8 @@
 //===- ShapeResolution.cpp - Static types for an ONNX graph ---------------===//
 #include "ShapeResolution.h"
 
+#include "lpx/Import/ShapeOnlyWeights.h"
+
 #include "ModelLoader.h"
 #include "Tensors.h"
 
@@ -267,6 +269,21 @@ LogicalResult runShapeInference(onnx::ModelProto &model, int64_t &opset,
     } catch (const std::exception &) {
       // No adapter for some node: report the original problem.
     }
+  }
+  // ONNX names the tensor whose data it wanted; for a shape-only weight
+  // say that, not "load external data".
+  llvm::StringRef what = error;
+  size_t at = what.find("external data into raw data for tensor: ");
+  if (at != llvm::StringRef::npos) {
+    llvm::StringRef name =
+        what.drop_front(at).split(": ").second.split('\n').first.trim();
+    for (const onnx::TensorProto &t : model.graph().initializer())
+      if (t.name() == name && isShapeOnlyTensor(t))
+        return emitError(fileLoc)
+               << "initializer '" << name << "' is shape-only (external "
+               << "data '" << kShapeOnlyLocation << "'), but a node needs "
+               << "its values to infer shapes (keep shapes, axes and "
+                  "scalars real)";
   }
   return emitError(fileLoc) << "ONNX shape inference failed: " << error;
 }

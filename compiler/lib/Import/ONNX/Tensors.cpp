@@ -1,6 +1,9 @@
 //===- Tensors.cpp - ONNX tensors and element types -----------------------===//
 #include "Tensors.h"
 
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Import/ShapeOnlyWeights.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
 
@@ -105,6 +108,10 @@ llvm::Expected<TensorBytes> decodeTensor(const TensorProto &t) {
       return fail("negative dim " + llvm::Twine(d));
     out.shape.push_back(d);
   }
+  if (isShapeOnlyTensor(t))
+    return fail(llvm::Twine("is shape-only (external data '") +
+                kShapeOnlyLocation +
+                "'): it has no values, and this use needs them");
   if (t.data_location() == TensorProto::EXTERNAL)
     return fail("external data was not loaded");
   unsigned width = elementBytes(out.dataType);
@@ -205,6 +212,28 @@ llvm::Expected<DenseElementsAttr> toElementsAttr(MLIRContext &ctx,
   }
   return DenseElementsAttr::getFromRawBuffer(
       type, ArrayRef<char>(t.bytes().data(), t.bytes().size()));
+}
+
+llvm::Expected<ElementsAttr> shapeOnlyAttr(MLIRContext &ctx,
+                                           const TensorProto &t) {
+  auto fail = [&](const llvm::Twine &msg) {
+    return createStringError(inconvertibleErrorCode(),
+                             "tensor '" + t.name() + "': " + msg.str());
+  };
+  SmallVector<int64_t> shape;
+  int64_t n = 1;
+  for (int64_t d : t.dims()) {
+    if (d < 0)
+      return fail("negative dim " + llvm::Twine(d));
+    if (__builtin_mul_overflow(n, d, &n))
+      return fail("dims overflow int64");
+    shape.push_back(d);
+  }
+  auto elt = elementTypeOf(ctx, t.data_type());
+  if (!elt)
+    return fail(llvm::toString(elt.takeError()));
+  return graph::shapeOnlyElements(RankedTensorType::get(shape, *elt),
+                                  t.name());
 }
 
 /// The ONNX data type of an element type elementTypeOf makes; 0 for others.

@@ -56,6 +56,11 @@ llvm::Expected<mlir::DenseElementsAttr> toElementsAttr(mlir::MLIRContext &ctx,
 llvm::Expected<onnx::TensorProto> toTensorProto(mlir::DenseElementsAttr attr);
 
 /// Integer (or bool) elements widened to int64, for shape-like operands.
+/// The values-free constant of a shape-only initializer (isShapeOnlyTensor):
+/// its dims and element type checked, no data read.
+llvm::Expected<mlir::ElementsAttr> shapeOnlyAttr(mlir::MLIRContext &ctx,
+                                                 const onnx::TensorProto &t);
+
 llvm::Expected<std::vector<int64_t>> toInt64s(const TensorBytes &t);
 
 /// The number of elements of a static shape (1 for a scalar).

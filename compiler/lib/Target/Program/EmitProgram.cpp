@@ -2,6 +2,7 @@
 #include "lpx/Target/Program/EmitProgram.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "lpx/Target/ISABridge.h"
@@ -73,10 +74,15 @@ public:
       if (!addr)
         return f.emitError("argument ") << n << " has no SRAM address; run "
                                                "lpx-allocate-sram first";
-      uint32_t id = addBuffer(arg, n, 0, addr.getInt(), isa::pb::INPUT);
+      uint32_t id = addBuffer(arg, n, part::getNodeOfValue(arg),
+                              addr.getInt(), isa::pb::INPUT);
       auto *bind = program.add_inputs();
       bind->set_name(isa::validUtf8(n));
       bind->set_buffer(id);
+      if (auto offsets = f.getArgAttrOfType<DenseI64ArrayAttr>(
+              arg.getArgNumber(), part::PartDialect::kOffsetsAttr))
+        bind->mutable_offsets()->Add(offsets.asArrayRef().begin(),
+                                     offsets.asArrayRef().end());
     }
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     llvm::DenseMap<Value, std::string> outputNames;
@@ -102,6 +108,10 @@ public:
                << v.getType() << ", an element type the chip cannot hold";
       if (auto c = dyn_cast<graph::ConstantOp>(op)) {
         auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+        if (!dense && !graph::isShapeOnly(c.getValue()))
+          return c.emitOpError("has values in a form the program cannot "
+                               "hold (a dense or shape-only constant is "
+                               "needed)");
         uint32_t id = addBuffer(v, origin.empty() ? "const" : origin, *node,
                                 addr.getInt(), isa::pb::CONSTANT);
         auto *k = program.add_constants();
@@ -145,6 +155,10 @@ public:
       auto *bind = program.add_outputs();
       bind->set_name(isa::validUtf8(outputNames[v]));
       bind->set_buffer(ids.lookup(v));
+      if (auto offsets = f.getResultAttrOfType<DenseI64ArrayAttr>(
+              unsigned(i), part::PartDialect::kOffsetsAttr))
+        bind->mutable_offsets()->Add(offsets.asArrayRef().begin(),
+                                     offsets.asArrayRef().end());
     }
     // Issue order, program order among equals: the order every reader needs.
     std::stable_sort(insts.begin(), insts.end(), [](auto &a, auto &b) {

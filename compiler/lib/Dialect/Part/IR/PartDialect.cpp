@@ -51,7 +51,16 @@ void lpx::part::setNode(Operation *op, int64_t node) {
 int64_t lpx::part::getNodeOfValue(Value v) {
   if (Operation *def = v.getDefiningOp())
     return getNode(def).value_or(0);
-  return 0; // program inputs arrive on node 0
+  // A program input lives where the partitioner put it (an argument
+  // attribute of the function), else on node 0.
+  auto arg = cast<BlockArgument>(v);
+  Operation *parent = arg.getOwner()->getParentOp();
+  auto all = parent ? parent->getAttrOfType<ArrayAttr>("arg_attrs") : nullptr;
+  if (all && arg.getArgNumber() < all.size())
+    if (auto dict = dyn_cast<DictionaryAttr>(all[arg.getArgNumber()]))
+      if (auto n = dict.getAs<IntegerAttr>(PartDialect::kNodeAttr))
+        return n.getInt();
+  return 0;
 }
 
 LogicalResult TransferOp::verify() {

@@ -1,0 +1,180 @@
+//===- PartitionPieces.cpp - Program inputs and outputs in pieces ---------===//
+#include "PartitionPieces.h"
+
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Part/IR/PartOps.h"
+#include "lpx/Target/Program/EmitProgram.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/BitVector.h"
+#include <numeric>
+
+using namespace mlir;
+using namespace lpx;
+
+namespace {
+
+/// The axis along which `pieces` (shapes and offsets) tile `whole`
+/// contiguously, each piece whole on every other axis; -1 if they do not.
+int64_t tiledAxis(ArrayRef<int64_t> whole,
+                  ArrayRef<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>>
+                      pieces) {
+  const int64_t rank = int64_t(whole.size());
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    SmallVector<std::pair<int64_t, int64_t>> spans; // offset, extent
+    bool ok = true;
+    for (auto [shape, offsets] : pieces) {
+      for (int64_t a = 0; a < rank && ok; ++a)
+        ok = a == axis || (offsets[a] == 0 && shape[a] == whole[a]);
+      spans.push_back({offsets[axis], shape[axis]});
+    }
+    if (!ok)
+      continue;
+    llvm::sort(spans);
+    int64_t next = 0;
+    for (auto [offset, extent] : spans) {
+      ok = ok && offset == next;
+      next += extent;
+    }
+    if (ok && next == whole[axis])
+      return axis;
+  }
+  return -1;
+}
+
+/// The one node all users of `v` are on, or nullopt.
+std::optional<int64_t> soleUserNode(Value v) {
+  std::optional<int64_t> node;
+  for (Operation *user : v.getUsers()) {
+    std::optional<int64_t> n = part::getNode(user);
+    if (!n || (node && *node != *n))
+      return std::nullopt;
+    node = n;
+  }
+  return node;
+}
+
+DictionaryAttr pieceAttrs(Builder &b, StringAttr name, int64_t node,
+                          ArrayRef<int64_t> offsets) {
+  SmallVector<NamedAttribute> attrs;
+  if (name)
+    attrs.push_back(b.getNamedAttr(kInputNameAttr, name));
+  attrs.push_back(b.getNamedAttr(part::PartDialect::kNodeAttr,
+                                 b.getI64IntegerAttr(node)));
+  attrs.push_back(b.getNamedAttr(part::PartDialect::kOffsetsAttr,
+                                 b.getDenseI64ArrayAttr(offsets)));
+  return b.getDictionaryAttr(attrs);
+}
+
+} // namespace
+
+void lpx::scatterInputs(func::FuncOp f) {
+  Builder b(f.getContext());
+  const unsigned original = f.getNumArguments();
+  llvm::BitVector erase(original);
+  for (unsigned i = 0; i < original; ++i) {
+    BlockArgument arg = f.getArgument(i);
+    if (arg.use_empty() || f.getArgAttr(i, part::PartDialect::kOffsetsAttr))
+      continue;
+    SmallVector<graph::SliceOp> slices;
+    SmallVector<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>> pieces;
+    SmallVector<int64_t> nodes;
+    for (Operation *user : arg.getUsers()) {
+      auto slice = dyn_cast<graph::SliceOp>(user);
+      std::optional<int64_t> node =
+          slice ? soleUserNode(slice.getResult()) : std::nullopt;
+      if (!node || llvm::any_of(slice.getSteps(), [](int64_t s) {
+            return s != 1;
+          })) {
+        slices.clear();
+        break;
+      }
+      slices.push_back(slice);
+      nodes.push_back(*node);
+      pieces.push_back({slice.getType().getShape(), slice.getStarts()});
+    }
+    auto whole = cast<RankedTensorType>(arg.getType()).getShape();
+    if (slices.size() < 2 || tiledAxis(whole, pieces) < 0)
+      continue;
+    // Pieces in the order of their offsets, so arguments read naturally.
+    SmallVector<size_t> order(slices.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::sort(order, [&](size_t x, size_t y) {
+      ArrayRef<int64_t> a = slices[x].getStarts(), c = slices[y].getStarts();
+      return std::lexicographical_compare(a.begin(), a.end(), c.begin(),
+                                          c.end());
+    });
+    auto name = f.getArgAttrOfType<StringAttr>(i, kInputNameAttr);
+    for (size_t o : order) {
+      graph::SliceOp slice = slices[o];
+      int64_t node = nodes[o];
+      unsigned at = f.getNumArguments();
+      f.insertArgument(at, slice.getType(),
+                       pieceAttrs(b, name, node, slice.getStarts()),
+                       arg.getLoc());
+      slice.getResult().replaceAllUsesWith(f.getArgument(at));
+      slice.erase();
+    }
+    erase.set(i);
+  }
+  erase.resize(f.getNumArguments());
+  f.eraseArguments(erase);
+}
+
+void lpx::gatherOutputs(func::FuncOp f) {
+  Builder b(f.getContext());
+  auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
+  auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+  SmallVector<Value> operands;
+  SmallVector<Attribute> newNames;
+  SmallVector<DictionaryAttr> attrs;
+  SmallVector<Operation *> dead;
+  bool changed = false;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    Attribute name = names && i < names.size()
+                         ? names[i]
+                         : b.getStringAttr("output" + std::to_string(i));
+    auto cat = v.getDefiningOp<graph::ConcatOp>();
+    SmallVector<SmallVector<int64_t>> offsets;
+    SmallVector<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>> pieces;
+    bool ok = cat && v.hasOneUse() && cat.getInputs().size() >= 2;
+    int64_t axis = ok ? int64_t(cat.getAxis()) : 0, at = 0;
+    for (Value in : ok ? cat.getInputs() : ValueRange()) {
+      auto shape = cast<RankedTensorType>(in.getType()).getShape();
+      offsets.emplace_back(shape.size(), 0);
+      offsets.back()[axis] = at;
+      at += shape[axis];
+      // A piece must be computed into its own buffer on a node.
+      Operation *def = in.getDefiningOp();
+      ok = ok && def && !llvm::isa<graph::ConstantOp>(def) && in.hasOneUse() &&
+           part::getNode(def);
+    }
+    for (auto [in, off] : llvm::zip(ok ? cat.getInputs() : ValueRange(),
+                                    offsets))
+      pieces.push_back({cast<RankedTensorType>(in.getType()).getShape(), off});
+    if (!ok || tiledAxis(cast<RankedTensorType>(v.getType()).getShape(),
+                         pieces) < 0) {
+      operands.push_back(v);
+      newNames.push_back(name);
+      attrs.push_back(f.getResultAttrDict(unsigned(i)));
+      continue;
+    }
+    for (auto [in, off] : llvm::zip(cat.getInputs(), offsets)) {
+      operands.push_back(in);
+      newNames.push_back(name);
+      attrs.push_back(
+          pieceAttrs(b, nullptr, *part::getNode(in.getDefiningOp()), off));
+    }
+    dead.push_back(cat);
+    changed = true;
+  }
+  if (!changed)
+    return;
+  ret->setOperands(operands);
+  for (Operation *op : dead)
+    op->erase();
+  f.setType(FunctionType::get(f.getContext(), f.getArgumentTypes(),
+                              ValueRange(operands).getTypes()));
+  f.setAllResultAttrs(attrs);
+  f->setAttr(kOutputNamesAttr, b.getArrayAttr(newNames));
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Compile and simulate figures at deployment scale, written into
+# docs/benchmarks.md between the "scale.sh" markers:
+#  - shape-only Llama 2 7B, 13B and 70B decode steps (`lpx models export
+#    --shape-only`) at 1, 10 and all layers, on tsp-v1 and lpx3, each for
+#    the fewest chips that hold it (the compiler's own "N nodes would hold
+#    them" answer): wall time and peak resident memory (/usr/bin/time -v)
+#    of `lpx compile` and of `lpx simulate`, program file size, simulated
+#    time;
+#  - the GEMM [800x32576] x [32576x8192] in fp16 (shape-only weight) on 8,
+#    16, 32, 64 and 104 tsp-v1 chips.
+# Usage: tools/bench/scale.sh [build/bin/lpx] [--quick]   (--quick: 7B only)
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+lpx="${1:-$root/build/bin/lpx}"
+quick="${2:-}"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+formats=(--weights fp8e4m3 --activations fp16)
+
+# measure OUT CMD...: runs CMD under /usr/bin/time -v; sets $secs and $mib.
+measure() {
+  local out="$1"; shift
+  local rc=0
+  /usr/bin/time -v "$@" >"$out" 2>"$out.time" || rc=1
+  secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0;
+         for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s}' "$out.time")
+  mib=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$out.time")
+  return $rc
+}
+
+# compileFit MODEL CHIP START OUT: compiles for START chips; when they do
+# not hold the model, for the count the partitioner names; when the SRAM
+# allocator then runs out (the schedule's working set), for a quarter more
+# (whole groups of 8), up to 3 attempts. Sets $chips, or $why on failure
+# ($secs and $mib are those of the last attempt either way).
+compileFit() {
+  local model="$1" chip="$2" n="$3" out="$4" err need
+  for _ in 1 2 3; do
+    if measure "$tmp/c.out" "$lpx" compile "$model" --chip "$chip" --nodes "$n" "${formats[@]}" -o "$out"; then
+      chips=$n; return 0
+    fi
+    err=$(grep 'error' "$tmp/c.out.time")
+    need=$(grep -o '[0-9]* nodes would hold them' <<<"$err" | grep -o '^[0-9]*')
+    if [ -n "$need" ]; then n=$need
+    elif grep -q 'is out of SRAM' <<<"$err"; then n=$(( (n * 5 / 4 + 7) / 8 * 8 ))
+    else break; fi
+  done
+  why=$(sed 's/^lpx compile: error: //' <<<"$err" | cut -c1-160 | tr '|' '/')
+  tried=$n
+  return 1
+}
+
+rows=()
+llama() { # preset layers chip
+  local name="$1" layers="$2" chip="$3" m="$tmp/$1-$2.onnx" p="$tmp/$1-$2-$3.lpxb"
+  [ -f "$m" ] || "$lpx" models export "$name" --shape-only --layers "$layers" -o "$m" >/dev/null || return 1
+  if ! compileFit "$m" "$chip" 8 "$p"; then
+    rows+=("| $name | $layers | $chip | ($tried tried) | - | ($secs) | ($mib) | - | - | - | - | $why |")
+    echo "${rows[-1]}" >&2; return 0
+  fi
+  local cs=$secs cm=$mib insts
+  insts=$(grep -o '[0-9]* instructions' "$tmp/c.out" | grep -o '^[0-9]*')
+  measure "$tmp/s.out" "$lpx" simulate "$p"
+  local us; us=$(grep -o 'time: *[0-9.]* us' "$tmp/s.out" | grep -o '[0-9.]*')
+  local hz; hz=$(grep -q 'hazards: none' "$tmp/s.out" && echo "none" || echo "HAZARDS")
+  local mb; mb=$(awk -v b="$(stat -c %s "$p")" 'BEGIN { printf "%.1f", b / 1048576 }')
+  rows+=("| $name | $layers | $chip | $chips | $insts | $cs | $cm | $secs | $mib | $mb | $us | $hz |")
+  echo "${rows[-1]}" >&2
+}
+
+presets=(llama2-7b:32 llama2-13b:40 llama2-70b:80)
+[ "$quick" == --quick ] && presets=(llama2-7b:32)
+for entry in "${presets[@]}"; do
+  name=${entry%%:*} all=${entry##*:}
+  for layers in 1 10 "$all"; do
+    for chip in tsp-v1 lpx3; do llama "$name" "$layers" "$chip"; done
+  done
+  rm -f "$tmp"/*.lpxb
+done
+
+/usr/bin/python3 - "$tmp/gemm.onnx" <<'PY'
+import sys
+from onnx import TensorProto, helper
+M, K, N = 800, 32576, 8192
+t = TensorProto(name="W", data_type=TensorProto.FLOAT16, dims=[K, N],
+                data_location=TensorProto.EXTERNAL)
+e = t.external_data.add(); e.key, e.value = "location", "lpx-shape-only"
+g = helper.make_graph([helper.make_node("MatMul", ["A", "W"], ["Y"], name="gemm")], "gemm",
+                      [helper.make_tensor_value_info("A", TensorProto.FLOAT16, [M, K])],
+                      [helper.make_tensor_value_info("Y", TensorProto.FLOAT16, [M, N])],
+                      initializer=[t])
+open(sys.argv[1], "wb").write(helper.make_model(
+    g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+PY
+gemm=()
+for n in 8 16 32 64 104; do
+  measure "$tmp/c.out" "$lpx" compile "$tmp/gemm.onnx" --nodes "$n" -o "$tmp/g.lpxb"; cs=$secs cm=$mib
+  insts=$(grep -o '[0-9]* instructions' "$tmp/c.out" | grep -o '^[0-9]*')
+  measure "$tmp/s.out" "$lpx" simulate "$tmp/g.lpxb"
+  us=$(grep -o 'time: *[0-9.]* us' "$tmp/s.out" | grep -o '[0-9.]*')
+  bn=$(grep -o 'bottleneck: [^)]*' "$tmp/s.out" | head -1 | cut -d' ' -f2-)
+  gemm+=("| $n | $insts | $cs | $cm | $secs | $mib | $us | $bn |")
+  echo "${gemm[-1]}" >&2
+done
+
+{
+  echo "<!-- scale.sh begin: regenerated by tools/bench/scale.sh; do not edit by hand -->"
+  echo "Measured $(date -u +%F) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load average $(cut -d' ' -f1 /proc/loadavg) at the end, with \`${formats[*]}\`."
+  echo
+  echo "| model | layers | chip | chips | instructions | compile (s) | compile RSS (MiB) | simulate (s) | simulate RSS (MiB) | program (MiB) | simulated step (us) | hazards / why not |"
+  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  printf '%s\n' "${rows[@]}"
+  echo
+  echo "GEMM [800x32576] x [32576x8192], fp16, weight shape-only, tsp-v1:"
+  echo
+  echo "| chips | instructions | compile (s) | compile RSS (MiB) | simulate (s) | simulate RSS (MiB) | simulated (us) | bottleneck |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---|"
+  printf '%s\n' "${gemm[@]}"
+  echo "<!-- scale.sh end -->"
+} >"$tmp/section.md"
+
+doc="$root/docs/benchmarks.md"
+if grep -q '<!-- scale.sh begin' "$doc"; then
+  /usr/bin/python3 - "$doc" "$tmp/section.md" <<'PY'
+import re, sys
+doc, section = open(sys.argv[1]).read(), open(sys.argv[2]).read().rstrip("\n")
+doc = re.sub(r"<!-- scale.sh begin.*?<!-- scale.sh end -->", lambda m: section, doc, flags=re.S)
+open(sys.argv[1] + ".tmp", "w").write(doc)
+PY
+  mv "$doc.tmp" "$doc"
+else
+  cat "$tmp/section.md"
+fi
