@@ -228,6 +228,18 @@ Value binop(NodeContext &n, char op, Value a, Value b) {
   }
 }
 
+/// binop on an operand the model supplies (scale, bias, weights): its type
+/// is checked by the op's shape rule first, and a mismatch is the node's
+/// error rather than a failed build.
+FailureOr<Value> modelBinop(NodeContext &n, char op, Value a, Value b) {
+  switch (op) {
+  case '+': return n.createInferred<AddOp>(a, b);
+  case '-': return n.createInferred<SubOp>(a, b);
+  case '*': return n.createInferred<MulOp>(a, b);
+  default: return n.createInferred<DivOp>(a, b);
+  }
+}
+
 Value reduceMean(NodeContext &n, Value x, ArrayRef<int64_t> axes) {
   auto t = n.typeOf(x);
   return n.create<ReduceMeanOp>(
@@ -271,16 +283,20 @@ LogicalResult importLayerNormalization(NodeContext &n) {
   for (int64_t d = *axis; d < rank; ++d)
     axes.push_back(d);
   Normalized r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
-  Value y = binop(n, '*', r.y, *scale);
+  auto y = modelBinop(n, '*', r.y, *scale);
+  if (failed(y))
+    return failure();
   if (n.hasInput(2)) {
     auto b = n.input(2);
     if (failed(b))
       return failure();
-    y = binop(n, '+', y, *b);
+    y = modelBinop(n, '+', *y, *b);
+    if (failed(y))
+      return failure();
   }
-  if (n.typeOf(y).getShape() != t.getShape())
+  if (n.typeOf(*y).getShape() != t.getShape())
     return n.fail("scale and bias must broadcast to the input");
-  n.setOutput(0, y);
+  n.setOutput(0, *y);
   n.setOutput(1, r.mean);
   n.setOutput(2, r.invStd);
   return success();
@@ -312,11 +328,26 @@ LogicalResult importBatchNormalization(NodeContext &n) {
   Type elt = t.getElementType();
   Value scale = channelParam(n, in[1], rank), bias = channelParam(n, in[2], rank);
   Value mean = channelParam(n, in[3], rank), var = channelParam(n, in[4], rank);
+  for (Value v : {scale, bias, mean, var})
+    if (n.typeOf(v).getElementType() != elt)
+      return n.fail("scale, bias, mean and var must have the input's "
+                    "element type");
   Value std = n.create<SqrtOp>(
       var.getType(),
       binop(n, '+', var, scalarConst(n, elt, n.numberAttr("epsilon", 1e-5))));
-  Value y = binop(n, '/', binop(n, '-', in[0], mean), std);
-  n.setOutput(0, binop(n, '+', binop(n, '*', y, scale), bias));
+  auto centered = modelBinop(n, '-', in[0], mean);
+  if (failed(centered))
+    return failure();
+  auto y = modelBinop(n, '/', *centered, std);
+  if (failed(y))
+    return failure();
+  auto scaled = modelBinop(n, '*', *y, scale);
+  if (failed(scaled))
+    return failure();
+  auto out = modelBinop(n, '+', *scaled, bias);
+  if (failed(out))
+    return failure();
+  n.setOutput(0, *out);
   return success();
 }
 
@@ -331,8 +362,13 @@ LogicalResult importInstanceNormalization(NodeContext &n) {
   for (int64_t d = 2; d < rank; ++d)
     axes.push_back(d);
   Normalized r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
-  Value y = binop(n, '*', r.y, channelParam(n, *scale, rank));
-  n.setOutput(0, binop(n, '+', y, channelParam(n, *bias, rank)));
+  auto y = modelBinop(n, '*', r.y, channelParam(n, *scale, rank));
+  if (failed(y))
+    return failure();
+  auto out = modelBinop(n, '+', *y, channelParam(n, *bias, rank));
+  if (failed(out))
+    return failure();
+  n.setOutput(0, *out);
   return success();
 }
 
@@ -422,8 +458,12 @@ FailureOr<Value> nllLoss(NodeContext &n, Value x, Value target, Value weight) {
                                    w ? w : one);
     w = keep;
   }
-  if (w)
-    loss = binop(n, '*', loss, w);
+  if (w) {
+    auto weighted = modelBinop(n, '*', loss, w);
+    if (failed(weighted))
+      return failure();
+    loss = *weighted;
+  }
   const onnx::AttributeProto *red = n.attr("reduction");
   std::string reduction = red ? red->s() : "mean";
   if (reduction == "none")
