@@ -69,7 +69,8 @@ int lpx::cli::runCompile(const CompileArgs &args) {
         *ctx, args.model, *importOpts, opts, *chip,
         [&](llvm::StringRef stage, unsigned i, unsigned n) {
           progress.stage(stage, i, n);
-        });
+        },
+        [&](uint64_t done, uint64_t total) { progress.work(done, total); });
   }
   if (failed(program))
     return failedWithoutMessage();

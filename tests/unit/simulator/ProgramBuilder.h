@@ -28,6 +28,17 @@ using lpx::test::testChipYaml;
 
 constexpr uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/// The tensor most tests use: a 1x640 f32 row, 640 * 4 = 2560 bytes = 8
+/// vectors of 320 bytes. A VXM pass over it is busy 2 cycles (4 vectors per
+/// cycle) and done kVxmLatency later; a MEM pass is busy 1 cycle.
+namespace row {
+constexpr uint64_t kBytes = 640 * 4;
+constexpr uint64_t kVectors = ceilDiv(kBytes, chip::kVectorBytes);
+constexpr uint64_t kVxmBusy = ceilDiv(kVectors, chip::kVxmVectorsPerCycle);
+constexpr uint64_t kVxmDone = kVxmBusy + chip::kVxmLatency;
+constexpr uint64_t kMemBusy = ceilDiv(kVectors, chip::kMemVectorsPerCycle);
+} // namespace row
+
 using lpx::test::ProgramBuilder;
 
 /// Loads and simulates, failing the test on any error.
@@ -49,6 +60,23 @@ inline bool loadAndSimulate(const ProgramBuilder &b,
   return true;
 }
 
+/// Loads and simulates a program that must report exactly one hazard, of
+/// `kind`; that hazard, or none (the test has then failed).
+inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
+                                        const std::string &kind) {
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  if (!loadAndSimulate(b, prog, r))
+    return std::nullopt;
+  if (r.hazardCount != 1 || r.hazards.size() != 1 ||
+      r.hazards[0].kind != kind) {
+    ADD_FAILURE() << "expected one " << kind << " hazard, got "
+                  << r.hazardCount;
+    return std::nullopt;
+  }
+  return r.hazards[0];
+}
+
 /// The hazards of one kind, in program order.
 inline std::vector<Hazard> hazardsOfKind(const SimResult &r,
                                          const std::string &kind) {
@@ -59,6 +87,14 @@ inline std::vector<Hazard> hazardsOfKind(const SimResult &r,
   return out;
 }
 
+} // namespace lpx::sim::test
+
+// What every simulator test file names without qualification, said once:
+// `using namespace lpx::sim::test;` brings all of it.
+namespace lpx::sim::test {
+using namespace lpx::test::prelude;
+using namespace lpx::sim;
+using ::testing::HasSubstr;
 } // namespace lpx::sim::test
 
 #endif
