@@ -13,8 +13,8 @@ namespace {
 constexpr double kLineInterval = 10.0;
 constexpr double kBarInterval = 0.1;
 constexpr int kBarWidth = 30;
-// A stage's pace says little before it has run this long.
-constexpr double kMinStageSecondsForEstimate = 1.0;
+// A stage's pace says little before its counted work has run this long.
+constexpr double kMinWorkSecondsForEstimate = 1.0;
 } // namespace
 
 std::optional<double> lpx::cli::estimateSecondsLeft(double elapsed,
@@ -74,7 +74,7 @@ void Progress::finish() {
 StageProgress::StageProgress(std::string what)
     : what(std::move(what)),
       terminal(llvm::sys::Process::StandardErrIsDisplayed()),
-      start(Clock::now()), stageStart(start) {
+      start(Clock::now()) {
   if (!terminal)
     return;
   ticker = std::thread([this] {
@@ -110,7 +110,6 @@ void StageProgress::stage(llvm::StringRef stageName, unsigned i, unsigned n) {
   name = stageName.str();
   index = i;
   count = n;
-  stageStart = Clock::now();
   workDone = 0;
   workTotal = 0;
   if (drawn)
@@ -120,14 +119,29 @@ void StageProgress::stage(llvm::StringRef stageName, unsigned i, unsigned n) {
 void StageProgress::work(uint64_t done, uint64_t total) {
   if (!terminal)
     return;
+  if (done == 1) // a stage's (or a function's) counted loop starts
+    workStartNs.store(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
+                                                             start)
+            .count(),
+        std::memory_order_relaxed);
   workTotal.store(total, std::memory_order_relaxed);
   workDone.store(done, std::memory_order_relaxed);
 }
 
+void StageProgress::printAbove(llvm::function_ref<void()> print) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (drawn) {
+    llvm::errs() << "\r\x1b[K";
+    llvm::errs().flush();
+    drawn = false;
+  }
+  print();
+}
+
 void StageProgress::draw() {
-  Clock::time_point now = Clock::now();
-  double elapsed = std::chrono::duration<double>(now - start).count();
-  double inStage = std::chrono::duration<double>(now - stageStart).count();
+  double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  double inWork = elapsed - double(workStartNs.load(std::memory_order_relaxed)) * 1e-9;
   int filled = count ? int(kBarWidth * index / count) : 0;
   auto &os = llvm::errs();
   os << "\r[" << std::string(filled, '#') << std::string(kBarWidth - filled, '.')
@@ -140,8 +154,8 @@ void StageProgress::draw() {
   if (total && done <= total)
     os << " " << done * 100 / total << "%";
   os << llvm::format("  %.1f s", elapsed);
-  if (inStage >= kMinStageSecondsForEstimate)
-    if (auto left = estimateSecondsLeft(inStage, done, total))
+  if (inWork >= kMinWorkSecondsForEstimate)
+    if (auto left = estimateSecondsLeft(inWork, done, total))
       os << llvm::format(", about %.0f s left in this stage", *left);
   os << "\x1b[K";
   os.flush();

@@ -7,6 +7,7 @@
 #ifndef LPX_TOOLS_PROGRESS_H
 #define LPX_TOOLS_PROGRESS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <atomic>
 #include <chrono>
@@ -58,14 +59,21 @@ public:
   void stage(llvm::StringRef name, unsigned index, unsigned count);
   /// `done` of `total` units of the current stage; cheap, called per unit.
   void work(uint64_t done, uint64_t total);
+  /// Runs `print` (an error message) on a cleared line, with no redraw in
+  /// between; the next tick draws the progress again below it.
+  void printAbove(llvm::function_ref<void()> print);
 
 private:
   void draw(); // with `mutex` held
   std::string what, name;
   unsigned index = 0, count = 0;
   bool terminal, stop = false, drawn = false;
-  std::chrono::steady_clock::time_point start, stageStart;
+  std::chrono::steady_clock::time_point start;
   std::atomic<uint64_t> workDone{0}, workTotal{0};
+  // When the stage reported its first unit, in ns since `start`: the pace
+  // is taken from there, not from the stage's start, because a stage may
+  // spend a while setting up before its counted loop.
+  std::atomic<int64_t> workStartNs{0};
   std::mutex mutex;
   std::condition_variable wake;
   std::thread ticker;
