@@ -19,14 +19,8 @@ namespace {
 
 
 TEST(HazardTest, OperandNotReady) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t t = b.buffer("sum", 0, 8192, DType::F32, {1, 640});
-  uint32_t z = b.buffer("z", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
-  // One cycle before the add's result is complete.
-  b.inst(Opcode::Relu, 0, row::kVxmDone - 1, {t}, z, "Relu_1");
+  // The relu issues one cycle before the add's result is complete.
+  ProgramBuilder b = addThenRelu(row::kVxmDone - 1, "sum");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;

@@ -60,6 +60,21 @@ inline bool loadAndSimulate(const ProgramBuilder &b,
   return true;
 }
 
+/// The chain most timing tests start from, on node 0: add x + y -> `sum`,
+/// issued at 0, then relu `sum` -> z issued at `reluIssue`. Each 1x640 f32
+/// row sits 4096 bytes from the next, in a bank of its own.
+inline ProgramBuilder addThenRelu(uint64_t reluIssue,
+                                  const std::string &sum = "t") {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, isa::DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t y = b.buffer("y", 0, 4096, isa::DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t t = b.buffer(sum, 0, 8192, isa::DType::F32, {1, 640});
+  uint32_t z = b.buffer("z", 0, 12288, isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(isa::Opcode::Add, 0, 0, {x, y}, t, "Add_0");
+  b.inst(isa::Opcode::Relu, 0, reluIssue, {t}, z, "Relu_1");
+  return b;
+}
+
 /// Loads and simulates a program that must report exactly one hazard, of
 /// `kind`; that hazard, or none (the test has then failed).
 inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,

@@ -12,14 +12,7 @@ namespace {
 // complete and while the add still writes it (operand-not-ready and
 // bank-conflict, both at the relu), one busy VXM.
 ProgramBuilder brokenChain() {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t t = b.buffer("t", 0, 8192, DType::F32, {1, 640});
-  uint32_t z = b.buffer("z", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
-  b.inst(Opcode::Relu, 0, row::kVxmDone - 1, {t}, z, "Relu_1");
-  return b;
+  return addThenRelu(row::kVxmDone - 1);
 }
 
 std::string json(const SimResult &r, const isa::VerifiedProgram &p) {

@@ -40,15 +40,9 @@ TEST(SimulatorTest, OneVxmOp) {
 }
 
 TEST(SimulatorTest, DependentChainAtReadiness) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t t = b.buffer("t", 0, 8192, DType::F32, {1, 640});
-  uint32_t z = b.buffer("z", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
   // The add completes at busy + latency; the relu issues exactly then.
   const uint64_t addDone = row::kVxmBusy + chip::kVxmLatency;
-  b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
-  b.inst(Opcode::Relu, 0, addDone, {t}, z, "Relu_1");
+  ProgramBuilder b = addThenRelu(addDone);
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
