@@ -141,7 +141,8 @@ void StageProgress::printAbove(llvm::function_ref<void()> print) {
 
 void StageProgress::draw() {
   double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-  double inWork = elapsed - double(workStartNs.load(std::memory_order_relaxed)) * 1e-9;
+  double inWork =
+      elapsed - double(workStartNs.load(std::memory_order_relaxed)) * 1e-9;
   int filled = count ? int(kBarWidth * index / count) : 0;
   auto &os = llvm::errs();
   os << "\r[" << std::string(filled, '#') << std::string(kBarWidth - filled, '.')

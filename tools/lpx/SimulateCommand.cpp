@@ -31,9 +31,10 @@ llvm::Error writeTimelineFiles(const SimulateArgs &args,
                            ? llvm::sys::path::filename(args.program).str()
                            : prog.program().source_model()));
   if (!args.trace.empty())
-    if (auto e = isa::writeFileAtomically(args.trace, [&](llvm::raw_ostream &os) {
-          writeTraceEvents(timeline, os);
-        }))
+    if (auto e =
+            isa::writeFileAtomically(args.trace, [&](llvm::raw_ostream &os) {
+              writeTraceEvents(timeline, os);
+            }))
       return e;
   if (!args.report.empty())
     return isa::writeFileAtomically(args.report, html);

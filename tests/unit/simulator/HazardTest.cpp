@@ -73,8 +73,8 @@ TEST(HazardTest, UnitBusy) {
   EXPECT_EQ(h.kind, "unit-busy");
   EXPECT_EQ(h.instruction, 1u);
   EXPECT_EQ(h.cycle, row::kVxmBusy - 1);
-  EXPECT_THAT(h.message,
-              HasSubstr("vxm is busy until cycle " + std::to_string(row::kVxmBusy)));
+  EXPECT_THAT(h.message, HasSubstr("vxm is busy until cycle " +
+                                   std::to_string(row::kVxmBusy)));
   EXPECT_THAT(h.message, HasSubstr("Neg_0"));
   // Busy cycles count the union of occupied cycles: [0, 2) and [1, 3).
   for (const QueueStats &q : r.queues) {
@@ -96,8 +96,9 @@ TEST(HazardTest, DifferentUnitsRunInParallel) {
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
-  EXPECT_EQ(r.totalCycles,
-            std::max(row::kVxmDone, row::kMemBusy + uint64_t(chip::kMemLatency)));
+  EXPECT_EQ(
+      r.totalCycles,
+      std::max(row::kVxmDone, row::kMemBusy + uint64_t(chip::kMemLatency)));
 }
 
 // With vxm.queues = 2 two VXM instructions may run in the same cycles, one
@@ -202,12 +203,12 @@ TEST(HazardTest, SramOverwriteWhileRead) {
   SharedAddress s;
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
   s.b.inst(Opcode::Relu, 0, row::kVxmDone, {s.t1}, s.out1, "Relu_1");
-  // t1 is read until row::kVxmDone + row::kVxmBusy; the copy into t2 (on MEM, so no
-  // unit conflict) starts one cycle before that.
+  // t1 is read until row::kVxmDone + row::kVxmBusy; the copy into t2 (on MEM,
+  // so no unit conflict) starts one cycle before that.
   const uint64_t readEnd = row::kVxmDone + row::kVxmBusy;
   s.b.inst(Opcode::Copy, 0, readEnd - 1, {s.x}, s.t2, "Copy_2");
-  s.b.inst(Opcode::Relu, 0, readEnd - 1 + row::kMemBusy + chip::kMemLatency, {s.t2},
-           s.out2, "Relu_3");
+  s.b.inst(Opcode::Relu, 0, readEnd - 1 + row::kMemBusy + chip::kMemLatency,
+           {s.t2}, s.out2, "Relu_3");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -269,8 +270,8 @@ TEST(HazardTest, ReadAfterOverwrite) {
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
-  // The copy is still writing t2 (until row::kVxmDone + 1 + kMemLatency) when the
-  // relu reads the same banks: also a bank conflict.
+  // The copy is still writing t2 (until row::kVxmDone + 1 + kMemLatency) when
+  // the relu reads the same banks: also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(hazardsOfKind(r, "bank-conflict").size(), 1u);
   const Hazard h = hazardsOfKind(r, "sram-overwrite").at(0);

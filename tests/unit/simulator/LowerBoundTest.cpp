@@ -110,7 +110,8 @@ TEST(LowerBoundTest, BusiestQueueBound) {
   for (int i = 0; i < 4; ++i) {
     uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
                           DType::F32, {1, 640}, isa::pb::OUTPUT);
-    b.inst(Opcode::Relu, 0, row::kVxmBusy * i, {x}, z, "Relu_" + std::to_string(i));
+    b.inst(Opcode::Relu, 0, row::kVxmBusy * i, {x}, z,
+           "Relu_" + std::to_string(i));
   }
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -145,7 +146,8 @@ TEST(LowerBoundTest, QueuesShareAUnitsWork) {
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.totalCycles, row::kVxmBusy + row::kVxmDone); // 7
-  EXPECT_EQ(r.bounds.resource.cycles, 4 * row::kVxmBusy / 2 + chip::kVxmLatency);
+  EXPECT_EQ(r.bounds.resource.cycles,
+            4 * row::kVxmBusy / 2 + chip::kVxmLatency);
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
 }
 

@@ -67,9 +67,11 @@ inline ProgramBuilder addThenRelu(uint64_t reluIssue,
                                   const std::string &sum = "t") {
   ProgramBuilder b;
   uint32_t x = b.buffer("x", 0, 0, isa::DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t y = b.buffer("y", 0, 4096, isa::DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t y =
+      b.buffer("y", 0, 4096, isa::DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t t = b.buffer(sum, 0, 8192, isa::DType::F32, {1, 640});
-  uint32_t z = b.buffer("z", 0, 12288, isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
+  uint32_t z =
+      b.buffer("z", 0, 12288, isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(isa::Opcode::Add, 0, 0, {x, y}, t, "Add_0");
   b.inst(isa::Opcode::Relu, 0, reluIssue, {t}, z, "Relu_1");
   return b;

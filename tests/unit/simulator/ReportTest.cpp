@@ -95,8 +95,8 @@ TEST(ReportTest, TextReport) {
   std::string us = llvm::formatv("{0:f3} us", double(total) / chip::kClockMHz);
   EXPECT_THAT(s, HasSubstr(us));
   // VXM busy 2 * 2 of 9 cycles = 44.44%.
-  std::string util =
-      llvm::formatv("{0:f2}%", 100.0 * double(2 * row::kVxmBusy) / double(total));
+  std::string util = llvm::formatv(
+      "{0:f2}%", 100.0 * double(2 * row::kVxmBusy) / double(total));
   EXPECT_THAT(s, HasSubstr(util));
   EXPECT_THAT(s, HasSubstr("hazards: 2"));
   EXPECT_THAT(s, HasSubstr("cycle " + std::to_string(row::kVxmDone - 1) +
