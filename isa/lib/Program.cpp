@@ -36,6 +36,13 @@ Opcode lpx::isa::opcodeOf(const pb::Instruction &inst) {
   return static_cast<Opcode>(inst.opcode());
 }
 
+uint64_t lpx::isa::bytesWritten(const pb::Program &p,
+                                const pb::Instruction &inst) {
+  if (opcodeOf(inst) == Opcode::StateWrite && inst.operands_size() > 0)
+    return p.buffers(int(inst.operands(0))).bytes();
+  return p.buffers(int(inst.result())).bytes();
+}
+
 Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
                                const pb::Instruction &inst) {
   Opcode op = opcodeOf(inst);
@@ -47,6 +54,42 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
                     linkRate(chip, p.num_nodes(), inst.node(), inst.link()));
   return instructionCost(chip, op, operands, descOf(p.buffers(inst.result())),
                          inst.attributes());
+}
+
+/// Resident state: written only by state_write, at most once per run (the
+/// write is in place), never bound to the host, and sharing no byte with
+/// another buffer of its node (nothing else may clobber it between runs).
+static llvm::Error verifyStateBuffers(const pb::Program &p) {
+  std::vector<int> writes(p.buffers_size(), 0);
+  for (int i = 0; i < p.instructions_size(); ++i) {
+    const pb::Instruction &inst = p.instructions(i);
+    bool isState = p.buffers(int(inst.result())).kind() == pb::STATE;
+    if (isState != (opcodeOf(inst) == Opcode::StateWrite))
+      return fail("instruction %d: only state_write writes a state buffer", i);
+    if (isState && ++writes[inst.result()] > 1)
+      return fail("instruction %d: state %s is written twice", i,
+                  p.buffers(int(inst.result())).name().c_str());
+  }
+  for (const auto *list : {&p.inputs(), &p.outputs()})
+    for (const pb::Binding &bind : *list)
+      if (p.buffers(int(bind.buffer())).kind() == pb::STATE)
+        return fail("binding %s: a state buffer is not bound to the host",
+                    bind.name().c_str());
+  std::vector<std::vector<int>> states(p.num_nodes());
+  for (int i = 0; i < p.buffers_size(); ++i)
+    if (p.buffers(i).kind() == pb::STATE)
+      states[p.buffers(i).node()].push_back(i);
+  for (int i = 0; i < p.buffers_size(); ++i) {
+    const pb::Buffer &b = p.buffers(i);
+    for (int s : states[b.node()]) {
+      const pb::Buffer &st = p.buffers(s);
+      if (s != i && b.bytes() && st.bytes() &&
+          b.addr() < st.addr() + st.bytes() && st.addr() < b.addr() + b.bytes())
+        return fail("buffer %d (%s) overlaps state %s", i, b.name().c_str(),
+                    st.name().c_str());
+    }
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
@@ -152,7 +195,7 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
     if (auto e = verifyInstruction(p, inst, i))
       return e;
   }
-  return llvm::Error::success();
+  return verifyStateBuffers(p);
 }
 
 std::string lpx::isa::validUtf8(llvm::StringRef s) {
