@@ -254,6 +254,11 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
         addTenant({v, *node, bytes, 0, kForever});
         continue;
       }
+      // A state write's result is its state's buffer (written in place).
+      if (auto write = dyn_cast<graph::StateWriteOp>(op)) {
+        tenantOf[v] = tenantOf.lookup(write.getState());
+        continue;
+      }
       sched::SlotAttr s = slotOf(&op);
       if (!s)
         return op.emitOpError("is not scheduled; run lpx-schedule first");
@@ -324,6 +329,10 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
       else
         t.value.getDefiningOp()->setAttr(sched::SchedDialect::kAddrAttr, attr);
     }
+    for (auto write : body.getOps<graph::StateWriteOp>())
+      write->setAttr(sched::SchedDialect::kAddrAttr,
+                     b.getI64IntegerAttr(int64_t(
+                         tenants[tenantOf.lookup(write.getState())].addr)));
     return success();
   }
 };
