@@ -13,6 +13,7 @@
 #include "lpx/Transforms/Passes.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/Sequence.h"
 
 namespace lpx {
 #define GEN_PASS_DEF_RESIDENTKV
@@ -69,6 +70,43 @@ std::optional<CachePair> matchPair(ConcatOp concat, func::ReturnOp ret) {
   if (p.outputs.empty())
     return std::nullopt;
   return p;
+}
+
+/// `t` with its last two dims swapped.
+RankedTensorType swapLastTwo(Type t) {
+  auto r = cast<RankedTensorType>(t);
+  SmallVector<int64_t> shape(r.getShape());
+  std::swap(shape[shape.size() - 2], shape.back());
+  return r.clone(shape);
+}
+
+/// The readers from `v` to a transpose of its last two dims (attention's
+/// K^T): reshapes and broadcasts that leave the last two dims alone
+/// (repeat_kv), each the only reader of the one before, then the
+/// transpose. Empty when `v` is read any other way.
+SmallVector<Operation *> pathToTranspose(Value v) {
+  SmallVector<Operation *> path;
+  while (v.hasOneUse()) {
+    Operation *user = *v.getUsers().begin();
+    auto in = cast<RankedTensorType>(v.getType());
+    const int64_t r = in.getRank();
+    if (auto t = dyn_cast<TransposeOp>(user)) {
+      SmallVector<int64_t> swap = llvm::to_vector(llvm::seq<int64_t>(0, r));
+      std::swap(swap[r - 2], swap[r - 1]);
+      if (t.getPerm() != ArrayRef<int64_t>(swap))
+        return {};
+      path.push_back(user);
+      return path;
+    }
+    if (!llvm::isa<ReshapeOp, BroadcastOp>(user) || r < 2)
+      return {};
+    auto out = cast<RankedTensorType>(user->getResult(0).getType());
+    if (out.getRank() < 2 || in.getShape().take_back(2) != out.getShape().take_back(2))
+      return {};
+    path.push_back(user);
+    v = user->getResult(0);
+  }
+  return {};
 }
 
 BlockArgument namedArgument(func::FuncOp f, StringRef name) {
@@ -151,6 +189,30 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
       return user != write && !llvm::isa<func::ReturnOp>(user) &&
              !llvm::is_contained(p.outputCasts, user);
     });
+    keepTransposed(write, p.past);
+  }
+
+  /// A K cache that attention reads as K^T is kept transposed, [.., hd, L]:
+  /// the append writes a column, and no step transposes the whole cache.
+  /// The new entry [.., 1, hd] holds the same bytes as [.., hd, 1].
+  void keepTransposed(StateWriteOp write, BlockArgument state) {
+    const int64_t rank = cast<RankedTensorType>(state.getType()).getRank();
+    SmallVector<Operation *> path = pathToTranspose(write.getResult());
+    if (path.empty() || int64_t(write.getAxis()) != rank - 2)
+      return;
+    OpBuilder b(write);
+    Value entry = write.getUpdate();
+    write.getUpdateMutable().assign(b.create<ReshapeOp>(
+        entry.getLoc(), swapLastTwo(entry.getType()), entry));
+    RankedTensorType transposed = swapLastTwo(state.getType());
+    state.setType(transposed);
+    write.getResult().setType(transposed);
+    write.setAxis(rank - 1);
+    Operation *transpose = path.pop_back_val();
+    for (Operation *op : path)
+      op->getResult(0).setType(swapLastTwo(op->getResult(0).getType()));
+    transpose->getResult(0).replaceAllUsesWith(transpose->getOperand(0));
+    transpose->erase();
   }
 
   /// Removes the present outputs from the function's results and names.

@@ -46,9 +46,12 @@ def ResidentKV : Pass<"lpx-resident-kv", "mlir::func::FuncOp"> {
     type, holding every position, and the concat into
     `lpx_graph.state_write` of the new entry at the position read at run
     time from the `positions` input; the output is dropped. Readers of the
-    concat read the whole state; the positions not yet written must be
-    masked by the model (the exported decoders mask them with their
-    attention_mask), so a step's results are the model's. A function with
+    concat read the whole state; a cache that reaches attention's
+    transpose of its last two dims through reshapes and broadcasts alone
+    (K^T, after repeat_kv) is kept transposed, so the append writes a
+    column and no step transposes the cache. The positions not yet
+    written must be masked by the model (the exported decoders mask them
+    with their attention_mask), so a step's results are the model's. A function with
     no such pair, or without the positions input, is an error.
   }];
   let options = [
