@@ -22,6 +22,8 @@ import tempfile
 
 import numpy as np
 
+from decode_reference_test import run_each
+
 ATOL, RTOL = 1e-4, 1e-3
 
 
@@ -86,14 +88,8 @@ def simulate(lpx, model, context, chips, want_in, want_out):
 
 def main():
     lpx, ref_dir, chips, *models = sys.argv[1:]
-    failed = 0
-    for model in models or ["tiny-llama", "tiny-gpt2"]:
-        try:
-            check(lpx, ref_dir, int(chips), model)
-        except (AssertionError, subprocess.CalledProcessError) as e:
-            print(f"FAIL {model}: {e}")
-            failed += 1
-    return 1 if failed else 0
+    return run_each(models or ["tiny-llama", "tiny-gpt2"],
+                    lambda m: check(lpx, ref_dir, int(chips), m))
 
 
 if __name__ == "__main__":

@@ -34,11 +34,10 @@ std::vector<HostTensor> step(int64_t pos, std::vector<float> k) {
 
 std::vector<float> runStep(Machine &m, int64_t pos, std::vector<float> k) {
   auto out = m.run(step(pos, std::move(k)));
-  if (!out) {
-    ADD_FAILURE() << llvm::toString(out.takeError());
-    return {};
-  }
-  return valuesOf<float>((*out)[0].data);
+  if (out)
+    return valuesOf<float>((*out)[0].data);
+  ADD_FAILURE() << llvm::toString(out.takeError());
+  return {};
 }
 } // namespace
 
