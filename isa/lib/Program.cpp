@@ -7,6 +7,7 @@
 #include "lpx/isa/Topology.h"
 #include "lpx/isa/Version.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/FileSystem.h"
@@ -75,19 +76,37 @@ static llvm::Error verifyStateBuffers(const pb::Program &p) {
       if (p.buffers(int(bind.buffer())).kind() == pb::STATE)
         return fail("binding %s: a state buffer is not bound to the host",
                     bind.name().c_str());
-  std::vector<std::vector<int>> states(p.num_nodes());
+  // By start address per node: a buffer overlaps an earlier one when it
+  // starts before the furthest end seen so far (of any buffer, or of a
+  // state), so one sweep finds every overlap that involves a state.
+  std::vector<int> order;
   for (int i = 0; i < p.buffers_size(); ++i)
-    if (p.buffers(i).kind() == pb::STATE)
-      states[p.buffers(i).node()].push_back(i);
-  for (int i = 0; i < p.buffers_size(); ++i) {
-    const pb::Buffer &b = p.buffers(i);
-    for (int s : states[b.node()]) {
-      const pb::Buffer &st = p.buffers(s);
-      if (s != i && b.bytes() && st.bytes() &&
-          b.addr() < st.addr() + st.bytes() && st.addr() < b.addr() + b.bytes())
-        return fail("buffer %d (%s) overlaps state %s", i, b.name().c_str(),
-                    st.name().c_str());
-    }
+    if (p.buffers(i).bytes() > 0)
+      order.push_back(i);
+  llvm::sort(order, [&](int a, int b) {
+    return std::make_pair(p.buffers(a).node(), p.buffers(a).addr()) <
+           std::make_pair(p.buffers(b).node(), p.buffers(b).addr());
+  });
+  int furthest = -1, furthestState = -1;
+  auto end = [&](int i) { return p.buffers(i).addr() + p.buffers(i).bytes(); };
+  for (size_t k = 0; k < order.size(); ++k) {
+    const pb::Buffer &b = p.buffers(order[k]);
+    if (k && b.node() != p.buffers(order[k - 1]).node())
+      furthest = furthestState = -1;
+    int other = furthestState >= 0 && end(furthestState) > b.addr()
+                    ? furthestState
+                : b.kind() == pb::STATE && furthest >= 0 &&
+                        end(furthest) > b.addr()
+                    ? furthest
+                    : -1;
+    if (other >= 0)
+      return fail("buffer %s overlaps buffer %s; a state buffer shares no "
+                  "byte", b.name().c_str(), p.buffers(other).name().c_str());
+    if (furthest < 0 || end(order[k]) > end(furthest))
+      furthest = order[k];
+    if (b.kind() == pb::STATE &&
+        (furthestState < 0 || end(order[k]) > end(furthestState)))
+      furthestState = order[k];
   }
   return llvm::Error::success();
 }

@@ -96,7 +96,7 @@ TEST(State, VerifierKeepsStateToStateWrite) {
     sp.b.inst(Opcode::Neg, {sp.update}, t);
     auto lp = sp.b.load();
     ASSERT_FALSE(bool(lp));
-    EXPECT_NE(llvm::toString(lp.takeError()).find("overlaps state cache"),
+    EXPECT_NE(llvm::toString(lp.takeError()).find("overlaps buffer cache; a state buffer shares no byte"),
               std::string::npos);
   }
   { // an update of the wrong shape
