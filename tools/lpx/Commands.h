@@ -105,7 +105,7 @@ struct ModelsExportArgs {
   std::string name;
   std::string output;
   bool shapeOnly = false;
-  std::string layers, context, batch; // validated by runModelsExport
+  std::string layers, context, batch, prompt; // validated by runModelsExport
 };
 int runModelsList();
 int runModelsExport(const ModelsExportArgs &args);

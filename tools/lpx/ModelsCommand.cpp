@@ -75,6 +75,8 @@ int lpx::cli::runModelsExport(const ModelsExportArgs &args) {
     return reportError(cmd, std::move(e));
   if (llvm::Error e = parseCount(args.batch, "--batch", o.batch))
     return reportError(cmd, std::move(e));
+  if (llvm::Error e = parseCount(args.prompt, "--prompt", o.prompt))
+    return reportError(cmd, std::move(e));
   if (llvm::Error e = models::resolveOptions(*config, o))
     return reportError(cmd, std::move(e));
 
@@ -94,7 +96,9 @@ int lpx::cli::runModelsExport(const ModelsExportArgs &args) {
   if (!summary)
     return reportError(cmd, summary.takeError());
   llvm::outs() << "wrote " << args.output << ": " << config->name << ", "
-               << o.layers << " layers, context " << o.context << ", batch "
+               << o.layers << " layers, "
+               << (o.prompt > 1 ? std::to_string(o.prompt) + " tokens, " : "")
+               << "context " << o.context << ", batch "
                << o.batch << ", " << summary->nodes << " nodes, "
                << humanCount(summary->parameters) << " parameters"
                << (o.shapeOnly ? ", " + std::to_string(summary->shapeOnlyTensors) +

@@ -157,7 +157,7 @@ int main(int argc, char **argv) {
   models->add_subcommand("list", "List the presets");
   ModelsExportArgs exportArgs;
   auto *x = models->add_subcommand(
-      "export", "Write a preset's decode step as an ONNX model");
+      "export", "Write a preset's decode step (or prefill) as an ONNX model");
   x->add_option("name", exportArgs.name, "Preset (see `lpx models list`)")
       ->required();
   x->add_option("-o,--output", exportArgs.output, "ONNX file to write")
@@ -170,6 +170,9 @@ int main(int argc, char **argv) {
                 "Positions in the KV cache after the step (default: the "
                 "preset's, see `lpx models list`)");
   x->add_option("--batch", exportArgs.batch, "Sequences per step (default 1)");
+  x->add_option("--prompt", exportArgs.prompt,
+                "Tokens per sequence in the step (default 1, a decode step; "
+                "equal to --context: the prefill of a prompt)");
 
   CoverageArgs coverage;
   auto *v = app.add_subcommand(
