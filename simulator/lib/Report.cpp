@@ -28,9 +28,9 @@ static llvm::json::Object boundJson(const Bound &b) {
 }
 
 llvm::json::Object lpx::sim::physicalJson(const PhysicalBound &b,
-                                          const isa::ChipSpec &chip) {
+                                          double clockMHz) {
   return llvm::json::Object{
-      {"cycles", b.cycles},         {"us", double(b.cycles) / chip.clockMHz},
+      {"cycles", b.cycles},         {"us", double(b.cycles) / clockMHz},
       {"limit", b.limit},           {"macs", b.macs},
       {"compute_cycles", b.computeCycles}, {"sram_bytes", b.sramBytes},
       {"sram_cycles", b.sramCycles}, {"link_bytes", b.linkBytes},
@@ -159,7 +159,7 @@ void lpx::sim::printJson(const SimResult &r, const isa::VerifiedProgram &prog,
            {"critical_path", boundJson(r.bounds.criticalPath)},
        }},
       {"physical_efficiency", r.physicalEfficiency},
-      {"physical_bound", physicalJson(r.physical, prog.chip())},
+      {"physical_bound", physicalJson(r.physical, prog.chip().clockMHz)},
       {"gap",
        llvm::json::Object{{"serial_latency_cycles", r.gap.serialLatency},
                           {"link_cycles", r.gap.linkTime},

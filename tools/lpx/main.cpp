@@ -174,6 +174,39 @@ int main(int argc, char **argv) {
                 "Tokens per sequence in the step (default 1, a decode step; "
                 "equal to --context: the prefill of a prompt)");
 
+  DecodeArgs decode;
+  auto *d = app.add_subcommand(
+      "decode", "Time LLM inference as a deployment runs it: compile and "
+                "simulate the prefill and a decode step; TTFT, TPOT, tokens/s, "
+                "chips needed, efficiency against the physical bound");
+  d->add_option("--model", decode.model,
+                "Preset (see `lpx models list`) or an ONNX decode-step model")
+      ->required();
+  d->add_option("--chip", decode.chip,
+                "Chip preset or description file (default: " + defaultChip + ")");
+  d->add_option("--set", decode.sets,
+                "Change a chip parameter: key=value (repeatable)");
+  d->add_option("--context", decode.context,
+                "Positions in the KV cache at the decode step");
+  d->add_option("--prompt", decode.prompt, "Tokens in the prompt (the prefill)");
+  d->add_option("--batch", decode.batch, "Sequences decoded together (default 1)");
+  d->add_option("--chips", decode.chips,
+                "Chips to use (default: the fewest whole groups that hold the "
+                "model, found by compiling)");
+  d->add_option("--tp", decode.tp, "Chips per tensor-parallel group");
+  d->add_option("--pp", decode.pp, "Pipeline stages");
+  d->add_option("--weights", decode.weights,
+                "Number format of MatMul weights (default: the model's)");
+  d->add_option("--activations", decode.activations,
+                "Number format of all other floating-point values");
+  d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
+  d->add_option("--context-sweep", decode.contextSweep,
+                "Context lengths such as 512,1024,2048: TPOT of each, as CSV "
+                "(-o) and an SVG plot (--plot)");
+  d->add_option("-o,--output", decode.output, "CSV of --context-sweep");
+  d->add_option("--plot", decode.plot,
+                "SVG of --context-sweep (default: the CSV's name with .svg)");
+
   CoverageArgs coverage;
   auto *v = app.add_subcommand(
       "coverage", "Report which nodes of models compile for the chip and "
@@ -222,6 +255,8 @@ int main(int argc, char **argv) {
     return runModelsList();
   if (x->parsed())
     return runModelsExport(exportArgs);
+  if (d->parsed())
+    return runDecode(decode);
   if (chip->got_subcommand("list"))
     return runChipList();
   if (chip->got_subcommand("show"))

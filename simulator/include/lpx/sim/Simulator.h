@@ -118,8 +118,7 @@ void printJson(const SimResult &result, const lpx::isa::VerifiedProgram &prog,
 
 /// The physical bound as the JSON object `lpx simulate --json` and
 /// `lpx decode --json` print.
-llvm::json::Object physicalJson(const PhysicalBound &b,
-                                const isa::ChipSpec &chip);
+llvm::json::Object physicalJson(const PhysicalBound &b, double clockMHz);
 
 } // namespace lpx::sim
 
