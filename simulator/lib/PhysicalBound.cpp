@@ -117,6 +117,7 @@ PhysicalBound lpx::sim::computePhysicalBound(const isa::VerifiedProgram &prog) {
     largest = b.sramCycles;
     b.limit = "SRAM bandwidth";
   }
+  b.workCycles = b.deskew + uint64_t(std::ceil(largest));
   if (b.linkCycles > largest) {
     largest = b.linkCycles;
     b.limit = "links";

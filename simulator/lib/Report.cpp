@@ -31,6 +31,7 @@ llvm::json::Object lpx::sim::physicalJson(const PhysicalBound &b,
                                           double clockMHz) {
   return llvm::json::Object{
       {"cycles", b.cycles},         {"us", double(b.cycles) / clockMHz},
+      {"work_cycles", b.workCycles},
       {"limit", b.limit},           {"macs", b.macs},
       {"compute_cycles", b.computeCycles}, {"sram_bytes", b.sramBytes},
       {"sram_cycles", b.sramCycles}, {"link_bytes", b.linkBytes},
@@ -54,7 +55,8 @@ static void printPhysical(const SimResult &r, const isa::ChipSpec &chip,
                       double(b.cycles) / chip.clockMHz, b.limit);
   os << llvm::formatv("    work: {0} MACs -> {1:f0} cycles at the MXM peak; "
                       "{2} bytes of SRAM -> {3:f0} cycles; {4} bytes over "
-                      "links, {5} hop(s) -> {6:f0} cycles; {7} chip(s)\n",
+                      "links, {5} hop(s) -> {6:f0} cycles (this placement's); "
+                      "{7} chip(s)\n",
                       b.macs, b.computeCycles, b.sramBytes, b.sramCycles,
                       b.linkBytes, b.linkHops, b.linkCycles, b.chips);
   const uint64_t gap = r.gap.serialLatency + r.gap.linkTime + r.gap.idleUnits;

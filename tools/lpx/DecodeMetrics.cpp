@@ -174,6 +174,11 @@ void lpx::cli::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os) {
                 m.efficiency, m.physicalBoundUs, m.physical.limit,
                 share(m.gap.serialLatency), share(m.gap.linkTime),
                 share(m.gap.idleUnits));
+  if (m.physical.linkCycles > 0)
+    os << formatv("    without this placement's {0} bytes over links in {1} "
+                  "hop(s): {2:f3} us (MXM and SRAM alone)\n",
+                  m.physical.linkBytes, m.physical.linkHops,
+                  double(m.physical.workCycles) / m.clockMHz);
   os << formatv("  schedule efficiency: {0:f2} (bound of its own "
                 "instructions: {1})\n",
                 m.scheduleEfficiency, m.scheduleBottleneck);

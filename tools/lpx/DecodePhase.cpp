@@ -145,6 +145,10 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
                        progress ? CompileStageCallback(progress) : nullptr);
   if (failed(program)) {
     failure.message = firstError.empty() ? "cannot compile" : firstError;
+    // The scratch export's path says nothing to the user.
+    llvm::StringRef msg = failure.message;
+    if (t.preset && msg.consume_front(*model) && msg.consume_front(": "))
+      failure.message = msg.str();
     failure.doesNotFit =
         llvm::StringRef(failure.message).contains("does not fit") ||
         llvm::StringRef(failure.message).contains("SRAM");

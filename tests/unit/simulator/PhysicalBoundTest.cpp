@@ -58,6 +58,7 @@ TEST(PhysicalBoundTest, ComputeBoundMatmul) {
   EXPECT_DOUBLE_EQ(p.sramCycles, 655360.0 / kSramBytesPerCycle);
   EXPECT_EQ(p.linkBytes, 0u);
   EXPECT_EQ(p.cycles, 8192u);
+  EXPECT_EQ(p.workCycles, 8192u);
   EXPECT_EQ(p.limit, "MXM peak");
   EXPECT_DOUBLE_EQ(r.physicalEfficiency, 8192.0 / double(r.totalCycles));
   // The cost model adds weight loads and latency the peak does not have.
@@ -108,6 +109,8 @@ TEST(PhysicalBoundTest, LinksAndHops) {
   EXPECT_DOUBLE_EQ(p.linkCycles, 3200.0 / (2 * kLinkBytesPerCyclePerChip) +
                                      2.0 * chip::kLinkLatency);
   EXPECT_EQ(p.cycles, 150u); // no deskew on the test chip by default
+  // Without the links: 2 * 1600 bytes of SRAM, well under a cycle.
+  EXPECT_EQ(p.workCycles, 1u);
   EXPECT_EQ(p.limit, "links");
 }
 

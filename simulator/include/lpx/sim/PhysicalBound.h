@@ -11,9 +11,12 @@
 //  - SRAM: the bytes that must be read at least once (weights, inputs and
 //    resident state) and the outputs written once,
 //    over the SRAM bandwidth of all chips;
-//  - links: the bytes that must cross chips under the placement (each value
-//    once per destination chip) over the links of all chips, plus one hop
-//    latency per chip boundary on the longest chain of dependent values.
+//  - links: the bytes that cross chips under the program's placement (each
+//    value once per destination chip, no framing) over the links of all
+//    chips, plus one hop latency per chip boundary on the longest chain of
+//    dependent values. This term takes the placement as given: a placement
+//    that moves less lowers it. The MXM and SRAM terms do not depend on the
+//    placement; `workCycles` is the bound from them alone.
 // Multi-chip programs add the deskew, which precedes any work. The gap
 // between this bound and the simulated time is what the compiler's program
 // leaves on the table; attributeGap() splits it into shares.
@@ -39,6 +42,7 @@ struct PhysicalBound {
   uint64_t deskew = 0;         // multi-chip programs only
   uint32_t chips = 1;
   uint64_t cycles = 0;         // deskew + ceil(the largest term)
+  uint64_t workCycles = 0;     // deskew + ceil(compute or SRAM, the larger)
   /// "MXM peak", "SRAM bandwidth" or "links"; "none" for an empty program.
   std::string limit = "none";
 };
