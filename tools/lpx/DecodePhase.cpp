@@ -133,18 +133,13 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
         "partitioner chooses one)");
 
   auto ctx = makeCompilerContext();
-  std::string firstError;
-  mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
-    if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
-        firstError.empty())
-      firstError = describeDiagnostic(d);
-    return mlir::success();
-  });
+  FirstErrorCapture errors(ctx.get());
   auto program =
       compileToProgram(*ctx, *model, ImportOptions{}, opts, t.chip,
                        progress ? CompileStageCallback(progress) : nullptr);
   if (failed(program)) {
-    failure.message = firstError.empty() ? "cannot compile" : firstError;
+    failure.message =
+        errors.message().empty() ? "cannot compile" : errors.message();
     // The scratch export's path says nothing to the user.
     llvm::StringRef msg = failure.message;
     if (t.preset && msg.consume_front(*model) && msg.consume_front(": "))

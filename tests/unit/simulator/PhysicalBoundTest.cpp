@@ -12,13 +12,13 @@
 
 #include "lpx/sim/PhysicalBound.h"
 
+namespace {
+
 using namespace lpx;
 using namespace lpx::sim;
 using namespace lpx::sim::test;
 using isa::DType;
 using isa::Opcode;
-
-namespace {
 
 constexpr double kPeakInt8 =
     double(chip::kMxmPlanes) * chip::kMxmRows * chip::kMxmCols;
