@@ -48,6 +48,16 @@ PY
   then ok "stable JSON keys and their relations"; else fail "stable JSON keys"; fi
 fi
 
+# The physical bound counts the model's work: the MACs of one tiny-llama
+# step (D=64, 4 heads of 16, 2 KV heads, FFN 128, vocab 256, 2 layers) at
+# context 64, by hand: per layer q 64x64 + k 64x32 + v 64x32 + o 64x64 +
+# gate, up 64x128 + down 128x64 = 36864, attention 4 heads x (16x64 + 64x16)
+# = 8192; lm_head 64x256 = 16384: 2 * (36864 + 8192) + 16384 = 106496.
+if [ -f "$tmp/keys.json" ]; then
+  macs=$($python -c "import json,sys; print(json.load(open(sys.argv[1]))['physical_bound']['macs'])" "$tmp/keys.json")
+  check "physical bound counts the step's 106496 MACs ($macs)" '[ "$macs" = 106496 ]'
+fi
+
 # Doubling the context raises TPOT.
 if decode c64 "${base[@]}" --context 64 && decode c128 "${base[@]}" --context 128; then
   a=$(field c64 tpot_compute_us) b=$(field c128 tpot_compute_us)
