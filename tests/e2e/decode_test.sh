@@ -112,6 +112,13 @@ else
   fail "context sweep" "$(head -1 "$tmp/stderr")"
 fi
 
+# An ONNX decode step as it is: its own batch and context, no prefill.
+"$lpx" models export tiny-gpt2 -o "$tmp/step.onnx" --context 48 --batch 2 >/dev/null
+if decode file --model "$tmp/step.onnx" --chip tsp-v1; then
+  check "an ONNX step keeps its shapes and has no TTFT" \
+    '[ "$(field file context) $(field file batch) $(field file ttft_us)" = "48 2 None" ]'
+fi
+
 # expect_error NAME PATTERN -- args: exit 2, one line matching, no file.
 expect_error() {
   local name="$1" pattern="$2"; shift 3
@@ -133,5 +140,6 @@ expect_error "missing output folder" "folder '.*/missing' does not exist" -- --m
 expect_error "context past the model's" "--context 300 is not between 2 .* and 256" -- --model tiny-llama --context 300 --prompt 8
 expect_error "missing model file" "cannot read model '.*nothing.onnx'" -- --model "$tmp/nothing.onnx"
 expect_error "negative chips" "--chips -2 is not a positive integer" -- --model tiny-llama --context 64 --prompt 8 --chips=-2
+expect_error "shapes for a file" "an ONNX file has its own shapes" -- --model "$tmp/step.onnx" --context 64
 expect_error "unknown chip key" "link.speed" -- --model tiny-llama --context 64 --prompt 8 --set link.speed=3
 finish

@@ -77,8 +77,12 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
 
 /// Shapes the preset accepts (its context length, batch limit).
 llvm::Error checkShapes(const DecodeTarget &t, const DecodeOptions &o) {
-  if (!t.preset)
+  if (!t.preset) {
+    if (o.context || o.prompt || o.batch != 1 || !o.sweep.empty())
+      return error("--context, --prompt, --batch and --context-sweep shape a "
+                   "preset's export; an ONNX file has its own shapes");
     return llvm::Error::success();
+  }
   std::vector<int64_t> contexts = o.sweep;
   if (contexts.empty()) {
     if (o.context == 0)

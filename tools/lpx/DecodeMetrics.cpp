@@ -101,6 +101,12 @@ DecodeMetrics lpx::cli::measureDecode(const DecodeTarget &t,
   m.context = req.step.context;
   m.prompt = req.prefill ? req.prefill->query : 0;
   m.batch = req.step.batch;
+  if (!t.preset) // a file's own shapes: attention_mask is [batch, context]
+    for (const isa::pb::Buffer &b : plan.step.program->program().buffers())
+      if (b.name() == "attention_mask" && b.shape_size() == 2) {
+        m.batch = b.shape(0);
+        m.context = b.shape(1);
+      }
   if (plan.prefill) {
     m.hasPrefill = true;
     m.ttftComputeUs = plan.prefill->computeUs();
