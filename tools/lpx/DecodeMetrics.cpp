@@ -20,7 +20,9 @@ std::string queueName(const sim::QueueStats &q) {
 }
 
 /// What the simulated step spent its time on: the busiest queue, or the
-/// SRAM of the chip streaming the most bytes if that takes longer.
+/// SRAM of the chip streaming the most bytes if that takes longer; when the
+/// step's dependency chain is longer than either, the step waits on
+/// latency and the busiest resource is named as such.
 std::string bottleneckOf(const PhaseResult &step) {
   const sim::SimResult &r = step.sim;
   const sim::QueueStats *busiest = nullptr;
@@ -29,17 +31,26 @@ std::string bottleneckOf(const PhaseResult &step) {
       busiest = &q;
   const uint64_t sram = r.bounds.sramBandwidth.cycles - r.bounds.deskew;
   const double total = double(std::max<uint64_t>(r.totalCycles, 1));
+  std::string resource;
+  uint64_t busy;
   if (!busiest || sram > busiest->busyCycles) {
     llvm::StringRef what = r.bounds.sramBandwidth.what;
     what.consume_front("SRAM bandwidth of node ");
-    return formatv("SRAM of chip {0}: streams for {1} of {2} cycles ({3:f0}%)",
-                   what, sram, r.totalCycles, 100.0 * double(sram) / total)
-        .str();
+    resource = formatv("SRAM of chip {0}", what).str();
+    busy = sram;
+  } else {
+    resource = queueName(*busiest);
+    busy = busiest->busyCycles;
   }
-  return formatv("{0}: busy {1} of {2} cycles ({3:f0}%)", queueName(*busiest),
-                 busiest->busyCycles, r.totalCycles,
-                 100.0 * double(busiest->busyCycles) / total)
-      .str();
+  std::string usage = formatv("busy {0} of {1} cycles ({2:f0}%)", busy,
+                              r.totalCycles, 100.0 * double(busy) / total);
+  const uint64_t chain = r.bounds.criticalPath.cycles;
+  if (chain > 2 * busy)
+    return formatv("latency: the dependency chain of {0} cycles ({1}); the "
+                   "busiest resource, {2}, is {3}",
+                   chain, r.bounds.criticalPath.what, resource, usage)
+        .str();
+  return resource + ": " + usage;
 }
 
 /// Per chip, the phase that uses more of its SRAM.
