@@ -66,20 +66,46 @@ llvm::Expected<DecodePlan> lpx::cli::planDecode(const DecodeTarget &t,
     return error(failure.message);
   }
   const unsigned group = std::max(t.chip.topology.groupSize, 1u);
-  for (unsigned chips = 1; chips <= kMaxChips;) {
+  // Gallop over whole groups (1, 2, 4, ... groups past the last count that
+  // failed, or straight to the count the compiler names), then bisect back
+  // between the last failure and the first success: the fewest whole groups
+  // that compile, in O(log) compiles when the allocator (not the
+  // partitioner's count) decides.
+  unsigned failed = 0, step = group;
+  std::optional<DecodePlan> found;
+  for (unsigned chips = 1; chips <= kMaxChips && !found;) {
     auto plan = tryChips(t, req, chips, failure, progress);
     if (!plan)
       return plan.takeError();
     if (*plan) {
-      (*plan)->searched = true;
-      return std::move(**plan);
+      found = std::move(**plan);
+      break;
     }
     if (!failure.doesNotFit)
       return error(failure.message);
-    // The next whole group, or further when the compiler names a count
-    // that the weights and cache need at least.
-    chips = roundUpToGroups(std::max(chips + 1, failure.chipsHint), group);
+    failed = chips;
+    const unsigned named = roundUpToGroups(failure.chipsHint, group);
+    chips = named > chips ? named : roundUpToGroups(chips + step, group);
+    if (named <= failed)
+      step *= 2;
   }
-  return error(llvm::formatv("the model does not fit on {0} chips: {1}",
-                             kMaxChips, failure.message));
+  if (!found)
+    return error(llvm::formatv("the model does not fit on {0} chips: {1}",
+                               kMaxChips, failure.message));
+  // Whole-group counts strictly between `failed` and the success.
+  unsigned lo = failed / group + 1, hi = found->chips / group;
+  while (found->chips > group && lo < hi) {
+    const unsigned mid = (lo + hi) / 2;
+    auto plan = tryChips(t, req, mid * group, failure, progress);
+    if (!plan)
+      return plan.takeError();
+    if (*plan) {
+      found = std::move(**plan);
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  found->searched = true;
+  return std::move(*found);
 }

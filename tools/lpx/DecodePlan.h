@@ -3,8 +3,11 @@
 // Finds how many chips the model needs (or uses the number given) by
 // compiling: 1 chip if one holds everything, else the smallest number of
 // whole groups (topology.group_size chips) for which both the prefill and
-// the decode step compile. Chip counts the compiler itself rules out (its
-// "N nodes would hold them") are skipped, never guessed from a formula.
+// the decode step compile (assuming that a model that fits on n chips fits
+// on more). Chip counts the compiler itself rules out (its "N nodes would
+// hold them") are skipped; past them the search gallops over groups and
+// bisects back, so large models take few compiles. Nothing is guessed from a
+// formula.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_TOOLS_DECODEPLAN_H
