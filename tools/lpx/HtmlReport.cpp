@@ -149,13 +149,15 @@ void Writer::physical() {
   const uint64_t gap = r.gap.serialLatency + r.gap.linkTime + r.gap.idleUnits;
   os << formatv("The model's work needs at least <b>{0}</b> cycles on {1} "
                 "chip(s) at the chip's peaks, set by <b>{2}</b> ({3} MACs, "
-                "{4} bytes through SRAM, {5} bytes over links in {6} hop(s)). "
+                "{4} bytes through SRAM, {5} bytes over links in {6} hop(s); "
+                "{13} cycles without this placement's links). "
                 "The run takes {7} cycles: efficiency <b>{8:f2}</b> of the "
                 "physical bound; of the {9} cycles beyond it, {10} are serial "
                 "latency, {11} link time and {12} idle units.</p>\n<p>",
                 b.cycles, b.chips, escapeMarkup(b.limit), b.macs, b.sramBytes,
                 b.linkBytes, b.linkHops, r.totalCycles, r.physicalEfficiency,
-                gap, r.gap.serialLatency, r.gap.linkTime, r.gap.idleUnits);
+                gap, r.gap.serialLatency, r.gap.linkTime, r.gap.idleUnits,
+                b.workCycles);
 }
 
 void Writer::bounds() {
