@@ -85,7 +85,9 @@ def run_model(lpx, ref_dir, model, tmp):
           f"generated ids match onnxruntime, worst logit error {worst:.2e}")
 
 
-def main():
+def run_models(run_model):
+    """Runs `run_model(lpx, ref_dir, model, tmp)` for the models on the
+    command line (default: the tiny presets); 1 if any failed."""
     lpx, ref_dir, *models = sys.argv[1:]
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -99,4 +101,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_models(run_model))

@@ -15,13 +15,12 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 from onnx import load_tensor, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from decode_reference_test import ATOL, RTOL, write  # noqa: E402
+from decode_reference_test import ATOL, RTOL, run_models, write  # noqa: E402
 
 
 def run_model(lpx, ref_dir, model, tmp):
@@ -67,18 +66,5 @@ def run_model(lpx, ref_dir, model, tmp):
           f"steps, worst logit error {worst:.2e}")
 
 
-def main():
-    lpx, ref_dir, *models = sys.argv[1:]
-    failed = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for model in models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"]:
-            try:
-                run_model(lpx, ref_dir, model, tmp)
-            except (AssertionError, subprocess.CalledProcessError) as e:
-                print(f"FAIL {model}: {e}")
-                failed += 1
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_models(run_model))
