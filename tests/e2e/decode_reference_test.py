@@ -85,20 +85,29 @@ def run_model(lpx, ref_dir, model, tmp):
           f"generated ids match onnxruntime, worst logit error {worst:.2e}")
 
 
-def run_models(run_model):
-    """Runs `run_model(lpx, ref_dir, model, tmp)` for the models on the
-    command line (default: the tiny presets); 1 if any failed."""
-    lpx, ref_dir, *models = sys.argv[1:]
+def run_each(models, check):
+    """check(model) for every model, a FAIL line for each that raises; the
+    exit code (also used by decode_generate_test.py)."""
     failed = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for model in models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"]:
-            try:
-                run_model(lpx, ref_dir, model, tmp)
-            except (AssertionError, subprocess.CalledProcessError) as e:
-                print(f"FAIL {model}: {e}")
-                failed += 1
+    for model in models:
+        try:
+            check(model)
+        except (AssertionError, subprocess.CalledProcessError) as e:
+            print(f"FAIL {model}: {e}")
+            failed += 1
     return 1 if failed else 0
 
 
+def main(run=None):
+    """`run(lpx, ref_dir, model, tmp)` (default run_model) for the models on
+    the command line, or the tiny presets (also used by
+    prefill_reference_test.py)."""
+    run = run or run_model
+    lpx, ref_dir, *models = sys.argv[1:]
+    with tempfile.TemporaryDirectory() as tmp:
+        return run_each(models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"],
+                        lambda m: run(lpx, ref_dir, m, tmp))
+
+
 if __name__ == "__main__":
-    sys.exit(run_models(run_model))
+    sys.exit(main())

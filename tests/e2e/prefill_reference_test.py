@@ -20,7 +20,7 @@ import numpy as np
 from onnx import load_tensor, numpy_helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from decode_reference_test import ATOL, RTOL, run_models, write  # noqa: E402
+from decode_reference_test import ATOL, RTOL, main, write  # noqa: E402
 
 
 def run_model(lpx, ref_dir, model, tmp):
@@ -67,4 +67,4 @@ def run_model(lpx, ref_dir, model, tmp):
 
 
 if __name__ == "__main__":
-    sys.exit(run_models(run_model))
+    sys.exit(main(run_model))

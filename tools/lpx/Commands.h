@@ -28,6 +28,7 @@ struct CompileArgs {
   std::vector<std::string> sets;        // chip overrides: key=value
   std::string emit = "program";         // program | graph | partitioned | scheduled
   std::string weights, activations;     // number formats; empty: the model's
+  bool residentKV = false;              // lpx-resident-kv
 };
 int runCompile(const CompileArgs &args);
 
@@ -123,6 +124,11 @@ struct DecodeArgs {
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
 };
 int runDecode(const DecodeArgs &args);
+/// `lpx decode --run`: greedy generation of `tokens` ids after `promptIds`
+/// ("1,2,3"; default "1") on the CPU runtime (DecodeGenerate.h), with the
+/// model, chip, --chips and --context of `args`.
+int runDecodeRun(const DecodeArgs &args, const std::string &promptIds,
+                 unsigned tokens);
 
 /// `text` as a non-zero integer (ranges are the caller's to check); empty
 /// text leaves `out` as it is. The

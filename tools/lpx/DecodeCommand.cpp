@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "AtomicFile.h"
 #include "Commands.h"
+#include "DecodeGenerate.h"
 #include "DecodeSweep.h"
 #include "Progress.h"
 
@@ -235,4 +236,22 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   else
     printDecodeText(*m, llvm::outs());
   return kOk;
+}
+
+int lpx::cli::runDecodeRun(const DecodeArgs &a, const std::string &promptIds,
+                           unsigned tokens) {
+  DecodeOptions o;
+  if (auto e = parseNumbers(a, o))
+    return reportError(kCmd, std::move(e));
+  DecodeRunOptions run;
+  run.model = a.model;
+  run.chip = a.chip;
+  run.chips = o.chips ? unsigned(o.chips) : 1;
+  run.context = o.context;
+  run.tokens = tokens;
+  auto ids = parseIdList(promptIds.empty() ? "1" : promptIds);
+  if (!ids)
+    return reportError(kCmd, ids.takeError());
+  run.promptIds = std::move(*ids);
+  return runDecodeGenerate(run, a.json);
 }

@@ -38,6 +38,9 @@ int main(int argc, char **argv) {
                 "fp8e5m2 (default: the model's)");
   c->add_option("--activations", compile.activations,
                 "Number format of all other floating-point values");
+  c->add_flag("--resident-kv", compile.residentKV,
+             "Keep a decoder's KV cache resident in SRAM, appended in place "
+             "at position_ids (its past/present inputs and outputs go)");
   c->add_option("--set", compile.sets,
                 "Change a chip parameter: key=value, e.g. link.latency=108 or "
                 "sram.bytes=128MiB (repeatable; see `lpx chip show`)");
@@ -206,6 +209,17 @@ int main(int argc, char **argv) {
   d->add_option("-o,--output", decode.output, "CSV of --context-sweep");
   d->add_option("--plot", decode.plot,
                 "SVG of --context-sweep (default: the CSV's name with .svg)");
+  // --run: greedy generation on the CPU runtime (DecodeGenerate.h).
+  bool decodeRun = false;
+  std::string promptIds;
+  unsigned decodeTokens = 32;
+  d->add_flag("--run", decodeRun,
+              "Generate tokens on the CPU runtime with the KV cache resident "
+              "(instead of timing)");
+  d->add_option("--prompt-ids", promptIds, "With --run: prompt token ids: 1,2,3");
+  d->add_option("--tokens", decodeTokens,
+                "With --run: tokens to generate (default 32)")
+      ->check(CLI::Range(1u, 1u << 20));
 
   CoverageArgs coverage;
   auto *v = app.add_subcommand(
@@ -226,7 +240,6 @@ int main(int argc, char **argv) {
   v->add_option("--expectations", coverage.expectations,
                 "With --ops: the node-test expectation list to count passing "
                 "tests from");
-
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -255,6 +268,8 @@ int main(int argc, char **argv) {
     return runModelsList();
   if (x->parsed())
     return runModelsExport(exportArgs);
+  if (d->parsed() && decodeRun)
+    return runDecodeRun(decode, promptIds, decodeTokens);
   if (d->parsed())
     return runDecode(decode);
   if (chip->got_subcommand("list"))
