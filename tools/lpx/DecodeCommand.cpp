@@ -15,6 +15,7 @@
 #include "lpx/isa/ChipOverrides.h"
 #include "lpx/models/Export.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -40,6 +41,13 @@ struct ScratchDir {
       llvm::sys::fs::remove_directories(path);
   }
 };
+
+/// Whether an ONNX step has past_key_values inputs to keep resident.
+bool hasKvCache(const std::string &model) {
+  auto buffer = llvm::MemoryBuffer::getFile(model);
+  return buffer &&
+         (*buffer)->getBuffer().contains("past_key_values.");
+}
 
 /// The options as numbers, checked against each other and the preset.
 struct DecodeOptions {
@@ -138,6 +146,7 @@ llvm::Error loadTarget(const DecodeArgs &a, const DecodeOptions &o,
     if (!llvm::sys::fs::is_regular_file(a.model))
       return error("cannot read model '" + a.model + "': no such file");
     t.modelFile = a.model;
+    t.noResidentKV = !hasKvCache(a.model);
   } else if (!(t.preset = models::findPreset(a.model))) {
     return error(unknownPresetMessage(a.model));
   }

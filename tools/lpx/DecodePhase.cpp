@@ -126,6 +126,9 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   if (!model)
     return model.takeError();
   CompileOptions opts{chips, t.weights, t.activations};
+  // A decode step keeps its KV cache resident in SRAM, as a deployment
+  // does; the prefill (no past to append to) returns it.
+  opts.residentKV = shape.query == 1 && !t.noResidentKV;
   if (!setPlacement(opts, t.tp, t.pp, 0))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),

@@ -28,6 +28,9 @@ struct DecodeTarget {
   isa::ChipSpec chip;
   std::string weights, activations; // number formats; empty: the model's
   unsigned tp = 0, pp = 0;          // 0: the compiler's placement
+  /// An ONNX file without a KV cache to keep resident (its step is compiled
+  /// as it is); presets always have one.
+  bool noResidentKV = false;
   std::string scratchDir;           // where exports are written and removed
 };
 
