@@ -57,7 +57,7 @@ static LogicalResult importBinary(NodeContext &n, bool mixedTypes) {
       return failure();
     r = *legacy;
   }
-  auto result = n.createInferred<OpT>(*lhs, r);
+  auto result = n.create<OpT>(*lhs, r);
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
@@ -118,7 +118,7 @@ LogicalResult importWhere(NodeContext &n) {
   Type elt = n.typeOf(*x).getElementType();
   if (n.typeOf(*y).getElementType() != elt)
     return n.fail("X and Y have different element types");
-  auto result = n.createInferred<WhereOp>(*c, *x, *y);
+  auto result = n.create<WhereOp>(*c, *x, *y);
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
@@ -249,7 +249,7 @@ FailureOr<Value> binaryFn(NodeContext &n, Value lhs, Value rhs,
     (void)n.fail("element type not supported by " + fn);
     return failure();
   }
-  return n.createInferred<BinaryFnOp>(lhs, rhs, n.builder().getStringAttr(fn));
+  return n.create<BinaryFnOp>(lhs, rhs, n.builder().getStringAttr(fn));
 }
 
 struct BinaryMapping {
@@ -319,7 +319,7 @@ LogicalResult importVariadic(NodeContext &n) {
     if (lt.getElementType() != rt.getElementType())
       return n.fail("inputs have different element types");
     if (op == "Sum" || op == "Mean") {
-      auto sum = n.createInferred<AddOp>(acc, xs[i]);
+      auto sum = n.create<AddOp>(acc, xs[i]);
       if (failed(sum))
         return failure();
       acc = *sum;

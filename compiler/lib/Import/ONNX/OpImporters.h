@@ -2,7 +2,7 @@
 //
 // Each importer reads one ONNX node through its NodeContext and builds the
 // canonical lpx_graph form the op verifiers accept. Ops that infer their
-// result type are built without one (NodeContext::createInferred); for the
+// result type are built without one (NodeContext::create); for the
 // others the importer gives the static result type (ONNX inference is only a
 // cross-check). On failure it
 // has reported the reason via NodeContext::fail.

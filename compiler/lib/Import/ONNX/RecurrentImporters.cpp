@@ -113,12 +113,18 @@ private:
     return c;
   }
   std::map<double, Value> scalars;
+  /// Set when an op's shape rule rejected its operands (already reported
+  /// as the node's error): the cell equations read as expressions, so the
+  /// rest of the unrolling goes on with `a` in its place and run() fails.
+  bool opRejected = false;
   Value binary(char op, Value a, Value b) {
-    switch (op) {
-    case '+': return n.create<AddOp>(a, b);
-    case '-': return n.create<SubOp>(a, b);
-    default: return n.create<MulOp>(a, b);
-    }
+    if (opRejected)
+      return a;
+    FailureOr<Value> r = op == '+'   ? n.create<AddOp>(a, b)
+                         : op == '-' ? n.create<SubOp>(a, b)
+                                     : n.create<MulOp>(a, b);
+    opRejected = failed(r);
+    return opRejected ? a : *r;
   }
   Value add(Value a, Value b) { return binary('+', a, b); }
   Value sub(Value a, Value b) { return binary('-', a, b); }
@@ -442,6 +448,8 @@ LogicalResult Unroller::run() {
       return failure();
     unrollDirection(*dir, xw, wantY);
   }
+  if (opRejected)
+    return failure();
   setOutputs(wantY);
   return success();
 }
