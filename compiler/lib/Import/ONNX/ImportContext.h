@@ -171,6 +171,9 @@ public:
 
   /// Binds ONNX output `i` (skipped when the output name is empty).
   void setOutput(unsigned i, mlir::Value v);
+  /// Binds output `i` to a built value, or passes on the failure to build
+  /// it (already reported): `return n.setOutput(0, n.create<...>(...));`.
+  mlir::LogicalResult setOutput(unsigned i, mlir::FailureOr<mlir::Value> v);
 
   /// Ranked tensor type of `shape` and `elt` (results are always static).
   mlir::RankedTensorType tensorOf(llvm::ArrayRef<int64_t> shape,

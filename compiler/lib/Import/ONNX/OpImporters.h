@@ -41,11 +41,10 @@ mlir::LogicalResult importReduceMean(NodeContext &n);
 
 // ConvImporters.cpp
 /// lpx_graph.conv of the node's window attributes (group, strides,
-/// dilations, pads / auto_pad, kernel_shape) with a `resultElt` result;
-/// `bias` may be null.
+/// dilations, pads / auto_pad, kernel_shape); its result type is the op's
+/// (i32 for integer operands). `bias` may be null.
 mlir::FailureOr<mlir::Value> buildConv(NodeContext &n, mlir::Value x,
-                                       mlir::Value w, mlir::Value bias,
-                                       mlir::Type resultElt);
+                                       mlir::Value w, mlir::Value bias);
 
 // DataMovementImporters.cpp
 mlir::LogicalResult importReshape(NodeContext &n);

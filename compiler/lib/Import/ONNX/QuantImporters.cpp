@@ -373,7 +373,7 @@ FailureOr<Value> integerConv(NodeContext &n, unsigned xZp, unsigned wIdx,
       return failure();
     bias = *b;
   }
-  return buildConv(n, *x, *w, bias, i32Of(n));
+  return buildConv(n, *x, *w, bias); // i32: the operands are i8 or i32
 }
 
 LogicalResult importConvInteger(NodeContext &n) {

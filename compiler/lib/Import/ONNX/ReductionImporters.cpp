@@ -138,25 +138,25 @@ LogicalResult importAxisNormalization(NodeContext &n) {
   if (failed(axis))
     return failure();
   llvm::StringRef op = n.node.op_type();
-  auto make = [&](Value v, int64_t ax) -> Value {
+  auto make = [&](Value v, int64_t ax) -> FailureOr<Value> {
     auto a = n.builder().getI64IntegerAttr(ax);
     if (op == "Softmax")
-      return n.create<SoftmaxOp>(v.getType(), v, a);
+      return n.create<SoftmaxOp>(v, a);
     if (op == "LogSoftmax")
-      return n.create<LogSoftmaxOp>(v.getType(), v, a);
-    return n.create<HardmaxOp>(v.getType(), v, a);
+      return n.create<LogSoftmaxOp>(v, a);
+    return n.create<HardmaxOp>(v, a);
   };
   // The flattened form is the one-axis op only when `axis` is the last dim;
   // otherwise reshape around it.
-  if (!coerce2D || *axis == rank - 1) {
-    n.setOutput(0, make(*x, *axis));
-    return success();
-  }
+  if (!coerce2D || *axis == rank - 1)
+    return n.setOutput(0, make(*x, *axis));
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < rank; ++d)
     (d < *axis ? outer : inner) *= type.getDimSize(d);
-  Value flat = n.reshape(*x, {outer, inner});
-  n.setOutput(0, n.reshape(make(flat, 1), type.getShape()));
+  auto y = make(n.reshape(*x, {outer, inner}), 1);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, n.reshape(*y, type.getShape()));
   return success();
 }
 
@@ -172,10 +172,10 @@ LogicalResult importCumSum(NodeContext &n) {
   if (failed(axis))
     return failure();
   OpBuilder &b = n.builder();
-  n.setOutput(0, n.create<CumSumOp>(t, *x, b.getI64IntegerAttr(*axis),
-                                    b.getBoolAttr(n.intAttr("exclusive", 0)),
-                                    b.getBoolAttr(n.intAttr("reverse", 0))));
-  return success();
+  return n.setOutput(0, n.create<CumSumOp>(
+                            *x, b.getI64IntegerAttr(*axis),
+                            b.getBoolAttr(n.intAttr("exclusive", 0)),
+                            b.getBoolAttr(n.intAttr("reverse", 0))));
 }
 
 /// A scalar constant of `elt`.

@@ -92,22 +92,19 @@ LogicalResult importTopK(NodeContext &n) {
   auto axis = n.axis(n.intAttr("axis", -1), t.getRank(), "axis");
   if (failed(axis))
     return failure();
-  int64_t dim = t.getDimSize(*axis);
-  if (k < 1 || k > dim)
-    return n.fail("k = " + llvm::Twine(k) + " must be in [1, " +
-                  llvm::Twine(dim) + "] for axis " + llvm::Twine(*axis));
   OpBuilder &b = n.builder();
-  SmallVector<int64_t> shape(t.getShape());
-  shape[*axis] = k;
-  Value idx = n.create<TopKOp>(
-      n.tensorOf(shape, b.getI64Type()), *x, b.getI64IntegerAttr(*axis),
-      b.getI64IntegerAttr(k), b.getBoolAttr(n.intAttr("largest", 1) != 0),
-      b.getBoolAttr(n.intAttr("sorted", 1) != 0));
-  Value values = n.create<GatherElementsOp>(
-      n.tensorOf(shape, t.getElementType()), *x, idx,
-      b.getI64IntegerAttr(*axis));
-  n.setOutput(0, values);
-  n.setOutput(1, idx);
+  auto idx = n.create<TopKOp>(*x, b.getI64IntegerAttr(*axis),
+                              b.getI64IntegerAttr(k),
+                              b.getBoolAttr(n.intAttr("largest", 1) != 0),
+                              b.getBoolAttr(n.intAttr("sorted", 1) != 0));
+  if (failed(idx))
+    return failure();
+  auto values =
+      n.create<GatherElementsOp>(*x, *idx, b.getI64IntegerAttr(*axis));
+  if (failed(values))
+    return failure();
+  n.setOutput(0, *values);
+  n.setOutput(1, *idx);
   return success();
 }
 
@@ -371,10 +368,11 @@ LogicalResult importLRN(NodeContext &n) {
       b.getDenseI64ArrayAttr({1, 1}), b.getDenseI64ArrayAttr({lo, 0, hi, 0}),
       b.getBoolAttr(true));
   mean = n.reshape(mean, s);
+  Value biasConst = scalarOf(n, elt, bias);
   auto scaled = n.create<MulOp>(mean, scalarOf(n, elt, alpha));
   if (failed(scaled))
     return failure();
-  auto base = n.create<AddOp>(*scaled, scalarOf(n, elt, bias));
+  auto base = n.create<AddOp>(*scaled, biasConst);
   if (failed(base))
     return failure();
   auto denom = n.create<PowOp>(*base, scalarOf(n, elt, beta));

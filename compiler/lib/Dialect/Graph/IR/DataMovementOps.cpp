@@ -33,7 +33,8 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx,
   SmallVector<int64_t> shape;
   for (int64_t p : perm) {
     if (p < 0 || p >= in.getRank() || seen[p])
-      return emitOptionalError(loc, "perm is not a permutation");
+      return emitOptionalError(loc, "perm is not a permutation of 0..",
+                               in.getRank() - 1);
     seen[p] = true;
     shape.push_back(in.getDimSize(p));
   }
@@ -57,10 +58,12 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx,
     auto t = rankedType(v);
     if (t.getRank() != first.getRank() ||
         t.getElementType() != first.getElementType())
-      return emitOptionalError(loc, "inputs must share one rank and type");
+      return emitOptionalError(loc, "inputs differ in rank or element type");
     for (int64_t d = 0; d < t.getRank(); ++d)
       if (d != axis && t.getDimSize(d) != first.getDimSize(d))
-        return emitOptionalError(loc, "inputs differ outside the concat axis");
+        return emitOptionalError(loc, "input shapes ", shapeStr(first.getShape()),
+                                 " and ", shapeStr(t.getShape()),
+                                 " differ outside axis ", axis);
     shape[axis] += t.getDimSize(axis);
   }
   types.push_back(RankedTensorType::get(shape, first.getElementType()));
@@ -128,8 +131,7 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx,
   for (int64_t d = 0; d < rank; ++d) {
     shape.push_back(in.getDimSize(d) + pads[d] + pads[rank + d]);
     if (shape.back() < 0)
-      return emitOptionalError(loc, "result dim ", d, " would be ",
-                               shape.back());
+      return emitOptionalError(loc, "pads crop dim ", d, " below zero");
   }
   types.push_back(RankedTensorType::get(shape, in.getElementType()));
   return success();

@@ -79,7 +79,8 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
                              in.getRank());
   int64_t k = adaptor.getK(), dim = in.getDimSize(axis);
   if (k < 1 || k > dim)
-    return emitOptionalError(loc, "k = ", k, " must be in [1, ", dim, "]");
+    return emitOptionalError(loc, "k = ", k, " must be in [1, ", dim,
+                             "] for axis ", axis);
   SmallVector<int64_t> shape(in.getShape());
   shape[axis] = k;
   types.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));

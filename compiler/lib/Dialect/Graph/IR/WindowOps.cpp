@@ -51,8 +51,9 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *ctx,
   int64_t g = adaptor.getGroup();
   if (g < 1 || x.getDimSize(1) != w.getDimSize(1) * g ||
       w.getDimSize(0) % g != 0)
-    return emitOptionalError(loc, "channels do not match the weight and "
-                                  "group ", g);
+    return emitOptionalError(loc, "channels ", shapeStr(x.getShape()),
+                             " and weight ", shapeStr(w.getShape()),
+                             " do not match group ", g);
   if (Value bias = adaptor.getBias()) {
     auto b = rankedType(bias);
     if (b.getRank() != 1 || b.getDimSize(0) != w.getDimSize(0) ||
