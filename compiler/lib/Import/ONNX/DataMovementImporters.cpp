@@ -549,10 +549,8 @@ LogicalResult importGatherElements(NodeContext &n) {
   auto axis = n.axis(n.intAttr("axis", 0), dt.getRank(), "axis");
   if (failed(axis))
     return failure();
-  n.setOutput(0, n.create<GatherElementsOp>(
-                     n.tensorOf(it.getShape(), dt.getElementType()), *data,
-                     *idx, n.builder().getI64IntegerAttr(*axis)));
-  return success();
+  return n.setOutput(0, n.create<GatherElementsOp>(
+                            *data, *idx, n.builder().getI64IntegerAttr(*axis)));
 }
 
 Value zeroLike(NodeContext &n, Type elt) {

@@ -420,21 +420,26 @@ FailureOr<Value> nllLoss(NodeContext &n, Value x, Value target, Value weight) {
   SmallVector<int64_t> idxShape(ts);
   idxShape.insert(idxShape.begin() + 1, 1);
   Value idx = n.reshape(safe, idxShape);
-  SmallVector<int64_t> gShape(idxShape);
-  Value picked = n.create<GatherElementsOp>(n.tensorOf(gShape, elt), x, idx,
-                                            b.getI64IntegerAttr(1));
-  picked = n.reshape(picked, ts);
-  Value loss = n.create<NegOp>(picked.getType(), picked);
+  auto picked = n.create<GatherElementsOp>(x, idx, b.getI64IntegerAttr(1));
+  if (failed(picked))
+    return failure();
+  auto negated = n.create<NegOp>(n.reshape(*picked, ts));
+  if (failed(negated))
+    return failure();
+  Value loss = *negated;
   Value w;
   if (weight) {
-    w = n.create<GatherOp>(n.tensorOf(ts, elt), weight, safe,
-                           b.getI64IntegerAttr(0));
+    auto gathered = n.create<GatherOp>(weight, safe, b.getI64IntegerAttr(0));
+    if (failed(gathered))
+      return failure();
+    w = *gathered;
   }
   if (ignored) {
     Value zero = scalarConst(n, elt, 0), one = scalarConst(n, elt, 1);
-    Value keep = n.create<WhereOp>(n.tensorOf(ts, elt), ignored, zero,
-                                   w ? w : one);
-    w = keep;
+    auto keep = n.create<WhereOp>(ignored, zero, w ? w : one);
+    if (failed(keep))
+      return failure();
+    w = *keep;
   }
   if (w) {
     auto weighted = binop(n, '*', loss, w);
