@@ -195,6 +195,29 @@ public:
                     llvm::ArrayRef<int64_t> values);
 };
 
+/// Builds ops for an importer written as expressions (the recurrent cells,
+/// Einsum's contractions), whose operands it made itself: after the first op
+/// whose shape rule rejects its operands (reported as the node's error) it
+/// builds nothing more and hands back `fallback`, so the expression runs to
+/// its end; `rejected()` then tells the importer to fail the node.
+class ExpressionBuilder {
+public:
+  explicit ExpressionBuilder(NodeContext &n) : n(n) {}
+  template <typename OpT, typename... Args>
+  mlir::Value build(mlir::Value fallback, Args &&...args) {
+    if (anyRejected)
+      return fallback;
+    mlir::FailureOr<mlir::Value> r = n.create<OpT>(std::forward<Args>(args)...);
+    anyRejected = mlir::failed(r);
+    return anyRejected ? fallback : *r;
+  }
+  bool rejected() const { return anyRejected; }
+
+private:
+  NodeContext &n;
+  bool anyRejected = false;
+};
+
 /// One importer per ONNX op family.
 using OpImporter = mlir::LogicalResult (*)(NodeContext &);
 /// The importer for a default-domain op type, or null.

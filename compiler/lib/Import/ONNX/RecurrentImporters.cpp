@@ -113,18 +113,12 @@ private:
     return c;
   }
   std::map<double, Value> scalars;
-  /// Set when an op's shape rule rejected its operands (already reported
-  /// as the node's error): the cell equations read as expressions, so the
-  /// rest of the unrolling builds nothing more, goes on with `fallback` in
-  /// the op's place, and run() fails.
-  bool opRejected = false;
+  /// The cell equations read as expressions: run() fails when one of
+  /// their ops was rejected.
+  ExpressionBuilder expr{n};
   template <typename OpT, typename... Args>
   Value build(Value fallback, Args &&...args) {
-    if (opRejected)
-      return fallback;
-    FailureOr<Value> r = n.create<OpT>(std::forward<Args>(args)...);
-    opRejected = failed(r);
-    return opRejected ? fallback : *r;
+    return expr.build<OpT>(fallback, std::forward<Args>(args)...);
   }
   Value binary(char op, Value a, Value b) {
     return op == '+'   ? build<AddOp>(a, a, b)
@@ -444,7 +438,7 @@ LogicalResult Unroller::run() {
     unrollDirection(*dir, xw, wantY);
   }
   setOutputs(wantY);
-  return failure(opRejected);
+  return failure(expr.rejected());
 }
 
 /// X, W and R, their shapes, and the attributes: layout, hidden_size,
