@@ -31,6 +31,8 @@ def Graph_ConstantOp : Graph_Op<"constant", [Pure, ConstantLike,
 // Ops with InferTypeOpAdaptor compute their result type from the operands
 // (one shape rule, in the op's inferReturnTypes): builders need no result
 // type, and the verifier checks the written type against the inferred one.
+// Ops with SameOperandsAndResultType and InferTypeOpInterface get theirs
+// from ODS.
 
 class Graph_BinaryOp<string mnemonic, string what>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
@@ -118,10 +120,11 @@ def Graph_MatMulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptorWithIsCompatibl
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The result shape (the op's shape rule, used by its verifier and by
-    /// builders); the element type is the builder's choice among those the
-    /// verifier allows (i8 operands give i8 or i32). Reports why not at
-    /// `loc`.
+    /// The result shape (the op's shape rule, used by inferReturnTypes,
+    /// hence by builders and the verifier). The inferred element type is
+    /// the lhs's; i8 operands may also give i32, so isCompatibleReturnTypes
+    /// compares shapes and the verifier checks the element type. Reports
+    /// why not at `loc`.
     static ::mlir::FailureOr<::llvm::SmallVector<int64_t>>
     inferShape(std::optional<::mlir::Location> loc,
                ::llvm::ArrayRef<int64_t> lhs, ::llvm::ArrayRef<int64_t> rhs);
