@@ -11,7 +11,7 @@
 #include "lpx/Import/ONNXImporter.h"
 #include "lpx/Pipeline/Pipeline.h"
 #include "lpx/isa/ChipSpec.h"
-#include "program.pb.h"
+#include "lpx/isa/Program.h"
 #include "mlir/IR/MLIRContext.h"
 #include <functional>
 
@@ -34,8 +34,9 @@ compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
             const isa::ChipSpec &chip, StopAfter stop,
             const CompileStageCallback &onStage = nullptr);
 
-/// Imports `model`, runs the whole pipeline for `chip` and emits the program.
-mlir::FailureOr<isa::pb::Program>
+/// Imports `model`, runs the whole pipeline for `chip` and emits the program
+/// (whose constant data lives in `ctx`: use it while `ctx` lives).
+mlir::FailureOr<isa::ProgramWithData>
 compileToProgram(mlir::MLIRContext &ctx, llvm::StringRef model,
                  const ImportOptions &import, const CompileOptions &opts,
                  const isa::ChipSpec &chip,

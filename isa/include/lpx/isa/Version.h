@@ -12,8 +12,11 @@
 namespace lpx::isa {
 // 2: typed per-opcode attributes (Instruction.attributes) replace the
 // untyped integer list of format 1.
-inline constexpr uint16_t kFormatMajor = 2;
-inline constexpr uint16_t kFormatMinor = 1; // 1: Binding.offsets
+// 3: constant data in 64-byte-aligned data sections after the payload
+// (Constant.offset and size) instead of inside the message, so a program
+// of any size can be written and read.
+inline constexpr uint16_t kFormatMajor = 3;
+inline constexpr uint16_t kFormatMinor = 0;
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.
 inline constexpr char kMagic[4] = {'L', 'P', 'X', 'B'};
 inline constexpr unsigned kHeaderBytes = 16;
