@@ -1,22 +1,14 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
 #include "VerifyInstruction.h"
-#include "lpx/isa/AtomicFile.h"
 #include "lpx/isa/Bindings.h"
 #include "lpx/isa/UnitOps.h"
 #include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/isa/Topology.h"
-#include "lpx/isa/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
-#include <climits>
-#include <cstring>
 
 using namespace lpx::isa;
 using llvm::createStringError;
@@ -153,9 +145,9 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
     const pb::Buffer &b = p.buffers(c.buffer());
     if (b.kind() != pb::CONSTANT)
       return fail("constant data for non-constant buffer %s", b.name().c_str());
-    if (!c.data().empty() && c.data().size() != b.bytes())
-      return fail("constant %s: %zu bytes of data for a %llu-byte buffer",
-                  b.name().c_str(), c.data().size(),
+    if (c.size() != 0 && c.size() != b.bytes())
+      return fail("constant %s: %llu bytes of data for a %llu-byte buffer",
+                  b.name().c_str(), (unsigned long long)c.size(),
                   (unsigned long long)b.bytes());
   }
   for (const auto *list : {&p.inputs(), &p.outputs()})
@@ -222,81 +214,28 @@ std::string lpx::isa::validUtf8(llvm::StringRef s) {
   return llvm::json::isUTF8(s) ? s.str() : llvm::json::fixUTF8(s);
 }
 
-std::string lpx::isa::serializeProgram(const pb::Program &p) {
-  std::string payload;
-  // protobuf refuses messages of 2 GiB or more; no header for those.
-  if (!p.SerializeToString(&payload))
-    return {};
-  std::string out(kHeaderBytes, '\0');
-  std::memcpy(&out[0], kMagic, 4);
-  llvm::support::endian::write16le(&out[4], kFormatMajor);
-  llvm::support::endian::write16le(&out[6], kFormatMinor);
-  llvm::support::endian::write64le(&out[8], payload.size());
-  return out + payload;
-}
-
-llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
-                                       llvm::StringRef path) {
-  // protobuf cannot serialize a message of 2 GiB or more (it would fail
-  // and leave nothing to write): say so instead of writing a broken file.
-  if (size_t size = p.ByteSizeLong(); size > size_t(INT_MAX))
-    return fail("cannot write '%s': the program is %zu bytes, over the "
-                "program format's 2 GiB limit (compile with shape-only "
-                "weights to simulate a model this large)",
-                path.str().c_str(), size);
-  std::string bytes = serializeProgram(p);
-  if (bytes.empty())
-    return fail("cannot write '%s': protobuf could not serialize the program",
-                path.str().c_str());
-  return writeFileAtomically(path, bytes);
-}
-
 llvm::Expected<VerifiedProgram>
-lpx::isa::VerifiedProgram::verify(pb::Program program, ChipSpec chip) {
+lpx::isa::VerifiedProgram::verify(pb::Program program, ChipSpec chip,
+                                  ConstantData data) {
   if (llvm::Error e = verifyProgram(program, chip))
     return std::move(e);
-  return VerifiedProgram(std::move(program), std::move(chip));
+  if (llvm::Error e = checkConstantData(program, data))
+    return std::move(e);
+  return VerifiedProgram(std::move(program), std::move(chip), std::move(data));
 }
 
-llvm::Expected<VerifiedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,
-                                                       llvm::StringRef name) {
-  std::string nm = name.str();
-  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, 4) != 0)
-    return fail("%s: not an lpx program file (bad header)", nm.c_str());
-  uint16_t major = llvm::support::endian::read16le(bytes.data() + 4);
-  uint16_t minor = llvm::support::endian::read16le(bytes.data() + 6);
-  uint64_t size = llvm::support::endian::read64le(bytes.data() + 8);
-  if (major != kFormatMajor || minor > kFormatMinor)
-    return fail("%s: program format %u.%u, this tool reads %u.%u", nm.c_str(),
-                major, minor, kFormatMajor, kFormatMinor);
-  if (size != bytes.size() - kHeaderBytes)
-    return fail("%s: truncated program file (%llu payload bytes expected, "
-                "%zu present)",
-                nm.c_str(), (unsigned long long)size,
-                bytes.size() - kHeaderBytes);
-  if (size > uint64_t(INT_MAX))
-    return fail("%s: payload of %llu bytes is over the program format's "
-                "2 GiB limit", nm.c_str(), (unsigned long long)size);
-  pb::Program p;
-  if (!p.ParseFromArray(bytes.data() + kHeaderBytes, static_cast<int>(size)))
-    return fail("%s: corrupt program payload", nm.c_str());
-  if (hashText(p.chip_yaml()) != p.chip_hash())
-    return fail("%s: chip description does not match its hash", nm.c_str());
-  auto chip = parseChipSpec(p.chip_yaml(), "embedded chip description");
-  if (!chip)
-    return chip.takeError();
-  auto verified = VerifiedProgram::verify(std::move(p), std::move(*chip));
-  if (!verified)
-    return fail("%s: %s", nm.c_str(),
-                llvm::toString(verified.takeError()).c_str());
-  return verified;
+llvm::Error lpx::isa::checkConstantData(const pb::Program &p,
+                                        const ConstantData &data) {
+  if (data.size() > size_t(p.constants_size()))
+    return fail("%zu constant data entries for %d constants", data.size(),
+                p.constants_size());
+  for (int i = 0; i < p.constants_size(); ++i) {
+    const pb::Constant &c = p.constants(i);
+    if (data[size_t(i)].size() != c.size())
+      return fail("constant %d (buffer %u): %zu bytes of data, %llu declared",
+                  i, c.buffer(), data[size_t(i)].size(),
+                  (unsigned long long)c.size());
+  }
+  return llvm::Error::success();
 }
 
-llvm::Expected<VerifiedProgram> lpx::isa::readProgramFile(llvm::StringRef path) {
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file)
-    return fail("cannot read '%s': %s", path.str().c_str(),
-                file.getError().message().c_str());
-  return parseProgram((*file)->getBuffer(), path);
-}

@@ -88,13 +88,13 @@ llvm::Expected<Machine> Machine::load(const isa::VerifiedProgram &prog) {
   // Verified once when it was made: every buffer access below is in bounds.
   const pb::Program &p = prog.program();
   Machine m(prog);
-  m.constData.assign(p.buffers_size(), nullptr);
-  for (const pb::Constant &c : p.constants())
-    if (!c.data().empty())
-      m.constData[c.buffer()] = &c.data();
+  m.constData.assign(p.buffers_size(), {});
+  for (int i = 0; i < p.constants_size(); ++i)
+    if (!prog.data()[size_t(i)].empty())
+      m.constData[p.constants(i).buffer()] = prog.data()[size_t(i)];
   for (int i = 0; i < p.buffers_size(); ++i) {
     const pb::Buffer &b = p.buffers(i);
-    if (b.kind() == pb::CONSTANT && b.bytes() > 0 && !m.constData[i])
+    if (b.kind() == pb::CONSTANT && b.bytes() > 0 && m.constData[i].empty())
       return fail("program has shape-only constants; it can be simulated but "
                   "not run (constant '" + b.name() + "' has no data)");
   }
@@ -177,9 +177,9 @@ void Machine::reset() {
 
 void Machine::placeConstant(int buffer) {
   const pb::Program &p = prog->program();
-  if (const std::string *data = constData[buffer]) {
+  if (llvm::ArrayRef<char> data = constData[buffer]; !data.empty()) {
     const pb::Buffer &b = p.buffers(buffer);
-    std::memcpy(memory[b.node()].data() + b.addr(), data->data(), data->size());
+    std::memcpy(memory[b.node()].data() + b.addr(), data.data(), data.size());
   }
 }
 

@@ -266,7 +266,7 @@ bool runOne(const isa::ChipSpec &chip, uint32_t nodes, uint64_t count,
   isa::pb::Program generated = Generator(chip, nodes, gap).build(count);
   auto t1 = Clock::now();
   if (writeTo)
-    if (llvm::Error e = isa::writeProgramFile(generated, writeTo)) {
+    if (llvm::Error e = isa::writeProgramFile(generated, {}, writeTo)) {
       llvm::errs() << "lpx-sim-bench: " << llvm::toString(std::move(e))
                    << "\n";
       return false;

@@ -82,6 +82,13 @@ expect_error "inspect a truncated program" "" -- \
 "$lpx" compile "$mlp" -o "$tmp/good.lpxb" >/dev/null || die "compile the MLP"
 head -c 100 "$tmp/good.lpxb" >"$tmp/cut.lpxb"
 expect_error "truncated program" "truncated" -- "$lpx" simulate "$tmp/cut.lpxb"
+# Cut inside the last data section (format 3: weights after the payload).
+head -c -5 "$tmp/good.lpxb" >"$tmp/cut.lpxb"
+expect_error "program cut in a data section" "truncated program file \(data section of constant" -- \
+  "$lpx" run "$tmp/cut.lpxb" --data "$tmp"
+cp "$tmp/good.lpxb" "$tmp/long.lpxb"; printf x >>"$tmp/long.lpxb"
+expect_error "bytes after the last data section" "1 bytes after the end of the program" -- \
+  "$lpx" simulate "$tmp/long.lpxb"
 
 # The unsupported-op error lists every blocker, one line each.
 "$lpx" compile "$tmp/unsupported.onnx" -o "$tmp/out.lpxb" 2>"$tmp/stderr"; rc=$?

@@ -32,11 +32,13 @@ measure() {
 # compileFit MODEL CHIP START OUT: compiles for START chips; when they do
 # not hold the model, for the count the partitioner names; when the SRAM
 # allocator then runs out (the schedule's working set), for a quarter more
-# (whole groups of 8), up to 3 attempts. Sets $chips, or $why on failure
-# ($secs and $mib are those of the last attempt either way).
+# (whole groups of 8), up to 4 attempts. Sets $chips, or $why and $tried
+# (the last count attempted) on failure ($secs and $mib are those of the
+# last attempt either way).
 compileFit() {
   local model="$1" chip="$2" n="$3" out="$4" err need
-  for _ in 1 2 3; do
+  for _ in 1 2 3 4; do
+    tried=$n
     if measure "$tmp/c.out" "$lpx" compile "$model" --chip "$chip" --nodes "$n" "${formats[@]}" -o "$out"; then
       chips=$n; return 0
     fi
@@ -47,7 +49,6 @@ compileFit() {
     else break; fi
   done
   why=$(sed 's/^lpx compile: error: //' <<<"$err" | cut -c1-160 | tr '|' '/')
-  tried=$n
   return 1
 }
 

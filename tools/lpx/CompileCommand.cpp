@@ -64,19 +64,20 @@ int lpx::cli::runCompile(const CompileArgs &args) {
       return reportError(cmd, std::move(e));
     return kOk;
   }
-  mlir::FailureOr<isa::pb::Program> program = mlir::failure();
+  mlir::FailureOr<isa::ProgramWithData> emitted = mlir::failure();
   progress.emplace("compile");
-  program = compileToProgram(
+  emitted = compileToProgram(
       *ctx, args.model, *importOpts, opts, *chip,
       [&](llvm::StringRef stage, unsigned i, unsigned n) {
         progress->stage(stage, i, n);
       },
       [&](uint64_t done, uint64_t total) { progress->work(done, total); });
   progress.reset();
-  if (failed(program))
+  if (failed(emitted))
     return failedWithoutMessage();
-  if (auto e = isa::writeProgramFile(*program, args.output))
+  if (auto e = isa::writeProgramFile(*emitted, args.output))
     return reportError(cmd, std::move(e));
+  const isa::pb::Program *program = &emitted->program;
 
   unsigned sends = 0;
   for (const auto &inst : program->instructions())

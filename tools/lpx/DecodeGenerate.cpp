@@ -74,7 +74,9 @@ llvm::Expected<isa::VerifiedProgram> compileResident(const DecodeRunOptions &opt
   auto chip = isa::loadChipWithOverrides(chipName, {});
   if (!chip)
     return chip.takeError();
-  auto ctx = makeCompilerContext();
+  // Shared: the program's constant data are views into the context's
+  // attributes, so the program keeps it alive.
+  std::shared_ptr<mlir::MLIRContext> ctx = makeCompilerContext();
   std::string firstError;
   mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
     if (d.getSeverity() == mlir::DiagnosticSeverity::Error && firstError.empty())
@@ -88,6 +90,7 @@ llvm::Expected<isa::VerifiedProgram> compileResident(const DecodeRunOptions &opt
   if (failed(program))
     return fail(firstError.empty() ? "cannot compile '" + opts.model + "'"
                                    : firstError);
+  program->data.keepAlive(ctx);
   return isa::VerifiedProgram::verify(std::move(*program), std::move(*chip));
 }
 

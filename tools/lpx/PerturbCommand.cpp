@@ -38,7 +38,7 @@ int lpx::cli::runPerturb(const PerturbArgs &args) {
                                 std::to_string(args.cycles) + " cycles earlier");
   const uint64_t from = moved.issue();
   const int at = isa::moveEarlier(p, int(args.instruction), args.cycles);
-  if (auto e = isa::writeProgramFile(p, args.output))
+  if (auto e = isa::writeProgramFile(p, prog->data(), args.output))
     return reportError(cmd, std::move(e));
   const isa::pb::Instruction &i = p.instructions(at);
   llvm::outs() << "moved instruction " << args.instruction << " ("

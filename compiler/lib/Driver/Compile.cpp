@@ -63,7 +63,7 @@ lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
   return std::move(*module);
 }
 
-FailureOr<lpx::isa::pb::Program>
+FailureOr<lpx::isa::ProgramWithData>
 lpx::compileToProgram(MLIRContext &ctx, StringRef model,
                       const ImportOptions &import, const CompileOptions &opts,
                       const isa::ChipSpec &chip,

@@ -55,7 +55,8 @@ TEST_P(BrokenSchedule, EveryEarlierInstructionIsAHazard) {
       continue; // cannot move before cycle 0
     isa::pb::Program edited = good.program();
     int at = isa::moveEarlier(edited, i, 1);
-    auto broken = isa::VerifiedProgram::verify(std::move(edited), good.chip());
+    auto broken = isa::VerifiedProgram::verify(std::move(edited), good.chip(),
+                                               good.data());
     if (!broken)
       FAIL() << llvm::toString(broken.takeError());
     auto result = sim::simulate(*broken);

@@ -3,6 +3,9 @@
 #include "lpx/isa/Program.h"
 #include "lpx/isa/Version.h"
 
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <type_traits>
@@ -77,6 +80,103 @@ TEST(ProgramFile, RejectsWrongMagicTruncationAndNewerVersions) {
               HasSubstr("this tool reads"));
 }
 
+/// tinyProgram with two 16-byte f32 constants "w1" and "w2" (values 1..4
+/// and 5..8) in `data`.
+pb::Program withConstants(ConstantData &data) {
+  pb::Program p = tinyProgram();
+  for (int i = 0; i < 2; ++i) {
+    pb::Buffer *b = p.add_buffers();
+    b->set_name("w" + std::to_string(i + 1));
+    b->set_addr(128 + 64 * i);
+    b->set_bytes(16);
+    b->set_dtype(uint32_t(DType::F32));
+    b->add_shape(4);
+    b->set_kind(pb::CONSTANT);
+    float v[4] = {1.f + 4 * i, 2.f + 4 * i, 3.f + 4 * i, 4.f + 4 * i};
+    data.addOwned(p, uint32_t(p.buffers_size() - 1),
+                  std::string(reinterpret_cast<char *>(v), sizeof v));
+  }
+  return p;
+}
+
+/// A file made by hand: header, `p` as payload, padding to 64, `region`.
+std::string fileOf(const pb::Program &p, const std::string &region) {
+  std::string payload = p.SerializeAsString();
+  std::string out = serializeProgram(tinyProgram()).substr(0, kHeaderBytes);
+  llvm::support::endian::write64le(&out[8], payload.size());
+  out += payload;
+  out.resize((out.size() + 63) / 64 * 64, '\0');
+  return out + region;
+}
+
+TEST(ProgramFile, ConstantDataLiesInAlignedSectionsAfterThePayload) {
+  ConstantData data;
+  pb::Program p = withConstants(data);
+  EXPECT_EQ(p.constants(0).offset(), 0u);
+  EXPECT_EQ(p.constants(1).offset(), 64u); // 16 bytes, then padding
+  EXPECT_EQ(p.constants(1).size(), 16u);
+  std::string bytes = serializeProgram(p, data);
+  const size_t payload = llvm::support::endian::read64le(&bytes[8]);
+  const size_t start = (kHeaderBytes + payload + 63) / 64 * 64;
+  ASSERT_EQ(bytes.size(), start + 64 + 16);
+  EXPECT_EQ(bytes.substr(start + 64), std::string(data[1].data(), 16));
+  auto loaded = parseProgram(bytes, "f");
+  ASSERT_TRUE(bool(loaded)) << errorOf(std::move(loaded));
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(std::string(loaded->data()[i].data(), 16),
+              std::string(data[i].data(), 16));
+  // The payload holds offsets and sizes, never the bytes.
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(bytes.substr(0, start).find(std::string(data[i].data(), 16)),
+              std::string::npos);
+}
+
+TEST(ProgramFile, TruncatedMisalignedOrOverlappingSectionsAreRejected) {
+  ConstantData data;
+  pb::Program p = withConstants(data);
+  std::string bytes = serializeProgram(p, data);
+  EXPECT_EQ(errorOf(parseProgram(bytes.substr(0, bytes.size() - 1), "f")),
+            "f: truncated program file (data section of constant 'w2' ends "
+            "at byte 80 of the data region, which has 79)");
+  EXPECT_EQ(errorOf(parseProgram(bytes + "x", "f")),
+            "f: 1 bytes after the end of the program (" +
+                std::to_string(bytes.size()) + " bytes expected)");
+  std::string region(96, '\0');
+  pb::Program misaligned = p;
+  misaligned.mutable_constants(1)->set_offset(72);
+  EXPECT_EQ(errorOf(parseProgram(fileOf(misaligned, region), "f")),
+            "f: data section of constant 'w2' at offset 72 is not 64-byte "
+            "aligned");
+  pb::Program overlapping = p;
+  overlapping.mutable_constants(1)->set_offset(0);
+  EXPECT_EQ(errorOf(parseProgram(fileOf(overlapping, region), "f")),
+            "f: data section of constant 'w2' at offset 0 overlaps the "
+            "previous one (which ends at 16)");
+  pb::Program wrongSize = p;
+  wrongSize.mutable_constants(1)->set_size(8);
+  EXPECT_THAT(errorOf(parseProgram(fileOf(wrongSize, region.substr(0, 72)),
+                                   "f")),
+              HasSubstr("constant w2: 8 bytes of data for a 16-byte buffer"));
+}
+
+TEST(ProgramFile, WriterChecksDataAgainstTheMessage) {
+  ConstantData data;
+  pb::Program p = withConstants(data);
+  std::string path = ::testing::TempDir() + "/lpx-program-data-test.lpxb";
+  llvm::Error e = writeProgramFile(p, ConstantData(), path);
+  EXPECT_EQ(llvm::toString(std::move(e)),
+            "cannot write '" + path +
+                "': constant 0 (buffer 2): 0 bytes of data, 16 declared");
+  EXPECT_FALSE(llvm::sys::fs::exists(path));
+  EXPECT_FALSE(llvm::sys::fs::exists(path + ".tmp"));
+  ASSERT_FALSE(bool(writeProgramFile(p, data, path)));
+  auto loaded = readProgramFile(path); // mapped: data viewed in the file
+  ASSERT_TRUE(bool(loaded)) << errorOf(std::move(loaded));
+  EXPECT_EQ(std::string(loaded->data()[1].data(), 16),
+            std::string(data[1].data(), 16));
+  llvm::sys::fs::remove(path);
+}
+
 TEST(ProgramFile, ChipTextMustMatchItsHash) {
   pb::Program p = tinyProgram();
   p.set_chip_yaml(p.chip_yaml() + "# edited\n");
@@ -145,10 +245,10 @@ TEST(ProgramFile, FormatOneIsRejectedWithTheVersionMessage) {
 TEST(ProgramFile, WriteIsAllOrNothing) {
   std::string dir = ::testing::TempDir();
   std::string path = dir + "/lpx-program-test.lpxb";
-  ASSERT_FALSE(bool(writeProgramFile(tinyProgram(), path)));
+  ASSERT_FALSE(bool(writeProgramFile(tinyProgram(), {}, path)));
   auto loaded = readProgramFile(path);
   EXPECT_TRUE(bool(loaded)) << errorOf(std::move(loaded));
-  llvm::Error e = writeProgramFile(tinyProgram(), "/nonexistent-dir/x.lpxb");
+  llvm::Error e = writeProgramFile(tinyProgram(), {}, "/nonexistent-dir/x.lpxb");
   EXPECT_TRUE(bool(e));
   llvm::consumeError(std::move(e));
 }

@@ -95,7 +95,11 @@ TEST(Runtime, WrongInputTypeOrShapeIsAnError) {
 
 TEST(Runtime, ShapeOnlyConstantsCannotRun) {
   ProgramBuilder b = twoNodeProgram();
-  b.proto().mutable_constants(0)->clear_data();
+  for (isa::pb::Constant &c : *b.proto().mutable_constants()) {
+    c.set_offset(0); // no data section
+    c.set_size(0);
+  }
+  b.data = isa::ConstantData();
   auto lp = b.load();
   ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
   std::string err =

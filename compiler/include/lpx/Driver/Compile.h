@@ -12,7 +12,7 @@
 #include "lpx/Pipeline/Pipeline.h"
 #include "lpx/Transforms/StageWork.h"
 #include "lpx/isa/ChipSpec.h"
-#include "program.pb.h"
+#include "lpx/isa/Program.h"
 #include "mlir/IR/MLIRContext.h"
 #include <functional>
 
@@ -37,8 +37,9 @@ compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
             const CompileStageCallback &onStage = nullptr,
             const StageWorkSink &onWork = nullptr);
 
-/// Imports `model`, runs the whole pipeline for `chip` and emits the program.
-mlir::FailureOr<isa::pb::Program>
+/// Imports `model`, runs the whole pipeline for `chip` and emits the program
+/// (whose constant data lives in `ctx`: use it while `ctx` lives).
+mlir::FailureOr<isa::ProgramWithData>
 compileToProgram(mlir::MLIRContext &ctx, llvm::StringRef model,
                  const ImportOptions &import, const CompileOptions &opts,
                  const isa::ChipSpec &chip,

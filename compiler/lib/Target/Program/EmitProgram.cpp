@@ -18,9 +18,9 @@ using namespace lpx;
 
 namespace {
 
-/// The bytes of a constant in the program's little-endian layout (i1 as one
-/// byte per element, splats expanded).
-std::string constantBytes(DenseElementsAttr attr) {
+/// The bytes of a splat or i1 constant in the program's little-endian
+/// layout (i1 as one byte per element, splats expanded).
+std::string expandedBytes(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
   int64_t n = type.getNumElements();
   Type elem = type.getElementType();
@@ -32,8 +32,6 @@ std::string constantBytes(DenseElementsAttr attr) {
     return out;
   }
   ArrayRef<char> raw = attr.getRawData();
-  if (!attr.isSplat())
-    return std::string(raw.begin(), raw.end());
   unsigned eb = elem.getIntOrFloatBitWidth() / 8;
   out.reserve(size_t(n) * eb);
   for (int64_t i = 0; i < n; ++i)
@@ -55,7 +53,7 @@ class Emitter {
 public:
   Emitter(const isa::ChipSpec &spec) : spec(spec) {}
 
-  FailureOr<isa::pb::Program> run(func::FuncOp f, StringRef sourceName,
+  FailureOr<isa::ProgramWithData> run(func::FuncOp f, StringRef sourceName,
                                   unsigned numNodes) {
     program.set_producer("lpx 0.1.0 (program format " +
                          std::to_string(isa::kFormatMajor) + "." +
@@ -123,10 +121,12 @@ public:
                                "needed)");
         uint32_t id = addBuffer(v, origin.empty() ? "const" : origin, *node,
                                 addr.getInt(), isa::pb::CONSTANT);
-        auto *k = program.add_constants();
-        k->set_buffer(id);
-        if (dense) // else shape-only: simulated, not run
-          k->set_data(constantBytes(dense));
+        if (!dense) // shape-only: simulated, not run
+          data.addView(program, id, {});
+        else if (dense.isSplat() || dense.getElementType().isInteger(1))
+          data.addOwned(program, id, expandedBytes(dense));
+        else // the attribute's own bytes, alive as long as the context
+          data.addView(program, id, dense.getRawData());
         continue;
       }
       auto slot = op.getAttrOfType<sched::SlotAttr>(
@@ -182,7 +182,7 @@ public:
     });
     for (auto &entry : insts)
       *program.add_instructions() = std::move(entry.second);
-    return std::move(program);
+    return isa::ProgramWithData{std::move(program), std::move(data)};
   }
 
 private:
@@ -210,12 +210,13 @@ private:
 
   const isa::ChipSpec &spec;
   isa::pb::Program program;
+  isa::ConstantData data;
   llvm::DenseMap<Value, uint32_t> ids;
 };
 
 } // namespace
 
-FailureOr<isa::pb::Program> lpx::emitProgram(ModuleOp module,
+FailureOr<isa::ProgramWithData> lpx::emitProgram(ModuleOp module,
                                              StringRef sourceName) {
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
   if (funcs.size() != 1)

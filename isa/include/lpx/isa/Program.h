@@ -1,14 +1,16 @@
 //===- Program.h - Reading, writing and verifying program files -*- C++ -*-===//
 //
 // A program file is a fixed 16-byte header (magic "LPXB", major, minor,
-// payload size, little-endian) followed by a serialized pb::Program. Loading
-// verifies the whole file once; simulator and runtime then trust it.
+// payload size, little-endian), a serialized pb::Program, and the constants'
+// data sections (see pb::Constant). Loading verifies the whole file once;
+// simulator and runtime then trust it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_ISA_PROGRAM_H
 #define LPX_ISA_PROGRAM_H
 
 #include "lpx/isa/ChipSpec.h"
+#include "lpx/isa/ConstantData.h"
 #include "lpx/isa/Timing.h"
 #include "program.pb.h"
 #include "llvm/Support/Error.h"
@@ -25,6 +27,16 @@ uint64_t bytesWritten(const pb::Program &p, const pb::Instruction &inst);
 /// node, shapes consistent with byte sizes, buffers inside SRAM, opcode
 /// arities and attributes, instructions sorted by issue cycle.
 llvm::Error verifyProgram(const pb::Program &p, const ChipSpec &chip);
+/// One entry of `data` per constant of `p` with the size the constant
+/// declares (none at all when every constant is shape-only).
+llvm::Error checkConstantData(const pb::Program &p, const ConstantData &data);
+
+/// A program message with its constants' data: what the compiler emits and
+/// the writer takes.
+struct ProgramWithData {
+  pb::Program program;
+  ConstantData data;
+};
 
 /// A program that passed verifyProgram for its chip. Only verify() (which
 /// the file readers call) makes one, and it cannot be changed afterwards, so
@@ -32,22 +44,40 @@ llvm::Error verifyProgram(const pb::Program &p, const ChipSpec &chip);
 /// To try a modified program, edit a copy of program() and verify it.
 class VerifiedProgram {
 public:
-  static llvm::Expected<VerifiedProgram> verify(pb::Program program,
-                                                ChipSpec chip);
+  static llvm::Expected<VerifiedProgram>
+  verify(pb::Program program, ChipSpec chip, ConstantData data = {});
+  static llvm::Expected<VerifiedProgram> verify(ProgramWithData p,
+                                                ChipSpec chip) {
+    return verify(std::move(p.program), std::move(chip), std::move(p.data));
+  }
   const pb::Program &program() const { return program_; }
+  /// The data of program().constants(i) is data()[i].
+  const ConstantData &data() const { return data_; }
   const ChipSpec &chip() const { return chip_; } // the one compiled for
 
 private:
-  VerifiedProgram(pb::Program program, ChipSpec chip)
-      : program_(std::move(program)), chip_(std::move(chip)) {}
+  VerifiedProgram(pb::Program program, ChipSpec chip, ConstantData data)
+      : program_(std::move(program)), chip_(std::move(chip)),
+        data_(std::move(data)) {}
   pb::Program program_;
   ChipSpec chip_;
+  ConstantData data_;
 };
 
-/// Serializes with the header. Writes a temporary file and renames it, so a
-/// failure never leaves a partial output.
-llvm::Error writeProgramFile(const pb::Program &p, llvm::StringRef path);
+/// Writes header, payload and data sections, checking every write. Writes a
+/// temporary file and renames it, so a failure never leaves a partial
+/// output.
+llvm::Error writeProgramFile(const pb::Program &p, const ConstantData &data,
+                             llvm::StringRef path);
+inline llvm::Error writeProgramFile(const ProgramWithData &p,
+                                    llvm::StringRef path) {
+  return writeProgramFile(p.program, p.data, path);
+}
+/// Maps the file (or reads it): constant data is viewed where it lies, never
+/// copied.
 llvm::Expected<VerifiedProgram> readProgramFile(llvm::StringRef path);
+/// Parses bytes in memory; the constant data is copied once (the result
+/// does not refer to `bytes`).
 llvm::Expected<VerifiedProgram> parseProgram(llvm::StringRef bytes,
                                              llvm::StringRef sourceName);
 /// `s` with invalid UTF-8 replaced by U+FFFD. The program's proto3 strings
@@ -55,9 +85,13 @@ llvm::Expected<VerifiedProgram> parseProgram(llvm::StringRef bytes,
 /// text; names from an ONNX model (proto2) or a file path need not be.
 std::string validUtf8(llvm::StringRef s);
 
-/// Header plus payload; empty when protobuf cannot serialize `p` (2 GiB or
-/// more), which writeProgramFile reports as an error.
-std::string serializeProgram(const pb::Program &p);
+/// The whole file in memory (for tests and programs built in memory); empty
+/// when writeProgramFile would fail.
+std::string serializeProgram(const pb::Program &p,
+                             const ConstantData &data = {});
+inline std::string serializeProgram(const ProgramWithData &p) {
+  return serializeProgram(p.program, p.data);
+}
 
 /// Cost of one instruction of a program (sends over global links included).
 Cost instructionCost(const ChipSpec &chip, const pb::Program &p,

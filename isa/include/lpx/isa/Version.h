@@ -12,9 +12,12 @@
 namespace lpx::isa {
 // 2: typed per-opcode attributes (Instruction.attributes) replace the
 // untyped integer list of format 1.
-inline constexpr uint16_t kFormatMajor = 2;
-// Minor: 1 Binding.offsets; 2 BufferKind STATE and state_write.
-inline constexpr uint16_t kFormatMinor = 2;
+// 2 minors: 1 Binding.offsets; 2 BufferKind STATE and state_write.
+// 3: constant data in 64-byte-aligned data sections after the payload
+// (Constant.offset and size) instead of inside the message, so a program
+// of any size can be written and read; 3.0 holds everything of 2.2.
+inline constexpr uint16_t kFormatMajor = 3;
+inline constexpr uint16_t kFormatMinor = 0;
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.
 inline constexpr char kMagic[4] = {'L', 'P', 'X', 'B'};
 inline constexpr unsigned kHeaderBytes = 16;

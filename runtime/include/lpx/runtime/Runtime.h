@@ -39,7 +39,7 @@ private:
   explicit Machine(const isa::VerifiedProgram &prog) : prog(&prog) {}
   void placeConstant(int buffer);
   const isa::VerifiedProgram *prog;
-  std::vector<const std::string *> constData; // per buffer, or null
+  std::vector<llvm::ArrayRef<char>> constData; // per buffer, empty if none
   std::vector<std::vector<uint8_t>> memory; // one byte array per node
   std::vector<int> sharedConstants;         // constant buffers to re-place
   std::vector<uint8_t> scratch;             // one instruction's result

@@ -3,7 +3,7 @@
 #define LPX_TARGET_PROGRAM_EMITPROGRAM_H
 
 #include "lpx/isa/ChipSpec.h"
-#include "program.pb.h"
+#include "lpx/isa/Program.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace lpx {
@@ -15,9 +15,10 @@ inline constexpr llvm::StringLiteral kOutputNamesAttr = "lpx_graph.outputs";
 
 /// Writes the program of a scheduled and allocated module (IR level 3) for
 /// the chip attached to it. Fails, with a diagnostic on the offending op, on
-/// anything unscheduled.
-mlir::FailureOr<isa::pb::Program> emitProgram(mlir::ModuleOp module,
-                                              llvm::StringRef sourceName);
+/// anything unscheduled. Constant data is viewed in the module's attributes
+/// where it can be: use the result while the module's context lives.
+mlir::FailureOr<isa::ProgramWithData> emitProgram(mlir::ModuleOp module,
+                                                  llvm::StringRef sourceName);
 
 } // namespace lpx
 

@@ -102,10 +102,8 @@ public:
                     const std::vector<int64_t> &shape,
                     const std::vector<T> &values, uint32_t node = 0) {
     uint32_t id = buffer(name, t, shape, isa::pb::CONSTANT, node);
-    auto *c = program.add_constants();
-    c->set_buffer(id);
     std::vector<uint8_t> b = bytesOf(values);
-    c->set_data(b.data(), b.size());
+    data.addOwned(program, id, std::string(b.begin(), b.end()));
     return id;
   }
 
@@ -159,10 +157,12 @@ public:
 
   /// Round-trips through the file format so the verifier runs.
   llvm::Expected<isa::VerifiedProgram> load() const {
-    return isa::parseProgram(isa::serializeProgram(program), "test program");
+    return isa::parseProgram(isa::serializeProgram(program, data),
+                             "test program");
   }
 
   isa::pb::Program program;
+  isa::ConstantData data; // of program's constants
 
 private:
   void useChip(const std::string &yaml) {
