@@ -56,6 +56,11 @@ struct BufferState {
   uint32_t clobberedBy = 0;
   uint64_t clobberInst = kNoInstruction; // kNoInstruction: before cycle 0
   uint64_t clobberCycle = 0;
+  // Set when a send delivered it: the hop's issue and cost, so a send
+  // forwarding it can check each flit had arrived (link.cut_through).
+  bool overLink = false;
+  uint64_t linkIssue = 0;
+  isa::Cost linkCost;
 };
 
 unsigned unitSlot(isa::Unit u) {
@@ -89,7 +94,10 @@ private:
   void checkQueue(uint64_t index, const isa::pb::Instruction &inst,
                   QueueState &q, const isa::Cost &cost, bool isLink);
   void readOperands(uint64_t index, const isa::pb::Instruction &inst,
-                    uint64_t readEnd);
+                    const isa::Cost &cost);
+  bool forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
+                        const BufferState &s, uint32_t id,
+                        const isa::Cost &cost);
   void writeResult(uint64_t index, const isa::pb::Instruction &inst,
                    uint32_t node);
   void checkBanks(uint64_t index, const isa::pb::Instruction &inst,
@@ -99,6 +107,7 @@ private:
   void recordEvent(uint64_t index, const isa::pb::Instruction &inst,
                    const isa::Cost &cost, uint64_t hazardsBefore);
   void recordLifetimes();
+  uint64_t macsOf(const isa::pb::Instruction &inst) const;
   void hazard(uint64_t index, const isa::pb::Instruction &inst,
               const char *kind, std::string message);
   std::string describe(const isa::pb::Instruction &inst) const;
@@ -123,6 +132,9 @@ private:
   LowerBoundBuilder lower;
   llvm::SmallVector<uint32_t, 8> displaced; // scratch for writeResult
   llvm::SmallVector<BankAccess, 4> reads;   // scratch for checkBanks
+  // Operands of the current send taken off an arriving link rather than
+  // from SRAM (cut-through); readOperands fills it, checkBanks skips them.
+  llvm::SmallVector<uint32_t, 2> forwarded;
 };
 
 } // namespace
@@ -193,9 +205,42 @@ void Engine::checkQueue(uint64_t index, const isa::pb::Instruction &inst,
   q.lastInst = index;
 }
 
+// A send forwarding a transfer whose previous hop is still arriving: flit j
+// of F leaves at issue + j*busy/F and must have fully arrived, at linkIssue
+// + (j+1)*linkBusy/F + linkLatency. Both sides are linear in j, so the first
+// and last flit decide; compared in units of 1/F cycle.
+bool Engine::forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
+                              const BufferState &s, uint32_t id,
+                              const isa::Cost &cost) {
+  if (!s.overLink || !prog.chip().link.cutThrough ||
+      isa::unitOf(isa::opcodeOf(inst)) != isa::Unit::C2C)
+    return false;
+  using Wide = unsigned __int128;
+  const uint64_t flits = isa::flitCount(prog.chip(), p.buffers(int(id)).bytes());
+  const Wide f = flits;
+  for (uint64_t j : {uint64_t(0), flits - 1}) {
+    Wide leaves = Wide(inst.issue()) * f + Wide(j) * cost.busy;
+    Wide arrives = (Wide(s.linkIssue) + s.linkCost.latency) * f +
+                   Wide(j + 1) * s.linkCost.busy;
+    if (leaves < arrives) {
+      hazard(index, inst, "operand-not-ready",
+             llvm::formatv("{0}: forwards flit {1} of '{2}' at cycle {3}, "
+                           "before it has arrived at cycle {4}",
+                           describe(inst), j, nameOf(id),
+                           uint64_t(leaves / f), uint64_t((arrives + f - 1) / f))
+                 .str());
+      break;
+    }
+  }
+  forwarded.push_back(id);
+  return true;
+}
+
 void Engine::readOperands(uint64_t index, const isa::pb::Instruction &inst,
-                          uint64_t readEnd) {
+                          const isa::Cost &cost) {
   const uint64_t issue = inst.issue();
+  const uint64_t readEnd = addSat(issue, cost.busy);
+  forwarded.clear();
   for (int i = 0; i < inst.operands_size(); ++i) {
     uint32_t id = inst.operands(i);
     // An operand used twice (add x, x) is one read.
@@ -210,7 +255,7 @@ void Engine::readOperands(uint64_t index, const isa::pb::Instruction &inst,
              llvm::formatv("{0}: operand '{1}' is never produced",
                            describe(inst), nameOf(id))
                  .str());
-    else if (s.readyAt > issue)
+    else if (s.readyAt > issue && !forwardsInFlight(index, inst, s, id, cost))
       hazard(index, inst, "operand-not-ready",
              llvm::formatv("{0}: operand '{1}' is not complete until cycle {2}",
                            describe(inst), nameOf(id), s.readyAt)
@@ -292,7 +337,7 @@ void Engine::checkBanks(uint64_t index, const isa::pb::Instruction &inst,
   reads.clear();
   for (int i = 0; i < inst.operands_size(); ++i) {
     const uint32_t id = inst.operands(i);
-    bool seen = false;
+    bool seen = llvm::is_contained(forwarded, id); // off the link, not SRAM
     for (const BankAccess &r : reads)
       seen |= r.buffer == id;
     if (seen)
@@ -373,7 +418,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                          "counters are aligned at cycle {2}",
                          describe(inst), issue, deskew)
                .str());
-  readOperands(index, inst, addSat(issue, cost.busy));
+  readOperands(index, inst, cost);
   const uint32_t resultNode = isSend ? inst.dst_node() : inst.node();
   checkBanks(index, inst, cost, resultNode);
   lower.add(inst, cost);
@@ -387,13 +432,29 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                            done)
                  .str());
     result.bytesOverLinks += p.buffers(inst.operands(0)).bytes();
+    BufferState &r = buffers[inst.result()];
+    r.overLink = true;
+    r.linkIssue = issue;
+    r.linkCost = cost;
+  } else {
+    buffers[inst.result()].overLink = false;
   }
+  if (isa::unitOf(op) == isa::Unit::MXM)
+    result.macs += macsOf(inst);
   writeResult(index, inst, resultNode);
   // The data lands when the hardware delivers it, whatever was declared.
   buffers[inst.result()].readyAt = done;
   result.totalCycles = std::max(result.totalCycles, done);
   if (opts.trace)
     recordEvent(index, inst, cost, hazardsBefore);
+}
+
+uint64_t Engine::macsOf(const isa::pb::Instruction &inst) const {
+  std::vector<isa::TensorDesc> operands;
+  for (uint32_t id : inst.operands())
+    operands.push_back(isa::descOf(p.buffers(int(id))));
+  return isa::multiplyAccumulates(isa::opcodeOf(inst), operands,
+                                  isa::descOf(p.buffers(int(inst.result()))));
 }
 
 void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
@@ -506,6 +567,9 @@ llvm::Expected<SimResult> Engine::run() {
   }
   result.instructions = uint64_t(p.instructions_size());
   result.seconds = double(result.totalCycles) / (prog.chip().clockMHz * 1e6);
+  const double peak = double(isa::mxmPeakMacsPerCycle(prog.chip())) *
+                      double(p.num_nodes()) * double(result.totalCycles);
+  result.mxmUtilisation = peak == 0 ? 0.0 : double(result.macs) / peak;
   result.queues = collectQueues();
   finishBoundsAndHostIo();
   if (opts.trace)
