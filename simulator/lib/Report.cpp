@@ -48,7 +48,7 @@ void lpx::sim::printReport(const SimResult &r, const isa::VerifiedProgram &prog,
   os << llvm::formatv("  lower bound: {0} cycles (bottleneck: {1})\n",
                       r.lowerBound, boundName(r.bottleneck));
   os << llvm::formatv("  schedule efficiency: {0:f2}\n", r.efficiency);
-  os << llvm::formatv("  MXM utilisation: {0:f1}% ({1} useful MACs / ({2} "
+  os << llvm::formatv("  MXM utilisation: {0:f2}% ({1} useful MACs / ({2} "
                       "per cycle x {3} node(s) x {4} cycles))\n",
                       100.0 * r.mxmUtilisation, r.macs,
                       isa::mxmPeakMacsPerCycle(prog.chip()), p.num_nodes(),

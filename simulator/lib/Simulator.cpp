@@ -16,6 +16,7 @@
 #include "lpx/isa/Banks.h"
 #include "lpx/isa/Opcode.h"
 #include "lpx/isa/Timing.h"
+#include "lpx/isa/Topology.h"
 #include "lpx/isa/UnitOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -107,7 +108,7 @@ private:
   void recordEvent(uint64_t index, const isa::pb::Instruction &inst,
                    const isa::Cost &cost, uint64_t hazardsBefore);
   void recordLifetimes();
-  uint64_t macsOf(const isa::pb::Instruction &inst) const;
+  isa::Cost describeAndCost(const isa::pb::Instruction &inst);
   void hazard(uint64_t index, const isa::pb::Instruction &inst,
               const char *kind, std::string message);
   std::string describe(const isa::pb::Instruction &inst) const;
@@ -135,6 +136,9 @@ private:
   // Operands of the current send taken off an arriving link rather than
   // from SRAM (cut-through); readOperands fills it, checkBanks skips them.
   llvm::SmallVector<uint32_t, 2> forwarded;
+  // The current instruction's tensors (describeAndCost).
+  std::vector<isa::TensorDesc> operandDescs;
+  isa::TensorDesc resultDesc;
 };
 
 } // namespace
@@ -398,7 +402,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   const isa::Opcode op = isa::opcodeOf(inst);
   const uint64_t issue = inst.issue();
 
-  const isa::Cost cost = isa::instructionCost(prog.chip(), p, inst);
+  const isa::Cost cost = describeAndCost(inst);
   const uint64_t hazardsBefore = result.hazardCount;
   const uint64_t done = addSat(addSat(issue, cost.busy), cost.latency);
 
@@ -440,7 +444,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
     buffers[inst.result()].overLink = false;
   }
   if (isa::unitOf(op) == isa::Unit::MXM)
-    result.macs += macsOf(inst);
+    result.macs += isa::multiplyAccumulates(op, operandDescs, resultDesc);
   writeResult(index, inst, resultNode);
   // The data lands when the hardware delivers it, whatever was declared.
   buffers[inst.result()].readyAt = done;
@@ -449,12 +453,26 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
     recordEvent(index, inst, cost, hazardsBefore);
 }
 
-uint64_t Engine::macsOf(const isa::pb::Instruction &inst) const {
-  std::vector<isa::TensorDesc> operands;
-  for (uint32_t id : inst.operands())
-    operands.push_back(isa::descOf(p.buffers(int(id))));
-  return isa::multiplyAccumulates(isa::opcodeOf(inst), operands,
-                                  isa::descOf(p.buffers(int(inst.result()))));
+// The cost isa::instructionCost(chip, program, inst) gives, from
+// descriptions kept in reused scratch vectors: the pass allocates nothing
+// per instruction once they have grown.
+isa::Cost Engine::describeAndCost(const isa::pb::Instruction &inst) {
+  auto describe = [&](uint32_t id, isa::TensorDesc &d) {
+    const isa::pb::Buffer &b = p.buffers(int(id));
+    d.dtype = static_cast<isa::DType>(b.dtype());
+    d.shape.assign(b.shape().begin(), b.shape().end());
+  };
+  operandDescs.resize(size_t(inst.operands_size()));
+  for (int i = 0; i < inst.operands_size(); ++i)
+    describe(inst.operands(i), operandDescs[size_t(i)]);
+  describe(inst.result(), resultDesc);
+  const isa::Opcode op = isa::opcodeOf(inst);
+  if (op == isa::Opcode::Send)
+    return isa::sendCost(
+        prog.chip(), operandDescs.empty() ? 0 : operandDescs[0].bytes(),
+        isa::linkRate(prog.chip(), p.num_nodes(), inst.node(), inst.link()));
+  return isa::instructionCost(prog.chip(), op, operandDescs, resultDesc,
+                              inst.attributes());
 }
 
 void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
@@ -468,10 +486,8 @@ void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
   e.issue = inst.issue();
   e.busyEnd = addSat(e.issue, cost.busy);
   e.done = addSat(e.busyEnd, cost.latency);
-  std::vector<isa::TensorDesc> operands;
   for (int i = 0; i < inst.operands_size(); ++i) {
     const isa::pb::Buffer &b = p.buffers(int(inst.operands(i)));
-    operands.push_back(isa::descOf(b));
     bool seen = false; // an operand used twice is read once
     for (int j = 0; j < i && !seen; ++j)
       seen = inst.operands(j) == inst.operands(i);
@@ -480,7 +496,8 @@ void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
   }
   const isa::pb::Buffer &r = p.buffers(int(inst.result()));
   e.bytesWritten = r.bytes();
-  e.macs = isa::multiplyAccumulates(op, operands, isa::descOf(r));
+  // step() described this instruction's tensors (describeAndCost).
+  e.macs = isa::multiplyAccumulates(op, operandDescs, resultDesc);
   e.hazards = uint32_t(result.hazardCount - hazardsBefore);
   opts.trace->instructions.push_back(e);
 }
