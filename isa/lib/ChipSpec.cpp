@@ -113,6 +113,7 @@ template <> struct MappingTraits<MxmSpec> {
     io.mapRequired("cycles_per_vector_32bit", s.cyclesPerVector32);
     io.mapOptional("cycles_per_vector_fp8", s.cyclesPerVectorFp8);
     io.mapOptional("queues", s.queues);
+    io.mapOptional("either_operand_stationary", s.eitherOperandStationary);
   }
   static std::string validate(IO &, MxmSpec &s) {
     if (s.planes == 0) return "mxm.planes must be positive";
@@ -200,6 +201,7 @@ template <> struct MappingTraits<LinkSpec> {
     io.mapRequired("latency", s.latency);
     io.mapRequired("flit_payload", s.flitPayload);
     io.mapRequired("flit_bytes", s.flitBytes);
+    io.mapOptional("cut_through", s.cutThrough);
   }
   static std::string validate(IO &, LinkSpec &s) {
     if (s.lanes == 0) return "link.lanes must be positive";

@@ -173,6 +173,12 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
   return instructionCost(chip, op, operands, result, pb::Attributes());
 }
 
+uint64_t lpx::isa::mxmPeakMacsPerCycle(const ChipSpec &chip) {
+  const MxmSpec &m = chip.mxm;
+  return uint64_t(m.planes) * m.rows * m.cols /
+         std::max<uint32_t>(m.cyclesPerVectorInt8, 1);
+}
+
 LinkRate lpx::isa::localLinkRate(const ChipSpec &chip) {
   return {chip.link.bytesPerCycle(), chip.link.latency};
 }
@@ -184,6 +190,26 @@ Cost lpx::isa::sendCost(const ChipSpec &chip, uint64_t bytes,
   // A flit is striped over the link's lanes.
   uint64_t busy = static_cast<uint64_t>(std::ceil(wire / rate.bytesPerCycle));
   return {std::max<uint64_t>(busy, 1), rate.latency};
+}
+
+uint64_t lpx::isa::flitCount(const ChipSpec &chip, uint64_t bytes) {
+  return std::max<uint64_t>(
+      1, ceilDiv(bytes, std::max<uint32_t>(chip.link.flitPayload, 1)));
+}
+
+uint64_t lpx::isa::forwardEarliest(const ChipSpec &chip, uint64_t bytes,
+                                   uint64_t prevIssue, const Cost &prev,
+                                   const Cost &next) {
+  if (!chip.link.cutThrough)
+    return prev.done(prevIssue);
+  // Flit j may leave at issue + j*Tn/F once prevIssue + (j+1)*Tp/F + Lp has
+  // passed: linear in j, so j = 0 and j = F-1 bound all the others.
+  using Wide = __int128;
+  const Wide f = Wide(flitCount(chip, bytes));
+  const Wide tp = Wide(prev.busy), tn = Wide(next.busy);
+  Wide lead = std::max(tp, f * tp - (f - 1) * tn); // F x cycles after issue
+  uint64_t wait = uint64_t((lead + f - 1) / f);
+  return prevIssue + prev.latency + wait;
 }
 
 uint64_t lpx::isa::multiplyAccumulates(Opcode op,

@@ -96,7 +96,8 @@ const Bound &LowerBounds::tightest() const {
 LowerBoundBuilder::LowerBoundBuilder(const isa::VerifiedProgram &prog)
     : prog(prog), unitQueue(size_t(prog.program().num_nodes()) * kQueuedUnits),
       linkQueue(prog.program().num_nodes()), sramBytes(prog.program().num_nodes()),
-      chainDone(prog.program().buffers_size(), 0) {
+      chainDone(prog.program().buffers_size(), 0),
+      chainHop(prog.program().buffers_size()) {
   steps.reserve(prog.program().instructions_size());
   const isa::pb::Program &p = prog.program();
   if (p.num_nodes() > 1 && p.instructions_size() > 0)
@@ -126,7 +127,12 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
     if (seen)
       continue;
     sramBytes[node] = addSat(sramBytes[node], p.buffers(int(id)).bytes());
-    start = std::max(start, chainDone[id]);
+    const Hop &via = chainHop[id];
+    start = std::max(start, isSend && via.set
+                                ? isa::forwardEarliest(
+                                      prog.chip(), p.buffers(int(id)).bytes(),
+                                      via.issue, via.cost, cost)
+                                : chainDone[id]);
   }
   const uint32_t result = inst.result();
   const uint32_t resultNode = isSend ? inst.dst_node() : node;
@@ -134,12 +140,30 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
       addSat(sramBytes[resultNode], isa::bytesWritten(p, inst));
   const uint64_t done = addSat(addSat(start, cost.busy), cost.latency);
   chainDone[result] = done;
+  chainHop[result] = Hop{isSend, start, cost};
   steps.push_back({start, cost.busy, cost.latency, queueOf(node, inst)});
   if (longestChainEnd < 0 || done > longestChain) {
     longestChain = done;
     longestChainEnd = index;
   }
   ++index;
+}
+
+// Cycles from operand `id` being complete until the reader `s` has
+// streamed it: its busy time, less for a send forwarding a hop's flits as
+// they arrive (isa::forwardEarliest), which may finish sooner after them.
+uint64_t LowerBoundBuilder::readerLead(const isa::pb::Instruction &inst,
+                                       uint32_t id, const Step &s) const {
+  const Hop &via = chainHop[id];
+  if (!via.set || isa::unitOf(isa::opcodeOf(inst)) != isa::Unit::C2C)
+    return s.busy;
+  const isa::Cost next{s.busy, s.latency};
+  const uint64_t streamed =
+      isa::forwardEarliest(prog.chip(), prog.program().buffers(int(id)).bytes(),
+                           0, via.cost, next) +
+      s.busy;
+  const uint64_t complete = via.cost.done(0);
+  return streamed > complete ? streamed - complete : 0;
 }
 
 LowerBounds LowerBoundBuilder::finish() const {
@@ -163,7 +187,8 @@ LowerBounds LowerBoundBuilder::finish() const {
     const uint64_t tail = bufferTail[inst.result()];
     const uint64_t after = addSat(s.latency, tail);
     for (uint32_t id : inst.operands())
-      bufferTail[id] = std::max(bufferTail[id], addSat(s.busy, after));
+      bufferTail[id] =
+          std::max(bufferTail[id], addSat(readerLead(inst, id, s), after));
     QueueWork &q = work[s.queue];
     q.minHead = std::min(q.minHead, s.head);
     q.busy = addSat(q.busy, s.busy);

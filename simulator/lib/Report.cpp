@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/sim/Simulator.h"
+#include "lpx/isa/Timing.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -87,6 +88,11 @@ void lpx::sim::printReport(const SimResult &r, const isa::VerifiedProgram &prog,
   os << llvm::formatv("  lower bound: {0} cycles (bottleneck: {1})\n",
                       r.lowerBound, boundName(r.bottleneck));
   os << llvm::formatv("  schedule efficiency: {0:f2}\n", r.efficiency);
+  os << llvm::formatv("  MXM utilisation: {0:f2}% ({1} useful MACs / ({2} "
+                      "per cycle x {3} node(s) x {4} cycles))\n",
+                      100.0 * r.mxmUtilisation, r.macs,
+                      isa::mxmPeakMacsPerCycle(prog.chip()), p.num_nodes(),
+                      r.totalCycles);
   const LowerBounds &b = r.bounds;
   // Each name says what kind of bound it is ("mxm on node 0", "SRAM
   // bandwidth of node 0", "dependency chain ending at ...").
@@ -153,6 +159,7 @@ void lpx::sim::printJson(const SimResult &r, const isa::VerifiedProgram &prog,
       {"hazard_count", r.hazardCount},         {"hazards", std::move(hazards)},
       {"lower_bound", r.lowerBound},           {"bottleneck", r.bottleneck},
       {"efficiency", r.efficiency},
+      {"macs", r.macs},                        {"mxm_utilisation", r.mxmUtilisation},
       {"bounds",
        llvm::json::Object{
            {"deskew", r.bounds.deskew},

@@ -16,6 +16,7 @@
 #include "lpx/isa/Banks.h"
 #include "lpx/isa/Opcode.h"
 #include "lpx/isa/Timing.h"
+#include "lpx/isa/Topology.h"
 #include "lpx/isa/UnitOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -56,6 +57,11 @@ struct BufferState {
   uint32_t clobberedBy = 0;
   uint64_t clobberInst = kNoInstruction; // kNoInstruction: before cycle 0
   uint64_t clobberCycle = 0;
+  // Set when a send delivered it: the hop's issue and cost, so a send
+  // forwarding it can check each flit had arrived (link.cut_through).
+  bool overLink = false;
+  uint64_t linkIssue = 0;
+  isa::Cost linkCost;
 };
 
 unsigned unitSlot(isa::Unit u) {
@@ -89,7 +95,10 @@ private:
   void checkQueue(uint64_t index, const isa::pb::Instruction &inst,
                   QueueState &q, const isa::Cost &cost, bool isLink);
   void readOperands(uint64_t index, const isa::pb::Instruction &inst,
-                    uint64_t readEnd);
+                    const isa::Cost &cost);
+  bool forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
+                        const BufferState &s, uint32_t id,
+                        const isa::Cost &cost);
   void writeResult(uint64_t index, const isa::pb::Instruction &inst,
                    uint32_t node);
   void checkBanks(uint64_t index, const isa::pb::Instruction &inst,
@@ -99,6 +108,7 @@ private:
   void recordEvent(uint64_t index, const isa::pb::Instruction &inst,
                    const isa::Cost &cost, uint64_t hazardsBefore);
   void recordLifetimes();
+  isa::Cost describeAndCost(const isa::pb::Instruction &inst);
   void hazard(uint64_t index, const isa::pb::Instruction &inst,
               const char *kind, std::string message);
   std::string describe(const isa::pb::Instruction &inst) const;
@@ -123,6 +133,12 @@ private:
   LowerBoundBuilder lower;
   llvm::SmallVector<uint32_t, 8> displaced; // scratch for writeResult
   llvm::SmallVector<BankAccess, 4> reads;   // scratch for checkBanks
+  // Operands of the current send taken off an arriving link rather than
+  // from SRAM (cut-through); readOperands fills it, checkBanks skips them.
+  llvm::SmallVector<uint32_t, 2> forwarded;
+  // The current instruction's tensors (describeAndCost).
+  std::vector<isa::TensorDesc> operandDescs;
+  isa::TensorDesc resultDesc;
 };
 
 } // namespace
@@ -195,9 +211,42 @@ void Engine::checkQueue(uint64_t index, const isa::pb::Instruction &inst,
   q.lastInst = index;
 }
 
+// A send forwarding a transfer whose previous hop is still arriving: flit j
+// of F leaves at issue + j*busy/F and must have fully arrived, at linkIssue
+// + (j+1)*linkBusy/F + linkLatency. Both sides are linear in j, so the first
+// and last flit decide; compared in units of 1/F cycle.
+bool Engine::forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
+                              const BufferState &s, uint32_t id,
+                              const isa::Cost &cost) {
+  if (!s.overLink || !prog.chip().link.cutThrough ||
+      isa::unitOf(isa::opcodeOf(inst)) != isa::Unit::C2C)
+    return false;
+  using Wide = unsigned __int128;
+  const uint64_t flits = isa::flitCount(prog.chip(), p.buffers(int(id)).bytes());
+  const Wide f = flits;
+  for (uint64_t j : {uint64_t(0), flits - 1}) {
+    Wide leaves = Wide(inst.issue()) * f + Wide(j) * cost.busy;
+    Wide arrives = (Wide(s.linkIssue) + s.linkCost.latency) * f +
+                   Wide(j + 1) * s.linkCost.busy;
+    if (leaves < arrives) {
+      hazard(index, inst, "operand-not-ready",
+             llvm::formatv("{0}: forwards flit {1} of '{2}' at cycle {3}, "
+                           "before it has arrived at cycle {4}",
+                           describe(inst), j, nameOf(id),
+                           uint64_t(leaves / f), uint64_t((arrives + f - 1) / f))
+                 .str());
+      break;
+    }
+  }
+  forwarded.push_back(id);
+  return true;
+}
+
 void Engine::readOperands(uint64_t index, const isa::pb::Instruction &inst,
-                          uint64_t readEnd) {
+                          const isa::Cost &cost) {
   const uint64_t issue = inst.issue();
+  const uint64_t readEnd = addSat(issue, cost.busy);
+  forwarded.clear();
   for (int i = 0; i < inst.operands_size(); ++i) {
     uint32_t id = inst.operands(i);
     // An operand used twice (add x, x) is one read.
@@ -212,7 +261,7 @@ void Engine::readOperands(uint64_t index, const isa::pb::Instruction &inst,
              llvm::formatv("{0}: operand '{1}' is never produced",
                            describe(inst), nameOf(id))
                  .str());
-    else if (s.readyAt > issue)
+    else if (s.readyAt > issue && !forwardsInFlight(index, inst, s, id, cost))
       hazard(index, inst, "operand-not-ready",
              llvm::formatv("{0}: operand '{1}' is not complete until cycle {2}",
                            describe(inst), nameOf(id), s.readyAt)
@@ -294,7 +343,7 @@ void Engine::checkBanks(uint64_t index, const isa::pb::Instruction &inst,
   reads.clear();
   for (int i = 0; i < inst.operands_size(); ++i) {
     const uint32_t id = inst.operands(i);
-    bool seen = false;
+    bool seen = llvm::is_contained(forwarded, id); // off the link, not SRAM
     for (const BankAccess &r : reads)
       seen |= r.buffer == id;
     if (seen)
@@ -355,7 +404,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
   const isa::Opcode op = isa::opcodeOf(inst);
   const uint64_t issue = inst.issue();
 
-  const isa::Cost cost = isa::instructionCost(prog.chip(), p, inst);
+  const isa::Cost cost = describeAndCost(inst);
   const uint64_t hazardsBefore = result.hazardCount;
   const uint64_t done = addSat(addSat(issue, cost.busy), cost.latency);
 
@@ -375,7 +424,7 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                          "counters are aligned at cycle {2}",
                          describe(inst), issue, deskew)
                .str());
-  readOperands(index, inst, addSat(issue, cost.busy));
+  readOperands(index, inst, cost);
   const uint32_t resultNode = isSend ? inst.dst_node() : inst.node();
   checkBanks(index, inst, cost, resultNode);
   lower.add(inst, cost);
@@ -389,13 +438,43 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                            done)
                  .str());
     result.bytesOverLinks += p.buffers(inst.operands(0)).bytes();
+    BufferState &r = buffers[inst.result()];
+    r.overLink = true;
+    r.linkIssue = issue;
+    r.linkCost = cost;
+  } else {
+    buffers[inst.result()].overLink = false;
   }
+  if (isa::unitOf(op) == isa::Unit::MXM)
+    result.macs += isa::multiplyAccumulates(op, operandDescs, resultDesc);
   writeResult(index, inst, resultNode);
   // The data lands when the hardware delivers it, whatever was declared.
   buffers[inst.result()].readyAt = done;
   result.totalCycles = std::max(result.totalCycles, done);
   if (opts.trace)
     recordEvent(index, inst, cost, hazardsBefore);
+}
+
+// The cost isa::instructionCost(chip, program, inst) gives, from
+// descriptions kept in reused scratch vectors: the pass allocates nothing
+// per instruction once they have grown.
+isa::Cost Engine::describeAndCost(const isa::pb::Instruction &inst) {
+  auto describe = [&](uint32_t id, isa::TensorDesc &d) {
+    const isa::pb::Buffer &b = p.buffers(int(id));
+    d.dtype = static_cast<isa::DType>(b.dtype());
+    d.shape.assign(b.shape().begin(), b.shape().end());
+  };
+  operandDescs.resize(size_t(inst.operands_size()));
+  for (int i = 0; i < inst.operands_size(); ++i)
+    describe(inst.operands(i), operandDescs[size_t(i)]);
+  describe(inst.result(), resultDesc);
+  const isa::Opcode op = isa::opcodeOf(inst);
+  if (op == isa::Opcode::Send)
+    return isa::sendCost(
+        prog.chip(), operandDescs.empty() ? 0 : operandDescs[0].bytes(),
+        isa::linkRate(prog.chip(), p.num_nodes(), inst.node(), inst.link()));
+  return isa::instructionCost(prog.chip(), op, operandDescs, resultDesc,
+                              inst.attributes());
 }
 
 void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
@@ -409,19 +488,17 @@ void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
   e.issue = inst.issue();
   e.busyEnd = addSat(e.issue, cost.busy);
   e.done = addSat(e.busyEnd, cost.latency);
-  std::vector<isa::TensorDesc> operands;
   for (int i = 0; i < inst.operands_size(); ++i) {
     const isa::pb::Buffer &b = p.buffers(int(inst.operands(i)));
-    operands.push_back(isa::descOf(b));
     bool seen = false; // an operand used twice is read once
     for (int j = 0; j < i && !seen; ++j)
       seen = inst.operands(j) == inst.operands(i);
     if (!seen)
       e.bytesRead += b.bytes();
   }
-  const isa::pb::Buffer &r = p.buffers(int(inst.result()));
   e.bytesWritten = isa::bytesWritten(p, inst);
-  e.macs = isa::multiplyAccumulates(op, operands, isa::descOf(r));
+  // step() described this instruction's tensors (describeAndCost).
+  e.macs = isa::multiplyAccumulates(op, operandDescs, resultDesc);
   e.hazards = uint32_t(result.hazardCount - hazardsBefore);
   opts.trace->instructions.push_back(e);
 }
@@ -521,6 +598,9 @@ llvm::Expected<SimResult> Engine::run() {
   }
   result.instructions = uint64_t(p.instructions_size());
   result.seconds = double(result.totalCycles) / (prog.chip().clockMHz * 1e6);
+  const double peak = double(isa::mxmPeakMacsPerCycle(prog.chip())) *
+                      double(p.num_nodes()) * double(result.totalCycles);
+  result.mxmUtilisation = peak == 0 ? 0.0 : double(result.macs) / peak;
   result.queues = collectQueues();
   finishBoundsAndHostIo();
   if (opts.trace)

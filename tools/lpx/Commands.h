@@ -73,6 +73,7 @@ struct SimulateArgs {
   uint64_t maxCycles = UINT64_MAX;
   std::string trace;  // Chrome/Perfetto trace-event JSON, optional
   std::string report; // self-contained HTML report, optional
+  bool perLayer = false; // per-origin cycles, MACs and MXM utilisation
 };
 int runSimulate(const SimulateArgs &args);
 

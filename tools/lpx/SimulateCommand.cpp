@@ -6,6 +6,7 @@
 #include "TraceEvents.h"
 
 #include "lpx/isa/Program.h"
+#include "lpx/sim/LayerReport.h"
 #include "lpx/sim/Simulator.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -41,6 +42,23 @@ llvm::Error writeTimelineFiles(const SimulateArgs &args,
   return llvm::Error::success();
 }
 
+/// The simulator's JSON, with the per-layer table under "layers" when asked.
+void printJsonReport(const SimulateArgs &args, const isa::VerifiedProgram &prog,
+                     const sim::SimResult &result,
+                     const sim::ExecutionTrace &trace) {
+  if (!args.perLayer) {
+    sim::printJson(result, prog, llvm::outs());
+    return;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  sim::printJson(result, prog, os);
+  llvm::json::Value root = llvm::cantFail(llvm::json::parse(text));
+  root.getAsObject()->insert(
+      {"layers", sim::layerJson(sim::layerStats(prog, trace))});
+  llvm::outs() << llvm::formatv("{0:2}", root) << "\n";
+}
+
 } // namespace
 
 int lpx::cli::runSimulate(const SimulateArgs &args) {
@@ -50,7 +68,7 @@ int lpx::cli::runSimulate(const SimulateArgs &args) {
   sim::SimOptions opts;
   opts.maxCycles = args.maxCycles;
   sim::ExecutionTrace trace;
-  if (!args.trace.empty() || !args.report.empty())
+  if (!args.trace.empty() || !args.report.empty() || args.perLayer)
     opts.trace = &trace;
   auto result = sim::simulate(*prog, opts);
   if (!result)
@@ -59,8 +77,12 @@ int lpx::cli::runSimulate(const SimulateArgs &args) {
   if (auto e = writeTimelineFiles(args, *prog, *result, trace))
     return reportError("simulate", std::move(e));
   if (args.json)
-    sim::printJson(*result, *prog, llvm::outs());
-  else
+    printJsonReport(args, *prog, *result, trace);
+  else {
     sim::printReport(*result, *prog, llvm::outs());
+    if (args.perLayer)
+      sim::printLayerReport(sim::layerStats(*prog, trace), *result, *prog,
+                            llvm::outs());
+  }
   return result->hazards.empty() ? kOk : kCheckFailed;
 }

@@ -98,6 +98,8 @@ int main(int argc, char **argv) {
   s->add_option("--report", simulate.report,
                 "Write a self-contained HTML report: timeline, utilisation, "
                 "SRAM map, bounds, instruction table");
+  s->add_flag("--per-layer", simulate.perLayer,
+              "Also list cycles, MACs and MXM utilisation per ONNX node");
 
   PerturbArgs perturb;
   auto *pt = app.add_subcommand(

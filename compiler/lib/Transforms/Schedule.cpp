@@ -26,6 +26,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
+#include <optional>
 #include <queue>
 
 namespace lpx {
@@ -123,9 +124,15 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
         if (t.hops.empty())
           return transfer.emitOpError("has no route from node ")
                  << transfer.getFrom() << " to node " << transfer.getTo();
+        // On idle links: each hop as early as forwarding allows.
+        uint64_t issue = 0;
         for (const isa::Hop &hop : t.hops) {
-          t.hopCosts.push_back(isa::sendCost(spec, bytes, hop.rate));
-          t.own += t.hopCosts.back().busy + t.hopCosts.back().latency;
+          isa::Cost cost = isa::sendCost(spec, bytes, hop.rate);
+          if (!t.hopCosts.empty())
+            issue = isa::forwardEarliest(spec, bytes, issue, t.hopCosts.back(),
+                                         cost);
+          t.hopCosts.push_back(cost);
+          t.own = cost.done(issue);
         }
       } else {
         FailureOr<isa::Opcode> code = opcodeOf(&op);
@@ -191,7 +198,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       for (Value v : t.op->getOperands())
         start = std::max(start, ready.lookup(v));
       if (auto transfer = dyn_cast<part::TransferOp>(t.op))
-        scheduleTransfer(transfer, t, start, timeline, ready);
+        scheduleTransfer(transfer, t, spec, start, timeline, ready);
       else
         scheduleInstruction(t, spec, start, timeline, ready);
       for (size_t r : t.readers)
@@ -235,18 +242,26 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     ready[t.op->getResult(0)] = t.cost.done(issue);
   }
 
-  /// One send per hop; each hop leaves when the previous one has fully
-  /// arrived and its link has a gap.
+  /// One send per hop; each hop leaves when its link has a gap and the
+  /// previous hop's flits can be forwarded (isa::forwardEarliest: as they
+  /// arrive with link.cut_through, else once all have arrived).
   template <typename Timeline>
   void scheduleTransfer(part::TransferOp transfer, const Task &t,
+                        const isa::ChipSpec &spec,
                         uint64_t start, Timeline &timeline,
                         llvm::DenseMap<Value, uint64_t> &ready) {
     OpBuilder b(transfer);
     auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
     Value value = transfer.getInput();
+    const uint64_t bytes = tensorDescOf(transfer.getType()).bytes();
+    std::optional<std::pair<uint64_t, isa::Cost>> previous; // issue, cost
     for (auto [hop, cost] : llvm::zip(t.hops, t.hopCosts)) {
       QueueTimeline &link = timeline(hop.from, isa::kNumUnits + hop.link);
+      if (previous)
+        start = isa::forwardEarliest(spec, bytes, previous->first,
+                                     previous->second, cost);
       uint64_t issue = link.earliest(start, cost.busy);
+      previous = {issue, cost};
       link.occupy(issue, cost.busy);
       auto send = b.create<sched::SendOp>(
           transfer.getLoc(), transfer.getType(), value, i64(hop.from),

@@ -1,4 +1,23 @@
 //===- MxmCost.cpp - Cost of matrix-unit instructions ---------------------===//
+//
+// How a product [S x K] x [K x O] maps onto the MXM (docs/simulator.md, "The
+// matrix unit"). One operand is stationary: cut into rows x cols tiles and
+// installed in the planes; the other streams through them one vector (one
+// row of K values) per cycle per plane at the int8 rate. A plane installs
+// its next tile while it streams the current one, so only the first install
+// is exposed, and each tile costs max(install, stream).
+//
+//  - Planes work at once on different tiles. With fewer tiles than planes,
+//    each tile is installed in several planes and its streamed rows are
+//    split between them.
+//  - A tile smaller than half the array in both directions is packed: c
+//    copies on the diagonal, so one vector carries c rows (c = min(rows/K,
+//    cols/O)) and the array is not mostly idle for small channel counts.
+//  - Either operand may be the stationary one (mxm.either_operand_stationary):
+//    the weights, streaming the activations' rows, or the activations,
+//    streaming the weights' columns. The cheaper mapping is taken.
+//
+//===----------------------------------------------------------------------===//
 #include "UnitCost.h"
 
 #include <algorithm>
@@ -6,51 +25,82 @@
 using namespace lpx::isa;
 using namespace lpx::isa::cost;
 
-// Weight tiles are installed in MXM planes and activation vectors streamed
-// through them. Installing the next tile overlaps streaming the current one,
-// so a plane spends max(load, stream) per tile plus one exposed first load.
-static Cost planeCost(const ChipSpec &chip, const TensorDesc &a,
-                      const TensorDesc &b, const TensorDesc &r) {
-  const MxmSpec &m = chip.mxm;
-  size_t ra = a.shape.size(), rb = b.shape.size();
-  uint64_t M = ra >= 2 ? static_cast<uint64_t>(a.shape[ra - 2]) : 1;
-  uint64_t K = ra >= 1 ? static_cast<uint64_t>(a.shape[ra - 1]) : 1;
-  uint64_t N = rb >= 2 ? static_cast<uint64_t>(b.shape[rb - 1]) : 1;
-  uint64_t batchB = rb > 2 ? product(b.shape, 0, rb - 2) : 1;
-  uint64_t resultRank = r.shape.size();
-  uint64_t batchR = 1;
-  if (resultRank > 2)
-    batchR = product(r.shape, 0, resultRank - 2);
-  else if (ra > 2)
-    batchR = product(a.shape, 0, ra - 2);
+namespace {
 
-  uint64_t kTiles = ceilDiv(std::max<uint64_t>(K, 1), m.rows);
-  uint64_t nTiles = ceilDiv(std::max<uint64_t>(N, 1), m.cols);
-  uint64_t tiles, rowsPerTile;
-  if (batchB <= 1) { // one weight matrix shared by every batch row
-    tiles = kTiles * nTiles;
-    rowsPerTile = batchR * M;
-  } else {
-    tiles = batchR * kTiles * nTiles;
-    rowsPerTile = M;
-  }
-  // The rate follows the operands' width, never the result's: int8 x int8
-  // accumulating into int32 streams at the int8 rate, while integer
-  // operands widened to int32 (e.g. quantized values after zero-point
-  // subtraction) take the 32-bit rate, like fp32.
-  unsigned width = std::max(dtypeBytes(a.dtype), dtypeBytes(b.dtype));
-  bool fp8 = a.dtype == DType::F8E4M3 || a.dtype == DType::F8E5M2;
+/// `count` independent products [stream x k] x [k x out], the second operand
+/// stationary.
+struct Mapping {
+  uint64_t count = 1;  // products with their own stationary operand
+  uint64_t stream = 1; // rows streamed through each product's tiles
+  uint64_t k = 1;      // contraction
+  uint64_t out = 1;    // stationary columns
+};
+
+} // namespace
+
+// The planes' busy cycles for one mapping; `perVector` is the streaming rate
+// and `load` the cycles to install one tile.
+static uint64_t mappedCycles(const MxmSpec &m, const Mapping &p,
+                             uint64_t perVector, uint64_t load) {
+  uint64_t k = std::max<uint64_t>(p.k, 1), out = std::max<uint64_t>(p.out, 1);
+  // Diagonal copies of a small tile, each fed its own row of the vector.
+  uint64_t copies =
+      k <= m.rows && out <= m.cols ? std::min(m.rows / k, m.cols / out) : 1;
+  copies = std::max<uint64_t>(copies, 1);
+  uint64_t tiles = p.count * ceilDiv(k, m.rows) * ceilDiv(out, m.cols);
+  uint64_t stream = ceilDiv(std::max<uint64_t>(p.stream, 1), copies) * perVector;
+  // Each instruction queue owns an equal share of the planes.
+  uint64_t planes = std::max<uint32_t>(m.planes / std::max(m.queues, 1u), 1);
+  if (tiles >= planes)
+    return load + ceilDiv(tiles, planes) * std::max(load, stream);
+  // Spare planes hold copies of the tiles and split the rows.
+  uint64_t replicas = planes / tiles;
+  return load + std::max(load, ceilDiv(stream, replicas));
+}
+
+// Operand widths set the rate, never the result's: int8 x int8 accumulating
+// into int32 streams at the int8 rate, while integer operands widened to
+// int32 (e.g. quantized values after zero-point subtraction) take the
+// 32-bit rate, like fp32. Installing a tile takes weight_load_cycles per
+// byte of its elements.
+static uint64_t bestCycles(const ChipSpec &chip, DType a, DType b,
+                           const Mapping &weights, const Mapping &activations) {
+  const MxmSpec &m = chip.mxm;
+  unsigned width = std::max(dtypeBytes(a), dtypeBytes(b));
+  bool fp8 = a == DType::F8E4M3 || a == DType::F8E5M2;
   uint64_t perVector = fp8          ? m.cyclesPerVectorFp8
                        : width <= 1 ? m.cyclesPerVectorInt8
                        : width == 2 ? m.cyclesPerVector16
                                     : m.cyclesPerVector32;
-  uint64_t load = uint64_t(m.weightLoadCycles) *
-                  std::max<unsigned>(dtypeBytes(b.dtype), 1);
-  uint64_t stream = rowsPerTile * perVector;
-  // Each instruction queue owns an equal share of the planes.
-  uint64_t planes = std::max<uint32_t>(m.planes / std::max(m.queues, 1u), 1);
-  uint64_t tilesPerPlane = ceilDiv(tiles, planes);
-  return {load + tilesPerPlane * std::max(load, stream), m.latency};
+  auto load = [&](DType t) {
+    return uint64_t(m.weightLoadCycles) * std::max<unsigned>(dtypeBytes(t), 1);
+  };
+  uint64_t cycles = mappedCycles(m, weights, perVector, load(b));
+  if (m.eitherOperandStationary)
+    cycles = std::min(cycles, mappedCycles(m, activations, perVector, load(a)));
+  return cycles;
+}
+
+// [.., M, K] x [.., K, N]: the weight mapping streams the M rows of A through
+// tiles of B; the activation mapping installs A^T and streams B's N columns.
+static Cost planeCost(const ChipSpec &chip, const TensorDesc &a,
+                      const TensorDesc &b, const TensorDesc &r) {
+  size_t ra = a.shape.size(), rb = b.shape.size();
+  uint64_t M = ra >= 2 ? static_cast<uint64_t>(a.shape[ra - 2]) : 1;
+  uint64_t K = ra >= 1 ? static_cast<uint64_t>(a.shape[ra - 1]) : 1;
+  uint64_t N = rb >= 2 ? static_cast<uint64_t>(b.shape[rb - 1]) : 1;
+  uint64_t batchA = ra > 2 ? product(a.shape, 0, ra - 2) : 1;
+  uint64_t batchB = rb > 2 ? product(b.shape, 0, rb - 2) : 1;
+  uint64_t resultRank = r.shape.size();
+  uint64_t batchR = resultRank > 2 ? product(r.shape, 0, resultRank - 2)
+                                   : std::max(batchA, batchB);
+  // A stationary operand shared by every batch streams all their rows.
+  Mapping weights = batchB <= 1 ? Mapping{1, batchR * M, K, N}
+                                : Mapping{batchR, M, K, N};
+  Mapping activations = batchA <= 1 ? Mapping{1, batchR * N, K, M}
+                                    : Mapping{batchR, N, K, M};
+  return {bestCycles(chip, a.dtype, b.dtype, weights, activations),
+          chip.mxm.latency};
 }
 
 // The planes' cost, no faster than SRAM, plus the stream's transport.
@@ -67,16 +117,18 @@ Cost lpx::isa::cost::matmulCost(const Streams &s) {
       s, planeCost(s.chip, s.operands[0], s.operands[1], s.result));
 }
 
-// The matmul a convolution amounts to, `group` times on the planes: groups
-// after the first reuse the pipeline, so only their busy time adds.
+// The matmul a convolution amounts to, `group` independent products
+// [rows, k] x [k, m], each group with its own weights and its own input
+// channels.
 static Cost groupedMatmul(const Streams &s, int64_t group, int64_t rows,
                           int64_t k, int64_t m) {
-  const TensorDesc &x = s.operands[0], &w = s.operands[1];
-  TensorDesc a{x.dtype, {rows, k}}, b{w.dtype, {k, m}},
-      c{s.result.dtype, {rows, m}};
-  Cost one = planeCost(s.chip, a, b, c);
+  uint64_t g = static_cast<uint64_t>(group);
+  Mapping weights{g, uint64_t(rows), uint64_t(k), uint64_t(m)};
+  Mapping activations{g, uint64_t(m), uint64_t(k), uint64_t(rows)};
   return streamedThroughPlanes(
-      s, {one.busy * static_cast<uint64_t>(group), one.latency});
+      s, {bestCycles(s.chip, s.operands[0].dtype, s.operands[1].dtype, weights,
+                     activations),
+          s.chip.mxm.latency});
 }
 
 // Operands of a convolution the cost model can measure.

@@ -67,14 +67,20 @@ func.func @matmul(%x: tensor<1x8xf32>) -> tensor<1x4xf32> {
 // 0's global port toward group 1 is port 0, on chip 0; group 1's toward
 // group 0 is port 0, on chip 8. Route: 1 -> 0 on local link 0, 0 -> 8 on
 // global link 7 (the first after the 7 local ones), 8 -> 10 on local link 1.
-// 128 bytes = 144 wire bytes: local hops take 9 cycles + 100 latency, the
-// global hop 144 / 8 = 18 cycles + 200. Arrivals: 109, 109+218 = 327,
-// 327+109 = 436; the neg on node 10 issues at 436.
+// 128 bytes = 2 flits = 144 wire bytes: local hops take 9 cycles + 100
+// latency, the global hop 144 / 8 = 18 cycles + 200. Intermediate chips
+// forward flit by flit (link.cut_through, on by default): flit j of F leaves
+// a hop at depart + j*busy/F and must have arrived over the previous one, at
+// depart' + (j+1)*busy'/F + latency'. Hop 2 (9 cycles/flit in, 18 out): flit
+// 0 decides, 0 + 4.5 + 100 -> 105; arrives 105 + 18 + 200 = 323. Hop 3 (18
+// in, 4.5 out) catches up with the slower hop, so the last flit decides:
+// 105 + 18 + 200 - 4.5 -> 319 (flit 0 would allow 314); arrives 319 + 9 +
+// 100 = 428, where the neg on node 10 issues. Store and forward: 436.
 // CHECK-LABEL: func.func @three_hops
 // CHECK: %[[H1:.*]] = lpx_sched.send %arg0 {arrive = 109 : i64, depart = 0 : i64, from = 1 : i64, link = 0 : i64, lpx_part.node = 0 : i64
-// CHECK: %[[H2:.*]] = lpx_sched.send %[[H1]] {arrive = 327 : i64, depart = 109 : i64, from = 0 : i64, link = 7 : i64, lpx_part.node = 8 : i64, lpx_sched.slot = #lpx_sched.slot<"c2c", 109, 18, 200>, to = 8 : i64}
-// CHECK: %[[H3:.*]] = lpx_sched.send %[[H2]] {arrive = 436 : i64, depart = 327 : i64, from = 8 : i64, link = 1 : i64, lpx_part.node = 10 : i64
-// CHECK: lpx_graph.neg %[[H3]] {lpx_part.node = 10 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 436, 2, 2>}
+// CHECK: %[[H2:.*]] = lpx_sched.send %[[H1]] {arrive = 323 : i64, depart = 105 : i64, from = 0 : i64, link = 7 : i64, lpx_part.node = 8 : i64, lpx_sched.slot = #lpx_sched.slot<"c2c", 105, 18, 200>, to = 8 : i64}
+// CHECK: %[[H3:.*]] = lpx_sched.send %[[H2]] {arrive = 428 : i64, depart = 319 : i64, from = 8 : i64, link = 1 : i64, lpx_part.node = 10 : i64
+// CHECK: lpx_graph.neg %[[H3]] {lpx_part.node = 10 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 428, 2, 2>}
 module attributes {lpx_part.num_nodes = 16 : i64} {
 func.func @three_hops(%x: tensor<1x32xf32>) -> tensor<1x32xf32> {
   %t = lpx_part.transfer %x {from = 1 : i64, to = 10 : i64, lpx_part.node = 10 : i64} : tensor<1x32xf32>

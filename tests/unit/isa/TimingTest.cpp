@@ -36,55 +36,65 @@ TEST(Timing, MatMulOnTspV1ByHand) {
   // chip's superlanes: 4 + 20 on tsp-v1.
   EXPECT_EQ(c.latency, chip->mxm.latency + chip->stream.transportCycles);
   EXPECT_EQ(c.latency, 24u);
-  // fp16 [512,320] x [320,320]: one tile, 2-byte weights load in 80 cycles,
-  // 512 rows at 4 cycles each stream in 2048: busy = 80 + 2048.
+  // fp16 [512,320] x [320,320]: one weight tile, 2-byte weights install in
+  // 80 cycles. One tile on 4 planes: each plane holds a copy and streams a
+  // quarter of the 512 rows at 4 cycles each, 128 x 4 = 512: busy = 80 +
+  // max(80, 512) = 592. (A^T as the stationary operand: 2 tiles of 320
+  // columns, 2 planes each, 320 weight columns / 2 x 4 = 640: 720.)
   c = instructionCost(*chip, Opcode::MatMul,
                       {t(DType::F16, {512, 320}), t(DType::F16, {320, 320})},
                       t(DType::F16, {512, 320}));
-  EXPECT_EQ(c.busy, 80u + 2048u);
+  EXPECT_EQ(c.busy, 592u);
 }
 
 TEST(Timing, ConvTransposeByHand) {
   auto chip = loadChipSpec("tsp-v1");
   ASSERT_TRUE(bool(chip));
   // f32 x [1,320,10,10] by w [320,2,3,3] (group 1, stride 1): every input
-  // position times W^T, [100, 320] x [320, 2*9 = 18]: one 320x320 tile of
-  // 4-byte weights, loaded in 40 * 4 = 160 cycles, then 100 rows at 16
-  // cycles each = 1600: busy = 160 + max(160, 1600) = 1760.
+  // position times W^T, [100, 320] x [320, 2*9 = 18]. Weights stationary:
+  // one tile of 4-byte weights installed in 40 * 4 = 160 cycles on all 4
+  // planes, 100 rows at 16 cycles split 4 ways = 400: 160 + 400 = 560.
+  // Activations stationary (cheaper): x^T [320 x 100] is one tile, the 18
+  // weight columns stream at 16 cycles split over 4 planes, ceil(288 / 4) =
+  // 72: busy = 160 + max(160, 72) = 320.
   std::vector<int64_t> attrs = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0};
   Cost c = instructionCost(
       *chip, Opcode::ConvTranspose,
       {t(DType::F32, {1, 320, 10, 10}), t(DType::F32, {320, 2, 3, 3})},
       t(DType::F32, {1, 2, 12, 12}), attrs);
-  EXPECT_EQ(c.busy, 1760u);
+  EXPECT_EQ(c.busy, 320u);
   EXPECT_EQ(c.latency, 4u + 20u);
-  // Group 2 over 640 channels: two such matmuls ([100,320] x [320, 9]).
+  // Group 2 over 640 channels: two independent products [100,320] x
+  // [320, 9], each group's x^T one tile on 2 planes: 9 columns x 16 cycles
+  // / 2 = 72: busy = 160 + max(160, 72) = 320.
   attrs[0] = 2;
   c = instructionCost(
       *chip, Opcode::ConvTranspose,
       {t(DType::F32, {1, 640, 10, 10}), t(DType::F32, {640, 1, 3, 3})},
       t(DType::F32, {1, 2, 12, 12}), attrs);
-  EXPECT_EQ(c.busy, 2u * 1760u);
+  EXPECT_EQ(c.busy, 320u);
 }
 
 TEST(Timing, IntegerMatrixRateFollowsOperandWidth) {
   auto chip = loadChipSpec("tsp-v1");
   ASSERT_TRUE(bool(chip));
-  // int8 [320,320] x [320,320] into int32: one tile, loaded in 40 cycles,
-  // 320 rows at the int8 rate of 1 cycle: busy = 40 + max(40, 320) = 360.
+  // int8 [320,320] x [320,320] into int32: one tile, installed in 40
+  // cycles on each of the 4 planes, which stream 320 / 4 = 80 rows each at
+  // the int8 rate of 1 cycle: busy = 40 + max(40, 80) = 120.
   Cost c = instructionCost(*chip, Opcode::MatMul,
                            {t(DType::I8, {320, 320}), t(DType::I8, {320, 320})},
                            t(DType::I32, {320, 320}));
-  EXPECT_EQ(c.busy, 360u);
+  EXPECT_EQ(c.busy, 120u);
   // The same product on operands widened to int32: 4-byte weights load in
   // 4 * 40 = 160 cycles and rows stream at the 32-bit rate of 16 cycles:
-  // busy = 160 + max(160, 320 * 16) = 5280.
+  // busy = 160 + max(160, 80 * 16) = 1440.
   c = instructionCost(*chip, Opcode::MatMul,
                       {t(DType::I32, {320, 320}), t(DType::I32, {320, 320})},
                       t(DType::I32, {320, 320}));
-  EXPECT_EQ(c.busy, 5280u);
-  // Conv [1,1,3,3] by [1,1,2,2] is a [4,4] x [4,1] matmul: int8 operands
-  // give 40 + max(40, 4 * 1) = 80; int32 operands 160 + max(160, 4 * 16) =
+  EXPECT_EQ(c.busy, 1440u);
+  // Conv [1,1,3,3] by [1,1,2,2] is a [4,4] x [4,1] matmul, a 4x1 tile
+  // packed 80 times on the diagonal: the 4 rows fit one vector. int8
+  // operands give 40 + max(40, 1) = 80; int32 operands 160 + max(160, 16) =
   // 320.
   std::vector<int64_t> noAttrs;
   c = instructionCost(*chip, Opcode::Conv,
@@ -237,6 +247,78 @@ TEST(Timing, GridSampleGathersItsTapsPerResultVector) {
             10u);
   EXPECT_EQ(instructionCost(*chip, Opcode::GridSample, {x, g}, r, {2, 0, 0}).busy,
             48u);
+}
+
+// The matrix-unit mapping (MxmCost.cpp) on tsp-v1, from the description: 4
+// planes of 320x320, an int8 tile installs in 40 cycles (x2 for 16-bit), a
+// plane streams one int8 vector per cycle (16-bit: one per 4 cycles), SRAM
+// moves 88 x 2 x 320 = 56,320 bytes per cycle, latency 4 + 20 transport.
+TEST(Timing, MatrixUnitMappingByHand) {
+  auto chip = loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip));
+  std::vector<int64_t> noAttrs;
+  // 3x3 conv, 64 -> 64 channels, 56x56 (pad 1): im2col [3136, 576] x
+  // [576, 64]. Weights stationary: 2 tiles (K 576 = 320 + 256, 64 columns),
+  // each on 2 planes streaming 3136 / 2 = 1568 rows: 40 + 1568 = 1608.
+  // Activations stationary: x^T [576 x 3136] is 2 x 10 = 20 tiles, 5 rounds
+  // on 4 planes, each streaming the 64 weight columns (more than the 40 of
+  // an install): 40 + 5 * 64 = 360. SRAM: (200,704 + 36,864 + 802,816
+  // int32) / 56,320 = 19 cycles, below. 115.6 M MACs / 409,600 = 282
+  // cycles at peak: 78% of the array.
+  TensorDesc x64 = t(DType::I8, {1, 64, 56, 56}),
+             w64 = t(DType::I8, {64, 64, 3, 3}),
+             y64 = t(DType::I32, {1, 64, 56, 56});
+  Cost c = instructionCost(*chip, Opcode::Conv, {x64, w64}, y64, noAttrs);
+  EXPECT_EQ(c.busy, 360u);
+  EXPECT_EQ(c.latency, 24u);
+  // The same with only the weights stationary (a study's switch).
+  EXPECT_EQ(instructionCost(tspWith({{"mxm.either_operand_stationary",
+                                      "false"}}),
+                            Opcode::Conv, {x64, w64}, y64, noAttrs)
+                .busy,
+            1608u);
+  // 3x3 conv, 512 -> 512 channels, 7x7: [49, 4608] x [4608, 512]. Weights
+  // stationary: 15 x 2 = 30 tiles, 8 rounds on 4 planes of max(40, 49
+  // rows): 40 + 8 * 49 = 432. (Activations stationary: 15 tiles, 4 rounds
+  // of 512 weight columns: 2088.) SRAM: 2,484,736 / 56,320 = 45.
+  Cost c512 = instructionCost(
+      *chip, Opcode::Conv,
+      {t(DType::I8, {1, 512, 7, 7}), t(DType::I8, {512, 512, 3, 3})},
+      t(DType::I32, {1, 512, 7, 7}), noAttrs);
+  EXPECT_EQ(c512.busy, 432u);
+  // 1x1 conv, 64 -> 64, 56x56: a 64x64 weight tile is packed 5 times on
+  // the diagonal (320 / 64), each vector carries 5 rows: 3136 / 5 = 628
+  // vectors, one tile on 4 planes: 40 + max(40, 157) = 197. (Activations
+  // stationary: 10 tiles of 64 x 320 positions, 3 rounds of 64 columns:
+  // 232.)
+  EXPECT_EQ(instructionCost(*chip, Opcode::Conv,
+                            {x64, t(DType::I8, {64, 64, 1, 1})}, y64, noAttrs)
+                .busy,
+            197u);
+  // [1, 4096] x [4096, 4096] int8: 13 x 13 = 169 weight tiles, 43 rounds
+  // on 4 planes, each bound by its 40-cycle install (one row streams in 1):
+  // 40 + 43 * 40 = 1760. (Activations stationary: 13 tiles of one column,
+  // 4 rounds of 4096 weight columns: 16,424.) SRAM: 16,797,696 / 56,320 =
+  // 299.
+  TensorDesc w = t(DType::I8, {4096, 4096});
+  EXPECT_EQ(instructionCost(*chip, Opcode::MatMul, {t(DType::I8, {1, 4096}), w},
+                            t(DType::I32, {1, 4096}))
+                .busy,
+            1760u);
+  // The same at 128 rows: 43 rounds of max(40, 128): 40 + 43 * 128 = 5544
+  // (peak: 128 x 4096 x 4096 / 409,600 = 5243 cycles).
+  EXPECT_EQ(instructionCost(*chip, Opcode::MatMul,
+                            {t(DType::I8, {128, 4096}), w},
+                            t(DType::I32, {128, 4096}))
+                .busy,
+            5544u);
+  // And in fp16: installs take 80 cycles, a row 4: 80 + 43 * 512 = 22,096.
+  EXPECT_EQ(instructionCost(*chip, Opcode::MatMul,
+                            {t(DType::F16, {128, 4096}),
+                             t(DType::F16, {4096, 4096})},
+                            t(DType::F16, {128, 4096}))
+                .busy,
+            22096u);
 }
 
 } // namespace

@@ -53,6 +53,11 @@ struct MxmSpec {
   // Independent instruction queues (optional key, default 1). The planes are
   // shared out evenly: each queue streams through planes / queues of them.
   uint32_t queues = 1;
+  // Whether the compiler may install either operand of a product in the
+  // planes (optional key, default true): the weights, streaming the
+  // activations' rows, or the activations, streaming the weights' columns.
+  // false: the weights are always the stationary operand.
+  bool eitherOperandStationary = true;
 };
 
 struct StreamSpec {
@@ -93,6 +98,10 @@ struct LinkSpec {
   uint32_t latency = 0;         // cycles, SRAM to SRAM for one hop
   uint32_t flitPayload = 0;     // bytes of data per flit
   uint32_t flitBytes = 0;       // bytes on the wire per flit
+  // Whether an intermediate chip forwards a multi-hop transfer flit by flit
+  // as it arrives (optional key, default true); false: each hop waits for
+  // the whole tensor (store and forward).
+  bool cutThrough = true;
 };
 
 /// A level of the hierarchy above groups (groups in a rack, racks in a

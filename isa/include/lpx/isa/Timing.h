@@ -55,6 +55,10 @@ Cost instructionCost(const ChipSpec &chip, Opcode op,
 uint64_t multiplyAccumulates(Opcode op, const std::vector<TensorDesc> &operands,
                              const TensorDesc &result);
 
+/// Multiply-accumulates the MXM can do per cycle at its int8 rate, all
+/// planes together: the peak that MXM utilisation is measured against.
+uint64_t mxmPeakMacsPerCycle(const ChipSpec &chip);
+
 /// What one link carries: bytes per cycle (all lanes) and cycles of flight.
 struct LinkRate {
   double bytesPerCycle = 0;
@@ -62,6 +66,20 @@ struct LinkRate {
 };
 /// The rate of a link inside a group (`link.*`).
 LinkRate localLinkRate(const ChipSpec &chip);
+
+/// Flits a transfer of `bytes` takes on a link (at least 1).
+uint64_t flitCount(const ChipSpec &chip, uint64_t bytes);
+
+/// The earliest cycle a send may forward a transfer of `bytes` that arrives
+/// over a previous hop issued at `prevIssue` with cost `prev`; `next` is
+/// the forwarding send's own cost. With link.cut_through, flit j of F is on
+/// a link during [issue + j*busy/F, issue + (j+1)*busy/F) and complete
+/// `latency` cycles after that; the forwarding hop may send flit j once it
+/// is complete, so the first flit (and, onto a faster link, the last)
+/// decides. Without cut-through: when the whole tensor has arrived.
+uint64_t forwardEarliest(const ChipSpec &chip, uint64_t bytes,
+                         uint64_t prevIssue, const Cost &prev,
+                         const Cost &next);
 
 /// A transfer of `bytes` over one link: flits serialised onto the link at
 /// its rate, then its fixed latency (isa::linkRate gives a link's rate).

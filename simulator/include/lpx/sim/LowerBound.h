@@ -67,6 +67,8 @@ private:
     uint32_t queue;    // index into queueNames
   };
   uint32_t queueOf(uint32_t node, const isa::pb::Instruction &inst);
+  uint64_t readerLead(const isa::pb::Instruction &inst, uint32_t id,
+                      const Step &s) const;
 
   const isa::VerifiedProgram &prog;
   uint64_t deskew = 0;
@@ -78,6 +80,14 @@ private:
   std::vector<std::vector<uint32_t>> linkQueue; // [node][link] -> queue + 1
   std::vector<uint64_t> sramBytes;             // per node
   std::vector<uint64_t> chainDone;             // per buffer, after deskew
+  // Per buffer a send delivered: that hop's earliest issue and cost, from
+  // which a forwarding hop may start early (isa::forwardEarliest).
+  struct Hop {
+    bool set = false;
+    uint64_t issue = 0;
+    isa::Cost cost;
+  };
+  std::vector<Hop> chainHop;
   uint64_t longestChain = 0;
   int64_t longestChainEnd = -1; // instruction index
   int64_t index = 0;

@@ -60,6 +60,11 @@ struct SimResult {
   /// Utilisation is busyCycles / totalCycles.
   std::vector<QueueStats> queues;
   uint64_t bytesOverLinks = 0; // tensor bytes carried by sends (no framing)
+  /// Useful multiply-accumulates of the MXM instructions (no tile padding).
+  uint64_t macs = 0;
+  /// macs / (isa::mxmPeakMacsPerCycle x nodes x totalCycles); 0 for an
+  /// empty program.
+  double mxmUtilisation = 0;
 
   /// Cycles no schedule of these instructions can beat on this chip (see
   /// LowerBound.h): the largest of `bounds`.
