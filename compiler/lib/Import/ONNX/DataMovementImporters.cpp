@@ -528,8 +528,9 @@ LogicalResult importPad(NodeContext &n) {
                   llvm::Twine(rank));
   const onnx::AttributeProto *m = n.attr("mode");
   std::string mode = m ? m->s() : "constant";
-  if (mode == "wrap")
-    return n.fail("mode 'wrap' is not supported");
+  std::optional<PadMode> padMode = symbolizePadMode(mode);
+  if (!padMode)
+    return n.fail("mode '" + mode + "' is not supported");
   SmallVector<int64_t> out;
   for (int64_t d = 0; d < rank; ++d) {
     out.push_back(t.getDimSize(d) + pads[d] + pads[rank + d]);
@@ -538,7 +539,7 @@ LogicalResult importPad(NodeContext &n) {
   }
   OpBuilder &b = n.builder();
   n.setOutput(0, n.create<PadOp>(n.tensorOf(out, t.getElementType()), *x,
-                                 b.getStringAttr(mode),
+                                 PadModeAttr::get(n.ctx(), *padMode),
                                  b.getDenseI64ArrayAttr(pads),
                                  b.getF64FloatAttr(value)));
   return success();

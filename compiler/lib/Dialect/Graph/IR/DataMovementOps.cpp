@@ -87,7 +87,7 @@ LogicalResult GatherOp::verify() {
   int64_t axis = getAxis();
   if (axis < 0 || axis >= data.getRank())
     return emitOpError("axis ") << axis << " out of range";
-  if (!isa<IntegerType>(idx.getElementType()))
+  if (!llvm::isa<IntegerType>(idx.getElementType()))
     return emitOpError("indices must be integers");
   SmallVector<int64_t> expected(data.getShape().begin(),
                                 data.getShape().begin() + axis);
@@ -114,8 +114,6 @@ LogicalResult PadOp::verify() {
   auto in = rankedType(getInput()), out = rankedType(getResult());
   if (in.getElementType() != out.getElementType())
     return emitOpError("pad must keep the element type");
-  if (getMode() != "constant" && getMode() != "reflect" && getMode() != "edge")
-    return emitOpError("unknown mode '") << getMode() << "'";
   int64_t rank = in.getRank();
   ArrayRef<int64_t> pads = getPads();
   if (int64_t(pads.size()) != 2 * rank || out.getRank() != rank)
@@ -125,8 +123,9 @@ LogicalResult PadOp::verify() {
     int64_t want = in.getDimSize(d) + pads[d] + pads[rank + d];
     if (want < 0 || out.getDimSize(d) != want)
       return emitOpError("result dim ") << d << " should be " << want;
-    if (getMode() != "constant" && in.getDimSize(d) == 0 && want > 0)
-      return emitOpError("mode '") << getMode() << "' cannot pad an empty dim";
+    if (getMode() != PadMode::Constant && in.getDimSize(d) == 0 && want > 0)
+      return emitOpError("mode '")
+             << stringifyPadMode(getMode()) << "' cannot pad an empty dim";
   }
   return success();
 }
@@ -144,15 +143,10 @@ LogicalResult GatherElementsOp::verify() {
   return verifyAxis(*this, getAxis(), data.getRank());
 }
 
-static bool knownReduction(StringRef r) {
-  return r == "none" || r == "add" || r == "mul" || r == "max" || r == "min";
-}
-
 /// Shared by the scatters: result = data's type, updates of its element
-/// type, integer indices, a known reduction.
+/// type, integer indices.
 static LogicalResult verifyScatter(Operation *op, Value data, Value indices,
-                                   Value updates, Value result,
-                                   StringRef reduction) {
+                                   Value updates, Value result) {
   auto d = rankedType(data), u = rankedType(updates);
   if (rankedType(result) != d)
     return op->emitOpError("result must have the data's type");
@@ -160,14 +154,12 @@ static LogicalResult verifyScatter(Operation *op, Value data, Value indices,
     return op->emitOpError("updates must have the data's element type");
   if (!llvm::isa<IntegerType>(rankedType(indices).getElementType()))
     return op->emitOpError("indices must be integers");
-  if (!knownReduction(reduction))
-    return op->emitOpError("unknown reduction '") << reduction << "'";
   return success();
 }
 
 LogicalResult ScatterElementsOp::verify() {
   if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates(),
-                           getResult(), getReduction())))
+                           getResult())))
     return failure();
   auto d = rankedType(getData()), i = rankedType(getIndices());
   if (i.getShape() != rankedType(getUpdates()).getShape() ||
@@ -184,7 +176,7 @@ LogicalResult ScatterElementsOp::verify() {
 
 LogicalResult ScatterNDOp::verify() {
   if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates(),
-                           getResult(), getReduction())))
+                           getResult())))
     return failure();
   auto d = rankedType(getData()), i = rankedType(getIndices());
   if (i.getRank() < 1)
@@ -215,11 +207,6 @@ LogicalResult GridSampleOp::verify() {
                             g.getDimSize(2)};
   if (out.getShape() != ArrayRef<int64_t>(want))
     return emitOpError("result shape should be ") << shapeStr(want);
-  StringRef m = getMode(), p = getPaddingMode();
-  if (m != "bilinear" && m != "nearest" && m != "bicubic")
-    return emitOpError("unknown mode '") << m << "'";
-  if (p != "zeros" && p != "border" && p != "reflection")
-    return emitOpError("unknown padding_mode '") << p << "'";
   return success();
 }
 

@@ -3,6 +3,7 @@
 #define LPX_DIALECT_GRAPH_IR_GRAPHOPS_H
 
 #include "lpx/Dialect/Graph/IR/GraphDialect.h"
+#include "lpx/Dialect/Graph/IR/InstructionOpInterface.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
