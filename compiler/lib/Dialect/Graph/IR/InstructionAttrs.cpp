@@ -71,24 +71,18 @@ static void appendPads(google::protobuf::RepeatedField<int64_t> *begin,
   append(end, pads.drop_front(pads.size() / 2));
 }
 
-void SoftmaxOp::fillInstructionAttrs(pb::Attributes &a) {
-  a.mutable_axis()->set_axis(getAxis());
-}
-void LogSoftmaxOp::fillInstructionAttrs(pb::Attributes &a) {
-  a.mutable_axis()->set_axis(getAxis());
-}
-void HardmaxOp::fillInstructionAttrs(pb::Attributes &a) {
-  a.mutable_axis()->set_axis(getAxis());
-}
-void ConcatOp::fillInstructionAttrs(pb::Attributes &a) {
-  a.mutable_axis()->set_axis(getAxis());
-}
-void GatherOp::fillInstructionAttrs(pb::Attributes &a) {
-  a.mutable_axis()->set_axis(getAxis());
-}
-void GatherElementsOp::fillInstructionAttrs(pb::Attributes &a) {
-  a.mutable_axis()->set_axis(getAxis());
-}
+// The ops whose message is AxisAttrs: their one axis.
+#define LPX_AXIS_ATTRS(Op)                                                     \
+  void Op::fillInstructionAttrs(pb::Attributes &a) {                           \
+    a.mutable_axis()->set_axis(getAxis());                                     \
+  }
+LPX_AXIS_ATTRS(SoftmaxOp)
+LPX_AXIS_ATTRS(LogSoftmaxOp)
+LPX_AXIS_ATTRS(HardmaxOp)
+LPX_AXIS_ATTRS(ConcatOp)
+LPX_AXIS_ATTRS(GatherOp)
+LPX_AXIS_ATTRS(GatherElementsOp)
+#undef LPX_AXIS_ATTRS
 
 void ReduceMeanOp::fillInstructionAttrs(pb::Attributes &a) {
   append(a.mutable_axes()->mutable_axes(), getAxes());
