@@ -87,7 +87,7 @@ LogicalResult GatherOp::verify() {
   int64_t axis = getAxis();
   if (axis < 0 || axis >= data.getRank())
     return emitOpError("axis ") << axis << " out of range";
-  if (!llvm::isa<IntegerType>(idx.getElementType()))
+  if (!isa<IntegerType>(idx.getElementType()))
     return emitOpError("indices must be integers");
   SmallVector<int64_t> expected(data.getShape().begin(),
                                 data.getShape().begin() + axis);
@@ -133,7 +133,7 @@ LogicalResult PadOp::verify() {
 LogicalResult GatherElementsOp::verify() {
   auto data = rankedType(getData()), idx = rankedType(getIndices());
   auto out = rankedType(getResult());
-  if (!llvm::isa<IntegerType>(idx.getElementType()))
+  if (!isa<IntegerType>(idx.getElementType()))
     return emitOpError("indices must be integers");
   if (out.getElementType() != data.getElementType())
     return emitOpError("result element type must match the data");

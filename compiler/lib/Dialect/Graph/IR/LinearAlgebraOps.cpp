@@ -43,16 +43,16 @@ LogicalResult MatMulOp::verify() {
   Type rhsElem = rankedType(getRhs()).getElementType();
   // (int8 weights times float activations, with the scale applied after).
   auto floatOrInt8 = [](Type t) {
-    return llvm::isa<FloatType>(t) || t.isSignlessInteger(8);
+    return isa<FloatType>(t) || t.isSignlessInteger(8);
   };
   Type resElem = rankedType(getResult()).getElementType();
   if (lhsElem != rhsElem &&
-      !(llvm::isa<FloatType>(lhsElem) && floatOrInt8(rhsElem) &&
-        llvm::isa<FloatType>(resElem)))
+      !(isa<FloatType>(lhsElem) && floatOrInt8(rhsElem) &&
+        isa<FloatType>(resElem)))
     return emitOpError("operands must have the same element type");
   // Integer matmul gives the operands' type, except int8 operands, which
   // the matrix unit also accumulates into int32.
-  if (lhsElem == rhsElem && llvm::isa<IntegerType>(lhsElem) && resElem != lhsElem &&
+  if (lhsElem == rhsElem && isa<IntegerType>(lhsElem) && resElem != lhsElem &&
       !(lhsElem.isSignlessInteger(8) && resElem.isSignlessInteger(32)))
     return emitOpError("integer result must have the operands' type (or "
                        "i32 for i8 operands)");

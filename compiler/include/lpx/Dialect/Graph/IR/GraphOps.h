@@ -15,6 +15,10 @@
 #include "lpx/Dialect/Graph/IR/GraphOps.h.inc"
 
 namespace lpx::graph {
+// The instruction interface makes the namespace lpx::isa visible to the
+// ops' code; unqualified isa<T>(x) there still means LLVM's.
+using llvm::isa;
+
 /// numpy broadcast of two shapes; failure when they are incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
