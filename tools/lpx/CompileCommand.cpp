@@ -44,7 +44,8 @@ int lpx::cli::runCompile(const CompileArgs &args) {
       reportError(cmd, "cannot compile '" + args.model + "'");
     return kError;
   };
-  CompileOptions opts{args.nodes, args.weights, args.activations};
+  CompileOptions opts{args.nodes, args.weights, args.activations,
+                      args.residentKV};
 
   if (args.emit != "program") {
     StopAfter stop = args.emit == "graph"         ? StopAfter::Graph

@@ -46,9 +46,16 @@ isa::pb::Attributes lpx::instructionAttrs(InstructionOpInterface op) {
   return attrs;
 }
 
+OperandRange lpx::instructionOperands(Operation *op) {
+  // A state write names its state as its result buffer, not as an operand.
+  if (llvm::isa<graph::StateWriteOp>(op))
+    return op->getOperands().drop_front();
+  return op->getOperands();
+}
+
 isa::Cost lpx::costOf(const isa::ChipSpec &chip, InstructionOpInterface op) {
   std::vector<isa::TensorDesc> operands;
-  for (Value v : op->getOperands())
+  for (Value v : instructionOperands(op))
     operands.push_back(tensorDescOf(v.getType()));
   return isa::instructionCost(chip, op.getOpcode(), operands,
                               tensorDescOf(op->getResult(0).getType()),

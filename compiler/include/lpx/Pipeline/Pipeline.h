@@ -14,6 +14,7 @@ struct CompileOptions {
   unsigned nodes = 1;
   std::string weights;     // number format of MatMul weights; empty: keep
   std::string activations; // number format of other values; empty: keep
+  bool residentKV = false; // KV cache resident in SRAM (lpx-resident-kv)
 };
 
 /// How far the pipeline goes: each IR level can be stopped at and printed.

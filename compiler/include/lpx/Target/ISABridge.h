@@ -27,6 +27,9 @@ isa::TensorDesc tensorDescOf(mlir::Type tensorType);
 /// The instruction's typed attributes (InstructionOpInterface; none for
 /// opcodes without attributes).
 isa::pb::Attributes instructionAttrs(InstructionOpInterface op);
+/// The instruction's operand buffers: the op's operands, except the state of
+/// a state write, which is its result buffer (written in place).
+mlir::OperandRange instructionOperands(mlir::Operation *op);
 /// Busy and latency cycles of `op` on `chip`, from operand and result types
 /// and its attributes.
 isa::Cost costOf(const isa::ChipSpec &chip, InstructionOpInterface op);

@@ -82,6 +82,7 @@ LPX_AXIS_ATTRS(HardmaxOp)
 LPX_AXIS_ATTRS(ConcatOp)
 LPX_AXIS_ATTRS(GatherOp)
 LPX_AXIS_ATTRS(GatherElementsOp)
+LPX_AXIS_ATTRS(StateWriteOp)
 #undef LPX_AXIS_ATTRS
 
 void ReduceMeanOp::fillInstructionAttrs(pb::Attributes &a) {

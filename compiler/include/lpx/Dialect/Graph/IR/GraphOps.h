@@ -19,6 +19,9 @@ namespace lpx::graph {
 // ops' code; unqualified isa<T>(x) there still means LLVM's.
 using llvm::isa;
 
+/// Argument attribute (unit) of a function argument that is resident state
+/// (a KV cache) rather than a program input: see StateWriteOp.
+inline constexpr llvm::StringLiteral kStateAttr = "lpx_graph.state";
 /// numpy broadcast of two shapes; failure when they are incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
