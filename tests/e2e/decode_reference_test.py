@@ -98,11 +98,15 @@ def run_each(models, check):
     return 1 if failed else 0
 
 
-def main():
+def main(run=None):
+    """`run(lpx, ref_dir, model, tmp)` (default run_model) for the models on
+    the command line, or the tiny presets (also used by
+    prefill_reference_test.py)."""
+    run = run or run_model
     lpx, ref_dir, *models = sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
         return run_each(models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"],
-                        lambda m: run_model(lpx, ref_dir, m, tmp))
+                        lambda m: run(lpx, ref_dir, m, tmp))
 
 
 if __name__ == "__main__":

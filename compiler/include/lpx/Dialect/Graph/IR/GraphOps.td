@@ -33,6 +33,8 @@ def Graph_ConstantOp : Graph_Op<"constant", [Pure, ConstantLike,
 // Ops with InferTypeOpAdaptor compute their result type from the operands
 // (one shape rule, in the op's inferReturnTypes): builders need no result
 // type, and the verifier checks the written type against the inferred one.
+// Ops with SameOperandsAndResultType and InferTypeOpInterface get theirs
+// from ODS.
 
 class Graph_BinaryOp<string mnemonic, string opcode, string what>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor, Lpx_Instruction<opcode>]> {
@@ -72,8 +74,8 @@ def Graph_WhereOp : Graph_Op<"where", [Pure, InferTypeOpAdaptor,
 }
 
 class Graph_UnaryOp<string mnemonic, string opcode, string what>
-    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType,
-                          Lpx_Instruction<opcode>]> {
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface,
+    Lpx_Instruction<opcode>]> {
   let summary = "Elementwise " # what;
   let description = [{
     ```mlir
@@ -110,7 +112,8 @@ def Graph_CastOp : Graph_Op<"cast", [Pure, Lpx_Instruction<"Cast">]> {
 // Matrix ops.
 //===----------------------------------------------------------------------===//
 
-def Graph_MatMulOp : Graph_Op<"matmul", [Pure, Lpx_Instruction<"MatMul">]> {
+def Graph_MatMulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptorWithIsCompatible,
+    Lpx_Instruction<"MatMul">]> {
   let summary = "numpy matmul (1-D operands and broadcast batch dims allowed)";
   let description = [{
     ```mlir
@@ -122,10 +125,11 @@ def Graph_MatMulOp : Graph_Op<"matmul", [Pure, Lpx_Instruction<"MatMul">]> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The result shape (the op's shape rule, used by its verifier and by
-    /// builders); the element type is the builder's choice among those the
-    /// verifier allows (i8 operands give i8 or i32). Reports why not at
-    /// `loc`.
+    /// The result shape (the op's shape rule, used by inferReturnTypes,
+    /// hence by builders and the verifier). The inferred element type is
+    /// the lhs's; i8 operands may also give i32, so isCompatibleReturnTypes
+    /// compares shapes and the verifier checks the element type. Reports
+    /// why not at `loc`.
     static ::mlir::FailureOr<::llvm::SmallVector<int64_t>>
     inferShape(std::optional<::mlir::Location> loc,
                ::llvm::ArrayRef<int64_t> lhs, ::llvm::ArrayRef<int64_t> rhs);
@@ -157,7 +161,8 @@ def Graph_GemmOp : Graph_Op<"gemm", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType,
-                                            Lpx_Instruction<"Softmax", 1>]> {
+                                          InferTypeOpInterface,
+    Lpx_Instruction<"Softmax", 1>]> {
   let summary = "Softmax along one axis (ONNX opset 13 semantics)";
   let description = [{
     ```mlir
@@ -173,6 +178,7 @@ def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType,
 def Graph_ReduceMeanOp : Graph_Op<"reduce_mean", [Pure,
                                     Lpx_Instruction<"ReduceMean", 1>]> {
   let summary = "Mean over the listed axes; the result type says keepdims";
+  // Builders take keepdims and derive the result type (lpx::graph::reducedShape).
   let description = [{
     ```mlir
     %r = lpx_graph.reduce_mean %a {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2x1xf32>
@@ -181,6 +187,13 @@ def Graph_ReduceMeanOp : Graph_Op<"reduce_mean", [Pure,
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$input,
+      "::llvm::ArrayRef<int64_t>":$axes, "bool":$keepdims), [{
+    auto t = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
+    build($_builder, $_state, ::mlir::RankedTensorType::get(
+        reducedShape(t.getShape(), axes, keepdims), t.getElementType()),
+        input, axes);
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -202,8 +215,8 @@ def Graph_ReshapeOp : Graph_Op<"reshape", [Pure, Lpx_Instruction<"Copy">]> {
   let hasFolder = 1;
 }
 
-def Graph_TransposeOp : Graph_Op<"transpose", [Pure,
-                                               Lpx_Instruction<"Transpose", 1>]> {
+def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Transpose", 1>]> {
   let summary = "Permute dimensions";
   let description = [{
     ```mlir
@@ -213,11 +226,11 @@ def Graph_TransposeOp : Graph_Op<"transpose", [Pure,
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Graph_ConcatOp : Graph_Op<"concat", [Pure, Lpx_Instruction<"Concat", 1>]> {
+def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Concat", 1>]> {
   let summary = "Join tensors along one axis";
   let description = [{
     ```mlir
@@ -227,7 +240,6 @@ def Graph_ConcatOp : Graph_Op<"concat", [Pure, Lpx_Instruction<"Concat", 1>]> {
   let arguments = (ins Variadic<AnyRankedTensor>:$inputs, I64Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -250,7 +262,8 @@ def Graph_SliceOp : Graph_Op<"slice", [Pure, Lpx_Instruction<"Slice", 1>]> {
   let hasFolder = 1;
 }
 
-def Graph_GatherOp : Graph_Op<"gather", [Pure, Lpx_Instruction<"Gather", 1>]> {
+def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Gather", 1>]> {
   let summary = "ONNX Gather: take slices along an axis at the given indices";
   let description = [{
     ```mlir
@@ -262,7 +275,6 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure, Lpx_Instruction<"Gather", 1>]> {
                        I64Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -272,7 +284,8 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure, Lpx_Instruction<"Gather", 1>]> {
 // isa/include/lpx/isa/ElementwiseFunctions.def.
 //===----------------------------------------------------------------------===//
 
-def Graph_UnaryFnOp : Graph_Op<"unary", [Pure, Lpx_Instruction<"Unary", 1>]> {
+def Graph_UnaryFnOp : Graph_Op<"unary", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Unary", 1>]> {
   let summary = "Elementwise function from the unary list, with float parameters";
   let description = [{
     The result has the operand's shape; its element type is the operand's,
@@ -316,6 +329,13 @@ def Graph_ReduceOp : Graph_Op<"reduce", [Pure, Lpx_Instruction<"Reduce", 1>]> {
                        DenseI64ArrayAttr:$axes);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$fn $input attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$input, "::llvm::StringRef":$fn,
+      "::llvm::ArrayRef<int64_t>":$axes, "bool":$keepdims), [{
+    auto t = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
+    build($_builder, $_state, ::mlir::RankedTensorType::get(
+        reducedShape(t.getShape(), axes, keepdims), t.getElementType()),
+        input, fn, axes);
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -332,12 +352,19 @@ def Graph_ArgReduceOp : Graph_Op<"arg_reduce", [Pure,
                        DefaultValuedAttr<BoolAttr, "false">:$select_last_index);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$fn $input attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$input, "::llvm::StringRef":$fn,
+      "int64_t":$axis, "bool":$keepdims, "bool":$select_last_index), [{
+    auto t = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
+    build($_builder, $_state, ::mlir::RankedTensorType::get(
+        reducedShape(t.getShape(), {axis}, keepdims), $_builder.getI64Type()),
+        input, fn, axis, select_last_index);
+  }]>];
   let hasVerifier = 1;
 }
 
 class Graph_AxisOp<string mnemonic, string opcode, string what>
-    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType,
-                          Lpx_Instruction<opcode, 1>]> {
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface,
+    Lpx_Instruction<opcode, 1>]> {
   let summary = what # " along one axis";
   let description = [{
     ```mlir
@@ -354,7 +381,8 @@ def Graph_LogSoftmaxOp : Graph_AxisOp<"log_softmax", "LogSoftmax", "Log of the s
 def Graph_HardmaxOp : Graph_AxisOp<"hardmax", "Hardmax", "One-hot of the (first) maximum">;
 
 def Graph_CumSumOp : Graph_Op<"cumsum", [Pure, SameOperandsAndResultType,
-                                          Lpx_Instruction<"CumSum", 1>]> {
+                                        InferTypeOpInterface,
+    Lpx_Instruction<"CumSum", 1>]> {
   let summary = "Running sum along one axis (ONNX CumSum)";
   let description = [{
     ```mlir
@@ -384,7 +412,8 @@ def Graph_BroadcastOp : Graph_Op<"broadcast", [Pure,
   let hasFolder = 1;
 }
 
-def Graph_PadOp : Graph_Op<"pad", [Pure, Lpx_Instruction<"Pad", 1>]> {
+def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Pad", 1>]> {
   let summary = "Pad (or crop, with negative pads) every dimension";
   let description = [{
     `pads` holds the begin amounts of every dim, then the end amounts. Mode
@@ -403,8 +432,8 @@ def Graph_PadOp : Graph_Op<"pad", [Pure, Lpx_Instruction<"Pad", 1>]> {
   let hasVerifier = 1;
 }
 
-def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure,
-                                                          Lpx_Instruction<"GatherElements", 1>]> {
+def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"GatherElements", 1>]> {
   let summary = "ONNX GatherElements: result[i] = data[i with i[axis] = indices[i]]";
   let description = [{
     ```mlir
@@ -416,10 +445,10 @@ def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure,
                        I64Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_ConvOp : Graph_Op<"conv", [Pure, Lpx_Instruction<"Conv", 1>]> {
+def Graph_ConvOp : Graph_Op<"conv", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Conv", 1>]> {
   let summary = "ONNX Conv: grouped, strided, dilated, padded convolution";
   let description = [{
     Input [N, C, spatial...], weight [M, C/group, kernel...], optional bias
@@ -439,11 +468,10 @@ def Graph_ConvOp : Graph_Op<"conv", [Pure, Lpx_Instruction<"Conv", 1>]> {
                        DefaultValuedAttr<I64Attr, "1">:$group);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure,
-                                                        Lpx_Instruction<"ConvTranspose", 1>]> {
+def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"ConvTranspose", 1>]> {
   let summary = "ONNX ConvTranspose: grouped, strided, dilated transposed convolution";
   let description = [{
     Input [N, C, spatial...], weight [C, M/group, kernel...], optional bias
@@ -471,7 +499,6 @@ def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure,
                        DefaultValuedAttr<I64Attr, "1">:$group);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
 def Graph_PoolOp : Graph_Op<"pool", [Pure, Lpx_Instruction<"Pool", 1>]> {
@@ -501,7 +528,8 @@ def Graph_PoolOp : Graph_Op<"pool", [Pure, Lpx_Instruction<"Pool", 1>]> {
 // Value-dependent selection and scatters.
 //===----------------------------------------------------------------------===//
 
-def Graph_TopKOp : Graph_Op<"top_k", [Pure, Lpx_Instruction<"TopK", 1>]> {
+def Graph_TopKOp : Graph_Op<"top_k", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"TopK", 1>]> {
   let summary = "Indices (i64) of the k largest or smallest elements along one axis";
   let description = [{
     In value order (ties: lower index first; NaN above every number). The
@@ -516,11 +544,10 @@ def Graph_TopKOp : Graph_Op<"top_k", [Pure, Lpx_Instruction<"TopK", 1>]> {
                        DefaultValuedAttr<BoolAttr, "true">:$sorted);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure,
-                                                            Lpx_Instruction<"ScatterElements", 1>]> {
+def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"ScatterElements", 1>]> {
   let summary = "ONNX ScatterElements: data with updates written along an axis";
   let description = [{
     result[i with i[axis] = indices[i]] = updates[i], or combined with the
@@ -542,8 +569,8 @@ def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure,
   let hasVerifier = 1;
 }
 
-def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure,
-                                                Lpx_Instruction<"ScatterND", 1>]> {
+def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"ScatterND", 1>]> {
   let summary = "ONNX ScatterND: data with slices at index tuples replaced";
   let description = [{
     indices [q..., k], updates [q..., data dims k..]: the slice
@@ -563,8 +590,8 @@ def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure,
   let hasVerifier = 1;
 }
 
-def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure,
-                                                  Lpx_Instruction<"GridSample", 1>]> {
+def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"GridSample", 1>]> {
   let summary = "ONNX GridSample: X [N, C, H, W] sampled at grid [N, Ho, Wo, 2]";
   let description = [{
     The grid holds (x, y) normalized to [-1, 1]; `mode` is `bilinear`,
@@ -584,10 +611,10 @@ def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure,
                        DefaultValuedAttr<BoolAttr, "false">:$align_corners);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_DetOp : Graph_Op<"det", [Pure, Lpx_Instruction<"Det">]> {
+def Graph_DetOp : Graph_Op<"det", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Det">]> {
   let summary = "Determinant of each trailing n x n matrix (partial pivoting)";
   let description = [{
     ```mlir
@@ -597,7 +624,6 @@ def Graph_DetOp : Graph_Op<"det", [Pure, Lpx_Instruction<"Det">]> {
   let arguments = (ins AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
 def Graph_StateWriteOp : Graph_Op<"state_write",
