@@ -1,6 +1,7 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
 #include "VerifyInstruction.h"
+#include "lpx/isa/AtomicFile.h"
 #include "lpx/isa/Bindings.h"
 #include "lpx/isa/UnitOps.h"
 #include "lpx/isa/ElementwiseFunctions.h"
@@ -247,28 +248,7 @@ llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
   if (bytes.empty())
     return fail("cannot write '%s': protobuf could not serialize the program",
                 path.str().c_str());
-  llvm::SmallString<256> tmp(path);
-  tmp += ".tmp";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(tmp, ec);
-    if (ec)
-      return fail("cannot write '%s': %s", path.str().c_str(),
-                  ec.message().c_str());
-    os << bytes;
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      llvm::sys::fs::remove(tmp);
-      return fail("cannot write '%s'", path.str().c_str());
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
-    llvm::sys::fs::remove(tmp);
-    return fail("cannot write '%s': %s", path.str().c_str(),
-                ec.message().c_str());
-  }
-  return llvm::Error::success();
+  return writeFileAtomically(path, bytes);
 }
 
 llvm::Expected<VerifiedProgram>

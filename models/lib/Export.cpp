@@ -2,8 +2,8 @@
 #include "lpx/models/Export.h"
 
 #include "DecoderGraph.h"
-#include "TempFile.h"
 #include "WeightData.h"
+#include "lpx/isa/AtomicFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -11,6 +11,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 using namespace lpx::models;
+using lpx::isa::AtomicFile;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
@@ -204,7 +205,7 @@ static llvm::Error placeMarkerFile(llvm::StringRef model) {
   path::append(marker, kShapeOnlyLocation);
   if (fs::exists(marker))
     return llvm::Error::success();
-  auto f = TempFile::create(marker);
+  auto f = AtomicFile::create(marker);
   if (!f)
     return f.takeError();
   return f->commit();
@@ -219,10 +220,10 @@ lpx::models::exportModel(const DecoderConfig &c, const ExportOptions &o,
   auto built = build(c, o);
   DataWriter writer(built->dataBytes, progress);
 
-  std::optional<TempFile> dataFile;
+  std::optional<AtomicFile> dataFile;
   std::string dataPath = (file + ".data").str();
   if (summary.externalData) {
-    auto f = TempFile::create(dataPath);
+    auto f = AtomicFile::create(dataPath);
     if (!f)
       return f.takeError();
     dataFile.emplace(std::move(*f));
@@ -234,14 +235,13 @@ lpx::models::exportModel(const DecoderConfig &c, const ExportOptions &o,
     if (os.has_error()) {
       std::error_code ec = os.error();
       os.clear_error();
-      return llvm::createStringError(ec, "cannot write '" + dataPath +
-                                             "': " + ec.message());
+      return dataFile->fail(ec);
     }
   } else if (llvm::Error e = addParameters(*built, o, nullptr, "", writer)) {
     return std::move(e);
   }
 
-  auto model = TempFile::create(file);
+  auto model = AtomicFile::create(file);
   if (!model)
     return model.takeError();
   {

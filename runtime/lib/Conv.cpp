@@ -23,19 +23,15 @@ namespace {
 template <typename T>
 llvm::Expected<std::vector<T>> loadAs(const View &v, const char *what) {
   std::vector<T> out;
-  llvm::Error e = dispatchType(v.dtype, [&](auto E) -> llvm::Error {
+  llvm::Error e = dispatchNumericType(what, v.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
-    if constexpr (isBoolElem<Et>) {
-      return fail(llvm::Twine(what) + " is not defined for bool");
-    } else {
-      out.resize(static_cast<size_t>(v.elements()));
-      if constexpr (std::is_same_v<typename Et::Storage, T>)
-        std::memcpy(out.data(), v.data, out.size() * sizeof(T));
-      else
-        for (size_t i = 0; i < out.size(); ++i)
-          out[i] = static_cast<T>(Et::load(v.data + i * Et::bytes));
-      return llvm::Error::success();
-    }
+    out.resize(static_cast<size_t>(v.elements()));
+    if constexpr (std::is_same_v<typename Et::Storage, T>)
+      std::memcpy(out.data(), v.data, out.size() * sizeof(T));
+    else
+      for (size_t i = 0; i < out.size(); ++i)
+        out[i] = static_cast<T>(Et::load(v.data + i * Et::bytes));
+    return llvm::Error::success();
   });
   if (e)
     return std::move(e);
@@ -227,16 +223,28 @@ llvm::Expected<const T *> elementsAs(const View &v, std::vector<T> &copy,
 template <typename... Lists> bool perSpatialDim(int64_t s, const Lists &...l) {
   return ((int64_t(l.size()) == s) && ...);
 }
+
+/// The number of spatial dimensions of a conv-family instruction: input,
+/// weight and result of one rank, at least 3 (batch, channels, spatial).
+llvm::Expected<int64_t> spatialDims(const char *op, const View &x,
+                                    const View &w, const OutView &out) {
+  const int64_t rank = static_cast<int64_t>(out.shape.size());
+  if (rank < 3 || int64_t(x.shape.size()) != rank ||
+      int64_t(w.shape.size()) != rank)
+    return fail(llvm::Twine(op) +
+                ": input, weight and result need the same rank >= 3");
+  return rank - 2;
+}
 } // namespace
 
 llvm::Error lpx::rt::conv(llvm::ArrayRef<View> in,
                           const isa::pb::ConvAttrs &attrs,
                           const OutView &out) {
   const View &x = in[0], &w = in[1];
-  const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
-  if (s < 1 || int64_t(x.shape.size()) != rank ||
-      int64_t(w.shape.size()) != rank)
-    return fail("conv: input, weight and result need the same rank >= 3");
+  auto spatial = spatialDims("conv", x, w, out);
+  if (!spatial)
+    return spatial.takeError();
+  const int64_t s = *spatial;
   if (!perSpatialDim(s, attrs.strides(), attrs.dilations(), attrs.pads_begin(),
                      attrs.pads_end()))
     return fail("conv needs strides, dilations and pads per spatial "
@@ -313,11 +321,10 @@ llvm::Error lpx::rt::convTranspose(llvm::ArrayRef<View> in,
                                    const isa::pb::ConvAttrs &attrs,
                                    const OutView &out) {
   const View &x = in[0], &w = in[1];
-  const int64_t rank = static_cast<int64_t>(out.shape.size()), s = rank - 2;
-  if (s < 1 || int64_t(x.shape.size()) != rank ||
-      int64_t(w.shape.size()) != rank)
-    return fail("conv_transpose: input, weight and result need the same rank "
-                ">= 3");
+  auto spatial = spatialDims("conv_transpose", x, w, out);
+  if (!spatial)
+    return spatial.takeError();
+  const int64_t s = *spatial;
   if (!perSpatialDim(s, attrs.strides(), attrs.dilations(), attrs.pads_begin(),
                      attrs.pads_end(), attrs.output_padding()))
     return fail("conv_transpose needs strides, dilations, pads and "

@@ -74,6 +74,19 @@ template <typename Fn> llvm::Error dispatchType(isa::DType t, Fn &&fn) {
   return fail("unsupported element type " + llvm::Twine(static_cast<unsigned>(t)));
 }
 
+/// dispatchType for kernels with no bool form: a bool `t` is the error
+/// "`what` is not defined for bool", and fn is instantiated for numbers only.
+template <typename Fn>
+llvm::Error dispatchNumericType(const llvm::Twine &what, isa::DType t,
+                               Fn &&fn) {
+  return dispatchType(t, [&](auto E) -> llvm::Error {
+    if constexpr (isBoolElem<decltype(E)>)
+      return fail(what + " is not defined for bool");
+    else
+      return fn(E);
+  });
+}
+
 /// Unsigned type wide enough that arithmetic on it wraps instead of
 /// overflowing a signed int after integer promotion.
 template <typename T>

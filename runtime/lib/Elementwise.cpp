@@ -30,6 +30,17 @@ template <typename T> T wrapSub(T a, T b) {
 template <typename T> T wrapMul(T a, T b) {
   return static_cast<T>(WrapType<T>(a) * WrapType<T>(b));
 }
+/// Each operand's strides broadcast to the result's shape, and the result's.
+llvm::Expected<std::array<Strides, 3>>
+binaryStrides(const View &a, const View &b, const OutView &out) {
+  auto sa = broadcastStrides(a.shape, out.shape);
+  if (!sa)
+    return sa.takeError();
+  auto sb = broadcastStrides(b.shape, out.shape);
+  if (!sb)
+    return sb.takeError();
+  return std::array<Strides, 3>{*sa, *sb, contiguousStrides(out.shape)};
+}
 } // namespace
 
 llvm::Error lpx::rt::binary(Opcode op, const View &a, const View &b,
@@ -40,13 +51,9 @@ llvm::Error lpx::rt::binary(Opcode op, const View &a, const View &b,
   if (op != Opcode::Pow)
     if (auto e = expectType("second operand", b.dtype, out.dtype))
       return e;
-  auto sa = broadcastStrides(a.shape, out.shape);
-  if (!sa)
-    return sa.takeError();
-  auto sb = broadcastStrides(b.shape, out.shape);
-  if (!sb)
-    return sb.takeError();
-  std::array<Strides, 3> strides = {*sa, *sb, contiguousStrides(out.shape)};
+  auto strides = binaryStrides(a, b, out);
+  if (!strides)
+    return strides.takeError();
 
   std::vector<double> exponent;
   if (op == Opcode::Pow) {
@@ -60,79 +67,75 @@ llvm::Error lpx::rt::binary(Opcode op, const View &a, const View &b,
       return e;
   }
 
-  return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
+  return dispatchNumericType(opName(op), out.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     using C = typename Et::Compute;
-    if constexpr (isBoolElem<Et>) {
-      return fail(opName(op) + " is not defined for bool");
-    } else {
-      const size_t w = Et::bytes;
-      bool divByZero = false;
-      // The operation is chosen once; operands of the result's shape are
-      // walked linearly, broadcast ones through strides.
-      const bool linear = llvm::ArrayRef<int64_t>(a.shape) == out.shape &&
-                          llvm::ArrayRef<int64_t>(b.shape) == out.shape;
-      auto each = [&](auto f) -> llvm::Error {
-        if (linear)
-          for (int64_t i = 0, n = out.elements(); i < n; ++i)
-            Et::store(out.data + i * w,
-                      f(Et::load(a.data + i * w), i));
-        else
-          forEachIndex<3>(out.shape, strides, {0, 0, 0},
-                          [&](const auto &off) {
-                            Et::store(out.data + off[2] * w,
-                                      f(Et::load(a.data + off[0] * w), off[1]));
-                          });
-        if (divByZero)
-          return fail("integer division by zero");
-        return llvm::Error::success();
-      };
-      // f(x, index of y in b) for the ops whose y has the result's type.
-      auto withY = [&](auto f) {
-        return each([&](C x, int64_t yi) {
-          return f(x, Et::load(b.data + yi * w));
-        });
-      };
-      switch (op) {
-      case Opcode::Add:
-        if constexpr (isIntElem<Et>)
-          return withY([](C x, C y) { return wrapAdd(x, y); });
-        else
-          return withY([](C x, C y) { return x + y; });
-      case Opcode::Sub:
-        if constexpr (isIntElem<Et>)
-          return withY([](C x, C y) { return wrapSub(x, y); });
-        else
-          return withY([](C x, C y) { return x - y; });
-      case Opcode::Mul:
-        if constexpr (isIntElem<Et>)
-          return withY([](C x, C y) { return wrapMul(x, y); });
-        else
-          return withY([](C x, C y) { return x * y; });
-      case Opcode::Div:
-        return withY([&](C x, C y) -> C {
-          if constexpr (isIntElem<Et>) {
-            if (y == 0) {
-              divByZero = true;
-              return 0;
-            }
-            // C truncation, as ONNX specifies; MIN / -1 wraps to MIN.
-            if constexpr (std::is_signed_v<C>)
-              if (y == C(-1))
-                return wrapSub(C(0), x);
-            return static_cast<C>(x / y);
-          } else {
-            return x / y;
+    const size_t w = Et::bytes;
+    bool divByZero = false;
+    // The operation is chosen once; operands of the result's shape are
+    // walked linearly, broadcast ones through strides.
+    const bool linear = llvm::ArrayRef<int64_t>(a.shape) == out.shape &&
+                        llvm::ArrayRef<int64_t>(b.shape) == out.shape;
+    auto each = [&](auto f) -> llvm::Error {
+      if (linear)
+        for (int64_t i = 0, n = out.elements(); i < n; ++i)
+          Et::store(out.data + i * w,
+                    f(Et::load(a.data + i * w), i));
+      else
+        forEachIndex<3>(out.shape, *strides, {0, 0, 0},
+                        [&](const auto &off) {
+                          Et::store(out.data + off[2] * w,
+                                    f(Et::load(a.data + off[0] * w), off[1]));
+                        });
+      if (divByZero)
+        return fail("integer division by zero");
+      return llvm::Error::success();
+    };
+    // f(x, index of y in b) for the ops whose y has the result's type.
+    auto withY = [&](auto f) {
+      return each([&](C x, int64_t yi) {
+        return f(x, Et::load(b.data + yi * w));
+      });
+    };
+    switch (op) {
+    case Opcode::Add:
+      if constexpr (isIntElem<Et>)
+        return withY([](C x, C y) { return wrapAdd(x, y); });
+      else
+        return withY([](C x, C y) { return x + y; });
+    case Opcode::Sub:
+      if constexpr (isIntElem<Et>)
+        return withY([](C x, C y) { return wrapSub(x, y); });
+      else
+        return withY([](C x, C y) { return x - y; });
+    case Opcode::Mul:
+      if constexpr (isIntElem<Et>)
+        return withY([](C x, C y) { return wrapMul(x, y); });
+      else
+        return withY([](C x, C y) { return x * y; });
+    case Opcode::Div:
+      return withY([&](C x, C y) -> C {
+        if constexpr (isIntElem<Et>) {
+          if (y == 0) {
+            divByZero = true;
+            return 0;
           }
-        });
-      case Opcode::Pow:
-        return each([&](C x, int64_t yi) {
-          return convertValue<C>(
-              std::pow(static_cast<double>(x), exponent[yi]));
-        });
-      default:
-        return fail(opName(op) + " is not a binary operation");
-      }
+          // C truncation, as ONNX specifies; MIN / -1 wraps to MIN.
+          if constexpr (std::is_signed_v<C>)
+            if (y == C(-1))
+              return wrapSub(C(0), x);
+          return static_cast<C>(x / y);
+        } else {
+          return x / y;
+        }
+      });
+    case Opcode::Pow:
+      return each([&](C x, int64_t yi) {
+        return convertValue<C>(
+            std::pow(static_cast<double>(x), exponent[yi]));
+      });
+    default:
+      return fail(opName(op) + " is not a binary operation");
     }
   });
 }
@@ -169,49 +172,45 @@ llvm::Error lpx::rt::unary(Opcode op, const View &x, const OutView &out) {
   if (llvm::ArrayRef<int64_t>(x.shape) != out.shape)
     return fail("operand shape " + shapeStr(x.shape) +
                 " differs from result shape " + shapeStr(out.shape));
-  return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
+  return dispatchNumericType(opName(op), out.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     using C = typename Et::Compute;
-    if constexpr (isBoolElem<Et>) {
-      return fail(opName(op) + " is not defined for bool");
-    } else {
-      bool transcendental = op == Opcode::Sqrt || op == Opcode::Sigmoid ||
-                            op == Opcode::Tanh;
-      if (transcendental && !isFloatElem<Et>)
-        return fail(opName(op) + " needs a floating-point type, not " +
-                    std::string(isa::dtypeName(out.dtype)));
-      // The operation is chosen once; each loop body is one inlined function.
-      const int64_t n = x.elements();
-      auto each = [&](auto f) -> llvm::Error {
-        for (int64_t i = 0; i < n; ++i)
-          Et::store(out.data + i * Et::bytes,
-                    f(Et::load(x.data + i * Et::bytes)));
-        return llvm::Error::success();
-      };
-      auto viaDouble = [&](auto f) {
-        return each([&](C v) { return static_cast<C>(f(double(v))); });
-      };
-      switch (op) {
-      case Opcode::Neg:
-        if constexpr (isIntElem<Et>)
-          return each([](C v) { return wrapSub(C(0), v); });
-        else
-          return each([](C v) { return -v; });
-      case Opcode::Relu:
-        return each([](C v) { return v > C(0) ? v : C(0); });
-      case Opcode::Sqrt:
-        return viaDouble([](double d) { return std::sqrt(d); });
-      case Opcode::Tanh:
-        return viaDouble([](double d) { return std::tanh(d); });
-      case Opcode::Sigmoid:
-        // Two forms so exp never overflows.
-        return viaDouble([](double d) {
-          return d >= 0 ? 1.0 / (1.0 + std::exp(-d))
-                        : std::exp(d) / (1.0 + std::exp(d));
-        });
-      default:
-        return fail(opName(op) + " is not a unary operation");
-      }
+    bool transcendental = op == Opcode::Sqrt || op == Opcode::Sigmoid ||
+                          op == Opcode::Tanh;
+    if (transcendental && !isFloatElem<Et>)
+      return fail(opName(op) + " needs a floating-point type, not " +
+                  std::string(isa::dtypeName(out.dtype)));
+    // The operation is chosen once; each loop body is one inlined function.
+    const int64_t n = x.elements();
+    auto each = [&](auto f) -> llvm::Error {
+      for (int64_t i = 0; i < n; ++i)
+        Et::store(out.data + i * Et::bytes,
+                  f(Et::load(x.data + i * Et::bytes)));
+      return llvm::Error::success();
+    };
+    auto viaDouble = [&](auto f) {
+      return each([&](C v) { return static_cast<C>(f(double(v))); });
+    };
+    switch (op) {
+    case Opcode::Neg:
+      if constexpr (isIntElem<Et>)
+        return each([](C v) { return wrapSub(C(0), v); });
+      else
+        return each([](C v) { return -v; });
+    case Opcode::Relu:
+      return each([](C v) { return v > C(0) ? v : C(0); });
+    case Opcode::Sqrt:
+      return viaDouble([](double d) { return std::sqrt(d); });
+    case Opcode::Tanh:
+      return viaDouble([](double d) { return std::tanh(d); });
+    case Opcode::Sigmoid:
+      // Two forms so exp never overflows.
+      return viaDouble([](double d) {
+        return d >= 0 ? 1.0 / (1.0 + std::exp(-d))
+                      : std::exp(d) / (1.0 + std::exp(d));
+      });
+    default:
+      return fail(opName(op) + " is not a unary operation");
     }
   });
 }
@@ -373,13 +372,9 @@ llvm::Error lpx::rt::binaryFn(const View &a, const View &b,
   if (auto e = expectType("result", out.dtype,
                           info->boolResult() ? DType::Bool : a.dtype))
     return e;
-  auto sa = broadcastStrides(a.shape, out.shape);
-  if (!sa)
-    return sa.takeError();
-  auto sb = broadcastStrides(b.shape, out.shape);
-  if (!sb)
-    return sb.takeError();
-  std::array<Strides, 3> strides = {*sa, *sb, contiguousStrides(out.shape)};
+  auto strides = binaryStrides(a, b, out);
+  if (!strides)
+    return strides.takeError();
   const size_t ow = isa::dtypeBytes(out.dtype);
   return dispatchType(a.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
@@ -448,7 +443,7 @@ llvm::Error lpx::rt::binaryFn(const View &a, const View &b,
       }
       return x;
     };
-    forEachIndex<3>(out.shape, strides, {0, 0, 0}, [&](const auto &off) {
+    forEachIndex<3>(out.shape, *strides, {0, 0, 0}, [&](const auto &off) {
       C x = Et::load(a.data + off[0] * Et::bytes);
       C y = Et::load(b.data + off[1] * Et::bytes);
       if (info->boolResult() && !isBoolElem<Et>) {

@@ -167,32 +167,28 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
     });
   }
 
-  return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
+  return dispatchNumericType("matmul", out.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     using C = typename Et::Compute;
-    if constexpr (isBoolElem<Et>) {
-      return fail("matmul is not defined for bool");
-    } else {
-      // Operands stored as their compute type at its alignment are
-      // multiplied where they are, without copies.
-      if constexpr (std::is_same_v<typename Et::Storage, C>) {
-        if (isAligned<C>(a.data) && isAligned<C>(b.data) &&
-            isAligned<C>(out.data)) {
-          batched(reinterpret_cast<const C *>(a.data),
-                  reinterpret_cast<const C *>(b.data),
-                  reinterpret_cast<C *>(out.data));
-          return llvm::Error::success();
-        }
+    // Operands stored as their compute type at its alignment are
+    // multiplied where they are, without copies.
+    if constexpr (std::is_same_v<typename Et::Storage, C>) {
+      if (isAligned<C>(a.data) && isAligned<C>(b.data) &&
+          isAligned<C>(out.data)) {
+        batched(reinterpret_cast<const C *>(a.data),
+                reinterpret_cast<const C *>(b.data),
+                reinterpret_cast<C *>(out.data));
+        return llvm::Error::success();
       }
-      // Aligned copies: buffers sit at arbitrary byte addresses, and f16/bf16
-      // compute in float.
-      std::vector<C> va = loadAll<Et>(a.data, a.elements());
-      std::vector<C> vb = loadAll<Et>(b.data, b.elements());
-      std::vector<C> vc(static_cast<size_t>(out.elements()));
-      batched(va.data(), vb.data(), vc.data());
-      for (size_t i = 0; i < vc.size(); ++i)
-        Et::store(out.data + i * Et::bytes, vc[i]);
-      return llvm::Error::success();
     }
+    // Aligned copies: buffers sit at arbitrary byte addresses, and f16/bf16
+    // compute in float.
+    std::vector<C> va = loadAll<Et>(a.data, a.elements());
+    std::vector<C> vb = loadAll<Et>(b.data, b.elements());
+    std::vector<C> vc(static_cast<size_t>(out.elements()));
+    batched(va.data(), vb.data(), vc.data());
+    for (size_t i = 0; i < vc.size(); ++i)
+      Et::store(out.data + i * Et::bytes, vc[i]);
+    return llvm::Error::success();
   });
 }

@@ -53,73 +53,6 @@ llvm::Error lpx::rt::softmax(const View &x, int64_t axis, const OutView &out) {
   });
 }
 
-llvm::Error lpx::rt::reduceMean(const View &x, llvm::ArrayRef<int64_t> axes,
-                                const OutView &out) {
-  if (auto e = expectType("operand", x.dtype, out.dtype))
-    return e;
-  const int64_t rank = static_cast<int64_t>(x.shape.size());
-  llvm::SmallVector<bool, 6> reduced(rank, false);
-  for (int64_t a : axes) {
-    int64_t ax = a < 0 ? a + rank : a;
-    if (ax < 0 || ax >= rank || reduced[ax])
-      return fail("reduce_mean axis " + llvm::Twine(a) +
-                  " is out of range or repeated for rank " + llvm::Twine(rank));
-    reduced[ax] = true;
-  }
-  // The result's rank tells whether reduced dimensions were kept.
-  const bool keepDims = static_cast<int64_t>(out.shape.size()) == rank;
-  Strides expected;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!reduced[d])
-      expected.push_back(x.shape[d]);
-    else if (keepDims)
-      expected.push_back(1);
-  if (llvm::ArrayRef<int64_t>(expected) != out.shape)
-    return fail("reduce_mean of " + shapeStr(x.shape) + " over " +
-                shapeStr(axes) + " gives " + shapeStr(expected) +
-                ", result buffer is " + shapeStr(out.shape));
-
-  if (axes.empty()) // nothing reduced: exact, even for wide integers
-    return copyBytes(x, out);
-
-  // Walk the input; each element adds into the output slot it reduces to.
-  Strides outStrides(rank, 0);
-  {
-    Strides dense = contiguousStrides(expected);
-    size_t k = 0;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!reduced[d])
-        outStrides[d] = dense[k];
-      if (!reduced[d] || keepDims)
-        ++k;
-    }
-  }
-  int64_t count = 1;
-  for (int64_t d = 0; d < rank; ++d)
-    if (reduced[d])
-      count *= x.shape[d];
-  std::array<Strides, 2> strides = {contiguousStrides(x.shape), outStrides};
-
-  return dispatchType(x.dtype, [&](auto E) -> llvm::Error {
-    using Et = decltype(E);
-    using C = typename Et::Compute;
-    if constexpr (isBoolElem<Et>) {
-      return fail("reduce_mean is not defined for bool");
-    } else {
-      std::vector<double> sums(static_cast<size_t>(out.elements()), 0.0);
-      forEachIndex<2>(x.shape, strides, {0, 0}, [&](const auto &off) {
-        sums[off[1]] += static_cast<double>(Et::load(x.data + off[0] * Et::bytes));
-      });
-      for (size_t i = 0; i < sums.size(); ++i) {
-        double mean = count ? sums[i] / double(count)
-                            : std::numeric_limits<double>::quiet_NaN();
-        Et::store(out.data + i * Et::bytes, convertValue<C>(mean));
-      }
-      return llvm::Error::success();
-    }
-  });
-}
-
 //===----------------------------------------------------------------------===//
 // Generic reductions, arg reductions and the other along-an-axis kernels.
 //===----------------------------------------------------------------------===//
@@ -140,11 +73,12 @@ llvm::Expected<ReductionPlan> planReduction(const char *what, const View &x,
   const int64_t rank = static_cast<int64_t>(x.shape.size());
   llvm::SmallVector<bool, 6> reduced(rank, false);
   for (int64_t a : axes) {
-    if (a < 0 || a >= rank || reduced[a])
+    int64_t ax = a < 0 ? a + rank : a; // ONNX counts negative axes from the end
+    if (ax < 0 || ax >= rank || reduced[ax])
       return fail(llvm::Twine(what) + " axis " + llvm::Twine(a) +
                   " is out of range or repeated for rank " +
                   llvm::Twine(rank));
-    reduced[a] = true;
+    reduced[ax] = true;
   }
   const bool keepDims = static_cast<int64_t>(outShape.size()) == rank;
   Strides expected;
@@ -174,6 +108,35 @@ llvm::Expected<ReductionPlan> planReduction(const char *what, const View &x,
 }
 } // namespace
 
+llvm::Error lpx::rt::reduceMean(const View &x, llvm::ArrayRef<int64_t> axes,
+                                const OutView &out) {
+  if (auto e = expectType("operand", x.dtype, out.dtype))
+    return e;
+  // The result's rank tells whether reduced dimensions were kept.
+  auto plan = planReduction("reduce_mean", x, axes, out.shape);
+  if (!plan)
+    return plan.takeError();
+  if (axes.empty()) // nothing reduced: exact, even for wide integers
+    return copyBytes(x, out);
+  const int64_t count = plan->count;
+  const std::array<Strides, 2> &strides = plan->strides;
+
+  return dispatchNumericType("reduce_mean", x.dtype, [&](auto E) -> llvm::Error {
+    using Et = decltype(E);
+    using C = typename Et::Compute;
+    std::vector<double> sums(static_cast<size_t>(out.elements()), 0.0);
+    forEachIndex<2>(x.shape, strides, {0, 0}, [&](const auto &off) {
+      sums[off[1]] += static_cast<double>(Et::load(x.data + off[0] * Et::bytes));
+    });
+    for (size_t i = 0; i < sums.size(); ++i) {
+      double mean = count ? sums[i] / double(count)
+                          : std::numeric_limits<double>::quiet_NaN();
+      Et::store(out.data + i * Et::bytes, convertValue<C>(mean));
+    }
+    return llvm::Error::success();
+  });
+}
+
 llvm::Error lpx::rt::reduce(const View &x, const isa::pb::ReduceAttrs &attrs,
                             const OutView &out) {
   if (!isa::reduceFnInfo(attrs.fn()))
@@ -184,48 +147,44 @@ llvm::Error lpx::rt::reduce(const View &x, const isa::pb::ReduceAttrs &attrs,
   auto plan = planReduction("reduce", x, arrayOf(attrs.axes()), out.shape);
   if (!plan)
     return plan.takeError();
-  return dispatchType(x.dtype, [&](auto E) -> llvm::Error {
+  return dispatchNumericType("reduce", x.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     using C = typename Et::Compute;
-    if constexpr (isBoolElem<Et>) {
-      return fail("reduce is not defined for bool");
-    } else {
-      const double inf = std::numeric_limits<double>::infinity();
-      double init = fn == ReduceFn::Max   ? -inf
-                    : fn == ReduceFn::Min ? inf
-                    : fn == ReduceFn::Prod ? 1.0
-                                           : 0.0;
-      std::vector<double> acc(static_cast<size_t>(out.elements()), init);
-      forEachIndex<2>(x.shape, plan->strides, {0, 0}, [&](const auto &off) {
-        double v = static_cast<double>(Et::load(x.data + off[0] * Et::bytes));
-        double &a = acc[off[1]];
-        switch (fn) {
-        case ReduceFn::Sum: case ReduceFn::Mean: case ReduceFn::LogSum:
-          a += v; break;
-        case ReduceFn::Max: a = std::isnan(v) || v > a ? v : a; break;
-        case ReduceFn::Min: a = std::isnan(v) || v < a ? v : a; break;
-        case ReduceFn::Prod: a *= v; break;
-        case ReduceFn::L1: a += std::fabs(v); break;
-        case ReduceFn::L2: case ReduceFn::SumSquare: a += v * v; break;
-        case ReduceFn::LogSumExp: a += std::exp(v); break;
-        case ReduceFn::NumFns: break;
-        }
-      });
-      for (size_t i = 0; i < acc.size(); ++i) {
-        double r = acc[i];
-        switch (fn) {
-        case ReduceFn::Mean:
-          r = plan->count ? r / double(plan->count)
-                          : std::numeric_limits<double>::quiet_NaN();
-          break;
-        case ReduceFn::L2: r = std::sqrt(r); break;
-        case ReduceFn::LogSum: case ReduceFn::LogSumExp: r = std::log(r); break;
-        default: break;
-        }
-        Et::store(out.data + i * Et::bytes, convertValue<C>(r));
+    const double inf = std::numeric_limits<double>::infinity();
+    double init = fn == ReduceFn::Max   ? -inf
+                  : fn == ReduceFn::Min ? inf
+                  : fn == ReduceFn::Prod ? 1.0
+                                         : 0.0;
+    std::vector<double> acc(static_cast<size_t>(out.elements()), init);
+    forEachIndex<2>(x.shape, plan->strides, {0, 0}, [&](const auto &off) {
+      double v = static_cast<double>(Et::load(x.data + off[0] * Et::bytes));
+      double &a = acc[off[1]];
+      switch (fn) {
+      case ReduceFn::Sum: case ReduceFn::Mean: case ReduceFn::LogSum:
+        a += v; break;
+      case ReduceFn::Max: a = std::isnan(v) || v > a ? v : a; break;
+      case ReduceFn::Min: a = std::isnan(v) || v < a ? v : a; break;
+      case ReduceFn::Prod: a *= v; break;
+      case ReduceFn::L1: a += std::fabs(v); break;
+      case ReduceFn::L2: case ReduceFn::SumSquare: a += v * v; break;
+      case ReduceFn::LogSumExp: a += std::exp(v); break;
+      case ReduceFn::NumFns: break;
       }
-      return llvm::Error::success();
+    });
+    for (size_t i = 0; i < acc.size(); ++i) {
+      double r = acc[i];
+      switch (fn) {
+      case ReduceFn::Mean:
+        r = plan->count ? r / double(plan->count)
+                        : std::numeric_limits<double>::quiet_NaN();
+        break;
+      case ReduceFn::L2: r = std::sqrt(r); break;
+      case ReduceFn::LogSum: case ReduceFn::LogSumExp: r = std::log(r); break;
+      default: break;
+      }
+      Et::store(out.data + i * Et::bytes, convertValue<C>(r));
     }
+    return llvm::Error::success();
   });
 }
 
@@ -294,26 +253,22 @@ llvm::Error forEachLine(const char *what, const View &x, int64_t axis,
   const int64_t outer = rank ? product(x.shape.take_front(axis)) : 1;
   const int64_t len = rank ? x.shape[axis] : 1;
   const int64_t inner = rank ? product(x.shape.drop_front(axis + 1)) : 1;
-  return dispatchType(x.dtype, [&](auto E) -> llvm::Error {
+  return dispatchNumericType(what, x.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     using C = typename Et::Compute;
-    if constexpr (isBoolElem<Et>) {
-      return fail(llvm::Twine(what) + " is not defined for bool");
-    } else {
-      std::vector<double> row(static_cast<size_t>(len)), res(row.size());
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
-          const int64_t base = o * len * inner + i;
-          for (int64_t j = 0; j < len; ++j)
-            row[j] = static_cast<double>(
-                Et::load(x.data + (base + j * inner) * Et::bytes));
-          fn(row, res);
-          for (int64_t j = 0; j < len; ++j)
-            Et::store(out.data + (base + j * inner) * Et::bytes,
-                      convertValue<C>(res[j]));
-        }
-      return llvm::Error::success();
-    }
+    std::vector<double> row(static_cast<size_t>(len)), res(row.size());
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        const int64_t base = o * len * inner + i;
+        for (int64_t j = 0; j < len; ++j)
+          row[j] = static_cast<double>(
+              Et::load(x.data + (base + j * inner) * Et::bytes));
+        fn(row, res);
+        for (int64_t j = 0; j < len; ++j)
+          Et::store(out.data + (base + j * inner) * Et::bytes,
+                    convertValue<C>(res[j]));
+      }
+    return llvm::Error::success();
   });
 }
 } // namespace

@@ -67,6 +67,22 @@ template <typename C> C combine(pb::ScatterReduction reduction, C old, C update)
   }
 }
 
+/// What both scatters require of their operands: data, updates and result
+/// of one type, integer indices, a reduction this runtime knows.
+llvm::Error checkScatter(const char *op, const View &data, const View &indices,
+                         const View &updates, const pb::ScatterAttrs &attrs,
+                         const OutView &out) {
+  if (auto e = expectType("data", data.dtype, out.dtype))
+    return e;
+  if (auto e = expectType("updates", updates.dtype, out.dtype))
+    return e;
+  if (auto e = expectIndexType(op, indices))
+    return e;
+  if (!pb::ScatterReduction_IsValid(attrs.reduction()))
+    return fail(llvm::Twine(op) + ": unknown reduction " +
+                llvm::Twine(attrs.reduction()));
+  return llvm::Error::success();
+}
 } // namespace
 
 llvm::Error lpx::rt::topK(const View &x, const pb::TopKAttrs &attrs,
@@ -88,45 +104,41 @@ llvm::Error lpx::rt::topK(const View &x, const pb::TopKAttrs &attrs,
                 " cannot give " + shapeStr(out.shape));
   const int64_t outer = product(x.shape.take_front(axis));
   const int64_t inner = product(x.shape.drop_front(axis + 1));
-  return dispatchType(x.dtype, [&](auto E) -> llvm::Error {
+  return dispatchNumericType("top_k", x.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     using C = typename Et::Compute;
-    if constexpr (isBoolElem<Et>) {
-      return fail("top_k is not defined for bool");
-    } else {
-      std::vector<C> line(static_cast<size_t>(len));
-      std::vector<int64_t> order(static_cast<size_t>(len));
-      // NaN ranks above every number (as numpy sorts it); equal values keep
-      // the lower index first.
-      auto above = [](C a, C b) {
-        if constexpr (std::is_floating_point_v<C>) {
-          if (std::isnan(a))
-            return !std::isnan(b);
-          if (std::isnan(b))
-            return false;
-        }
-        return a > b;
-      };
-      auto before = [&](int64_t i, int64_t j) {
-        C a = line[i], b = line[j];
-        if (largest ? above(a, b) : above(b, a))
-          return true;
-        if (largest ? above(b, a) : above(a, b))
+    std::vector<C> line(static_cast<size_t>(len));
+    std::vector<int64_t> order(static_cast<size_t>(len));
+    // NaN ranks above every number (as numpy sorts it); equal values keep
+    // the lower index first.
+    auto above = [](C a, C b) {
+      if constexpr (std::is_floating_point_v<C>) {
+        if (std::isnan(a))
+          return !std::isnan(b);
+        if (std::isnan(b))
           return false;
-        return i < j;
-      };
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t in = 0; in < inner; ++in) {
-          for (int64_t j = 0; j < len; ++j)
-            line[j] = Et::load(x.data + ((o * len + j) * inner + in) * Et::bytes);
-          std::iota(order.begin(), order.end(), int64_t(0));
-          std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                            before);
-          for (int64_t j = 0; j < k; ++j)
-            std::memcpy(out.data + ((o * k + j) * inner + in) * 8, &order[j], 8);
-        }
-      return llvm::Error::success();
-    }
+      }
+      return a > b;
+    };
+    auto before = [&](int64_t i, int64_t j) {
+      C a = line[i], b = line[j];
+      if (largest ? above(a, b) : above(b, a))
+        return true;
+      if (largest ? above(b, a) : above(a, b))
+        return false;
+      return i < j;
+    };
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t in = 0; in < inner; ++in) {
+        for (int64_t j = 0; j < len; ++j)
+          line[j] = Et::load(x.data + ((o * len + j) * inner + in) * Et::bytes);
+        std::iota(order.begin(), order.end(), int64_t(0));
+        std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                          before);
+        for (int64_t j = 0; j < k; ++j)
+          std::memcpy(out.data + ((o * k + j) * inner + in) * 8, &order[j], 8);
+      }
+    return llvm::Error::success();
   });
 }
 
@@ -134,17 +146,12 @@ llvm::Error lpx::rt::scatterElements(const View &data, const View &indices,
                                      const View &updates,
                                      const pb::ScatterAttrs &attrs,
                                      const OutView &out) {
-  if (auto e = expectType("data", data.dtype, out.dtype))
-    return e;
-  if (auto e = expectType("updates", updates.dtype, out.dtype))
-    return e;
-  if (auto e = expectIndexType("scatter_elements", indices))
+  if (auto e = checkScatter("scatter_elements", data, indices, updates,
+                            attrs, out))
     return e;
   const int64_t rank = static_cast<int64_t>(data.shape.size());
   const int64_t axis = attrs.axis();
   const pb::ScatterReduction reduction = attrs.reduction();
-  if (!pb::ScatterReduction_IsValid(reduction))
-    return fail("scatter_elements: unknown reduction " + llvm::Twine(reduction));
   bool fits = axis >= 0 && axis < rank &&
               llvm::ArrayRef<int64_t>(data.shape) == out.shape &&
               static_cast<int64_t>(indices.shape.size()) == rank &&
@@ -195,15 +202,9 @@ llvm::Error lpx::rt::scatterND(const View &data, const View &indices,
                                const View &updates,
                                const pb::ScatterAttrs &attrs,
                                const OutView &out) {
-  if (auto e = expectType("data", data.dtype, out.dtype))
-    return e;
-  if (auto e = expectType("updates", updates.dtype, out.dtype))
-    return e;
-  if (auto e = expectIndexType("scatter_nd", indices))
+  if (auto e = checkScatter("scatter_nd", data, indices, updates, attrs, out))
     return e;
   const pb::ScatterReduction reduction = attrs.reduction();
-  if (!pb::ScatterReduction_IsValid(reduction))
-    return fail("scatter_nd: unknown reduction " + llvm::Twine(reduction));
   const int64_t rank = static_cast<int64_t>(data.shape.size());
   const int64_t k = indices.shape.empty() ? -1 : indices.shape.back();
   llvm::SmallVector<int64_t, 6> want;

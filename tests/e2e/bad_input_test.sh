@@ -211,5 +211,25 @@ else
   failed=$((failed + 1))
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# ---- Output paths that are not regular files ------------------------------
+# Written in place, never replaced by a renamed temporary file: as root a
+# rename over /dev/null would turn the device into a program file.
+if "$lpx" compile "$mlp" -o /dev/null >/dev/null 2>"$tmp/stderr" &&
+   [ -c /dev/null ] && [ ! -s /dev/null ] &&
+   ! compgen -G "/dev/null.tmp-*" >/dev/null; then
+  ok "compile -o /dev/null: /dev/null is still an empty character device"
+else
+  fail "compile -o /dev/null" "$(head -1 "$tmp/stderr"; ls -l /dev/null)"
+fi
+mkfifo "$tmp/pipe"
+cat "$tmp/pipe" >"$tmp/from-pipe" &
+if "$lpx" compile "$mlp" -o "$tmp/pipe" >/dev/null 2>"$tmp/stderr" &&
+   wait $! && [ -p "$tmp/pipe" ] &&
+   [ "$(head -c 4 "$tmp/from-pipe")" = LPXB ] &&
+   "$lpx" simulate "$tmp/from-pipe" >/dev/null 2>>"$tmp/stderr"; then
+  ok "compile -o FIFO: the program went through the pipe, which is still one"
+else
+  fail "compile -o FIFO" "$(head -1 "$tmp/stderr")"
+fi
+
+finish

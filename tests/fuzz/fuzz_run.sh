@@ -4,6 +4,8 @@
 # so CI repeats the same run and cannot fail on a crash found by chance.
 # With LPX_FUZZ_SECONDS set it fuzzes that long from a random seed instead:
 # the long run that looks for new crashes (docs/reliability.md).
+# LPX_FUZZ_FLAGS adds libFuzzer flags, e.g. "-fork=1 -ignore_crashes=1" so
+# a long run goes on after a crash and reports every one it finds.
 # Usage: fuzz_run.sh import|program|chip|coverage FUZZER LPX RUNS
 # Crash inputs land in $LPX_FUZZ_ARTIFACTS (default ./fuzz-artifacts/TARGET).
 set -euo pipefail
@@ -61,6 +63,7 @@ if [ -n "${LPX_FUZZ_SECONDS:-}" ]; then
 else
   budget=(-runs="$runs" -seed=1)
 fi
+read -ra extra <<<"${LPX_FUZZ_FLAGS:-}"
 "$fuzzer" "${budget[@]}" -timeout=30 -rss_limit_mb=3072 \
-  -print_final_stats=1 -artifact_prefix="$artifacts/" \
+  -print_final_stats=1 -artifact_prefix="$artifacts/" "${extra[@]}" \
   "$work/corpus" "$work/seeds"

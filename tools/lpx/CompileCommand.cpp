@@ -5,6 +5,7 @@
 #include "lpx/Import/ImportArgs.h"
 
 #include "lpx/Driver/Compile.h"
+#include "lpx/isa/AtomicFile.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "lpx/isa/Program.h"
 
@@ -12,7 +13,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace lpx;
@@ -32,10 +32,15 @@ int lpx::cli::runCompile(const CompileArgs &args) {
 
   auto ctx = makeCompilerContext();
   unsigned errors = 0;
+  std::optional<StageProgress> progress; // while the program is compiled
   mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
     if (d.getSeverity() == mlir::DiagnosticSeverity::Error) {
       ++errors;
-      reportError(cmd, describeDiagnostic(d));
+      auto report = [&] { reportError(cmd, describeDiagnostic(d)); };
+      if (progress)
+        progress->printAbove(report);
+      else
+        report();
     }
     return mlir::success();
   });
@@ -54,24 +59,20 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     auto module = compileToIR(*ctx, args.model, *importOpts, opts, *chip, stop);
     if (failed(module))
       return failedWithoutMessage();
-    std::error_code ec;
-    llvm::ToolOutputFile out(args.output, ec, llvm::sys::fs::OF_Text);
-    if (ec)
-      return reportError(cmd, "cannot write '" + args.output +
-                                  "': " + ec.message());
-    (*module)->print(out.os());
-    out.keep();
+    if (auto e = isa::writeFileAtomically(
+            args.output, [&](llvm::raw_ostream &os) { (*module)->print(os); }))
+      return reportError(cmd, std::move(e));
     return kOk;
   }
   mlir::FailureOr<isa::pb::Program> program = mlir::failure();
-  {
-    StageProgress progress("compile");
-    program = compileToProgram(
-        *ctx, args.model, *importOpts, opts, *chip,
-        [&](llvm::StringRef stage, unsigned i, unsigned n) {
-          progress.stage(stage, i, n);
-        });
-  }
+  progress.emplace("compile");
+  program = compileToProgram(
+      *ctx, args.model, *importOpts, opts, *chip,
+      [&](llvm::StringRef stage, unsigned i, unsigned n) {
+        progress->stage(stage, i, n);
+      },
+      [&](uint64_t done, uint64_t total) { progress->work(done, total); });
+  progress.reset();
   if (failed(program))
     return failedWithoutMessage();
   if (auto e = isa::writeProgramFile(*program, args.output))

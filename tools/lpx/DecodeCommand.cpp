@@ -6,12 +6,12 @@
 // is removed on every path out.
 //
 //===----------------------------------------------------------------------===//
-#include "AtomicFile.h"
 #include "Commands.h"
 #include "DecodeGenerate.h"
 #include "DecodeSweep.h"
 #include "Progress.h"
 
+#include "lpx/isa/AtomicFile.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "lpx/models/Export.h"
 #include "llvm/Support/FileSystem.h"
@@ -207,9 +207,9 @@ int runSweep(const DecodeArgs &a, const DecodeTarget &t,
                                   m->physicalBoundUs);
     points.push_back(std::move(*m));
   }
-  if (auto e = writeFileAtomically(a.output, decodeSweepCsv(points)))
+  if (auto e = isa::writeFileAtomically(a.output, decodeSweepCsv(points)))
     return reportError(kCmd, std::move(e));
-  if (auto e = writeFileAtomically(o.plot, decodeSweepSvg(points)))
+  if (auto e = isa::writeFileAtomically(o.plot, decodeSweepSvg(points)))
     return reportError(kCmd, std::move(e));
   llvm::outs() << "wrote " << a.output << ", " << o.plot << "\n";
   return kOk;

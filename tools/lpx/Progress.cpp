@@ -13,7 +13,17 @@ namespace {
 constexpr double kLineInterval = 10.0;
 constexpr double kBarInterval = 0.1;
 constexpr int kBarWidth = 30;
+// A stage's pace says little before its counted work has run this long.
+constexpr double kMinWorkSecondsForEstimate = 1.0;
 } // namespace
+
+std::optional<double> lpx::cli::estimateSecondsLeft(double elapsed,
+                                                    uint64_t done,
+                                                    uint64_t total) {
+  if (done == 0 || done >= total)
+    return std::nullopt;
+  return elapsed / double(done) * double(total - done);
+}
 
 Progress::Progress(std::string what, size_t total, std::string unit)
     : what(std::move(what)), unit(std::move(unit)), total(total),
@@ -36,9 +46,8 @@ void Progress::update(size_t done, size_t failed) {
   if (!terminal) {
     os << "lpx " << what << ": " << done << "/" << total << " " << unit
        << " done (" << llvm::format("%.1f s", elapsed);
-    if (done > 0 && done < total)
-      os << llvm::format(", about %.0f s left",
-                         elapsed / double(done) * double(total - done));
+    if (auto left = estimateSecondsLeft(elapsed, done, total))
+      os << llvm::format(", about %.0f s left", *left);
     os << ")\n";
     return;
   }
@@ -48,9 +57,8 @@ void Progress::update(size_t done, size_t failed) {
   if (failed)
     os << " (" << failed << " failed)";
   os << llvm::format("  %.1f s", elapsed);
-  if (done > 0 && done < total)
-    os << llvm::format(", about %.0f s left",
-                       elapsed / double(done) * double(total - done));
+  if (auto left = estimateSecondsLeft(elapsed, done, total))
+    os << llvm::format(", about %.0f s left", *left);
   os << "\x1b[K"; // erase what a longer previous line left behind
   os.flush();
   drawn = true;
@@ -102,17 +110,55 @@ void StageProgress::stage(llvm::StringRef stageName, unsigned i, unsigned n) {
   name = stageName.str();
   index = i;
   count = n;
+  workDone = 0;
+  workTotal = 0;
   if (drawn)
     draw();
 }
 
+void StageProgress::work(uint64_t done, uint64_t total) {
+  if (!terminal)
+    return;
+  if (done == 1) // a stage's (or a function's) counted loop starts
+    workStartNs.store(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() -
+                                                             start)
+            .count(),
+        std::memory_order_relaxed);
+  workTotal.store(total, std::memory_order_relaxed);
+  workDone.store(done, std::memory_order_relaxed);
+}
+
+void StageProgress::printAbove(llvm::function_ref<void()> print) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (drawn) {
+    llvm::errs() << "\r\x1b[K";
+    llvm::errs().flush();
+    drawn = false;
+  }
+  print();
+}
+
 void StageProgress::draw() {
   double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  double inWork =
+      elapsed - double(workStartNs.load(std::memory_order_relaxed)) * 1e-9;
   int filled = count ? int(kBarWidth * index / count) : 0;
   auto &os = llvm::errs();
   os << "\r[" << std::string(filled, '#') << std::string(kBarWidth - filled, '.')
-     << "] " << what << ": stage " << index + 1 << "/" << count << " " << name
-     << llvm::format("  %.1f s", elapsed) << "\x1b[K";
+     << "] " << what << ": stage " << index + 1 << "/" << count << " " << name;
+  // The compile thread writes these without the lock: a redraw may pair a
+  // count with an older total, which the check below keeps sane and the
+  // next redraw corrects.
+  uint64_t total = workTotal.load(std::memory_order_relaxed);
+  uint64_t done = workDone.load(std::memory_order_relaxed);
+  if (total && done <= total)
+    os << " " << done * 100 / total << "%";
+  os << llvm::format("  %.1f s", elapsed);
+  if (inWork >= kMinWorkSecondsForEstimate)
+    if (auto left = estimateSecondsLeft(inWork, done, total))
+      os << llvm::format(", about %.0f s left in this stage", *left);
+  os << "\x1b[K";
   os.flush();
   drawn = true;
 }

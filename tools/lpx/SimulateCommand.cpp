@@ -1,5 +1,5 @@
 //===- SimulateCommand.cpp - lpx simulate ---------------------------------===//
-#include "AtomicFile.h"
+#include "lpx/isa/AtomicFile.h"
 #include "Commands.h"
 #include "HtmlReport.h"
 #include "Timeline.h"
@@ -31,12 +31,13 @@ llvm::Error writeTimelineFiles(const SimulateArgs &args,
                            ? llvm::sys::path::filename(args.program).str()
                            : prog.program().source_model()));
   if (!args.trace.empty())
-    if (auto e = writeFileAtomically(args.trace, [&](llvm::raw_ostream &os) {
-          writeTraceEvents(timeline, os);
-        }))
+    if (auto e =
+            isa::writeFileAtomically(args.trace, [&](llvm::raw_ostream &os) {
+              writeTraceEvents(timeline, os);
+            }))
       return e;
   if (!args.report.empty())
-    return writeFileAtomically(args.report, html);
+    return isa::writeFileAtomically(args.report, html);
   return llvm::Error::success();
 }
 

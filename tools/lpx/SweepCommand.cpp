@@ -8,7 +8,6 @@
 // its status and message, not the end of the sweep.
 //
 //===----------------------------------------------------------------------===//
-#include "AtomicFile.h"
 #include "Commands.h"
 #include "CompileSupport.h"
 #include "lpx/Import/ImportArgs.h"

@@ -1,6 +1,6 @@
 //===- SweepReport.cpp - Sweep results as CSV and as a chart --------------===//
 #include "SweepReport.h"
-#include "AtomicFile.h"
+#include "lpx/isa/AtomicFile.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -251,9 +251,9 @@ llvm::Error lpx::cli::writeSweepFiles(const Grid &grid,
       return plot.takeError();
     svg = renderSvg(*plot);
   }
-  if (auto e = writeFileAtomically(csvPath, (head + rows).str()))
+  if (auto e = lpx::isa::writeFileAtomically(csvPath, (head + rows).str()))
     return e;
   if (!plotPath.empty())
-    return writeFileAtomically(plotPath, svg);
+    return lpx::isa::writeFileAtomically(plotPath, svg);
   return llvm::Error::success();
 }

@@ -45,7 +45,9 @@ std::unique_ptr<MLIRContext> lpx::makeCompilerContext() {
 FailureOr<OwningOpRef<ModuleOp>>
 lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
                  const CompileOptions &opts, const isa::ChipSpec &chip,
-                 StopAfter stop, const CompileStageCallback &onStage) {
+                 StopAfter stop, const CompileStageCallback &onStage,
+                 const StageWorkSink &onWork) {
+  ScopedStageWorkSink workSink(onWork);
   PassManager pm(&ctx);
   unsigned count = 1 + buildPipeline(pm, opts, stop); // the import, passes
   if (onStage) {
@@ -65,7 +67,9 @@ FailureOr<lpx::isa::pb::Program>
 lpx::compileToProgram(MLIRContext &ctx, StringRef model,
                       const ImportOptions &import, const CompileOptions &opts,
                       const isa::ChipSpec &chip,
-                      const CompileStageCallback &onStage) {
+                      const CompileStageCallback &onStage,
+                      const StageWorkSink &onWork) {
+  ScopedStageWorkSink workSink(onWork);
   // One stage more than compileToIR's: the emission.
   unsigned count = 0;
   CompileStageCallback withEmit = [&](StringRef stage, unsigned i,
@@ -74,7 +78,8 @@ lpx::compileToProgram(MLIRContext &ctx, StringRef model,
     onStage(stage, i, count);
   };
   auto module = compileToIR(ctx, model, import, opts, chip,
-                            StopAfter::Scheduled, onStage ? withEmit : nullptr);
+                            StopAfter::Scheduled, onStage ? withEmit : nullptr,
+                            onWork);
   if (failed(module))
     return failure();
   if (onStage)

@@ -17,6 +17,7 @@
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Banks.h"
 #include "lpx/Transforms/Passes.h"
+#include "lpx/Transforms/StageWork.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -290,7 +291,9 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
     std::optional<FreeList> freeList;
     using Active = std::pair<uint64_t, size_t>; // (end, tenant)
     std::priority_queue<Active, std::vector<Active>, std::greater<>> active;
+    lpx::StageWork work(order.size());
     for (size_t idx : order) {
+      work.step();
       Tenant &t = tenants[idx];
       if (t.node != node) {
         node = t.node;

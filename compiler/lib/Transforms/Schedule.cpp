@@ -18,6 +18,7 @@
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/Transforms/Passes.h"
+#include "lpx/Transforms/StageWork.h"
 #include "lpx/isa/Topology.h"
 #include "lpx/isa/UnitOps.h"
 
@@ -181,9 +182,11 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     for (size_t i = 0; i < tasks.size(); ++i)
       if (tasks[i].waiting == 0)
         open.push(i);
+    lpx::StageWork work(tasks.size());
     while (!open.empty()) {
       Task &t = tasks[open.top()];
       open.pop();
+      work.step();
       uint64_t start = 0;
       for (Value v : t.op->getOperands())
         start = std::max(start, ready.lookup(v));

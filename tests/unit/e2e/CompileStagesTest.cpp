@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace lpx;
 
@@ -48,6 +49,40 @@ TEST(CompileStages, DefaultPipeline) {
                {"import", "lpx-graph-decompose", "lpx-partition",
                 "lpx-verify-partitioned", "lpx-schedule", "lpx-allocate-sram",
                 "lpx-verify-scheduled", "emit"});
+}
+
+// The stages that count their work (scheduling, allocation, emission) report
+// it unit by unit, from 1 up to their total: what the time-left estimate of
+// `lpx compile` extrapolates from.
+TEST(CompileStages, WorkIsCountedUpToEachStagesTotal) {
+  auto ctx = makeCompilerContext();
+  auto chip = isa::loadChipSpec(isa::presetNames().front());
+  ASSERT_TRUE(bool(chip));
+  std::string stage;
+  std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> work;
+  auto program = compileToProgram(
+      *ctx, std::string(LPX_SOURCE_DIR) + "/models/mlp/model.onnx",
+      ImportOptions{}, CompileOptions{2}, *chip,
+      [&](llvm::StringRef s, unsigned, unsigned) { stage = s.str(); },
+      [&](uint64_t done, uint64_t total) {
+        work[stage].push_back({done, total});
+      });
+  ASSERT_TRUE(succeeded(program));
+  for (const char *s : {"lpx-schedule", "lpx-allocate-sram", "emit"}) {
+    const auto &w = work[s];
+    ASSERT_FALSE(w.empty()) << s;
+    uint64_t total = w.front().second;
+    EXPECT_GT(total, 0u) << s;
+    for (size_t i = 0; i < w.size(); ++i) {
+      EXPECT_EQ(w[i].first, i + 1) << s;
+      EXPECT_EQ(w[i].second, total) << s;
+    }
+    EXPECT_EQ(w.back().first, total) << s;
+  }
+  // Emission counts every op of the program function: one per instruction
+  // and one per constant buffer.
+  EXPECT_EQ(work["emit"].back().second,
+            uint64_t(program->instructions_size() + program->constants_size()));
 }
 
 TEST(CompileStages, WithNumberFormats) {

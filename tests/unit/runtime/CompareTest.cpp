@@ -5,10 +5,7 @@
 #include <cmath>
 #include <limits>
 
-using namespace lpx;
-using namespace lpx::rt;
 using namespace lpx::rt::test;
-using isa::DType;
 
 TEST(Compare, ReluInputDiffersFromOutput) {
   std::string dir = std::string(LPX_ONNX_TESTDATA) +

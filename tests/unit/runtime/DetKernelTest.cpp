@@ -7,11 +7,7 @@
 #include "TestProgram.h"
 #include "lpx/runtime/Runtime.h"
 
-using namespace lpx;
-using namespace lpx::rt;
 using namespace lpx::rt::test;
-using isa::DType;
-using isa::Opcode;
 
 namespace {
 

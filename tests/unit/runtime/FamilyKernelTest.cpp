@@ -12,11 +12,7 @@
 #include "llvm/ADT/bit.h"
 #include <cmath>
 
-using namespace lpx;
-using namespace lpx::rt;
 using namespace lpx::rt::test;
-using isa::DType;
-using isa::Opcode;
 
 namespace {
 

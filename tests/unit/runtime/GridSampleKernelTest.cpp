@@ -9,11 +9,7 @@
 #include "lpx/test/Near.h"
 #include "lpx/runtime/Runtime.h"
 
-using namespace lpx;
-using namespace lpx::rt;
 using namespace lpx::rt::test;
-using isa::DType;
-using isa::Opcode;
 
 namespace {
 

@@ -8,11 +8,7 @@
 #include "lpx/runtime/Runtime.h"
 #include <cmath>
 
-using namespace lpx;
-using namespace lpx::rt;
 using namespace lpx::rt::test;
-using isa::DType;
-using isa::Opcode;
 
 namespace {
 

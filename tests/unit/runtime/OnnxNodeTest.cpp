@@ -12,10 +12,7 @@
 #include "lpx/runtime/Runtime.h"
 #include "lpx/runtime/TensorFile.h"
 
-using namespace lpx;
-using namespace lpx::rt;
 using namespace lpx::rt::test;
-using isa::Opcode;
 
 namespace {
 struct NodeCase {

@@ -9,11 +9,7 @@
 #include <cmath>
 #include <limits>
 
-using namespace lpx;
-using namespace lpx::rt;
 using namespace lpx::rt::test;
-using isa::DType;
-using isa::Opcode;
 
 namespace {
 

@@ -7,10 +7,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-using namespace lpx;
-using namespace lpx::rt;
 using namespace lpx::rt::test;
-using isa::DType;
 
 namespace {
 const std::string kData = LPX_ONNX_TESTDATA;

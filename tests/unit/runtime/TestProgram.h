@@ -85,4 +85,11 @@ runConvF32(isa::Opcode op, std::vector<int64_t> xs, std::vector<float> x,
 
 } // namespace lpx::rt::test
 
+// What every runtime test file names without qualification, said once:
+// `using namespace lpx::rt::test;` brings all of it.
+namespace lpx::rt::test {
+using namespace lpx::test::prelude;
+using namespace lpx::rt;
+} // namespace lpx::rt::test
+
 #endif

@@ -12,12 +12,7 @@
 
 #include "lpx/isa/Banks.h"
 
-using namespace lpx;
-using namespace lpx::sim;
 using namespace lpx::sim::test;
-using isa::DType;
-using isa::Opcode;
-using ::testing::HasSubstr;
 
 namespace {
 
@@ -147,14 +142,11 @@ TEST(BankConflictTest, TwoWritesToOneBank) {
       b.buffer("t2", 0, inBank(2, 1024), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Neg, 0, 0, {a}, t, "Neg_0");
   b.inst(Opcode::Copy, 0, 1, {a}, t2, "Copy_1");
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  ASSERT_EQ(r.hazardCount, 1u);
-  EXPECT_EQ(r.hazards[0].kind, "bank-conflict");
-  EXPECT_EQ(r.hazards[0].instruction, 1u);
-  EXPECT_EQ(r.hazards[0].cycle, 1u);
-  EXPECT_THAT(r.hazards[0].message,
+  std::optional<Hazard> h = onlyHazard(b, "bank-conflict");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->instruction, 1u);
+  EXPECT_EQ(h->cycle, 1u);
+  EXPECT_THAT(h->message,
               HasSubstr("writes 't2' in bank 2 during cycles [1, " +
                         std::to_string(1 + kMemBusy + chip::kMemLatency) +
                         ")"));
@@ -169,12 +161,9 @@ TEST(BankConflictTest, ResultSharesABankWithItsOwnOperand) {
   uint32_t t =
       b.buffer("t", 0, inBank(2), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {u}, t, "Relu_0");
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  ASSERT_EQ(r.hazardCount, 1u);
-  const Hazard &h = r.hazards[0];
-  EXPECT_EQ(h.kind, "bank-conflict");
+  std::optional<Hazard> only = onlyHazard(b, "bank-conflict");
+  ASSERT_TRUE(only);
+  const Hazard &h = *only;
   EXPECT_EQ(h.instruction, 0u);
   EXPECT_EQ(h.cycle, 0u);
   EXPECT_THAT(h.message,
@@ -200,12 +189,9 @@ TEST(BankConflictTest, SendWritesOnTheDestination) {
       b.buffer("z", 1, inBank(4), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.send(0, 0, x, y, 1, arrive, "Send_0");
   b.inst(Opcode::Relu, 1, 10, {w}, z, "Relu_1");
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  ASSERT_EQ(r.hazardCount, 1u);
-  const Hazard &h = r.hazards[0];
-  EXPECT_EQ(h.kind, "bank-conflict");
+  std::optional<Hazard> only = onlyHazard(b, "bank-conflict");
+  ASSERT_TRUE(only);
+  const Hazard &h = *only;
   EXPECT_EQ(h.node, 1u);
   EXPECT_EQ(h.instruction, 1u);
   EXPECT_EQ(h.cycle, 10u);

@@ -7,11 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ProgramBuilder.h"
 
-using namespace lpx;
-using namespace lpx::sim;
 using namespace lpx::sim::test;
-using isa::DType;
-using isa::Opcode;
 
 namespace {
 

@@ -13,30 +13,14 @@
 
 #include <map>
 
-using namespace lpx;
-using namespace lpx::sim;
 using namespace lpx::sim::test;
-using isa::DType;
-using isa::Opcode;
-using ::testing::HasSubstr;
 
 namespace {
 
-// A 1x640 f32 tensor is 8 vectors: 2 VXM cycles, 1 MEM cycle.
-constexpr uint64_t kRowVectors = ceilDiv(640 * 4, chip::kVectorBytes);
-constexpr uint64_t kVxmBusy = ceilDiv(kRowVectors, chip::kVxmVectorsPerCycle);
-constexpr uint64_t kVxmDone = kVxmBusy + chip::kVxmLatency;
-constexpr uint64_t kMemBusy = ceilDiv(kRowVectors, chip::kMemVectorsPerCycle);
 
 TEST(HazardTest, OperandNotReady) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t t = b.buffer("sum", 0, 8192, DType::F32, {1, 640});
-  uint32_t z = b.buffer("z", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
-  // One cycle before the add's result is complete.
-  b.inst(Opcode::Relu, 0, kVxmDone - 1, {t}, z, "Relu_1");
+  // The relu issues one cycle before the add's result is complete.
+  ProgramBuilder b = addThenRelu(row::kVxmDone - 1, "sum");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -49,13 +33,13 @@ TEST(HazardTest, OperandNotReady) {
   const Hazard h = hazardsOfKind(r, "operand-not-ready").at(0);
   EXPECT_EQ(h.node, 0u);
   EXPECT_EQ(h.instruction, 1u);
-  EXPECT_EQ(h.cycle, kVxmDone - 1);
+  EXPECT_EQ(h.cycle, row::kVxmDone - 1);
   EXPECT_THAT(h.message, HasSubstr("relu"));
   EXPECT_THAT(h.message, HasSubstr("Relu_1"));
   EXPECT_THAT(h.message, HasSubstr("'sum'"));
-  EXPECT_THAT(h.message, HasSubstr("cycle " + std::to_string(kVxmDone)));
+  EXPECT_THAT(h.message, HasSubstr("cycle " + std::to_string(row::kVxmDone)));
   // The simulator does not stall: the relu still finishes on its own clock.
-  EXPECT_EQ(r.totalCycles, kVxmDone - 1 + kVxmDone);
+  EXPECT_EQ(r.totalCycles, row::kVxmDone - 1 + row::kVxmDone);
 }
 
 TEST(HazardTest, OperandNeverProduced) {
@@ -78,8 +62,8 @@ TEST(HazardTest, UnitBusy) {
   uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
   uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
-  // The VXM is busy for kVxmBusy = 2 cycles; issue the next one at 1.
-  b.inst(Opcode::Relu, 0, kVxmBusy - 1, {x}, z2, "Relu_1");
+  // The VXM is busy for row::kVxmBusy = 2 cycles; issue the next one at 1.
+  b.inst(Opcode::Relu, 0, row::kVxmBusy - 1, {x}, z2, "Relu_1");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -88,14 +72,14 @@ TEST(HazardTest, UnitBusy) {
   const Hazard &h = r.hazards[0];
   EXPECT_EQ(h.kind, "unit-busy");
   EXPECT_EQ(h.instruction, 1u);
-  EXPECT_EQ(h.cycle, kVxmBusy - 1);
-  EXPECT_THAT(h.message,
-              HasSubstr("vxm is busy until cycle " + std::to_string(kVxmBusy)));
+  EXPECT_EQ(h.cycle, row::kVxmBusy - 1);
+  EXPECT_THAT(h.message, HasSubstr("vxm is busy until cycle " +
+                                   std::to_string(row::kVxmBusy)));
   EXPECT_THAT(h.message, HasSubstr("Neg_0"));
   // Busy cycles count the union of occupied cycles: [0, 2) and [1, 3).
   for (const QueueStats &q : r.queues) {
     if (q.queue == "vxm") {
-      EXPECT_EQ(q.busyCycles, kVxmBusy + 1);
+      EXPECT_EQ(q.busyCycles, row::kVxmBusy + 1);
     }
   }
 }
@@ -112,8 +96,9 @@ TEST(HazardTest, DifferentUnitsRunInParallel) {
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   EXPECT_EQ(r.hazardCount, 0u);
-  EXPECT_EQ(r.totalCycles,
-            std::max(kVxmDone, kMemBusy + uint64_t(chip::kMemLatency)));
+  EXPECT_EQ(
+      r.totalCycles,
+      std::max(row::kVxmDone, row::kMemBusy + uint64_t(chip::kMemLatency)));
 }
 
 // With vxm.queues = 2 two VXM instructions may run in the same cycles, one
@@ -128,7 +113,7 @@ TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
                          isa::pb::OUTPUT);
   b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
   b.inst(Opcode::Relu, 0, 0, {x}, z2, "Relu_1").set_queue(1);
-  b.inst(Opcode::Neg, 0, kVxmBusy - 1, {x}, z3, "Neg_2").set_queue(1);
+  b.inst(Opcode::Neg, 0, row::kVxmBusy - 1, {x}, z3, "Neg_2").set_queue(1);
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -141,8 +126,8 @@ TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
   std::map<std::string, uint64_t> busy;
   for (const QueueStats &q : r.queues)
     busy[q.queue] = q.busyCycles;
-  EXPECT_EQ(busy["vxm0"], kVxmBusy);
-  EXPECT_EQ(busy["vxm1"], kVxmBusy + 1);
+  EXPECT_EQ(busy["vxm0"], row::kVxmBusy);
+  EXPECT_EQ(busy["vxm1"], row::kVxmBusy + 1);
   EXPECT_EQ(busy.count("vxm"), 0u);
 }
 
@@ -201,7 +186,7 @@ TEST(HazardTest, ArrivalMismatch) {
 }
 
 // t1 and t2 share address 4096. t1 is read by a relu issued when t1 is ready
-// at kVxmDone, which keeps reading for kVxmBusy cycles.
+// at row::kVxmDone, which keeps reading for row::kVxmBusy cycles.
 struct SharedAddress {
   ProgramBuilder b;
   uint32_t x, t1, t2, out1, out2;
@@ -217,13 +202,13 @@ struct SharedAddress {
 TEST(HazardTest, SramOverwriteWhileRead) {
   SharedAddress s;
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
-  s.b.inst(Opcode::Relu, 0, kVxmDone, {s.t1}, s.out1, "Relu_1");
-  // t1 is read until kVxmDone + kVxmBusy; the copy into t2 (on MEM, so no
-  // unit conflict) starts one cycle before that.
-  const uint64_t readEnd = kVxmDone + kVxmBusy;
+  s.b.inst(Opcode::Relu, 0, row::kVxmDone, {s.t1}, s.out1, "Relu_1");
+  // t1 is read until row::kVxmDone + row::kVxmBusy; the copy into t2 (on MEM,
+  // so no unit conflict) starts one cycle before that.
+  const uint64_t readEnd = row::kVxmDone + row::kVxmBusy;
   s.b.inst(Opcode::Copy, 0, readEnd - 1, {s.x}, s.t2, "Copy_2");
-  s.b.inst(Opcode::Relu, 0, readEnd - 1 + kMemBusy + chip::kMemLatency, {s.t2},
-           s.out2, "Relu_3");
+  s.b.inst(Opcode::Relu, 0, readEnd - 1 + row::kMemBusy + chip::kMemLatency,
+           {s.t2}, s.out2, "Relu_3");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -244,10 +229,10 @@ TEST(HazardTest, SramOverwriteWhileRead) {
 TEST(HazardTest, SramReuseAfterLastReadIsFine) {
   SharedAddress s;
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
-  s.b.inst(Opcode::Relu, 0, kVxmDone, {s.t1}, s.out1, "Relu_1");
-  const uint64_t readEnd = kVxmDone + kVxmBusy;
+  s.b.inst(Opcode::Relu, 0, row::kVxmDone, {s.t1}, s.out1, "Relu_1");
+  const uint64_t readEnd = row::kVxmDone + row::kVxmBusy;
   s.b.inst(Opcode::Copy, 0, readEnd, {s.x}, s.t2, "Copy_2");
-  s.b.inst(Opcode::Relu, 0, readEnd + kMemBusy + chip::kMemLatency, {s.t2},
+  s.b.inst(Opcode::Relu, 0, readEnd + row::kMemBusy + chip::kMemLatency, {s.t2},
            s.out2, "Relu_3");
 
   std::optional<isa::VerifiedProgram> prog;
@@ -259,7 +244,7 @@ TEST(HazardTest, SramReuseAfterLastReadIsFine) {
 TEST(HazardTest, SramOverwriteWhileProduced) {
   SharedAddress s;
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
-  // t1 is complete only at kVxmDone; t2 takes its space at cycle 1.
+  // t1 is complete only at row::kVxmDone; t2 takes its space at cycle 1.
   s.b.inst(Opcode::Copy, 0, 1, {s.x}, s.t2, "Copy_1");
 
   std::optional<isa::VerifiedProgram> prog;
@@ -271,7 +256,7 @@ TEST(HazardTest, SramOverwriteWhileProduced) {
   ASSERT_EQ(hazardsOfKind(r, "sram-overwrite").size(), 1u);
   EXPECT_THAT(hazardsOfKind(r, "sram-overwrite")[0].message,
               HasSubstr("'t1' still being produced until cycle " +
-                        std::to_string(kVxmDone)));
+                        std::to_string(row::kVxmDone)));
 }
 
 TEST(HazardTest, ReadAfterOverwrite) {
@@ -279,14 +264,14 @@ TEST(HazardTest, ReadAfterOverwrite) {
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
   // t1 is complete and not yet read, so taking its space is not itself a
   // conflict; reading t1 afterwards is.
-  s.b.inst(Opcode::Copy, 0, kVxmDone, {s.x}, s.t2, "Copy_1");
-  s.b.inst(Opcode::Relu, 0, kVxmDone + 1, {s.t1}, s.out1, "Relu_2");
+  s.b.inst(Opcode::Copy, 0, row::kVxmDone, {s.x}, s.t2, "Copy_1");
+  s.b.inst(Opcode::Relu, 0, row::kVxmDone + 1, {s.t1}, s.out1, "Relu_2");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
-  // The copy is still writing t2 (until kVxmDone + 1 + kMemLatency) when the
-  // relu reads the same banks: also a bank conflict.
+  // The copy is still writing t2 (until row::kVxmDone + 1 + kMemLatency) when
+  // the relu reads the same banks: also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(hazardsOfKind(r, "bank-conflict").size(), 1u);
   const Hazard h = hazardsOfKind(r, "sram-overwrite").at(0);
@@ -294,7 +279,7 @@ TEST(HazardTest, ReadAfterOverwrite) {
   EXPECT_THAT(h.message,
               HasSubstr("operand 't1' was overwritten by 't2' (instruction 1 "
                         "at cycle " +
-                        std::to_string(kVxmDone) + ")"));
+                        std::to_string(row::kVxmDone) + ")"));
 }
 
 TEST(HazardTest, PartialOverlapCounts) {
@@ -305,9 +290,9 @@ TEST(HazardTest, PartialOverlapCounts) {
   uint32_t c = b.buffer("c", 0, 4096 + 2000, DType::F32, {1, 80});
   uint32_t z = b.buffer("z", 0, 16384, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Neg, 0, 0, {x}, a, "Neg_0");
-  b.inst(Opcode::Relu, 0, kVxmDone, {a}, z, "Relu_1");
+  b.inst(Opcode::Relu, 0, row::kVxmDone, {a}, z, "Relu_1");
   isa::pb::Instruction &slice =
-      b.inst(Opcode::Slice, 0, kVxmDone, {x}, c, "Slice_2");
+      b.inst(Opcode::Slice, 0, row::kVxmDone, {x}, c, "Slice_2");
   *slice.mutable_attributes() = lpx::test::sliceAttrs({0, 0}, {1, 1});
 
   std::optional<isa::VerifiedProgram> prog;
@@ -328,7 +313,7 @@ TEST(HazardTest, OverwritingAnOutput) {
       b.buffer("out", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
   uint32_t t = b.buffer("t", 0, 4096, DType::F32, {1, 640});
   b.inst(Opcode::Neg, 0, 0, {x}, out, "Neg_0");
-  b.inst(Opcode::Copy, 0, kVxmDone, {x}, t, "Copy_1");
+  b.inst(Opcode::Copy, 0, row::kVxmDone, {x}, t, "Copy_1");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;

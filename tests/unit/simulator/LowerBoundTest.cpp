@@ -11,19 +11,10 @@
 
 #include "llvm/Support/JSON.h"
 
-using namespace lpx;
-using namespace lpx::sim;
 using namespace lpx::sim::test;
-using isa::DType;
-using isa::Opcode;
-using ::testing::HasSubstr;
 
 namespace {
 
-constexpr uint64_t kRowBytes = 640 * 4;
-constexpr uint64_t kVxmBusy =
-    ceilDiv(ceilDiv(kRowBytes, chip::kVectorBytes), chip::kVxmVectorsPerCycle);
-constexpr uint64_t kVxmDone = kVxmBusy + chip::kVxmLatency;
 constexpr uint64_t kMxmBusy =
     chip::kMxmWeightLoad +
     std::max<uint64_t>(chip::kMxmWeightLoad, 8 * chip::kMxmCyclesInt8);
@@ -31,7 +22,7 @@ constexpr uint64_t kMxmDone = kMxmBusy + chip::kMxmLatency;
 // Every bank delivers one 320-byte vector per cycle.
 constexpr uint64_t kSramBytesPerCycle =
     uint64_t(chip::kSramSlices) * chip::kBanksPerSlice * chip::kVectorBytes;
-static_assert(kVxmBusy == 2 && kVxmDone == 5);
+static_assert(row::kVxmBusy == 2 && row::kVxmDone == 5);
 static_assert(kMxmBusy == 20 && kMxmDone == 27);
 
 std::string text(const SimResult &r, const isa::VerifiedProgram &p) {
@@ -54,15 +45,15 @@ ProgramBuilder chainAndMatmul(uint64_t matmulIssue) {
   uint32_t m = b.buffer("m", 0, 28672, DType::I8, {8, 64}, isa::pb::OUTPUT);
   b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
   b.inst(Opcode::MatMul, 0, matmulIssue, {a, w}, m, "MatMul_2");
-  b.inst(Opcode::Relu, 0, kVxmDone, {t}, z, "Relu_1");
-  if (matmulIssue > kVxmDone) // keep the list sorted by issue cycle
+  b.inst(Opcode::Relu, 0, row::kVxmDone, {t}, z, "Relu_1");
+  if (matmulIssue > row::kVxmDone) // keep the list sorted by issue cycle
     b.program.mutable_instructions()->SwapElements(1, 2);
   return b;
 }
 
 TEST(LowerBoundTest, ChainAndIndependentMatmul) {
   // The matmul issued only after the chain ends at 2 * 5 = 10.
-  const uint64_t late = 2 * kVxmDone;
+  const uint64_t late = 2 * row::kVxmDone;
   ProgramBuilder b = chainAndMatmul(late);
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -80,7 +71,7 @@ TEST(LowerBoundTest, ChainAndIndependentMatmul) {
   EXPECT_EQ(r.bounds.resource.cycles, kMxmBusy + chip::kMxmLatency);
   EXPECT_EQ(r.bounds.resource.what, "mxm on node 0");
   // SRAM: add 2560 * 3, relu 2560 * 2, matmul 512 + 4096 + 512 bytes.
-  const uint64_t bytes = 5 * kRowBytes + 512 + 4096 + 512;
+  const uint64_t bytes = 5 * row::kBytes + 512 + 4096 + 512;
   EXPECT_EQ(r.bounds.sramBandwidth.cycles,
             ceilDiv(bytes, kSramBytesPerCycle)); // 1
   EXPECT_EQ(r.bounds.sramBandwidth.what, "SRAM bandwidth of node 0");
@@ -119,18 +110,19 @@ TEST(LowerBoundTest, BusiestQueueBound) {
   for (int i = 0; i < 4; ++i) {
     uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
                           DType::F32, {1, 640}, isa::pb::OUTPUT);
-    b.inst(Opcode::Relu, 0, kVxmBusy * i, {x}, z, "Relu_" + std::to_string(i));
+    b.inst(Opcode::Relu, 0, row::kVxmBusy * i, {x}, z,
+           "Relu_" + std::to_string(i));
   }
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 0u);
-  EXPECT_EQ(r.totalCycles, 3 * kVxmBusy + kVxmDone); // 11
-  EXPECT_EQ(r.bounds.criticalPath.cycles, kVxmDone);
+  EXPECT_EQ(r.totalCycles, 3 * row::kVxmBusy + row::kVxmDone); // 11
+  EXPECT_EQ(r.bounds.criticalPath.cycles, row::kVxmDone);
   // Ties between equal chains go to the first instruction that reached it.
   EXPECT_EQ(r.bounds.criticalPath.what, "dependency chain ending at Relu_0");
-  EXPECT_EQ(r.bounds.resource.cycles, 4 * kVxmBusy + chip::kVxmLatency);
-  EXPECT_EQ(r.lowerBound, 4 * kVxmBusy + chip::kVxmLatency);
+  EXPECT_EQ(r.bounds.resource.cycles, 4 * row::kVxmBusy + chip::kVxmLatency);
+  EXPECT_EQ(r.lowerBound, 4 * row::kVxmBusy + chip::kVxmLatency);
   EXPECT_EQ(r.bottleneck, "vxm on node 0");
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
 }
@@ -145,7 +137,7 @@ TEST(LowerBoundTest, QueuesShareAUnitsWork) {
   for (int i = 0; i < 4; ++i) {
     uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
                           DType::F32, {1, 640}, isa::pb::OUTPUT);
-    b.inst(Opcode::Relu, 0, kVxmBusy * (i / 2), {x}, z,
+    b.inst(Opcode::Relu, 0, row::kVxmBusy * (i / 2), {x}, z,
            "Relu_" + std::to_string(i))
         .set_queue(i % 2);
   }
@@ -153,8 +145,9 @@ TEST(LowerBoundTest, QueuesShareAUnitsWork) {
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   ASSERT_EQ(r.hazardCount, 0u);
-  EXPECT_EQ(r.totalCycles, kVxmBusy + kVxmDone); // 7
-  EXPECT_EQ(r.bounds.resource.cycles, 4 * kVxmBusy / 2 + chip::kVxmLatency);
+  EXPECT_EQ(r.totalCycles, row::kVxmBusy + row::kVxmDone); // 7
+  EXPECT_EQ(r.bounds.resource.cycles,
+            4 * row::kVxmBusy / 2 + chip::kVxmLatency);
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
 }
 
@@ -260,7 +253,7 @@ TEST(LowerBoundTest, EmptyProgram) {
 }
 
 TEST(LowerBoundTest, ComputeLowerBoundsMatchesTheSimulation) {
-  ProgramBuilder b = chainAndMatmul(2 * kVxmDone);
+  ProgramBuilder b = chainAndMatmul(2 * row::kVxmDone);
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
@@ -290,7 +283,7 @@ TEST(HostIoTest, SeparateFromCycles) {
 }
 
 TEST(HostIoTest, JsonKeys) {
-  ProgramBuilder b = chainAndMatmul(2 * kVxmDone);
+  ProgramBuilder b = chainAndMatmul(2 * row::kVxmDone);
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));

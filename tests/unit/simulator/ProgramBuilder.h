@@ -28,6 +28,17 @@ using lpx::test::testChipYaml;
 
 constexpr uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/// The tensor most tests use: a 1x640 f32 row, 640 * 4 = 2560 bytes = 8
+/// vectors of 320 bytes. A VXM pass over it is busy 2 cycles (4 vectors per
+/// cycle) and done kVxmLatency later; a MEM pass is busy 1 cycle.
+namespace row {
+constexpr uint64_t kBytes = 640 * 4;
+constexpr uint64_t kVectors = ceilDiv(kBytes, chip::kVectorBytes);
+constexpr uint64_t kVxmBusy = ceilDiv(kVectors, chip::kVxmVectorsPerCycle);
+constexpr uint64_t kVxmDone = kVxmBusy + chip::kVxmLatency;
+constexpr uint64_t kMemBusy = ceilDiv(kVectors, chip::kMemVectorsPerCycle);
+} // namespace row
+
 using lpx::test::ProgramBuilder;
 
 /// Loads and simulates, failing the test on any error.
@@ -49,6 +60,40 @@ inline bool loadAndSimulate(const ProgramBuilder &b,
   return true;
 }
 
+/// The chain most timing tests start from, on node 0: add x + y -> `sum`,
+/// issued at 0, then relu `sum` -> z issued at `reluIssue`. Each 1x640 f32
+/// row sits 4096 bytes from the next, in a bank of its own.
+inline ProgramBuilder addThenRelu(uint64_t reluIssue,
+                                  const std::string &sum = "t") {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, isa::DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t y =
+      b.buffer("y", 0, 4096, isa::DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t t = b.buffer(sum, 0, 8192, isa::DType::F32, {1, 640});
+  uint32_t z =
+      b.buffer("z", 0, 12288, isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(isa::Opcode::Add, 0, 0, {x, y}, t, "Add_0");
+  b.inst(isa::Opcode::Relu, 0, reluIssue, {t}, z, "Relu_1");
+  return b;
+}
+
+/// Loads and simulates a program that must report exactly one hazard, of
+/// `kind`; that hazard, or none (the test has then failed).
+inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
+                                        const std::string &kind) {
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  if (!loadAndSimulate(b, prog, r))
+    return std::nullopt;
+  if (r.hazardCount != 1 || r.hazards.size() != 1 ||
+      r.hazards[0].kind != kind) {
+    ADD_FAILURE() << "expected one " << kind << " hazard, got "
+                  << r.hazardCount;
+    return std::nullopt;
+  }
+  return r.hazards[0];
+}
+
 /// The hazards of one kind, in program order.
 inline std::vector<Hazard> hazardsOfKind(const SimResult &r,
                                          const std::string &kind) {
@@ -59,6 +104,14 @@ inline std::vector<Hazard> hazardsOfKind(const SimResult &r,
   return out;
 }
 
+} // namespace lpx::sim::test
+
+// What every simulator test file names without qualification, said once:
+// `using namespace lpx::sim::test;` brings all of it.
+namespace lpx::sim::test {
+using namespace lpx::test::prelude;
+using namespace lpx::sim;
+using ::testing::HasSubstr;
 } // namespace lpx::sim::test
 
 #endif

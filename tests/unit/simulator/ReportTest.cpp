@@ -3,31 +3,16 @@
 
 #include "llvm/Support/JSON.h"
 
-using namespace lpx;
-using namespace lpx::sim;
 using namespace lpx::sim::test;
-using isa::DType;
-using isa::Opcode;
-using ::testing::HasSubstr;
 
 namespace {
 
-constexpr uint64_t kRowVectors = ceilDiv(640 * 4, chip::kVectorBytes);
-constexpr uint64_t kVxmBusy = ceilDiv(kRowVectors, chip::kVxmVectorsPerCycle);
-constexpr uint64_t kVxmDone = kVxmBusy + chip::kVxmLatency;
 
 // add, then a relu issued one cycle early: it reads 't' before it is
 // complete and while the add still writes it (operand-not-ready and
 // bank-conflict, both at the relu), one busy VXM.
 ProgramBuilder brokenChain() {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t t = b.buffer("t", 0, 8192, DType::F32, {1, 640});
-  uint32_t z = b.buffer("z", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
-  b.inst(Opcode::Relu, 0, kVxmDone - 1, {t}, z, "Relu_1");
-  return b;
+  return addThenRelu(row::kVxmDone - 1);
 }
 
 std::string json(const SimResult &r, const isa::VerifiedProgram &p) {
@@ -69,8 +54,8 @@ TEST(ReportTest, JsonContents) {
   const llvm::json::Object *root = parsed->getAsObject();
   ASSERT_NE(root, nullptr);
 
-  // The relu issues at kVxmDone - 1 and takes its own busy + latency.
-  const uint64_t total = kVxmDone - 1 + kVxmDone;
+  // The relu issues at row::kVxmDone - 1 and takes its own busy + latency.
+  const uint64_t total = row::kVxmDone - 1 + row::kVxmDone;
   EXPECT_EQ(root->getInteger("total_cycles"), int64_t(total));
   EXPECT_EQ(root->getInteger("instructions"), 2);
   EXPECT_EQ(root->getInteger("hazard_count"), 2);
@@ -83,15 +68,15 @@ TEST(ReportTest, JsonContents) {
   const llvm::json::Object *h = (*hazards)[0].getAsObject();
   EXPECT_EQ(h->getString("kind"), "operand-not-ready");
   EXPECT_EQ(h->getInteger("instruction"), 1);
-  EXPECT_EQ(h->getInteger("cycle"), int64_t(kVxmDone - 1));
+  EXPECT_EQ(h->getInteger("cycle"), int64_t(row::kVxmDone - 1));
 
   const llvm::json::Array *queues = root->getArray("queues");
   ASSERT_TRUE(queues && queues->size() == 4);
   const llvm::json::Object *vxm = (*queues)[3].getAsObject();
   EXPECT_EQ(vxm->getString("queue"), "vxm");
-  EXPECT_EQ(vxm->getInteger("busy_cycles"), int64_t(2 * kVxmBusy));
+  EXPECT_EQ(vxm->getInteger("busy_cycles"), int64_t(2 * row::kVxmBusy));
   EXPECT_DOUBLE_EQ(*vxm->getNumber("utilisation"),
-                   double(2 * kVxmBusy) / double(total));
+                   double(2 * row::kVxmBusy) / double(total));
 
   // Keys come out sorted, whatever order the code inserted them in.
   EXPECT_LT(s.find("\"bytes_over_links\""), s.find("\"chip\""));
@@ -104,17 +89,17 @@ TEST(ReportTest, TextReport) {
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   std::string s = text(r, *prog);
-  const uint64_t total = kVxmDone - 1 + kVxmDone;
+  const uint64_t total = row::kVxmDone - 1 + row::kVxmDone;
   EXPECT_THAT(s, HasSubstr("total cycles:     " + std::to_string(total)));
   // total cycles at 500 MHz, in microseconds.
   std::string us = llvm::formatv("{0:f3} us", double(total) / chip::kClockMHz);
   EXPECT_THAT(s, HasSubstr(us));
   // VXM busy 2 * 2 of 9 cycles = 44.44%.
-  std::string util =
-      llvm::formatv("{0:f2}%", 100.0 * double(2 * kVxmBusy) / double(total));
+  std::string util = llvm::formatv(
+      "{0:f2}%", 100.0 * double(2 * row::kVxmBusy) / double(total));
   EXPECT_THAT(s, HasSubstr(util));
   EXPECT_THAT(s, HasSubstr("hazards: 2"));
-  EXPECT_THAT(s, HasSubstr("cycle " + std::to_string(kVxmDone - 1) +
+  EXPECT_THAT(s, HasSubstr("cycle " + std::to_string(row::kVxmDone - 1) +
                            " node 0 instruction 1 operand-not-ready: relu "
                            "(origin 'Relu_1'): operand 't'"));
 }

@@ -6,19 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "ProgramBuilder.h"
 
-using namespace lpx;
-using namespace lpx::sim;
 using namespace lpx::sim::test;
-using isa::DType;
-using isa::Opcode;
 
 namespace {
 
-// A 1x640 f32 tensor: 640 * 4 = 2560 bytes = 8 vectors of 320 bytes.
-constexpr uint64_t kRowBytes = 640 * 4;
-constexpr uint64_t kRowVectors = ceilDiv(kRowBytes, chip::kVectorBytes);
-// A VXM pass over it: 8 vectors at 4 per cycle = 2 busy cycles.
-constexpr uint64_t kVxmBusy = ceilDiv(kRowVectors, chip::kVxmVectorsPerCycle);
 
 const QueueStats *findQueue(const SimResult &r, uint32_t node,
                             const std::string &name) {
@@ -39,7 +30,7 @@ TEST(SimulatorTest, OneVxmOp) {
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   // Issued at 0, busy 2, then the VXM pipeline latency.
-  const uint64_t expected = kVxmBusy + chip::kVxmLatency;
+  const uint64_t expected = row::kVxmBusy + chip::kVxmLatency;
   EXPECT_EQ(r.totalCycles, expected);
   EXPECT_DOUBLE_EQ(r.seconds, double(expected) / (chip::kClockMHz * 1e6));
   EXPECT_EQ(r.instructions, 1u);
@@ -49,20 +40,14 @@ TEST(SimulatorTest, OneVxmOp) {
 }
 
 TEST(SimulatorTest, DependentChainAtReadiness) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t t = b.buffer("t", 0, 8192, DType::F32, {1, 640});
-  uint32_t z = b.buffer("z", 0, 12288, DType::F32, {1, 640}, isa::pb::OUTPUT);
   // The add completes at busy + latency; the relu issues exactly then.
-  const uint64_t addDone = kVxmBusy + chip::kVxmLatency;
-  b.inst(Opcode::Add, 0, 0, {x, y}, t, "Add_0");
-  b.inst(Opcode::Relu, 0, addDone, {t}, z, "Relu_1");
+  const uint64_t addDone = row::kVxmBusy + chip::kVxmLatency;
+  ProgramBuilder b = addThenRelu(addDone);
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  const uint64_t expected = addDone + kVxmBusy + chip::kVxmLatency;
+  const uint64_t expected = addDone + row::kVxmBusy + chip::kVxmLatency;
   EXPECT_EQ(r.totalCycles, expected);
   EXPECT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.instructions, 2u);
@@ -78,7 +63,7 @@ TEST(SimulatorTest, TranscendentalTakesSeveralPasses) {
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
   // 8 vectors times 2 passes at 4 vectors per cycle.
-  const uint64_t busy = ceilDiv(kRowVectors * chip::kVxmTranscendentalPasses,
+  const uint64_t busy = ceilDiv(row::kVectors * chip::kVxmTranscendentalPasses,
                                 chip::kVxmVectorsPerCycle);
   EXPECT_EQ(r.totalCycles, busy + chip::kVxmLatency);
   EXPECT_EQ(r.hazardCount, 0u);
@@ -176,13 +161,13 @@ TEST(SimulatorTest, QueueStatsAndOrder) {
   uint32_t c = b.buffer("c", 0, 8192, DType::F32, {1, 640});
   uint32_t y = b.buffer("y", 1, 0, DType::F32, {1, 640}, isa::pb::OUTPUT);
   uint32_t y2 = b.buffer("y2", 1, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  const uint64_t negDone = kVxmBusy + chip::kVxmLatency;
+  const uint64_t negDone = row::kVxmBusy + chip::kVxmLatency;
   // Copy: 8 vectors at 8 per cycle on MEM.
-  const uint64_t copyBusy = ceilDiv(kRowVectors, chip::kMemVectorsPerCycle);
+  const uint64_t copyBusy = ceilDiv(row::kVectors, chip::kMemVectorsPerCycle);
   const uint64_t copyDone = negDone + copyBusy + chip::kMemLatency;
   // 2560 bytes = 8 flits = 2624 wire bytes = 328 link cycles.
   const uint64_t linkBusy =
-      ceilDiv(ceilDiv(kRowBytes, chip::kFlitPayload) * chip::kFlitBytes,
+      ceilDiv(ceilDiv(row::kBytes, chip::kFlitPayload) * chip::kFlitBytes,
               chip::kLinkBytesPerCycle);
   b.inst(Opcode::Neg, 0, 0, {x}, t, "Neg_0");
   b.inst(Opcode::Copy, 0, negDone, {t}, c, "Reshape_1");
@@ -212,12 +197,12 @@ TEST(SimulatorTest, QueueStatsAndOrder) {
   const QueueStats *mem = findQueue(r, 0, "mem");
   const QueueStats *link = findQueue(r, 0, "link0");
   ASSERT_TRUE(vxm && mem && link);
-  EXPECT_EQ(vxm->busyCycles, kVxmBusy);
+  EXPECT_EQ(vxm->busyCycles, row::kVxmBusy);
   EXPECT_EQ(mem->busyCycles, copyBusy);
   EXPECT_EQ(link->busyCycles, 2 * linkBusy);
   EXPECT_EQ(link->instructions, 2u);
   EXPECT_EQ(findQueue(r, 0, "mxm")->busyCycles, 0u);
-  EXPECT_EQ(r.bytesOverLinks, 2 * kRowBytes);
+  EXPECT_EQ(r.bytesOverLinks, 2 * row::kBytes);
 }
 
 TEST(SimulatorTest, EmptyProgram) {

@@ -10,6 +10,7 @@
 
 #include "lpx/Import/ONNXImporter.h"
 #include "lpx/Pipeline/Pipeline.h"
+#include "lpx/Transforms/StageWork.h"
 #include "lpx/isa/ChipSpec.h"
 #include "program.pb.h"
 #include "mlir/IR/MLIRContext.h"
@@ -27,19 +28,22 @@ using CompileStageCallback =
     std::function<void(llvm::StringRef stage, unsigned index, unsigned count)>;
 
 /// Imports `model`, attaches `chip` to the module and lowers it to IR level
-/// `stop`.
+/// `stop`. `onWork` hears the work done so far in the stages that count it
+/// (StageWork.h).
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
             const ImportOptions &import, const CompileOptions &opts,
             const isa::ChipSpec &chip, StopAfter stop,
-            const CompileStageCallback &onStage = nullptr);
+            const CompileStageCallback &onStage = nullptr,
+            const StageWorkSink &onWork = nullptr);
 
 /// Imports `model`, runs the whole pipeline for `chip` and emits the program.
 mlir::FailureOr<isa::pb::Program>
 compileToProgram(mlir::MLIRContext &ctx, llvm::StringRef model,
                  const ImportOptions &import, const CompileOptions &opts,
                  const isa::ChipSpec &chip,
-                 const CompileStageCallback &onStage = nullptr);
+                 const CompileStageCallback &onStage = nullptr,
+                 const StageWorkSink &onWork = nullptr);
 
 } // namespace lpx
 

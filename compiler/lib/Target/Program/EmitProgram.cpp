@@ -5,6 +5,7 @@
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
+#include "lpx/Transforms/StageWork.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Program.h"
 #include "lpx/isa/Version.h"
@@ -101,7 +102,9 @@ public:
       outputNames[v] = n;
     }
     std::vector<std::pair<uint64_t, isa::pb::Instruction>> insts;
+    lpx::StageWork work(body.getOperations().size() - 1); // all but the return
     for (Operation &op : body.without_terminator()) {
+      work.step();
       std::optional<int64_t> node = part::getNode(&op);
       auto addr = op.getAttrOfType<IntegerAttr>(sched::SchedDialect::kAddrAttr);
       if (!node || !addr)

@@ -181,4 +181,13 @@ private:
 
 } // namespace lpx::test
 
+/// The names every test file uses unqualified. The simulator and runtime
+/// test headers bring it with their own namespaces, so a test file says
+/// `using namespace lpx::sim::test;` (or `rt::test`) and nothing else.
+namespace lpx::test::prelude {
+using namespace lpx;
+using isa::DType;
+using isa::Opcode;
+} // namespace lpx::test::prelude
+
 #endif
