@@ -135,16 +135,16 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
           t.own = cost.done(issue);
         }
       } else {
-        FailureOr<isa::Opcode> code = opcodeOf(&op);
-        if (failed(code))
+        auto inst = dyn_cast<InstructionOpInterface>(op);
+        if (!inst)
           return op.emitOpError("has no instruction on this chip");
         std::optional<int64_t> node = part::getNode(&op);
         if (!node)
           return op.emitOpError("is not placed on a node; run lpx-partition "
                                 "first");
-        t.unit = isa::unitOf(*code);
+        t.unit = isa::unitOf(inst.getOpcode());
         t.node = *node;
-        t.cost = costOf(spec, &op);
+        t.cost = costOf(spec, inst);
         t.own = t.cost.busy + t.cost.latency;
       }
       index[&op] = tasks.size();

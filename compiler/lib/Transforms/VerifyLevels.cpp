@@ -51,9 +51,9 @@ LogicalResult verifyPartitioned(ModuleOp module) {
            << part::PartDialect::kNumNodesAttr;
   bool ok = true;
   module.walk([&](Operation *op) {
-    if (isa<ModuleOp, func::FuncOp, func::ReturnOp>(op))
+    if (llvm::isa<ModuleOp, func::FuncOp, func::ReturnOp>(op))
       return;
-    if (!isa<sched::SendOp>(op)) {
+    if (!llvm::isa<sched::SendOp>(op)) {
       std::optional<int64_t> node = part::getNode(op);
       if (!node || *node >= numNodes.getInt()) {
         op->emitOpError("is not placed on a node below ")
@@ -96,11 +96,11 @@ LogicalResult verifyScheduled(ModuleOp module) {
                     ")");
   });
   module.walk([&](Operation *op) {
-    if (isa<ModuleOp, func::FuncOp, func::ReturnOp>(op))
+    if (llvm::isa<ModuleOp, func::FuncOp, func::ReturnOp>(op))
       return;
-    if (isa<part::TransferOp>(op))
+    if (llvm::isa<part::TransferOp>(op))
       return fail(op, "is left unscheduled (a transfer becomes sends)");
-    if (!isa<graph::ConstantOp>(op) &&
+    if (!llvm::isa<graph::ConstantOp>(op) &&
         !op->hasAttr(sched::SchedDialect::kSlotAttr))
       return fail(op, "has no issue slot (" +
                           Twine(sched::SchedDialect::kSlotAttr) + ")");

@@ -1,13 +1,15 @@
 //===- ISABridge.h - Map compiler IR onto the instruction set ---*- C++ -*-===//
 //
-// The one place that says which program instruction an op becomes, with
-// which attributes, and what it costs. The scheduler and the emitter both
-// use it, so the cycles the compiler plans are the cycles it writes.
+// Types and costs of instructions for the chip. Which instruction an op
+// becomes, with which attributes, each op says itself
+// (InstructionOpInterface); the scheduler and the emitter both cost and
+// emit through it, so the cycles the compiler plans are the cycles it writes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_TARGET_ISABRIDGE_H
 #define LPX_TARGET_ISABRIDGE_H
 
+#include "lpx/Dialect/Graph/IR/InstructionOpInterface.h"
 #include "lpx/isa/ChipSpec.h"
 #include "lpx/isa/DType.h"
 #include "lpx/isa/Opcode.h"
@@ -22,17 +24,15 @@ namespace lpx {
 std::optional<isa::DType> dtypeOf(mlir::Type elementType);
 isa::TensorDesc tensorDescOf(mlir::Type tensorType);
 
-/// The opcode an op executes as; failure for ops that are not instructions
-/// (constants, returns) or are not known.
-mlir::FailureOr<isa::Opcode> opcodeOf(mlir::Operation *op);
-/// The instruction's typed attributes (the message Opcodes.def names for its
-/// opcode; none for opcodes without attributes).
-isa::pb::Attributes instructionAttrs(mlir::Operation *op);
+/// The instruction's typed attributes (InstructionOpInterface; none for
+/// opcodes without attributes).
+isa::pb::Attributes instructionAttrs(InstructionOpInterface op);
 /// The instruction's operand buffers: the op's operands, except the state of
 /// a state write, which is its result buffer (written in place).
 mlir::OperandRange instructionOperands(mlir::Operation *op);
-/// Busy and latency cycles of `op` on `chip`, from operand and result types.
-isa::Cost costOf(const isa::ChipSpec &chip, mlir::Operation *op);
+/// Busy and latency cycles of `op` on `chip`, from operand and result types
+/// and its attributes.
+isa::Cost costOf(const isa::ChipSpec &chip, InstructionOpInterface op);
 
 /// Attaches the resolved chip description to `module` (lpx_part.chip),
 /// replacing any earlier one.

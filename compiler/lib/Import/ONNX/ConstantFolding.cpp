@@ -44,7 +44,7 @@ bool allInputsConstant(const NodeContext &n) {
 static void foldOps(Block::iterator first, Block::iterator last,
                     llvm::DenseMap<Value, Value> &replaced) {
   for (Operation &op : llvm::make_early_inc_range(llvm::make_range(first, last))) {
-    if (isa<graph::ConstantOp>(op) || op.getNumResults() != 1)
+    if (llvm::isa<graph::ConstantOp>(op) || op.getNumResults() != 1)
       continue;
     SmallVector<Attribute> operands;
     for (Value v : op.getOperands()) {
@@ -116,7 +116,7 @@ LogicalResult importFolding(NodeContext &n, OpImporter importer) {
 
 void eraseUnusedConstants(Block &body) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
-    if (isa<graph::ConstantOp>(op) && op.use_empty())
+    if (llvm::isa<graph::ConstantOp>(op) && op.use_empty())
       op.erase();
 }
 

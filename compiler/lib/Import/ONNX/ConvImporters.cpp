@@ -264,7 +264,8 @@ LogicalResult importPool(NodeContext &n) {
   OpBuilder &b = n.builder();
   n.setOutput(0, n.create<PoolOp>(
                      n.tensorOf(shape, elt), *x,
-                     b.getStringAttr(isMax ? "max" : "avg"),
+                     PoolKindAttr::get(n.ctx(),
+                                       isMax ? PoolKind::Max : PoolKind::Avg),
                      b.getDenseI64ArrayAttr(w->kernel),
                      b.getDenseI64ArrayAttr(w->strides),
                      b.getDenseI64ArrayAttr(w->dilations),

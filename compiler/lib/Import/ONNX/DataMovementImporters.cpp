@@ -490,10 +490,11 @@ LogicalResult importPad(NodeContext &n) {
                   llvm::Twine(rank));
   const onnx::AttributeProto *m = n.attr("mode");
   std::string mode = m ? m->s() : "constant";
-  if (mode == "wrap")
-    return n.fail("mode 'wrap' is not supported");
+  std::optional<PadMode> padMode = symbolizePadMode(mode);
+  if (!padMode)
+    return n.fail("mode '" + mode + "' is not supported");
   OpBuilder &b = n.builder();
-  return n.setOutput(0, n.create<PadOp>(*x, b.getStringAttr(mode),
+  return n.setOutput(0, n.create<PadOp>(*x, PadModeAttr::get(n.ctx(), *padMode),
                                         b.getDenseI64ArrayAttr(pads),
                                         b.getF64FloatAttr(value)));
 }

@@ -135,7 +135,8 @@ LogicalResult importMaxUnpool(NodeContext &n) {
   Value upd = n.reshape(*x, {k});
   Value r = n.create<ScatterElementsOp>(flatType, zeros({total}), idx, upd,
                                         n.builder().getI64IntegerAttr(0),
-                                        n.builder().getStringAttr("none"));
+                                        ScatterReductionAttr::get(
+                                            n.ctx(), ScatterReduction::None));
   r = n.reshape(r, def);
   SmallVector<int64_t> cur(def.begin(), def.end());
   for (int64_t d = 2; d < rank; ++d) {
@@ -173,9 +174,11 @@ LogicalResult importGridSample(NodeContext &n) {
   };
   std::string mode = str("mode", "bilinear"),
               padding = str("padding_mode", "zeros");
-  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+  std::optional<GridSampleMode> m = symbolizeGridSampleMode(mode);
+  if (!m)
     return n.fail("mode '" + mode + "' is not supported");
-  if (padding != "zeros" && padding != "border" && padding != "reflection")
+  std::optional<GridSamplePadding> p = symbolizeGridSamplePadding(padding);
+  if (!p)
     return n.fail("padding_mode '" + padding + "' is not supported");
   Value grid = *g;
   if (gt.getElementType() != xt.getElementType())
@@ -184,7 +187,8 @@ LogicalResult importGridSample(NodeContext &n) {
   OpBuilder &b = n.builder();
   return n.setOutput(
       0, n.create<GridSampleOp>(
-             *x, grid, b.getStringAttr(mode), b.getStringAttr(padding),
+             *x, grid, GridSampleModeAttr::get(n.ctx(), *m),
+             GridSamplePaddingAttr::get(n.ctx(), *p),
              b.getBoolAttr(n.intAttr("align_corners", 0) != 0)));
 }
 

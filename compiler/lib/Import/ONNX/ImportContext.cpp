@@ -129,7 +129,7 @@ FailureOr<double> NodeContext::constNumber(unsigned i) {
       llvm::consumeError(attr.takeError());
     return fail("input " + llvm::Twine(i) + " must be a scalar");
   }
-  if (isa<FloatType>(attr->getElementType()))
+  if (llvm::isa<FloatType>(attr->getElementType()))
     return (*attr->getValues<APFloat>().begin()).convertToDouble();
   return double((*attr->getValues<APInt>().begin()).getSExtValue());
 }

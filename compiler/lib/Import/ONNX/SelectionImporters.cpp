@@ -249,14 +249,15 @@ LogicalResult importOneHot(NodeContext &n) {
 //===----------------------------------------------------------------------===//
 
 /// The `reduction` attribute (opset 16+), checked.
-FailureOr<std::string> scatterReduction(NodeContext &n) {
+FailureOr<ScatterReductionAttr> scatterReduction(NodeContext &n) {
   const onnx::AttributeProto *a = n.attr("reduction");
   std::string r = a ? a->s() : "none";
-  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min") {
+  std::optional<ScatterReduction> known = symbolizeScatterReduction(r);
+  if (!known) {
     (void)n.fail("unknown reduction '" + r + "'");
     return failure();
   }
-  return r;
+  return ScatterReductionAttr::get(n.ctx(), *known);
 }
 
 /// The operands every scatter shares (data, integer indices, updates of the
@@ -264,7 +265,7 @@ FailureOr<std::string> scatterReduction(NodeContext &n) {
 struct ScatterOperands {
   Value data, indices, updates;
   RankedTensorType dt, it, ut;
-  std::string reduction;
+  ScatterReductionAttr reduction;
 };
 
 FailureOr<ScatterOperands> scatterOperands(NodeContext &n) {
@@ -303,8 +304,7 @@ LogicalResult importScatterElements(NodeContext &n) {
       return n.fail("indices dim " + llvm::Twine(d) + " exceeds the data's");
   n.setOutput(0, n.create<ScatterElementsOp>(
                      dt, data, indices, updates,
-                     n.builder().getI64IntegerAttr(*axis),
-                     n.builder().getStringAttr(red)));
+                     n.builder().getI64IntegerAttr(*axis), red));
   return success();
 }
 
@@ -324,8 +324,7 @@ LogicalResult importScatterND(NodeContext &n) {
   if (ut.getShape() != ArrayRef<int64_t>(want))
     return n.fail("updates " + shapeString(ut.getShape()) + " should be " +
                   shapeString(want));
-  n.setOutput(0, n.create<ScatterNDOp>(dt, data, indices, updates,
-                                       n.builder().getStringAttr(red)));
+  n.setOutput(0, n.create<ScatterNDOp>(dt, data, indices, updates, red));
   return success();
 }
 
@@ -363,7 +362,7 @@ LogicalResult importLRN(NodeContext &n) {
   int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
   OpBuilder &b = n.builder();
   Value mean = n.create<PoolOp>(
-      view.getType(), view, b.getStringAttr("avg"),
+      view.getType(), view, PoolKindAttr::get(b.getContext(), PoolKind::Avg),
       b.getDenseI64ArrayAttr({size, 1}), b.getDenseI64ArrayAttr({1, 1}),
       b.getDenseI64ArrayAttr({1, 1}), b.getDenseI64ArrayAttr({lo, 0, hi, 0}),
       b.getBoolAttr(true));

@@ -131,8 +131,8 @@ public:
       }
       auto slot = op.getAttrOfType<sched::SlotAttr>(
           sched::SchedDialect::kSlotAttr);
-      FailureOr<isa::Opcode> code = opcodeOf(&op);
-      if (!slot || failed(code))
+      auto instOp = dyn_cast<InstructionOpInterface>(op);
+      if (!slot || !instOp)
         return op.emitOpError("is not a scheduled instruction");
       auto out = outputNames.find(v);
       bool isOutput = out != outputNames.end();
@@ -147,13 +147,13 @@ public:
                        isOutput ? isa::pb::OUTPUT : isa::pb::TEMP);
       }
       isa::pb::Instruction inst;
-      inst.set_opcode(uint32_t(*code));
+      inst.set_opcode(uint32_t(instOp.getOpcode()));
       inst.set_issue(slot.getIssue());
       inst.set_result(id);
       inst.set_origin(isa::validUtf8(origin));
       for (Value operand : instructionOperands(&op))
         inst.add_operands(ids.lookup(operand));
-      isa::pb::Attributes attrs = instructionAttrs(&op);
+      isa::pb::Attributes attrs = instructionAttrs(instOp);
       if (attrs.kind_case() != isa::pb::Attributes::KIND_NOT_SET)
         *inst.mutable_attributes() = std::move(attrs);
       if (auto send = dyn_cast<sched::SendOp>(op)) {

@@ -102,15 +102,16 @@ func.func @bad_broadcast(%a: tensor<3x2xf32>) -> tensor<3x4xf32> {
 func.func @bad_pad(%a: tensor<3xf32>) -> tensor<4xf32> {
   // expected-error @+2 {{inferred type(s) 'tensor<5xf32>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = lpx_graph.pad %a {mode = "constant", pads = array<i64: 1, 1>} : (tensor<3xf32>) -> tensor<4xf32>
+  %0 = lpx_graph.pad %a {mode = #lpx_graph.pad_mode<constant>, pads = array<i64: 1, 1>} : (tensor<3xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
 // -----
 
 func.func @bad_pad_mode(%a: tensor<3xf32>) -> tensor<5xf32> {
-  // expected-error @+1 {{unknown mode 'wrap'}}
-  %0 = lpx_graph.pad %a {mode = "wrap", pads = array<i64: 1, 1>} : (tensor<3xf32>) -> tensor<5xf32>
+  // expected-error @+2 {{expected ::lpx::graph::PadMode to be one of: constant, reflect, edge}}
+  // expected-error @+1 {{failed to parse Graph_PadModeAttr parameter 'value'}}
+  %0 = lpx_graph.pad %a {mode = #lpx_graph.pad_mode<wrap>, pads = array<i64: 1, 1>} : (tensor<3xf32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
 }
 

@@ -50,8 +50,8 @@ func.func @reductions(%a: tensor<2x3x4xf32>) -> (tensor<2x4xf32>, tensor<1x1x1xf
 func.func @data_movement(%a: tensor<3x1xf32>, %i: tensor<3x1xi64>) -> (tensor<2x3x4xf32>, tensor<4x2xf32>, tensor<3x1xf32>) {
   // CHECK: lpx_graph.broadcast %{{.*}} : (tensor<3x1xf32>) -> tensor<2x3x4xf32>
   %0 = lpx_graph.broadcast %a : (tensor<3x1xf32>) -> tensor<2x3x4xf32>
-  // CHECK: lpx_graph.pad %{{.*}} {mode = "reflect", pads = array<i64: 0, 1, 1, 0>}
-  %1 = lpx_graph.pad %a {mode = "reflect", pads = array<i64: 0, 1, 1, 0>} : (tensor<3x1xf32>) -> tensor<4x2xf32>
+  // CHECK: lpx_graph.pad %{{.*}} {mode = #lpx_graph.pad_mode<reflect>, pads = array<i64: 0, 1, 1, 0>}
+  %1 = lpx_graph.pad %a {mode = #lpx_graph.pad_mode<reflect>, pads = array<i64: 0, 1, 1, 0>} : (tensor<3x1xf32>) -> tensor<4x2xf32>
   // CHECK: lpx_graph.gather_elements %{{.*}}, %{{.*}} {axis = 0 : i64}
   %2 = lpx_graph.gather_elements %a, %i {axis = 0 : i64} : (tensor<3x1xf32>, tensor<3x1xi64>) -> tensor<3x1xf32>
   return %0, %1, %2 : tensor<2x3x4xf32>, tensor<4x2xf32>, tensor<3x1xf32>
@@ -63,10 +63,10 @@ func.func @conv_pool(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>, %b: tenso
   %0 = lpx_graph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
   // CHECK: lpx_graph.conv %{{.*}}, %{{.*}} {dilations = array<i64: 2>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : (tensor<1x2x4xf32>, tensor<2x2x2xf32>) -> tensor<1x2x2xf32>
   %1 = lpx_graph.conv %v, %k {dilations = array<i64: 2>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : (tensor<1x2x4xf32>, tensor<2x2x2xf32>) -> tensor<1x2x2xf32>
-  // CHECK: lpx_graph.pool %{{.*}} {dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, kind = "max", pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
-  %2 = lpx_graph.pool %x {kind = "max", kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
-  // CHECK: lpx_graph.pool %{{.*}} {count_include_pad = true, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 3, 3>, kind = "avg", pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
-  %3 = lpx_graph.pool %x {kind = "avg", count_include_pad = true, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  // CHECK: lpx_graph.pool %{{.*}} {dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, kind = #lpx_graph.pool_kind<max>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %2 = lpx_graph.pool %x {kind = #lpx_graph.pool_kind<max>, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  // CHECK: lpx_graph.pool %{{.*}} {count_include_pad = true, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 3, 3>, kind = #lpx_graph.pool_kind<avg>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}
+  %3 = lpx_graph.pool %x {kind = #lpx_graph.pool_kind<avg>, count_include_pad = true, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %0, %1, %2, %3 : tensor<1x4x3x3xf32>, tensor<1x2x2xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
 }
 

@@ -28,8 +28,9 @@ func.func @top_k_shape(%x: tensor<3x4xf32>) -> tensor<2x2xi64> {
 // -----
 
 func.func @scatter_reduction(%d: tensor<4xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{unknown reduction 'avg'}}
-  %0 = lpx_graph.scatter_elements %d, %i, %u {axis = 0 : i64, reduction = "avg"} : (tensor<4xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4xf32>
+  // expected-error @+2 {{expected ::lpx::graph::ScatterReduction to be one of: none, add, mul, max, min}}
+  // expected-error @+1 {{failed to parse Graph_ScatterReductionAttr parameter 'value'}}
+  %0 = lpx_graph.scatter_elements %d, %i, %u {axis = 0 : i64, reduction = #lpx_graph.scatter_reduction<avg>} : (tensor<4xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

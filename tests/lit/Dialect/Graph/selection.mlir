@@ -12,8 +12,8 @@ func.func @top_k(%x: tensor<3x4xf32>) -> (tensor<3x2xi64>, tensor<1x4xi64>) {
 
 // CHECK-LABEL: func.func @scatters
 func.func @scatters(%d: tensor<4x4xf32>, %i: tensor<2x4xi64>, %u: tensor<2x4xf32>, %r: tensor<2x1xi64>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
-  // CHECK: lpx_graph.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} {axis = 0 : i64, reduction = "add"}
-  %0 = lpx_graph.scatter_elements %d, %i, %u {axis = 0 : i64, reduction = "add"} : (tensor<4x4xf32>, tensor<2x4xi64>, tensor<2x4xf32>) -> tensor<4x4xf32>
+  // CHECK: lpx_graph.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} {axis = 0 : i64, reduction = #lpx_graph.scatter_reduction<add>}
+  %0 = lpx_graph.scatter_elements %d, %i, %u {axis = 0 : i64, reduction = #lpx_graph.scatter_reduction<add>} : (tensor<4x4xf32>, tensor<2x4xi64>, tensor<2x4xf32>) -> tensor<4x4xf32>
   // CHECK: lpx_graph.scatter_nd %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x4xf32>
   %1 = lpx_graph.scatter_nd %0, %r, %u : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x4xf32>
   return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>

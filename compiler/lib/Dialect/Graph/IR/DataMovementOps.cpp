@@ -139,13 +139,12 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx,
 }
 
 LogicalResult PadOp::verify() {
-  if (getMode() != "constant" && getMode() != "reflect" && getMode() != "edge")
-    return emitOpError("unknown mode '") << getMode() << "'";
   auto in = rankedType(getInput()), out = rankedType(getResult());
   for (int64_t d = 0; d < in.getRank(); ++d)
-    if (getMode() != "constant" && in.getDimSize(d) == 0 &&
+    if (getMode() != PadMode::Constant && in.getDimSize(d) == 0 &&
         out.getDimSize(d) > 0)
-      return emitOpError("mode '") << getMode() << "' cannot pad an empty dim";
+      return emitOpError("mode '")
+             << stringifyPadMode(getMode()) << "' cannot pad an empty dim";
   return success();
 }
 
@@ -166,10 +165,6 @@ LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *ctx,
   return success();
 }
 
-static bool knownReduction(StringRef r) {
-  return r == "none" || r == "add" || r == "mul" || r == "max" || r == "min";
-}
-
 /// The scatters' result type: the data's.
 #define LPX_SCATTER_OP(Op)                                                     \
   LogicalResult Op::inferReturnTypes(MLIRContext *ctx,                         \
@@ -183,23 +178,19 @@ LPX_SCATTER_OP(ScatterElementsOp)
 LPX_SCATTER_OP(ScatterNDOp)
 #undef LPX_SCATTER_OP
 
-/// Shared by the scatters: updates of its element type, integer indices, a known
-/// reduction.
+/// Shared by the scatters: updates of its element type, integer indices.
 static LogicalResult verifyScatter(Operation *op, Value data, Value indices,
-                                   Value updates, StringRef reduction) {
+                                   Value updates) {
   auto d = rankedType(data), u = rankedType(updates);
   if (u.getElementType() != d.getElementType())
     return op->emitOpError("updates must have the data's element type");
   if (!llvm::isa<IntegerType>(rankedType(indices).getElementType()))
     return op->emitOpError("indices must be integers");
-  if (!knownReduction(reduction))
-    return op->emitOpError("unknown reduction '") << reduction << "'";
   return success();
 }
 
 LogicalResult ScatterElementsOp::verify() {
-  if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates(),
-                           getReduction())))
+  if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates())))
     return failure();
   auto d = rankedType(getData()), i = rankedType(getIndices());
   if (i.getShape() != rankedType(getUpdates()).getShape() ||
@@ -215,8 +206,7 @@ LogicalResult ScatterElementsOp::verify() {
 }
 
 LogicalResult ScatterNDOp::verify() {
-  if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates(),
-                           getReduction())))
+  if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates())))
     return failure();
   auto d = rankedType(getData()), i = rankedType(getIndices());
   if (i.getRank() < 1)
@@ -247,15 +237,6 @@ LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *ctx,
   types.push_back(RankedTensorType::get({x.getDimSize(0), x.getDimSize(1),
                                          g.getDimSize(1), g.getDimSize(2)},
                                         x.getElementType()));
-  return success();
-}
-
-LogicalResult GridSampleOp::verify() {
-  StringRef m = getMode(), p = getPaddingMode();
-  if (m != "bilinear" && m != "nearest" && m != "bicubic")
-    return emitOpError("unknown mode '") << m << "'";
-  if (p != "zeros" && p != "border" && p != "reflection")
-    return emitOpError("unknown padding_mode '") << p << "'";
   return success();
 }
 

@@ -2,15 +2,25 @@
 #include "lpx/Dialect/Graph/IR/GraphDialect.h"
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 using namespace mlir;
 using namespace lpx::graph;
 
 #include "lpx/Dialect/Graph/IR/GraphOpsDialect.cpp.inc"
+#include "lpx/Dialect/Graph/IR/GraphEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "lpx/Dialect/Graph/IR/GraphAttrs.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "lpx/Dialect/Graph/IR/GraphOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "lpx/Dialect/Graph/IR/GraphAttrs.cpp.inc"
       >();
 }
 

@@ -128,13 +128,11 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *ctx,
 LogicalResult PoolOp::verify() {
   auto x = rankedType(getInput()), out = rankedType(getResult());
   int64_t rank = x.getRank(), s = rank - 2;
-  if (getKind() != "max" && getKind() != "avg")
-    return emitOpError("unknown kind '") << getKind() << "'";
   if (s < 1 || out.getRank() != rank)
     return emitOpError("input and result need the same rank, 3 or more");
   if (x.getElementType() != out.getElementType())
     return emitOpError("pool must keep the element type");
-  if (getKind() == "avg" && !llvm::isa<FloatType>(out.getElementType()))
+  if (getKind() == PoolKind::Avg && !llvm::isa<FloatType>(out.getElementType()))
     return emitOpError("average pooling needs a floating-point type");
   if (int64_t(getKernelShape().size()) != s || int64_t(getStrides().size()) != s ||
       int64_t(getDilations().size()) != s || int64_t(getPads().size()) != 2 * s)

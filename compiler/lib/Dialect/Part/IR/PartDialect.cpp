@@ -29,7 +29,7 @@ LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == kChipAttr) {
-    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
+    if (!llvm::isa<ModuleOp>(op) || !llvm::isa<StringAttr>(attr.getValue()))
       return op->emitError() << kChipAttr
                              << " must be a string on the module";
     return success();

@@ -42,7 +42,7 @@ LogicalResult SchedDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == kChipAttr) {
-    if (!isa<StringAttr>(attr.getValue()))
+    if (!llvm::isa<StringAttr>(attr.getValue()))
       return op->emitError() << kChipAttr << " must be a string";
     return success();
   }

@@ -18,6 +18,7 @@ def Graph_Dialect : Dialect {
     importer uses that to evaluate shape computations at compile time.
   }];
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>

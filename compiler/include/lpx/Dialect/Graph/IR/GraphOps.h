@@ -3,6 +3,7 @@
 #define LPX_DIALECT_GRAPH_IR_GRAPHOPS_H
 
 #include "lpx/Dialect/Graph/IR/GraphDialect.h"
+#include "lpx/Dialect/Graph/IR/InstructionOpInterface.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -14,6 +15,10 @@
 #include "lpx/Dialect/Graph/IR/GraphOps.h.inc"
 
 namespace lpx::graph {
+// The instruction interface makes the namespace lpx::isa visible to the
+// ops' code; unqualified isa<T>(x) there still means LLVM's.
+using llvm::isa;
+
 /// Argument attribute (unit) of a function argument that is resident state
 /// (a KV cache) rather than a program input: see StateWriteOp.
 inline constexpr llvm::StringLiteral kStateAttr = "lpx_graph.state";

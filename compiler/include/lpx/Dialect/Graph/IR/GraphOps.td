@@ -3,6 +3,8 @@
 #define LPX_GRAPH_OPS_TD
 
 include "lpx/Dialect/Graph/IR/GraphDialect.td"
+include "lpx/Dialect/Graph/IR/GraphEnums.td"
+include "lpx/Dialect/Graph/IR/InstructionOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
@@ -34,8 +36,8 @@ def Graph_ConstantOp : Graph_Op<"constant", [Pure, ConstantLike,
 // Ops with SameOperandsAndResultType and InferTypeOpInterface get theirs
 // from ODS.
 
-class Graph_BinaryOp<string mnemonic, string what>
-    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+class Graph_BinaryOp<string mnemonic, string opcode, string what>
+    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor, Lpx_Instruction<opcode>]> {
   let summary = "Elementwise " # what # " with numpy broadcasting";
   let description = [{
     ```mlir
@@ -49,13 +51,14 @@ class Graph_BinaryOp<string mnemonic, string what>
   let hasFolder = 1;
 }
 
-def Graph_AddOp : Graph_BinaryOp<"add", "addition">;
-def Graph_SubOp : Graph_BinaryOp<"sub", "subtraction">;
-def Graph_MulOp : Graph_BinaryOp<"mul", "multiplication">;
-def Graph_DivOp : Graph_BinaryOp<"div", "division (integer division truncates)">;
-def Graph_PowOp : Graph_BinaryOp<"pow", "power (the exponent may have another type)">;
+def Graph_AddOp : Graph_BinaryOp<"add", "Add", "addition">;
+def Graph_SubOp : Graph_BinaryOp<"sub", "Sub", "subtraction">;
+def Graph_MulOp : Graph_BinaryOp<"mul", "Mul", "multiplication">;
+def Graph_DivOp : Graph_BinaryOp<"div", "Div", "division (integer division truncates)">;
+def Graph_PowOp : Graph_BinaryOp<"pow", "Pow", "power (the exponent may have another type)">;
 
-def Graph_WhereOp : Graph_Op<"where", [Pure, InferTypeOpAdaptor]> {
+def Graph_WhereOp : Graph_Op<"where", [Pure, InferTypeOpAdaptor,
+                                        Lpx_Instruction<"Where">]> {
   let summary = "Elementwise select with numpy broadcasting";
   let description = [{
     ```mlir
@@ -70,8 +73,9 @@ def Graph_WhereOp : Graph_Op<"where", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-class Graph_UnaryOp<string mnemonic, string what>
-    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
+class Graph_UnaryOp<string mnemonic, string opcode, string what>
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface,
+    Lpx_Instruction<opcode>]> {
   let summary = "Elementwise " # what;
   let description = [{
     ```mlir
@@ -84,13 +88,13 @@ class Graph_UnaryOp<string mnemonic, string what>
   let hasFolder = 1;
 }
 
-def Graph_SqrtOp : Graph_UnaryOp<"sqrt", "square root">;
-def Graph_NegOp : Graph_UnaryOp<"neg", "negation">;
-def Graph_ReluOp : Graph_UnaryOp<"relu", "max(x, 0)">;
-def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", "logistic function">;
-def Graph_TanhOp : Graph_UnaryOp<"tanh", "hyperbolic tangent">;
+def Graph_SqrtOp : Graph_UnaryOp<"sqrt", "Sqrt", "square root">;
+def Graph_NegOp : Graph_UnaryOp<"neg", "Neg", "negation">;
+def Graph_ReluOp : Graph_UnaryOp<"relu", "Relu", "max(x, 0)">;
+def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", "Sigmoid", "logistic function">;
+def Graph_TanhOp : Graph_UnaryOp<"tanh", "Tanh", "hyperbolic tangent">;
 
-def Graph_CastOp : Graph_Op<"cast", [Pure]> {
+def Graph_CastOp : Graph_Op<"cast", [Pure, Lpx_Instruction<"Cast">]> {
   let summary = "Elementwise conversion to the result's element type";
   let description = [{
     ```mlir
@@ -108,7 +112,8 @@ def Graph_CastOp : Graph_Op<"cast", [Pure]> {
 // Matrix ops.
 //===----------------------------------------------------------------------===//
 
-def Graph_MatMulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Graph_MatMulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptorWithIsCompatible,
+    Lpx_Instruction<"MatMul">]> {
   let summary = "numpy matmul (1-D operands and broadcast batch dims allowed)";
   let description = [{
     ```mlir
@@ -156,7 +161,8 @@ def Graph_GemmOp : Graph_Op<"gemm", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType,
-                                          InferTypeOpInterface]> {
+                                          InferTypeOpInterface,
+    Lpx_Instruction<"Softmax", 1>]> {
   let summary = "Softmax along one axis (ONNX opset 13 semantics)";
   let description = [{
     ```mlir
@@ -169,7 +175,8 @@ def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType,
   let hasVerifier = 1;
 }
 
-def Graph_ReduceMeanOp : Graph_Op<"reduce_mean", [Pure]> {
+def Graph_ReduceMeanOp : Graph_Op<"reduce_mean", [Pure,
+                                    Lpx_Instruction<"ReduceMean", 1>]> {
   let summary = "Mean over the listed axes; the result type says keepdims";
   // Builders take keepdims and derive the result type (lpx::graph::reducedShape).
   let description = [{
@@ -194,7 +201,7 @@ def Graph_ReduceMeanOp : Graph_Op<"reduce_mean", [Pure]> {
 // Data movement.
 //===----------------------------------------------------------------------===//
 
-def Graph_ReshapeOp : Graph_Op<"reshape", [Pure]> {
+def Graph_ReshapeOp : Graph_Op<"reshape", [Pure, Lpx_Instruction<"Copy">]> {
   let summary = "Same elements in a new shape (also a plain copy)";
   let description = [{
     ```mlir
@@ -208,7 +215,8 @@ def Graph_ReshapeOp : Graph_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Transpose", 1>]> {
   let summary = "Permute dimensions";
   let description = [{
     ```mlir
@@ -221,7 +229,8 @@ def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Concat", 1>]> {
   let summary = "Join tensors along one axis";
   let description = [{
     ```mlir
@@ -234,7 +243,7 @@ def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Graph_SliceOp : Graph_Op<"slice", [Pure]> {
+def Graph_SliceOp : Graph_Op<"slice", [Pure, Lpx_Instruction<"Slice", 1>]> {
   let summary = "Strided slice with a start and a step for every dimension";
   let description = [{
     Element `i` of dimension `d` of the result is element
@@ -253,7 +262,8 @@ def Graph_SliceOp : Graph_Op<"slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Gather", 1>]> {
   let summary = "ONNX Gather: take slices along an axis at the given indices";
   let description = [{
     ```mlir
@@ -274,7 +284,8 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor]> {
 // isa/include/lpx/isa/ElementwiseFunctions.def.
 //===----------------------------------------------------------------------===//
 
-def Graph_UnaryFnOp : Graph_Op<"unary", [Pure, InferTypeOpAdaptor]> {
+def Graph_UnaryFnOp : Graph_Op<"unary", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Unary", 1>]> {
   let summary = "Elementwise function from the unary list, with float parameters";
   let description = [{
     The result has the operand's shape; its element type is the operand's,
@@ -291,7 +302,8 @@ def Graph_UnaryFnOp : Graph_Op<"unary", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Graph_BinaryFnOp : Graph_Op<"binary", [Pure, InferTypeOpAdaptor]> {
+def Graph_BinaryFnOp : Graph_Op<"binary", [Pure, InferTypeOpAdaptor,
+                                            Lpx_Instruction<"Binary", 1>]> {
   let summary = "Elementwise function from the binary list, numpy broadcasting";
   let description = [{
     Both operands have one element type; comparisons and logic give i1.
@@ -306,7 +318,7 @@ def Graph_BinaryFnOp : Graph_Op<"binary", [Pure, InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Graph_ReduceOp : Graph_Op<"reduce", [Pure]> {
+def Graph_ReduceOp : Graph_Op<"reduce", [Pure, Lpx_Instruction<"Reduce", 1>]> {
   let summary = "Reduction over the listed axes; the result type says keepdims";
   let description = [{
     ```mlir
@@ -327,7 +339,8 @@ def Graph_ReduceOp : Graph_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Graph_ArgReduceOp : Graph_Op<"arg_reduce", [Pure]> {
+def Graph_ArgReduceOp : Graph_Op<"arg_reduce", [Pure,
+                                                Lpx_Instruction<"ArgReduce", 1>]> {
   let summary = "Index (i64) of the max or min along one axis";
   let description = [{
     Ties give the first index, or the last with `select_last_index`.
@@ -349,8 +362,9 @@ def Graph_ArgReduceOp : Graph_Op<"arg_reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
-class Graph_AxisOp<string mnemonic, string what>
-    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
+class Graph_AxisOp<string mnemonic, string opcode, string what>
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface,
+    Lpx_Instruction<opcode, 1>]> {
   let summary = what # " along one axis";
   let description = [{
     ```mlir
@@ -363,11 +377,12 @@ class Graph_AxisOp<string mnemonic, string what>
   let hasVerifier = 1;
 }
 
-def Graph_LogSoftmaxOp : Graph_AxisOp<"log_softmax", "Log of the softmax">;
-def Graph_HardmaxOp : Graph_AxisOp<"hardmax", "One-hot of the (first) maximum">;
+def Graph_LogSoftmaxOp : Graph_AxisOp<"log_softmax", "LogSoftmax", "Log of the softmax">;
+def Graph_HardmaxOp : Graph_AxisOp<"hardmax", "Hardmax", "One-hot of the (first) maximum">;
 
 def Graph_CumSumOp : Graph_Op<"cumsum", [Pure, SameOperandsAndResultType,
-                                        InferTypeOpInterface]> {
+                                        InferTypeOpInterface,
+    Lpx_Instruction<"CumSum", 1>]> {
   let summary = "Running sum along one axis (ONNX CumSum)";
   let description = [{
     ```mlir
@@ -382,7 +397,8 @@ def Graph_CumSumOp : Graph_Op<"cumsum", [Pure, SameOperandsAndResultType,
   let hasVerifier = 1;
 }
 
-def Graph_BroadcastOp : Graph_Op<"broadcast", [Pure]> {
+def Graph_BroadcastOp : Graph_Op<"broadcast", [Pure,
+                                               Lpx_Instruction<"Broadcast">]> {
   let summary = "numpy broadcast of the operand to the result shape";
   let description = [{
     ```mlir
@@ -396,17 +412,19 @@ def Graph_BroadcastOp : Graph_Op<"broadcast", [Pure]> {
   let hasFolder = 1;
 }
 
-def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Pad", 1>]> {
   let summary = "Pad (or crop, with negative pads) every dimension";
   let description = [{
     `pads` holds the begin amounts of every dim, then the end amounts. Mode
     is `constant` (with `value`), `reflect` or `edge`.
     ```mlir
-    %r = lpx_graph.pad %a {mode = "constant", pads = array<i64: 0, 1, 0, 2>, value = 0.0 : f64}
+    %r = lpx_graph.pad %a {mode = #lpx_graph.pad_mode<constant>, pads = array<i64: 0, 1, 0, 2>,
+        value = 0.0 : f64}
         : (tensor<2x3xf32>) -> tensor<2x6xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$input, StrAttr:$mode,
+  let arguments = (ins AnyRankedTensor:$input, Graph_PadModeAttr:$mode,
                        DenseI64ArrayAttr:$pads,
                        DefaultValuedAttr<F64Attr, "0.0">:$value);
   let results = (outs AnyRankedTensor:$result);
@@ -414,7 +432,8 @@ def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
-def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure, InferTypeOpAdaptor]> {
+def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"GatherElements", 1>]> {
   let summary = "ONNX GatherElements: result[i] = data[i with i[axis] = indices[i]]";
   let description = [{
     ```mlir
@@ -428,7 +447,8 @@ def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure, InferTypeOpAdapt
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_ConvOp : Graph_Op<"conv", [Pure, InferTypeOpAdaptor]> {
+def Graph_ConvOp : Graph_Op<"conv", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Conv", 1>]> {
   let summary = "ONNX Conv: grouped, strided, dilated, padded convolution";
   let description = [{
     Input [N, C, spatial...], weight [M, C/group, kernel...], optional bias
@@ -450,7 +470,8 @@ def Graph_ConvOp : Graph_Op<"conv", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure, InferTypeOpAdaptor]> {
+def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"ConvTranspose", 1>]> {
   let summary = "ONNX ConvTranspose: grouped, strided, dilated transposed convolution";
   let description = [{
     Input [N, C, spatial...], weight [C, M/group, kernel...], optional bias
@@ -480,19 +501,19 @@ def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure, InferTypeOpAdaptor
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
+def Graph_PoolOp : Graph_Op<"pool", [Pure, Lpx_Instruction<"Pool", 1>]> {
   let summary = "ONNX MaxPool / AveragePool over the spatial dims";
   let description = [{
     `kind` is `max` or `avg`. `pads` holds the begin amounts of every spatial
     dim, then the end amounts; the result shape (floor or ceil mode) is
     chosen at import and windows past the padded end are clipped.
     ```mlir
-    %r = lpx_graph.pool %x {kind = "max", kernel_shape = array<i64: 2, 2>,
+    %r = lpx_graph.pool %x {kind = #lpx_graph.pool_kind<max>, kernel_shape = array<i64: 2, 2>,
         strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>,
         pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$input, StrAttr:$kind,
+  let arguments = (ins AnyRankedTensor:$input, Graph_PoolKindAttr:$kind,
                        DenseI64ArrayAttr:$kernel_shape,
                        DenseI64ArrayAttr:$strides,
                        DenseI64ArrayAttr:$dilations,
@@ -507,7 +528,8 @@ def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
 // Value-dependent selection and scatters.
 //===----------------------------------------------------------------------===//
 
-def Graph_TopKOp : Graph_Op<"top_k", [Pure, InferTypeOpAdaptor]> {
+def Graph_TopKOp : Graph_Op<"top_k", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"TopK", 1>]> {
   let summary = "Indices (i64) of the k largest or smallest elements along one axis";
   let description = [{
     In value order (ties: lower index first; NaN above every number). The
@@ -524,7 +546,8 @@ def Graph_TopKOp : Graph_Op<"top_k", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure, InferTypeOpAdaptor]> {
+def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"ScatterElements", 1>]> {
   let summary = "ONNX ScatterElements: data with updates written along an axis";
   let description = [{
     result[i with i[axis] = indices[i]] = updates[i], or combined with the
@@ -532,58 +555,66 @@ def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure, InferTypeOpAda
     updates share one shape of the data's rank; negative indices count from
     the end.
     ```mlir
-    %r = lpx_graph.scatter_elements %d, %i, %u {axis = 1 : i64, reduction = "add"}
+    %r = lpx_graph.scatter_elements %d, %i, %u {axis = 1 : i64,
+        reduction = #lpx_graph.scatter_reduction<add>}
         : (tensor<1x5xf32>, tensor<1x2xi64>, tensor<1x2xf32>) -> tensor<1x5xf32>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$data, AnyRankedTensor:$indices,
                        AnyRankedTensor:$updates, I64Attr:$axis,
-                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+                       DefaultValuedAttr<Graph_ScatterReductionAttr,
+                           "::lpx::graph::ScatterReduction::None">:$reduction);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
-def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure, InferTypeOpAdaptor]> {
+def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"ScatterND", 1>]> {
   let summary = "ONNX ScatterND: data with slices at index tuples replaced";
   let description = [{
     indices [q..., k], updates [q..., data dims k..]: the slice
     data[indices[q]] becomes updates[q], or is combined with it by
     `reduction` (`none`, `add`, `mul`, `max`, `min`).
     ```mlir
-    %r = lpx_graph.scatter_nd %d, %i, %u {reduction = "none"}
+    %r = lpx_graph.scatter_nd %d, %i, %u
         : (tensor<4x4xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<4x4xf32>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$data, AnyRankedTensor:$indices,
                        AnyRankedTensor:$updates,
-                       DefaultValuedAttr<StrAttr, "\"none\"">:$reduction);
+                       DefaultValuedAttr<Graph_ScatterReductionAttr,
+                           "::lpx::graph::ScatterReduction::None">:$reduction);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
-def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure, InferTypeOpAdaptor]> {
+def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"GridSample", 1>]> {
   let summary = "ONNX GridSample: X [N, C, H, W] sampled at grid [N, Ho, Wo, 2]";
   let description = [{
     The grid holds (x, y) normalized to [-1, 1]; `mode` is `bilinear`,
     `nearest` or `bicubic`, `padding_mode` `zeros`, `border` or
     `reflection` (semantics in Opcodes.def, `grid_sample`).
     ```mlir
-    %r = lpx_graph.grid_sample %x, %g {mode = "bilinear", padding_mode = "zeros", align_corners = false}
+    %r = lpx_graph.grid_sample %x, %g {mode = #lpx_graph.grid_sample_mode<bicubic>,
+        padding_mode = #lpx_graph.grid_sample_padding<border>, align_corners = true}
         : (tensor<1x1x4x4xf32>, tensor<1x6x6x2xf32>) -> tensor<1x1x6x6xf32>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$grid,
-                       DefaultValuedAttr<StrAttr, "\"bilinear\"">:$mode,
-                       DefaultValuedAttr<StrAttr, "\"zeros\"">:$padding_mode,
+                       DefaultValuedAttr<Graph_GridSampleModeAttr,
+                           "::lpx::graph::GridSampleMode::Bilinear">:$mode,
+                       DefaultValuedAttr<Graph_GridSamplePaddingAttr,
+                           "::lpx::graph::GridSamplePadding::Zeros">:$padding_mode,
                        DefaultValuedAttr<BoolAttr, "false">:$align_corners);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_DetOp : Graph_Op<"det", [Pure, InferTypeOpAdaptor]> {
+def Graph_DetOp : Graph_Op<"det", [Pure, InferTypeOpAdaptor,
+    Lpx_Instruction<"Det">]> {
   let summary = "Determinant of each trailing n x n matrix (partial pivoting)";
   let description = [{
     ```mlir
@@ -595,7 +626,8 @@ def Graph_DetOp : Graph_Op<"det", [Pure, InferTypeOpAdaptor]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_StateWriteOp : Graph_Op<"state_write"> {
+def Graph_StateWriteOp : Graph_Op<"state_write",
+                                  [Lpx_Instruction<"StateWrite", 1>]> {
   let summary = "Write one position of resident state in place (a KV cache append)";
   let description = [{
     `state` is a function argument marked `lpx_graph.state`: a buffer that

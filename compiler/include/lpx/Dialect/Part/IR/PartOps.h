@@ -3,6 +3,7 @@
 #define LPX_DIALECT_PART_IR_PARTOPS_H
 
 #include "lpx/Dialect/Part/IR/PartDialect.h"
+#include "lpx/Dialect/Graph/IR/InstructionOpInterface.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"

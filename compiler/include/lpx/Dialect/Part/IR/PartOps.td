@@ -3,9 +3,11 @@
 #define LPX_PART_OPS_TD
 
 include "lpx/Dialect/Part/IR/PartDialect.td"
+include "lpx/Dialect/Graph/IR/InstructionOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def Part_TransferOp : Part_Op<"transfer", [Pure, SameOperandsAndResultType]> {
+def Part_TransferOp : Part_Op<"transfer", [Pure, SameOperandsAndResultType,
+                                           Lpx_Instruction<"Send">]> {
   let summary = "Move a tensor from one node's SRAM to another's";
   let description = [{
     The result lives on node `to`; the operand must live on node `from`.

@@ -3,6 +3,7 @@
 #define LPX_DIALECT_SCHED_IR_SCHEDOPS_H
 
 #include "lpx/Dialect/Sched/IR/SchedDialect.h"
+#include "lpx/Dialect/Graph/IR/InstructionOpInterface.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"

@@ -3,9 +3,11 @@
 #define LPX_SCHED_OPS_TD
 
 include "lpx/Dialect/Sched/IR/SchedDialect.td"
+include "lpx/Dialect/Graph/IR/InstructionOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def Sched_SendOp : Sched_Op<"send", [Pure, SameOperandsAndResultType]> {
+def Sched_SendOp : Sched_Op<"send", [Pure, SameOperandsAndResultType,
+                                     Lpx_Instruction<"Send">]> {
   let summary = "A scheduled chip-to-chip transfer over one link";
   let description = [{
     Leaves node `from` on outgoing `link` at cycle `depart`; its last byte is
