@@ -36,6 +36,8 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     if (d.getSeverity() == mlir::DiagnosticSeverity::Error) {
       ++errors;
       reportError(cmd, describeDiagnostic(d));
+    } else if (d.getSeverity() == mlir::DiagnosticSeverity::Remark) {
+      llvm::errs() << d.str() << "\n"; // the placement chosen, and why
     }
     return mlir::success();
   });
@@ -44,7 +46,8 @@ int lpx::cli::runCompile(const CompileArgs &args) {
       reportError(cmd, "cannot compile '" + args.model + "'");
     return kError;
   };
-  CompileOptions opts{args.nodes, args.weights, args.activations};
+  CompileOptions opts{args.nodes, args.weights, args.activations, args.tp,
+                      args.pp};
 
   if (args.emit != "program") {
     StopAfter stop = args.emit == "graph"         ? StopAfter::Graph

@@ -17,7 +17,7 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   }
   if (stop == StopAfter::Graph)
     return passes;
-  pm.addPass(createPartition(PartitionOptions{opts.nodes}));
+  pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));
   pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)
     return passes + 2;
@@ -31,6 +31,11 @@ namespace {
 struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<unsigned> nodes{*this, "nodes", llvm::cl::desc("Number of nodes"),
                          llvm::cl::init(1)};
+  Option<unsigned> tp{*this, "tp",
+                      llvm::cl::desc("Chips per tensor-parallel group"),
+                      llvm::cl::init(0)};
+  Option<unsigned> pp{*this, "pp", llvm::cl::desc("Pipeline stages"),
+                      llvm::cl::init(0)};
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Chip preset or description file"),
                            llvm::cl::init("")};
@@ -48,6 +53,6 @@ void lpx::registerPipelines() {
       "lpx-compile", "Graph (level 1) to scheduled, allocated IR (level 3)",
       [](OpPassManager &pm, const PipelineOptions &o) {
         pm.addPass(createAttachChip(AttachChipOptions{o.chip}));
-        buildPipeline(pm, CompileOptions{o.nodes, o.weights, o.activations});
+        buildPipeline(pm, CompileOptions{o.nodes, o.weights, o.activations, o.tp, o.pp});
       });
 }

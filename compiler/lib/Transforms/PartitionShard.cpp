@@ -1,0 +1,538 @@
+//===- PartitionShard.cpp - Tensor and pipeline parallel placement --------===//
+//
+// One walk in program order. Each op gets a stage (consecutive layers by
+// weight bytes, cut after a residual add); then either a rule splits it
+// into one op per piece of its split operand, or it runs whole on its
+// stage's first node with its split operands gathered there. See
+// PartitionShard.h.
+//
+//===----------------------------------------------------------------------===//
+#include "PartitionShard.h"
+
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Part/IR/PartOps.h"
+#include "lpx/Target/ISABridge.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace lpx;
+using namespace lpx::graph;
+
+namespace {
+
+/// A value split along `axis`: piece i holds [lo[i], hi[i]) on nodes[i].
+struct Layout {
+  int64_t axis = -1;
+  SmallVector<int64_t> lo, hi, nodes;
+  SmallVector<Value> pieces;
+  bool sameSplit(const Layout &o) const {
+    return lo == o.lo && hi == o.hi && nodes == o.nodes;
+  }
+};
+
+RankedTensorType rankedOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
+/// The axis of `to` along which the pieces of `from` split along `axis`
+/// (ranges lo, hi) hold the same elements, and the ranges there; -1 when
+/// the reshape mixes the split axis with others.
+int64_t reshapedAxis(ArrayRef<int64_t> from, int64_t axis,
+                     ArrayRef<int64_t> to, SmallVector<int64_t> &lo,
+                     SmallVector<int64_t> &hi) {
+  int64_t outer = product(from.take_front(axis));
+  int64_t inner = product(from.drop_front(axis + 1));
+  int64_t span = from[axis] * inner;
+  for (int64_t b = 0; b < int64_t(to.size()); ++b) {
+    int64_t j = product(to.drop_front(b + 1));
+    if (product(to.take_front(b)) != outer || to[b] * j != span || to[b] < 2)
+      continue;
+    bool ok = true;
+    for (size_t i = 0; i < lo.size(); ++i)
+      ok = ok && (lo[i] * inner) % j == 0 && (hi[i] * inner) % j == 0;
+    if (!ok)
+      continue;
+    for (size_t i = 0; i < lo.size(); ++i) {
+      lo[i] = lo[i] * inner / j;
+      hi[i] = hi[i] * inner / j;
+    }
+    return b;
+  }
+  return -1;
+}
+
+/// Ops that apply one function per element with numpy broadcasting: split
+/// along any axis they do not broadcast.
+bool isPointwise(Operation *op) {
+  return llvm::isa<AddOp, SubOp, MulOp, DivOp, PowOp, WhereOp, SqrtOp, NegOp,
+                   ReluOp, SigmoidOp, TanhOp, CastOp, UnaryFnOp, BinaryFnOp>(
+      op);
+}
+
+/// A MatMul's or an embedding Gather's constant 2-D weight that can be cut.
+ConstantOp splittableWeight(Operation *op) {
+  ConstantOp c;
+  if (auto m = dyn_cast<MatMulOp>(op))
+    c = m.getRhs().getDefiningOp<ConstantOp>();
+  else if (auto g = dyn_cast<GatherOp>(op); g && g.getAxis() == 0)
+    c = g.getData().getDefiningOp<ConstantOp>();
+  if (!c || rankedOf(c).getRank() != 2)
+    return nullptr;
+  unsigned bits = c.getValue().getElementType().getIntOrFloatBitWidth();
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  bool ok = isShapeOnly(c.getValue()) ? bits % 8 == 0
+                                      : dense && (dense.isSplat() || bits % 8 == 0);
+  return ok ? c : nullptr;
+}
+
+/// Heads a MatMul's result is reshaped into by its only user, and the size
+/// of one head; {0, 0} if it is not.
+std::pair<int64_t, int64_t> headsOf(Operation *op) {
+  Value r = op->getResult(0);
+  if (!r.hasOneUse())
+    return {0, 0};
+  auto reshape = dyn_cast<ReshapeOp>(*r.getUsers().begin());
+  if (!reshape)
+    return {0, 0};
+  auto from = rankedOf(r).getShape();
+  auto to = reshape.getType().getShape();
+  if (to.size() != from.size() + 1 || to.drop_back(2) != from.drop_back() ||
+      to[to.size() - 2] < 2)
+    return {0, 0};
+  return {to[to.size() - 2], to.back()};
+}
+
+/// A residual add: both operands have the result's shape and the result
+/// feeds several ops (the next norm and the next residual add).
+bool isResidualAdd(Operation *op) {
+  auto add = dyn_cast<AddOp>(op);
+  if (!add || add.getLhs().getType() != add.getType() ||
+      add.getRhs().getType() != add.getType() || add.getType().getRank() < 2)
+    return false;
+  return !add.getResult().hasOneUse();
+}
+
+class Sharder {
+public:
+  Sharder(func::FuncOp f, const Mesh &mesh) : f(f), mesh(mesh) {}
+
+  void run() {
+    SmallVector<Operation *> ops;
+    for (Operation &op : f.getBody().front().without_terminator())
+      if (!llvm::isa<ConstantOp>(op))
+        ops.push_back(&op);
+    assignStages(ops);
+    for (Operation *op : ops) {
+      if (!shard(op))
+        placeWhole(op);
+    }
+    Operation *ret = f.getBody().front().getTerminator();
+    for (OpOperand &use : ret->getOpOperands())
+      if (layouts.count(use.get()))
+        use.set(gather(use.get()));
+    for (Operation *op : llvm::reverse(split)) {
+      Value r = op->getResult(0);
+      if (!r.use_empty())
+        r.replaceAllUsesWith(gather(r));
+      op->erase();
+    }
+    for (BlockArgument arg : f.getArguments())
+      if (!arg.use_empty())
+        f.setArgAttr(arg.getArgNumber(), part::PartDialect::kNodeAttr,
+                     IntegerAttr::get(IntegerType::get(f.getContext(), 64),
+                                      nodeOfFirstUser(arg)));
+  }
+
+private:
+  func::FuncOp f;
+  Mesh mesh;
+  llvm::DenseMap<Operation *, int64_t> stage;
+  llvm::DenseMap<Value, Layout> layouts;
+  llvm::DenseMap<Value, Value> gathered;
+  llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> slices;
+  SmallVector<Operation *> split; // originals replaced by pieces
+
+  int64_t base(Operation *op) const { return stage.lookup(op) * mesh.tp; }
+
+  static int64_t nodeOfFirstUser(Value v) {
+    for (Operation *user : v.getUsers())
+      if (auto n = part::getNode(user))
+        return *n;
+    return 0;
+  }
+
+  /// Stage s takes the ops up to the one where the weights read so far
+  /// pass (s + 1) / pp of all weights, and on to the next residual add
+  /// (so only the residual stream and values computed once cross stages).
+  void assignStages(ArrayRef<Operation *> ops) {
+    llvm::DenseSet<Operation *> seen;
+    uint64_t total = 0, sofar = 0;
+    bool residuals = false;
+    for (Operation *op : ops) {
+      residuals = residuals || isResidualAdd(op);
+      for (Value v : op->getOperands())
+        if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
+          total += tensorDescOf(c.getType()).bytes();
+    }
+    seen.clear();
+    int64_t s = 0;
+    bool due = false;
+    for (Operation *op : ops) {
+      stage[op] = s;
+      for (Value v : op->getOperands())
+        if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
+          sofar += tensorDescOf(c.getType()).bytes();
+      due = due || (s + 1 < mesh.pp &&
+                    sofar * uint64_t(mesh.pp) >= total * uint64_t(s + 1));
+      if (due && (!residuals || isResidualAdd(op))) {
+        ++s;
+        due = false;
+      }
+    }
+  }
+
+  /// A split value joined on the node of its first piece (once).
+  Value gather(Value v) {
+    Value &g = gathered[v];
+    if (g)
+      return g;
+    const Layout &l = layouts[v];
+    OpBuilder b(f.getContext());
+    b.setInsertionPointAfter(l.pieces.back().getDefiningOp());
+    auto cat = b.create<ConcatOp>(v.getLoc(), v.getType(), l.pieces,
+                                  b.getI64IntegerAttr(l.axis));
+    part::setNode(cat, l.nodes.front());
+    return g = cat;
+  }
+
+  /// Rows [lo, hi) along `axis` of a whole value, for a piece on `node`: a
+  /// constant is cut at compile time, an input is sliced where the piece
+  /// is (so the host writes the piece there), a computed value where it is.
+  Value sliceOf(Value v, int64_t axis, int64_t lo, int64_t hi, int64_t node) {
+    Value &s = slices[{v, axis, lo, hi}];
+    if (s && part::getNodeOfValue(s) == node)
+      return s;
+    auto type = rankedOf(v);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = hi - lo;
+    OpBuilder b(f.getContext());
+    if (auto c = v.getDefiningOp<ConstantOp>()) {
+      b.setInsertionPoint(c);
+      if (ElementsAttr cut =
+              sliceElements(c.getValue(), axis, lo, hi, slices.size())) {
+        auto piece = b.create<ConstantOp>(c.getLoc(), cut);
+        part::setNode(piece, node);
+        return s = piece;
+      }
+    }
+    Operation *def = v.getDefiningOp();
+    if (def && !llvm::isa<ConstantOp>(def))
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(&f.getBody().front());
+    SmallVector<int64_t> starts(type.getRank(), 0), steps(type.getRank(), 1);
+    starts[axis] = lo;
+    auto slice = b.create<SliceOp>(
+        v.getLoc(), RankedTensorType::get(shape, type.getElementType()), v,
+        b.getDenseI64ArrayAttr(starts), b.getDenseI64ArrayAttr(steps));
+    part::setNode(slice, def && !llvm::isa<ConstantOp>(def)
+                             ? part::getNodeOfValue(v)
+                             : node);
+    return s = slice;
+  }
+
+  void placeWhole(Operation *op) {
+    for (OpOperand &use : op->getOpOperands())
+      if (layouts.count(use.get()))
+        use.set(gather(use.get()));
+    part::setNode(op, base(op));
+  }
+
+  /// How each operand of a piecewise op is read: its own piece, whole, or
+  /// sliced along an axis.
+  struct Operand {
+    enum Kind { Piece, Whole, Slice } kind = Whole;
+    int64_t axis = -1;
+  };
+
+  /// Reads operand `v` of an op split like `l`, whose own axis for the
+  /// split is `axis` (-1 or a size-1 dim: it is broadcast, read whole).
+  std::optional<Operand> operandFor(Value v, int64_t axis, const Layout &l) {
+    auto it = layouts.find(v);
+    if (axis < 0 || rankedOf(v).getDimSize(axis) == 1)
+      return it == layouts.end() ? std::optional<Operand>(Operand{})
+                                 : std::nullopt;
+    if (it != layouts.end())
+      return it->second.axis == axis && it->second.sameSplit(l)
+                 ? std::optional<Operand>({Operand::Piece, axis})
+                 : std::nullopt;
+    return Operand{Operand::Slice, axis};
+  }
+
+  /// The rule of `op`'s family, given the split operand `which` with layout
+  /// `l`: the operands' reads and the result's split axis; false when the
+  /// op cannot run piecewise on that split.
+  bool rule(Operation *op, unsigned which, const Layout &l,
+            SmallVector<Operand> &reads, int64_t &outAxis,
+            SmallVector<int64_t> &lo, SmallVector<int64_t> &hi) {
+    if (op->getNumResults() != 1)
+      return false;
+    auto out = rankedOf(op->getResult(0));
+    auto in = rankedOf(op->getOperand(which));
+    int64_t a = l.axis, rank = out.getRank();
+    lo = l.lo;
+    hi = l.hi;
+    reads.assign(op->getNumOperands(), Operand{});
+    auto alignedReads = [&] { // operands right-aligned with the result
+      for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+        int64_t axis = outAxis - (rank - rankedOf(v).getRank());
+        auto r = operandFor(v, axis, l);
+        if (!r)
+          return false;
+        reads[i] = *r;
+      }
+      return true;
+    };
+    if (isPointwise(op)) {
+      outAxis = a + (rank - in.getRank());
+      return out.getDimSize(outAxis) == in.getDimSize(a) && alignedReads();
+    }
+    if (auto t = dyn_cast<TransposeOp>(op)) {
+      outAxis = llvm::find(t.getPerm(), a) - t.getPerm().begin();
+      reads[0] = {Operand::Piece, a};
+      return true;
+    }
+    if (llvm::isa<ReshapeOp>(op)) {
+      outAxis = reshapedAxis(in.getShape(), a, out.getShape(), lo, hi);
+      reads[0] = {Operand::Piece, a};
+      return outAxis >= 0;
+    }
+    if (llvm::isa<BroadcastOp>(op)) {
+      outAxis = a + (rank - in.getRank());
+      reads[0] = {Operand::Piece, a};
+      return out.getDimSize(outAxis) == in.getDimSize(a);
+    }
+    if (auto c = dyn_cast<ConcatOp>(op)) {
+      outAxis = a;
+      return int64_t(c.getAxis()) != a && alignedReads();
+    }
+    if (auto s = dyn_cast<SliceOp>(op)) {
+      outAxis = a;
+      reads[0] = {Operand::Piece, a};
+      return s.getStarts()[a] == 0 && s.getSteps()[a] == 1 &&
+             out.getDimSize(a) == in.getDimSize(a);
+    }
+    if (llvm::isa<SoftmaxOp, LogSoftmaxOp, HardmaxOp>(op)) {
+      outAxis = a;
+      reads[0] = {Operand::Piece, a};
+      return op->getAttrOfType<IntegerAttr>("axis").getInt() != a;
+    }
+    if (llvm::isa<ReduceOp, ReduceMeanOp>(op)) {
+      auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+      if (llvm::is_contained(axes, a))
+        return false;
+      outAxis = rank == in.getRank()
+                    ? a
+                    : a - llvm::count_if(axes, [&](int64_t x) { return x < a; });
+      reads[0] = {Operand::Piece, a};
+      return true;
+    }
+    if (auto m = dyn_cast<MatMulOp>(op)) {
+      // Batched products split along a batch axis (the attention's heads);
+      // a weight is never copied to every node.
+      if (a >= in.getRank() - 2 || m.getRhs().getDefiningOp<ConstantOp>())
+        return false;
+      outAxis = a + (rank - in.getRank());
+      return alignedReads();
+    }
+    return false;
+  }
+
+  /// Splits `op` if a rule allows; true when done.
+  bool shard(Operation *op) {
+    const Layout *driver = nullptr;
+    unsigned which = 0;
+    for (auto [i, v] : llvm::enumerate(op->getOperands()))
+      if (auto it = layouts.find(v); it != layouts.end()) {
+        driver = &it->second;
+        which = unsigned(i);
+        break;
+      }
+    if (!driver)
+      return mesh.tp > 1 && seedColumns(op);
+    if (driver->nodes.front() != base(op))
+      return false; // another stage's pieces: gather them here
+    if (rowSplit(op, which, *driver))
+      return true;
+    SmallVector<Operand> reads;
+    SmallVector<int64_t> lo, hi;
+    int64_t outAxis = -1;
+    Layout l = *driver; // `layouts` grows below
+    if (!rule(op, which, l, reads, outAxis, lo, hi))
+      return false;
+    Layout result{outAxis, lo, hi, l.nodes, {}};
+    OpBuilder b(op);
+    for (size_t i = 0; i < l.pieces.size(); ++i) {
+      IRMapping map;
+      for (auto [v, r] : llvm::zip(op->getOperands(), reads)) {
+        if (r.kind == Operand::Piece)
+          map.map(v, layouts[v].pieces[i]);
+        else if (r.kind == Operand::Slice)
+          map.map(v, sliceOf(v, r.axis, l.lo[i], l.hi[i], l.nodes[i]));
+      }
+      b.setInsertionPoint(op);
+      Operation *piece = b.clone(*op, map);
+      auto type = rankedOf(op->getResult(0));
+      SmallVector<int64_t> shape(type.getShape());
+      shape[outAxis] = hi[i] - lo[i];
+      piece->getResult(0).setType(
+          RankedTensorType::get(shape, type.getElementType()));
+      part::setNode(piece, l.nodes[i]);
+      result.pieces.push_back(piece->getResult(0));
+    }
+    layouts[op->getResult(0)] = std::move(result);
+    split.push_back(op);
+    return true;
+  }
+
+  /// A MatMul (or embedding Gather) with a constant weight and a whole
+  /// activation: one column block of the weight per node of the stage, on
+  /// head boundaries when the result is reshaped into heads.
+  bool seedColumns(Operation *op) {
+    ConstantOp w = splittableWeight(op);
+    if (!w)
+      return false;
+    int64_t n = rankedOf(w).getDimSize(1);
+    auto [heads, size] = headsOf(op);
+    int64_t unit = heads ? size : 1, units = heads ? heads : n;
+    int64_t parts = heads ? headDivisor(heads, mesh.tp)
+                          : std::min<int64_t>(mesh.tp, n);
+    if (parts < 2)
+      return false;
+    Layout l;
+    l.axis = rankedOf(op->getResult(0)).getRank() - 1;
+    OpBuilder b(op);
+    auto type = rankedOf(op->getResult(0));
+    for (int64_t i = 0; i < parts; ++i) {
+      int64_t lo = units * i / parts * unit, hi = units * (i + 1) / parts * unit;
+      int64_t node = base(op) + i;
+      Value slice = sliceOf(w, 1, lo, hi, node);
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() = hi - lo;
+      auto pieceType = RankedTensorType::get(shape, type.getElementType());
+      Operation *piece =
+          llvm::isa<GatherOp>(op)
+              ? b.create<GatherOp>(op->getLoc(), pieceType, slice,
+                                   op->getOperand(1), b.getI64IntegerAttr(0))
+              : b.create<MatMulOp>(op->getLoc(), pieceType, op->getOperand(0),
+                                   slice)
+                    .getOperation();
+      part::setNode(piece, node);
+      l.lo.push_back(lo);
+      l.hi.push_back(hi);
+      l.nodes.push_back(node);
+      l.pieces.push_back(piece->getResult(0));
+    }
+    layouts[op->getResult(0)] = std::move(l);
+    split.push_back(op);
+    return true;
+  }
+
+  /// A MatMul with a constant weight whose activation is split along the
+  /// reduction axis: each node multiplies its piece by its rows of the
+  /// weight, and a tree over the group's links adds the partial sums
+  /// (log2(tp) rounds, each pair on its own link), ending on the first node.
+  bool rowSplit(Operation *op, unsigned which, const Layout &l) {
+    auto m = dyn_cast<MatMulOp>(op);
+    ConstantOp w = m ? splittableWeight(op) : nullptr;
+    if (!w || which != 0 || l.axis != rankedOf(m.getLhs()).getRank() - 1)
+      return false;
+    OpBuilder b(op);
+    SmallVector<Value> sums;
+    SmallVector<int64_t> nodes = l.nodes;
+    for (size_t i = 0; i < l.pieces.size(); ++i) {
+      Value rows = sliceOf(w, 0, l.lo[i], l.hi[i], l.nodes[i]);
+      auto piece = b.create<MatMulOp>(op->getLoc(), m.getType(), l.pieces[i],
+                                      rows);
+      part::setNode(piece, l.nodes[i]);
+      sums.push_back(piece);
+    }
+    for (size_t step = 1; step < sums.size(); step *= 2)
+      for (size_t i = 0; i + step < sums.size(); i += 2 * step) {
+        auto add = b.create<AddOp>(op->getLoc(), m.getType(), sums[i],
+                                   sums[i + step]);
+        part::setNode(add, nodes[i]);
+        sums[i] = add;
+      }
+    op->getResult(0).replaceAllUsesWith(sums.front());
+    op->erase();
+    return true;
+  }
+};
+
+} // namespace
+
+int64_t lpx::projectionHeads(func::FuncOp f) {
+  int64_t fewest = 0;
+  f.walk([&](MatMulOp m) {
+    if (!splittableWeight(m))
+      return;
+    if (int64_t h = headsOf(m).first)
+      fewest = fewest ? std::min(fewest, h) : h;
+  });
+  return fewest;
+}
+
+int64_t lpx::headDivisor(int64_t heads, int64_t limit) {
+  if (heads <= 0)
+    return std::max<int64_t>(limit, 1);
+  for (int64_t d = std::min(heads, limit); d > 1; --d)
+    if (heads % d == 0)
+      return d;
+  return 1;
+}
+
+void lpx::placeOnMesh(func::FuncOp f, const Mesh &mesh) {
+  Sharder(f, mesh).run();
+}
+
+ElementsAttr lpx::sliceElements(ElementsAttr value, int64_t axis, int64_t lo,
+                                int64_t hi, int64_t part) {
+  auto whole = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(whole.getShape());
+  shape[axis] = hi - lo;
+  auto type = RankedTensorType::get(shape, value.getElementType());
+  if (isShapeOnly(value))
+    return shapeOnlyFrom(value, type, ".part" + llvm::Twine(part));
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return nullptr;
+  if (dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  unsigned bits = value.getElementType().getIntOrFloatBitWidth();
+  if (bits % 8)
+    return nullptr;
+  int64_t inner = product(whole.getShape().drop_front(axis + 1)) * (bits / 8);
+  int64_t outer = product(whole.getShape().take_front(axis));
+  int64_t extent = whole.getDimSize(axis);
+  ArrayRef<char> raw = dense.getRawData();
+  std::vector<char> out;
+  out.reserve(size_t(outer * (hi - lo) * inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    const char *from = raw.data() + (o * extent + lo) * inner;
+    out.insert(out.end(), from, from + (hi - lo) * inner);
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, out);
+}
