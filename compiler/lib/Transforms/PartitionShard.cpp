@@ -18,6 +18,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace lpx;
@@ -148,6 +149,9 @@ public:
         r.replaceAllUsesWith(gather(r));
       op->erase();
     }
+    for (Operation *op : llvm::reverse(bypassed))
+      if (op->use_empty())
+        op->erase();
     for (BlockArgument arg : f.getArguments())
       if (!arg.use_empty())
         f.setArgAttr(arg.getArgNumber(), part::PartDialect::kNodeAttr,
@@ -162,7 +166,8 @@ private:
   llvm::DenseMap<Value, Layout> layouts;
   llvm::DenseMap<Value, Value> gathered;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> slices;
-  SmallVector<Operation *> split; // originals replaced by pieces
+  SmallVector<Operation *> split;    // originals replaced by pieces
+  llvm::SetVector<Operation *> bypassed; // whole ops cloned into pieces
 
   int64_t base(Operation *op) const { return stage.lookup(op) * mesh.tp; }
 
@@ -238,6 +243,8 @@ private:
       }
     }
     Operation *def = v.getDefiningOp();
+    if (def && isPointwise(def) && v.hasOneUse() && def->getNumResults() == 1)
+      return s = slicePointwise(def, axis, lo, hi, node);
     if (def && !llvm::isa<ConstantOp>(def))
       b.setInsertionPointAfter(def);
     else
@@ -251,6 +258,29 @@ private:
                              ? part::getNodeOfValue(v)
                              : node);
     return s = slice;
+  }
+
+  /// A piece of a pointwise op's result that only a split op reads: the
+  /// op itself runs piecewise on pieces of its operands (so a cast of the
+  /// KV cache input reads the pieces the host writes to each node).
+  Value slicePointwise(Operation *def, int64_t axis, int64_t lo, int64_t hi,
+                       int64_t node) {
+    auto type = rankedOf(def->getResult(0));
+    IRMapping map;
+    for (Value u : def->getOperands()) {
+      int64_t a = axis - (type.getRank() - rankedOf(u).getRank());
+      if (a >= 0 && rankedOf(u).getDimSize(a) != 1 && !layouts.count(u))
+        map.map(u, sliceOf(u, a, lo, hi, node));
+    }
+    OpBuilder b(def);
+    Operation *piece = b.clone(*def, map);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = hi - lo;
+    piece->getResult(0).setType(
+        RankedTensorType::get(shape, type.getElementType()));
+    part::setNode(piece, node);
+    bypassed.insert(def);
+    return piece->getResult(0);
   }
 
   void placeWhole(Operation *op) {
@@ -445,8 +475,16 @@ private:
       l.nodes.push_back(node);
       l.pieces.push_back(piece->getResult(0));
     }
-    layouts[op->getResult(0)] = std::move(l);
+    Value r = op->getResult(0);
+    layouts[r] = std::move(l);
     split.push_back(op);
+    // An embedding's rows start the residual stream, which stays whole:
+    // split along the hidden axis it would split the norms and the
+    // projections' reductions instead of their heads.
+    if (llvm::isa<GatherOp>(op)) {
+      r.replaceAllUsesWith(gather(r));
+      layouts.erase(r);
+    }
     return true;
   }
 
