@@ -171,11 +171,14 @@ private:
 
   int64_t base(Operation *op) const { return stage.lookup(op) * mesh.tp; }
 
+  /// An input is written to the lowest node that reads it (the stage's
+  /// first node when one whole op reads it).
   static int64_t nodeOfFirstUser(Value v) {
+    std::optional<int64_t> node;
     for (Operation *user : v.getUsers())
       if (auto n = part::getNode(user))
-        return *n;
-    return 0;
+        node = std::min(node.value_or(*n), *n);
+    return node.value_or(0);
   }
 
   /// Stage s takes the ops up to the one where the weights read so far
