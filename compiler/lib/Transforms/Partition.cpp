@@ -506,9 +506,12 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
   /// or for a model that is not a transformer unless --tp or --pp is given.
   FailureOr<std::optional<Mesh>> chooseMesh(func::FuncOp f,
                                             const isa::ChipSpec &spec) {
-    const int64_t nodes = numNodes, heads = projectionHeads(f);
-    const int64_t tp = this->tp, pp = this->pp;
-    if ((!tp && !pp && (!heads || nodes < 2)) || nodes < 1)
+    const int64_t nodes = numNodes, tp = this->tp, pp = this->pp;
+    if ((!tp && !pp && nodes < 2) || nodes < 1)
+      return std::optional<Mesh>();
+    unfuseProjections(f);
+    const int64_t heads = projectionHeads(f);
+    if (!tp && !pp && !heads)
       return std::optional<Mesh>();
     if (std::max<int64_t>(tp, 1) * std::max<int64_t>(pp, 1) > nodes) {
       f.emitError() << "--tp " << tp << " --pp " << pp << " needs "

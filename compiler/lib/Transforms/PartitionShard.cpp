@@ -98,10 +98,26 @@ ConstantOp splittableWeight(Operation *op) {
   return ok ? c : nullptr;
 }
 
-/// Heads a MatMul's result is reshaped into by its only user, and the size
-/// of one head; {0, 0} if it is not.
+/// The add of a constant bias that is `v`'s only reader, or null.
+AddOp biasAddOf(Value v) {
+  if (!v.hasOneUse())
+    return nullptr;
+  auto add = dyn_cast<AddOp>(*v.getUsers().begin());
+  Value other = add && add.getLhs() == v ? add.getRhs()
+                : add                    ? add.getLhs()
+                                         : Value();
+  return other && other.getDefiningOp<ConstantOp>() &&
+                 rankedOf(other).getRank() == 1 && add.getType() == v.getType()
+             ? add
+             : nullptr;
+}
+
+/// Heads a MatMul's result (plus a bias) is reshaped into by its only
+/// reader, and the size of one head; {0, 0} if it is not.
 std::pair<int64_t, int64_t> headsOf(Operation *op) {
   Value r = op->getResult(0);
+  if (AddOp bias = biasAddOf(r))
+    r = bias.getResult();
   if (!r.hasOneUse())
     return {0, 0};
   auto reshape = dyn_cast<ReshapeOp>(*r.getUsers().begin());
@@ -534,6 +550,63 @@ int64_t lpx::projectionHeads(func::FuncOp f) {
       fewest = fewest ? std::min(fewest, h) : h;
   });
   return fewest;
+}
+
+/// A fused projection (GPT-2's c_attn: one MatMul for Q, K and V, plus a
+/// bias) read only through slices of its columns, each reshaped into
+/// heads, becomes one MatMul (and bias) per slice with those columns of the
+/// weight, so each can be split on its own heads.
+void lpx::unfuseProjections(func::FuncOp f) {
+  SmallVector<MatMulOp> fused;
+  f.walk([&](MatMulOp m) {
+    if (!splittableWeight(m))
+      return;
+    Value r = m.getResult();
+    if (AddOp bias = biasAddOf(r))
+      r = bias.getResult();
+    int64_t last = rankedOf(r).getRank() - 1;
+    bool ok = !r.use_empty();
+    for (Operation *user : r.getUsers()) {
+      auto slice = dyn_cast<SliceOp>(user);
+      ok = ok && slice && llvm::all_of(slice.getSteps(), [](int64_t x) {
+             return x == 1;
+           });
+      for (int64_t a = 0; ok && a < last; ++a)
+        ok = slice.getType().getDimSize(a) == rankedOf(r).getDimSize(a);
+      ok = ok && slice.getResult().hasOneUse() && headsOf(slice).first;
+    }
+    if (ok)
+      fused.push_back(m);
+  });
+  for (MatMulOp m : fused) {
+    AddOp bias = biasAddOf(m.getResult());
+    Value r = bias ? bias.getResult() : m.getResult();
+    auto w = m.getRhs().getDefiningOp<ConstantOp>();
+    int64_t last = rankedOf(r).getRank() - 1, part = 0;
+    for (Operation *user : llvm::make_early_inc_range(r.getUsers())) {
+      auto slice = cast<SliceOp>(user);
+      int64_t lo = slice.getStarts()[last];
+      int64_t hi = lo + slice.getType().getDimSize(last);
+      OpBuilder b(slice);
+      auto cols = b.create<ConstantOp>(
+          w.getLoc(), sliceElements(w.getValue(), 1, lo, hi, part++));
+      Value v = b.create<MatMulOp>(m.getLoc(), slice.getType(), m.getLhs(),
+                                   cols);
+      if (bias) {
+        Value c = bias.getLhs() == m.getResult() ? bias.getRhs()
+                                                 : bias.getLhs();
+        auto cut = b.create<ConstantOp>(
+            c.getLoc(), sliceElements(c.getDefiningOp<ConstantOp>().getValue(),
+                                      0, lo, hi, part++));
+        v = b.create<AddOp>(bias.getLoc(), v, cut);
+      }
+      slice.getResult().replaceAllUsesWith(v);
+      slice.erase();
+    }
+    if (bias)
+      bias.erase();
+    m.erase();
+  }
 }
 
 int64_t lpx::headDivisor(int64_t heads, int64_t limit) {

@@ -32,6 +32,11 @@ struct Mesh {
 /// no projection is reshaped into heads (not a transformer).
 int64_t projectionHeads(mlir::func::FuncOp f);
 
+/// Splits a fused projection (one MatMul with a constant weight, and a
+/// bias, read only through column slices that are reshaped into heads, as
+/// GPT-2's c_attn) into one MatMul per slice.
+void unfuseProjections(mlir::func::FuncOp f);
+
 /// The largest divisor of `heads` not above `limit` (heads 0: `limit`).
 int64_t headDivisor(int64_t heads, int64_t limit);
 

@@ -1,6 +1,9 @@
-// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=2" -split-input-file --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=ATTN
-// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=4 tp=4" -split-input-file --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=TP4
-// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=4 tp=2 pp=2" -split-input-file --mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=PP2
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=2" -split-input-file --mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=ATTN
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=4 tp=4" -split-input-file --mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=TP4
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=4 tp=2 pp=2" -split-input-file --mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=PP2
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=2" -split-input-file --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=ATTN-R
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=4 tp=4" -split-input-file --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=TP4-R
+// RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition="nodes=4 tp=2 pp=2" -split-input-file --mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=PP2-R
 
 // Sharding propagation (PartitionShard.cpp). Grouped-query attention with
 // 4 query heads and 2 KV heads of 2 elements: on 2 nodes each node owns one
@@ -10,7 +13,7 @@
 // their heads, the output projection is cut by rows and its partial sums
 // added; the KV cache input and output are bound in pieces by head.
 
-// ATTN: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (2 KV heads, 8 chips per group)
+// ATTN-R: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (2 KV heads, 8 chips per group)
 // ATTN-LABEL: func.func @attention(%arg0
 // ATTN-SAME: %[[PAST0:.*]]: tensor<1x1x3x2xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0, 0>}
 // ATTN-SAME: %[[PAST1:.*]]: tensor<1x1x3x2xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 1, 0, 0>}
@@ -71,7 +74,7 @@ func.func @attention(%x: tensor<1x1x8xf32>, %past: tensor<1x2x3x2xf32>) -> (tens
 // residual add, runs on the second group (nodes 2 and 3), and only the
 // residual stream crosses.
 
-// TP4: remark: placement: tp 4 x pp 1 on 4 of 4 nodes: MatMuls split over 4 chips
+// TP4-R: remark: placement: tp 4 x pp 1 on 4 of 4 nodes: MatMuls split over 4 chips
 // TP4-LABEL: func.func @mlp(%arg0
 // TP4-COUNT-4: lpx_graph.sigmoid %{{.*}} : tensor<1x1x4xf32>
 // TP4: %[[D0:.*]] = lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>) -> tensor<1x1x8xf32>
@@ -85,7 +88,7 @@ func.func @attention(%x: tensor<1x1x8xf32>, %past: tensor<1x2x3x2xf32>) -> (tens
 // TP4: %[[T23:.*]] = lpx_part.transfer %[[S23]] {from = 2 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
 // TP4: lpx_graph.add %[[S01]], %[[T23]] {lpx_part.node = 0 : i64}
 
-// PP2: remark: placement: tp 2 x pp 2 on 4 of 4 nodes: MatMuls split over 2 chips, 2 pipeline stages
+// PP2-R: remark: placement: tp 2 x pp 2 on 4 of 4 nodes: MatMuls split over 2 chips, 2 pipeline stages
 // PP2-LABEL: func.func @mlp(%arg0
 // PP2: %[[R:.*]] = lpx_graph.add %arg0, %{{.*}} {lpx_part.node = 0 : i64}
 // PP2: %[[X:.*]] = lpx_part.transfer %[[R]] {from = 0 : i64, lpx_part.node = 2 : i64, to = 2 : i64}
@@ -116,5 +119,37 @@ func.func @mlp(%x: tensor<1x1x8xf32>) -> tensor<1x1x8xf32> {
   %d2 = lpx_graph.matmul %g2, %wd2 : (tensor<1x1x16xf32>, tensor<16x8xf32>) -> tensor<1x1x8xf32>
   %s = lpx_graph.add %r2, %d2 : (tensor<1x1x8xf32>, tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
   return %s : tensor<1x1x8xf32>
+}
+}
+
+// -----
+
+// A fused projection (GPT-2's c_attn: one MatMul and bias for Q and K, read
+// through column slices reshaped into heads) becomes one MatMul and bias per
+// slice, each split on its own heads: node 1 holds Q's heads 2-3 (bias
+// 4..7) and K's heads 2-3 (bias 12..15).
+
+// ATTN-R: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (4 KV heads
+// ATTN-LABEL: func.func @fused(%arg0
+// ATTN-DAG: lpx_graph.matmul %arg0, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x1x8xf32>, tensor<8x4xf32>) -> tensor<1x1x4xf32>
+// ATTN-DAG: lpx_graph.constant {lpx_part.node = 0 : i64} dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<4xf32>
+// ATTN-DAG: lpx_graph.constant {lpx_part.node = 1 : i64} dense<[4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00]> : tensor<4xf32>
+// ATTN-DAG: lpx_graph.constant {lpx_part.node = 0 : i64} dense<[8.000000e+00, 9.000000e+00, 1.000000e+01, 1.100000e+01]> : tensor<4xf32>
+// ATTN-DAG: lpx_graph.constant {lpx_part.node = 1 : i64} dense<[1.200000e+01, 1.300000e+01, 1.400000e+01, 1.500000e+01]> : tensor<4xf32>
+// ATTN-NOT: lpx_graph.slice
+// ATTN: return
+module {
+func.func @fused(%x: tensor<1x1x8xf32>) -> (tensor<1x1x4x2xf32>, tensor<1x1x4x2xf32>) {
+  %w = lpx_graph.constant dense<1.0> : tensor<8x16xf32>
+  %b = lpx_graph.constant dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0]> : tensor<16xf32>
+  %m = lpx_graph.matmul %x, %w : (tensor<1x1x8xf32>, tensor<8x16xf32>) -> tensor<1x1x16xf32>
+  %a = lpx_graph.add %m, %b : (tensor<1x1x16xf32>, tensor<16xf32>) -> tensor<1x1x16xf32>
+  %q = lpx_graph.slice %a {starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : (tensor<1x1x16xf32>) -> tensor<1x1x8xf32>
+  %k = lpx_graph.slice %a {starts = array<i64: 0, 0, 8>, steps = array<i64: 1, 1, 1>} : (tensor<1x1x16xf32>) -> tensor<1x1x8xf32>
+  %q1 = lpx_graph.reshape %q : tensor<1x1x8xf32> to tensor<1x1x4x2xf32>
+  %k1 = lpx_graph.reshape %k : tensor<1x1x8xf32> to tensor<1x1x4x2xf32>
+  %s = lpx_graph.sigmoid %q1 : tensor<1x1x4x2xf32>
+  %t = lpx_graph.sigmoid %k1 : tensor<1x1x4x2xf32>
+  return %s, %t : tensor<1x1x4x2xf32>, tensor<1x1x4x2xf32>
 }
 }
