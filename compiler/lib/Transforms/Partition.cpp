@@ -531,10 +531,15 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       << m.tp * m.pp << " of " << nodes << " nodes: ";
     if (heads)
       r << "attention split by KV head over " << m.tp << " chip"
-        << (m.tp == 1 ? "" : "s") << " (" << heads << " KV heads, "
-        << (tp ? "--tp " + std::to_string(tp)
-               : std::to_string(group) + " chips per group")
-        << "), MLP by columns then rows, ";
+        << (m.tp == 1 ? "" : "s") << " ("
+        << (tp   ? "--tp " + std::to_string(tp)
+            : pp ? std::to_string(nodes) + " nodes over --pp " +
+                       std::to_string(pp)
+            : nodes < group ? std::to_string(nodes) + " nodes"
+                            : std::to_string(group) + " chips per group")
+        << (m.tp < wanted ? ", lowered to divide the model's "
+                          : "; the model has ")
+        << heads << " KV heads), MLP by columns then rows, ";
     else
       r << "MatMuls split over " << m.tp << " chips, ";
     r << m.pp << " pipeline stage" << (m.pp == 1 ? "" : "s")

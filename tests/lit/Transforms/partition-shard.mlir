@@ -13,7 +13,7 @@
 // their heads, the output projection is cut by rows and its partial sums
 // added; the KV cache input and output are bound in pieces by head.
 
-// ATTN-R: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (2 KV heads, 8 chips per group)
+// ATTN-R: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (2 nodes; the model has 2 KV heads)
 // ATTN-LABEL: func.func @attention(%arg0
 // ATTN-SAME: %[[PAST0:.*]]: tensor<1x1x3x2xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0, 0>}
 // ATTN-SAME: %[[PAST1:.*]]: tensor<1x1x3x2xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 1, 0, 0>}
@@ -129,7 +129,7 @@ func.func @mlp(%x: tensor<1x1x8xf32>) -> tensor<1x1x8xf32> {
 // slice, each split on its own heads: node 1 holds Q's heads 2-3 (bias
 // 4..7) and K's heads 2-3 (bias 12..15).
 
-// ATTN-R: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (4 KV heads
+// ATTN-R: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (2 nodes; the model has 4 KV heads)
 // ATTN-LABEL: func.func @fused(%arg0
 // ATTN-DAG: lpx_graph.matmul %arg0, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x1x8xf32>, tensor<8x4xf32>) -> tensor<1x1x4xf32>
 // ATTN-DAG: lpx_graph.constant {lpx_part.node = 0 : i64} dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<4xf32>
