@@ -570,8 +570,13 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     const uint64_t capacity = spec.sram.bytes;
     if (weights[worst] + acts[worst] <= capacity)
       return success();
+    // Enough stages for the total, and (stages being cut at layer
+    // boundaries, so uneven) for the fullest node's share at this count.
     uint64_t usable = capacity - capacity / 4;
-    uint64_t stages = (total + usable * mesh.tp - 1) / (usable * mesh.tp);
+    uint64_t worstBytes = weights[worst] + acts[worst];
+    uint64_t stages = std::max(
+        (total + usable * mesh.tp - 1) / (usable * mesh.tp),
+        (worstBytes * uint64_t(mesh.pp) + usable - 1) / usable);
     f.emitError() << "model does not fit on " << unsigned(numNodes)
                   << " nodes of '" << spec.name << "' as tp " << mesh.tp
                   << " x pp " << mesh.pp << ": node " << worst
