@@ -245,9 +245,19 @@ private:
   /// constant is cut at compile time, an input is sliced where the piece
   /// is (so the host writes the piece there), a computed value where it is.
   Value sliceOf(Value v, int64_t axis, int64_t lo, int64_t hi, int64_t node) {
-    Value &s = slices[{v, axis, lo, hi}];
-    if (s && part::getNodeOfValue(s) == node)
-      return s;
+    auto key = std::make_tuple(v, axis, lo, hi);
+    if (auto it = slices.find(key);
+        it != slices.end() && part::getNodeOfValue(it->second) == node)
+      return it->second;
+    // (makeSlice may slice other values first: no reference into `slices`
+    // is held across it.)
+    Value s = makeSlice(v, axis, lo, hi, node);
+    slices[key] = s;
+    return s;
+  }
+
+  Value makeSlice(Value v, int64_t axis, int64_t lo, int64_t hi,
+                  int64_t node) {
     auto type = rankedOf(v);
     SmallVector<int64_t> shape(type.getShape());
     shape[axis] = hi - lo;
@@ -258,12 +268,12 @@ private:
               sliceElements(c.getValue(), axis, lo, hi, slices.size())) {
         auto piece = b.create<ConstantOp>(c.getLoc(), cut);
         part::setNode(piece, node);
-        return s = piece;
+        return piece;
       }
     }
     Operation *def = v.getDefiningOp();
     if (def && isPointwise(def) && v.hasOneUse() && def->getNumResults() == 1)
-      return s = slicePointwise(def, axis, lo, hi, node);
+      return slicePointwise(def, axis, lo, hi, node);
     if (def && !llvm::isa<ConstantOp>(def))
       b.setInsertionPointAfter(def);
     else
@@ -276,7 +286,7 @@ private:
     part::setNode(slice, def && !llvm::isa<ConstantOp>(def)
                              ? part::getNodeOfValue(v)
                              : node);
-    return s = slice;
+    return slice;
   }
 
   /// A piece of a pointwise op's result that only a split op reads: the
