@@ -468,12 +468,17 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     if (failed(mesh))
       return failure();
     if (*mesh) {
+      // Counted before placing, for the error when it does not fit.
+      const uint64_t usable = spec.sram.bytes - spec.sram.bytes / 4;
+      int64_t most = int64_t(std::min<uint64_t>(isa::maxChips(spec), 1u << 20));
+      int64_t stages =
+          stagesNeeded(f, (*mesh)->tp, usable, std::max<int64_t>(1, most / (*mesh)->tp));
       placeOnMesh(f, **mesh);
       scatterInputs(f);
       gatherOutputs(f);
       materializeOutputs(f);
       connect(f);
-      return checkMeshFits(f, **mesh, spec);
+      return checkMeshFits(f, **mesh, spec, stages);
     }
     Plan plan = planPlacement(f, numNodes, spec.sram.bytes);
     if (!plan.fits())
@@ -551,7 +556,7 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
   /// error names the fullest node and a chip count that would hold them
   /// (a quarter of each node kept for temporaries).
   LogicalResult checkMeshFits(func::FuncOp f, const Mesh &mesh,
-                              const isa::ChipSpec &spec) {
+                              const isa::ChipSpec &spec, int64_t needed) {
     SmallVector<uint64_t> weights(numNodes, 0), acts(numNodes, 0);
     for (Operation &op : f.getBody().front())
       if (auto c = dyn_cast<ConstantOp>(op))
@@ -570,22 +575,25 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     const uint64_t capacity = spec.sram.bytes;
     if (weights[worst] + acts[worst] <= capacity)
       return success();
-    // Enough stages for the total, and (stages being cut at layer
-    // boundaries, so uneven) for the fullest node's share at this count.
-    uint64_t usable = capacity - capacity / 4;
-    uint64_t worstBytes = weights[worst] + acts[worst];
-    uint64_t stages = std::max(
-        (total + usable * mesh.tp - 1) / (usable * mesh.tp),
-        (worstBytes * uint64_t(mesh.pp) + usable - 1) / usable);
-    f.emitError() << "model does not fit on " << unsigned(numNodes)
+    // `needed`: the stages (cut at layer boundaries, as placed) whose
+    // fullest keeps a quarter of each node free for temporaries; at least
+    // one more than now when resident data alone overflows this count.
+    uint64_t stages = std::max<int64_t>(needed, mesh.pp + 1);
+    InFlightDiagnostic d = f.emitError();
+    d << "model does not fit on " << unsigned(numNodes)
                   << " nodes of '" << spec.name << "' as tp " << mesh.tp
                   << " x pp " << mesh.pp << ": node " << worst
                   << " would hold " << weights[worst]
                   << " bytes of weights and " << acts[worst]
                   << " bytes of program inputs and outputs in " << capacity
-                  << " bytes of SRAM (in all " << total << " bytes); "
-                  << stages * mesh.tp << " nodes would hold them (tp "
-                  << mesh.tp << " x pp " << stages << ")";
+                  << " bytes of SRAM (in all " << total << " bytes); ";
+    if (needed)
+      d << stages * mesh.tp << " nodes would hold them (tp " << mesh.tp
+        << " x pp " << stages << ")";
+    else
+      d << "no count of stages of " << mesh.tp
+        << " chips up to the topology's maximum of " << isa::maxChips(spec)
+        << " chips holds them";
     return failure();
   }
 

@@ -141,15 +141,54 @@ bool isResidualAdd(Operation *op) {
   return !add.getResult().hasOneUse();
 }
 
+/// The ops of `f` that get a stage: all but constants and the return.
+SmallVector<Operation *> placedOps(func::FuncOp f) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : f.getBody().front().without_terminator())
+    if (!llvm::isa<ConstantOp>(op))
+      ops.push_back(&op);
+  return ops;
+}
+
+/// Stage of each op under `pp` stages: stage s takes the ops up to the one
+/// where the weights read so far pass (s + 1) / pp of all weights, and on
+/// to the next residual add (so only the residual stream and values
+/// computed once cross stages).
+SmallVector<int64_t> stagesOf(ArrayRef<Operation *> ops, int64_t pp) {
+  llvm::DenseSet<Operation *> seen;
+  uint64_t total = 0, sofar = 0;
+  bool residuals = false;
+  for (Operation *op : ops) {
+    residuals = residuals || isResidualAdd(op);
+    for (Value v : op->getOperands())
+      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
+        total += tensorDescOf(c.getType()).bytes();
+  }
+  seen.clear();
+  SmallVector<int64_t> stages;
+  int64_t s = 0;
+  bool due = false;
+  for (Operation *op : ops) {
+    stages.push_back(s);
+    for (Value v : op->getOperands())
+      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
+        sofar += tensorDescOf(c.getType()).bytes();
+    due = due ||
+          (s + 1 < pp && sofar * uint64_t(pp) >= total * uint64_t(s + 1));
+    if (due && (!residuals || isResidualAdd(op))) {
+      ++s;
+      due = false;
+    }
+  }
+  return stages;
+}
+
 class Sharder {
 public:
   Sharder(func::FuncOp f, const Mesh &mesh) : f(f), mesh(mesh) {}
 
   void run() {
-    SmallVector<Operation *> ops;
-    for (Operation &op : f.getBody().front().without_terminator())
-      if (!llvm::isa<ConstantOp>(op))
-        ops.push_back(&op);
+    SmallVector<Operation *> ops = placedOps(f);
     assignStages(ops);
     for (Operation *op : ops) {
       if (!shard(op))
@@ -197,34 +236,10 @@ private:
     return node.value_or(0);
   }
 
-  /// Stage s takes the ops up to the one where the weights read so far
-  /// pass (s + 1) / pp of all weights, and on to the next residual add
-  /// (so only the residual stream and values computed once cross stages).
   void assignStages(ArrayRef<Operation *> ops) {
-    llvm::DenseSet<Operation *> seen;
-    uint64_t total = 0, sofar = 0;
-    bool residuals = false;
-    for (Operation *op : ops) {
-      residuals = residuals || isResidualAdd(op);
-      for (Value v : op->getOperands())
-        if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
-          total += tensorDescOf(c.getType()).bytes();
-    }
-    seen.clear();
-    int64_t s = 0;
-    bool due = false;
-    for (Operation *op : ops) {
-      stage[op] = s;
-      for (Value v : op->getOperands())
-        if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
-          sofar += tensorDescOf(c.getType()).bytes();
-      due = due || (s + 1 < mesh.pp &&
-                    sofar * uint64_t(mesh.pp) >= total * uint64_t(s + 1));
-      if (due && (!residuals || isResidualAdd(op))) {
-        ++s;
-        due = false;
-      }
-    }
+    SmallVector<int64_t> stages = stagesOf(ops, mesh.pp);
+    for (auto [op, st] : llvm::zip(ops, stages))
+      stage[op] = st;
   }
 
   /// A split value joined on the node of its first piece (once).
@@ -626,6 +641,39 @@ int64_t lpx::headDivisor(int64_t heads, int64_t limit) {
     if (heads % d == 0)
       return d;
   return 1;
+}
+
+int64_t lpx::stagesNeeded(func::FuncOp f, int64_t tp, uint64_t usable,
+                          int64_t most) {
+  SmallVector<Operation *> ops = placedOps(f);
+  Operation *ret = f.getBody().front().getTerminator();
+  // The fullest stage's resident bytes, over tp chips: its weights, the
+  // inputs it reads first, the outputs it computes.
+  auto fullest = [&](int64_t pp) {
+    SmallVector<int64_t> stages = stagesOf(ops, pp);
+    SmallVector<uint64_t> bytes(pp, 0);
+    llvm::DenseSet<Value> seen;
+    for (auto [op, st] : llvm::zip(ops, stages)) {
+      for (Value v : op->getOperands())
+        if ((v.getDefiningOp<ConstantOp>() || llvm::isa<BlockArgument>(v)) &&
+            seen.insert(v).second)
+          bytes[st] += tensorDescOf(v.getType()).bytes();
+      if (llvm::is_contained(ret->getOperands(), op->getResult(0)))
+        bytes[st] += tensorDescOf(op->getResult(0).getType()).bytes();
+    }
+    return *llvm::max_element(bytes) / uint64_t(tp);
+  };
+  int64_t lo = 1, hi = most; // the first count that fits is in [lo, hi]
+  if (fullest(hi) > usable)
+    return 0;
+  while (lo < hi) {
+    int64_t mid = (lo + hi) / 2;
+    if (fullest(mid) <= usable)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
 }
 
 void lpx::placeOnMesh(func::FuncOp f, const Mesh &mesh) {

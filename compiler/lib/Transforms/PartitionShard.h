@@ -40,6 +40,13 @@ void unfuseProjections(mlir::func::FuncOp f);
 /// The largest divisor of `heads` not above `limit` (heads 0: `limit`).
 int64_t headDivisor(int64_t heads, int64_t limit);
 
+/// The fewest pipeline stages (up to `most`; 0 if none) whose fullest
+/// stage keeps at most `usable` bytes on each of its `tp` chips (weights,
+/// inputs and outputs, spread evenly), stages being cut as placeOnMesh
+/// cuts them. Read before placing.
+int64_t stagesNeeded(mlir::func::FuncOp f, int64_t tp, uint64_t usable,
+                     int64_t most);
+
 /// Rewrites `f` for `mesh`: every op gets its node, split ops become one op
 /// per piece. Values that cross nodes are left for the caller to connect.
 void placeOnMesh(mlir::func::FuncOp f, const Mesh &mesh);
