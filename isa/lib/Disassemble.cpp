@@ -33,6 +33,7 @@ static const char *kindText(pb::BufferKind k) {
   case pb::OUTPUT: return "output";
   case pb::CONSTANT: return "const";
   case pb::TEMP: return "temp";
+  case pb::STATE: return "state";
   default: return "?";
   }
 }

@@ -61,7 +61,7 @@ bool isElementwise(Opcode op) {
   case Opcode::Pad: case Opcode::GatherElements:
   case Opcode::Conv: case Opcode::Pool: case Opcode::ConvTranspose:
   case Opcode::TopK: case Opcode::ScatterElements: case Opcode::ScatterND:
-  case Opcode::GridSample: case Opcode::Det:
+  case Opcode::GridSample: case Opcode::Det: case Opcode::StateWrite:
   case Opcode::NumOpcodes:
     return false;
   }

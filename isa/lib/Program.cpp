@@ -7,6 +7,7 @@
 #include "lpx/isa/Topology.h"
 #include "lpx/isa/Version.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/FileSystem.h"
@@ -36,6 +37,13 @@ Opcode lpx::isa::opcodeOf(const pb::Instruction &inst) {
   return static_cast<Opcode>(inst.opcode());
 }
 
+uint64_t lpx::isa::bytesWritten(const pb::Program &p,
+                                const pb::Instruction &inst) {
+  if (opcodeOf(inst) == Opcode::StateWrite && inst.operands_size() > 0)
+    return p.buffers(int(inst.operands(0))).bytes();
+  return p.buffers(int(inst.result())).bytes();
+}
+
 Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
                                const pb::Instruction &inst) {
   Opcode op = opcodeOf(inst);
@@ -47,6 +55,60 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
                     linkRate(chip, p.num_nodes(), inst.node(), inst.link()));
   return instructionCost(chip, op, operands, descOf(p.buffers(inst.result())),
                          inst.attributes());
+}
+
+/// Resident state: written only by state_write, at most once per run (the
+/// write is in place), never bound to the host, and sharing no byte with
+/// another buffer of its node (nothing else may clobber it between runs).
+static llvm::Error verifyStateBuffers(const pb::Program &p) {
+  std::vector<int> writes(p.buffers_size(), 0);
+  for (int i = 0; i < p.instructions_size(); ++i) {
+    const pb::Instruction &inst = p.instructions(i);
+    bool isState = p.buffers(int(inst.result())).kind() == pb::STATE;
+    if (isState != (opcodeOf(inst) == Opcode::StateWrite))
+      return fail("instruction %d: only state_write writes a state buffer", i);
+    if (isState && ++writes[inst.result()] > 1)
+      return fail("instruction %d: state %s is written twice", i,
+                  p.buffers(int(inst.result())).name().c_str());
+  }
+  for (const auto *list : {&p.inputs(), &p.outputs()})
+    for (const pb::Binding &bind : *list)
+      if (p.buffers(int(bind.buffer())).kind() == pb::STATE)
+        return fail("binding %s: a state buffer is not bound to the host",
+                    bind.name().c_str());
+  // By start address per node: a buffer overlaps an earlier one when it
+  // starts before the furthest end seen so far (of any buffer, or of a
+  // state), so one sweep finds every overlap that involves a state.
+  std::vector<int> order;
+  for (int i = 0; i < p.buffers_size(); ++i)
+    if (p.buffers(i).bytes() > 0)
+      order.push_back(i);
+  llvm::sort(order, [&](int a, int b) {
+    return std::make_pair(p.buffers(a).node(), p.buffers(a).addr()) <
+           std::make_pair(p.buffers(b).node(), p.buffers(b).addr());
+  });
+  int furthest = -1, furthestState = -1;
+  auto end = [&](int i) { return p.buffers(i).addr() + p.buffers(i).bytes(); };
+  for (size_t k = 0; k < order.size(); ++k) {
+    const pb::Buffer &b = p.buffers(order[k]);
+    if (k && b.node() != p.buffers(order[k - 1]).node())
+      furthest = furthestState = -1;
+    int other = furthestState >= 0 && end(furthestState) > b.addr()
+                    ? furthestState
+                : b.kind() == pb::STATE && furthest >= 0 &&
+                        end(furthest) > b.addr()
+                    ? furthest
+                    : -1;
+    if (other >= 0)
+      return fail("buffer %s overlaps buffer %s; a state buffer shares no "
+                  "byte", b.name().c_str(), p.buffers(other).name().c_str());
+    if (furthest < 0 || end(order[k]) > end(furthest))
+      furthest = order[k];
+    if (b.kind() == pb::STATE &&
+        (furthestState < 0 || end(order[k]) > end(furthestState)))
+      furthestState = order[k];
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
@@ -152,7 +214,7 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
     if (auto e = verifyInstruction(p, inst, i))
       return e;
   }
-  return llvm::Error::success();
+  return verifyStateBuffers(p);
 }
 
 std::string lpx::isa::validUtf8(llvm::StringRef s) {

@@ -119,7 +119,9 @@ static Cost opcodeCost(const Streams &s) {
   case Opcode::ScatterND:
     return scatterCost(s);
   case Opcode::GridSample: return gridSampleCost(s);
-  case Opcode::Copy: return s.streamed(s.chip.mem, 1);
+  case Opcode::Copy:
+  case Opcode::StateWrite: // the update only (instructionCost)
+    return s.streamed(s.chip.mem, 1);
   case Opcode::Send:
     return sendCost(s.chip, s.operands.empty() ? s.result.bytes()
                                                : s.operands[0].bytes(),
@@ -134,6 +136,11 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
                                const std::vector<TensorDesc> &operands,
                                const TensorDesc &result,
                                const pb::Attributes &attrs) {
+  // A state write moves its update into place: it streams the update's
+  // bytes, not the whole state it names as its result.
+  if (op == Opcode::StateWrite && !operands.empty() &&
+      &result != &operands.front())
+    return instructionCost(chip, op, operands, operands.front(), attrs);
   uint64_t vectors = chip.vectorsFor(result.bytes());
   uint64_t laneVectors = laneVectorsOf(chip, result);
   uint64_t sramBytes = result.bytes();

@@ -88,6 +88,7 @@ llvm::Error verifyArity(const Check &c) {
   case Opcode::Binary:
   case Opcode::GatherElements:
   case Opcode::GridSample:
+  case Opcode::StateWrite:
     return c.arity(2, 2);
   case Opcode::ScatterElements:
   case Opcode::ScatterND:
@@ -203,6 +204,34 @@ llvm::Error verifyGridSample(const Check &c, const pb::GridSampleAttrs &a) {
   return c.ok();
 }
 
+/// state_write: the result is a STATE buffer, the update is its shape with
+/// dim `axis` (not the batch dim 0) of 1 in its type, one position per batch
+/// row.
+llvm::Error verifyStateWrite(const Check &c, int64_t axis) {
+  const pb::Buffer &state = c.p.buffers(c.inst.result());
+  const pb::Buffer &update = c.p.buffers(c.inst.operands(0));
+  const pb::Buffer &pos = c.p.buffers(c.inst.operands(1));
+  if (state.kind() != pb::STATE)
+    return c.fail("result must be a state buffer");
+  if (axis < 1 || axis >= state.shape_size())
+    return c.fail("axis must index a non-batch dim of the state");
+  bool fits = update.dtype() == state.dtype() &&
+              update.shape_size() == state.shape_size();
+  for (int d = 0; fits && d < state.shape_size(); ++d)
+    fits = update.shape(d) == (d == axis ? 1 : state.shape(d));
+  if (!fits)
+    return c.fail("update must have the state's type and shape with dim " +
+                  std::to_string(axis) + " of 1");
+  if (auto e = c.integerIndices(1))
+    return e;
+  int64_t rows = 1;
+  for (int64_t d : pos.shape())
+    rows *= d;
+  if (pos.shape_size() > 2 || rows != state.shape(0))
+    return c.fail("position must be [B] or [B, 1], B the state's dim 0");
+  return c.ok();
+}
+
 /// The attribute values of an instruction whose attributes carry the
 /// message Opcodes.def names, and the operand types and shapes they imply.
 llvm::Error verifyValues(const Check &c, const pb::Attributes &a) {
@@ -223,6 +252,8 @@ llvm::Error verifyValues(const Check &c, const pb::Attributes &a) {
       if (auto e = c.axisBelow(axis, c.rank()))
         return e;
       return c.integerIndices(1);
+    case Opcode::StateWrite:
+      return verifyStateWrite(c, axis);
     default: // log_softmax, hardmax
       return c.axisBelow(axis, c.rank());
     }

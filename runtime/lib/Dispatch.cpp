@@ -1,7 +1,8 @@
 //===- Dispatch.cpp - Opcode to kernel ------------------------------------===//
 //
 // The result is computed into a scratch buffer and then copied to its place,
-// so a kernel never sees its output overlap an operand.
+// so a kernel never sees its output overlap an operand; state_write alone
+// writes its state in place (the verifier keeps every other buffer off it).
 //
 //===----------------------------------------------------------------------===//
 #include "Dispatch.h"
@@ -93,6 +94,8 @@ static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
     return det(in[0], out);
   case Opcode::ConvTranspose:
     return convTranspose(in, attrs.conv(), out);
+  case Opcode::StateWrite:
+    return stateWrite(in[0], in[1], attrs.axis().axis(), out);
   case Opcode::NumOpcodes:
     break;
   }
@@ -109,10 +112,12 @@ llvm::Error lpx::rt::runInstruction(const pb::Program &p,
   for (uint32_t id : inst.operands())
     in.push_back(viewOf(p.buffers(id), src));
   const pb::Buffer &res = p.buffers(inst.result());
-  scratch.assign(res.bytes(), 0);
+  const bool inPlace = op == Opcode::StateWrite;
+  scratch.assign(inPlace ? 0 : res.bytes(), 0);
   OutView out{static_cast<isa::DType>(res.dtype()),
               llvm::ArrayRef<int64_t>(res.shape().data(), res.shape_size()),
-              scratch.data()};
+              inPlace ? memory[res.node()].data() + res.addr()
+                      : scratch.data()};
   if (llvm::Error e = dispatch(op, in, inst.attributes(), out)) {
     std::string where = "instruction " + std::to_string(index) + " (" +
                         std::string(isa::mnemonic(op)) + " on node " +

@@ -107,6 +107,11 @@ llvm::Error det(const View &x, const OutView &out);
 llvm::Error convTranspose(llvm::ArrayRef<View> in, const pb::ConvAttrs &attrs,
                           const OutView &out);
 
+// State.cpp: writes `update` into `state` in place (the only kernel whose
+// result is not a scratch buffer; see Opcodes.def).
+llvm::Error stateWrite(const View &update, const View &position, int64_t axis,
+                       const OutView &state);
+
 /// Error unless `v` has element type `want`; `role` names the operand.
 llvm::Error expectType(const char *role, isa::DType got, isa::DType want);
 

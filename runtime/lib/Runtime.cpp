@@ -169,6 +169,12 @@ Machine::run(const std::vector<HostTensor> &inputs) {
   return outputs;
 }
 
+void Machine::reset() {
+  for (const pb::Buffer &b : prog->program().buffers())
+    if (b.kind() == pb::STATE && b.bytes() > 0)
+      std::memset(memory[b.node()].data() + b.addr(), 0, b.bytes());
+}
+
 void Machine::placeConstant(int buffer) {
   const pb::Program &p = prog->program();
   if (const std::string *data = constData[buffer]) {

@@ -131,7 +131,7 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
   const uint32_t result = inst.result();
   const uint32_t resultNode = isSend ? inst.dst_node() : node;
   sramBytes[resultNode] =
-      addSat(sramBytes[resultNode], p.buffers(int(result)).bytes());
+      addSat(sramBytes[resultNode], isa::bytesWritten(p, inst));
   const uint64_t done = addSat(addSat(start, cost.busy), cost.latency);
   chainDone[result] = done;
   steps.push_back({start, cost.busy, cost.latency, queueOf(node, inst)});

@@ -143,11 +143,13 @@ void Engine::hazard(uint64_t index, const isa::pb::Instruction &inst,
       Hazard{inst.node(), index, inst.issue(), kind, std::move(message)});
 }
 
-// Inputs and weights are in SRAM before cycle 0 and occupy their ranges.
+// Inputs, weights and resident state are in SRAM before cycle 0 and occupy
+// their ranges.
 void Engine::placeInitialTenants() {
   for (int id = 0; id < p.buffers_size(); ++id) {
     const isa::pb::Buffer &b = p.buffers(id);
-    if (b.kind() != isa::pb::INPUT && b.kind() != isa::pb::CONSTANT)
+    if (b.kind() != isa::pb::INPUT && b.kind() != isa::pb::CONSTANT &&
+        b.kind() != isa::pb::STATE)
       continue;
     buffers[id].readyAt = 0;
     buffers[id].writtenAt = 0;
@@ -418,7 +420,7 @@ void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
       e.bytesRead += b.bytes();
   }
   const isa::pb::Buffer &r = p.buffers(int(inst.result()));
-  e.bytesWritten = r.bytes();
+  e.bytesWritten = isa::bytesWritten(p, inst);
   e.macs = isa::multiplyAccumulates(op, operands, isa::descOf(r));
   e.hazards = uint32_t(result.hazardCount - hazardsBefore);
   opts.trace->instructions.push_back(e);
@@ -426,7 +428,8 @@ void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
 
 // A buffer is needed from its write until its last reader finishes (or its
 // data is complete, for one nobody reads); outputs and constants until the
-// end, when the host reads the outputs and the weights stay for the next run.
+// end, when the host reads the outputs and the weights and state stay for the
+// next run.
 void Engine::recordLifetimes() {
   for (int id = 0; id < p.buffers_size(); ++id) {
     const BufferState &s = buffers[id];
@@ -434,7 +437,8 @@ void Engine::recordLifetimes() {
       continue;
     const isa::pb::Buffer &b = p.buffers(id);
     uint64_t to = std::max(s.lastReadEnd, s.readyAt);
-    if (b.kind() == isa::pb::OUTPUT || b.kind() == isa::pb::CONSTANT)
+    if (b.kind() == isa::pb::OUTPUT || b.kind() == isa::pb::CONSTANT ||
+        b.kind() == isa::pb::STATE)
       to = std::max(to, result.totalCycles);
     opts.trace->buffers.push_back(BufferLifetime{
         uint32_t(id), b.node(), b.addr(), b.bytes(), s.writtenAt, to});

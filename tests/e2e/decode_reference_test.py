@@ -86,6 +86,19 @@ def run_model(lpx, ref_dir, model, tmp, placement):
           f"generated ids match onnxruntime, worst logit error {worst:.2e}")
 
 
+def run_each(models, check):
+    """check(model) for every model, a FAIL line for each that raises; the
+    exit code (also used by decode_generate_test.py)."""
+    failed = 0
+    for model in models:
+        try:
+            check(model)
+        except (AssertionError, subprocess.CalledProcessError) as e:
+            print(f"FAIL {model}: {e}")
+            failed += 1
+    return 1 if failed else 0
+
+
 def main():
     lpx, ref_dir, *rest = sys.argv[1:]
     placement, models = ["--nodes", "2"], []
@@ -97,15 +110,9 @@ def main():
             rest = rest[2:]
         else:
             models.append(rest.pop(0))
-    failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for model in models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"]:
-            try:
-                run_model(lpx, ref_dir, model, tmp, placement)
-            except (AssertionError, subprocess.CalledProcessError) as e:
-                print(f"FAIL {model}: {e}")
-                failed += 1
-    return 1 if failed else 0
+        return run_each(models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"],
+                        lambda m: run_model(lpx, ref_dir, m, tmp, placement))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ struct CompileArgs {
   std::vector<std::string> sets;        // chip overrides: key=value
   std::string emit = "program";         // program | graph | partitioned | scheduled
   std::string weights, activations;     // number formats; empty: the model's
+  bool residentKV = false;              // lpx-resident-kv
 };
 int runCompile(const CompileArgs &args);
 

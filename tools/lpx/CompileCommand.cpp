@@ -46,8 +46,8 @@ int lpx::cli::runCompile(const CompileArgs &args) {
       reportError(cmd, "cannot compile '" + args.model + "'");
     return kError;
   };
-  CompileOptions opts{args.nodes, args.weights, args.activations, args.tp,
-                      args.pp};
+  CompileOptions opts{args.nodes, args.weights, args.activations,
+                      args.residentKV, args.tp, args.pp};
 
   if (args.emit != "program") {
     StopAfter stop = args.emit == "graph"         ? StopAfter::Graph

@@ -44,6 +44,7 @@ const char *kindColor(int kind) {
   case isa::pb::INPUT: return "#56B4E9";
   case isa::pb::CONSTANT: return "#999999";
   case isa::pb::OUTPUT: return "#E69F00";
+  case isa::pb::STATE: return "#CC79A7";
   default: return "#009E73";
   }
 }
@@ -53,6 +54,7 @@ const char *kindName(int kind) {
   case isa::pb::INPUT: return "input";
   case isa::pb::CONSTANT: return "constant";
   case isa::pb::OUTPUT: return "output";
+  case isa::pb::STATE: return "state";
   default: return "temp";
   }
 }
@@ -332,8 +334,9 @@ void Writer::sramMaps() {
      << kindColor(isa::pb::INPUT) << "'>input</span>, <span style='color:"
      << kindColor(isa::pb::CONSTANT) << "'>constant</span>, <span "
      << "style='color:" << kindColor(isa::pb::TEMP) << "'>temp</span>, <span "
-     << "style='color:" << kindColor(isa::pb::OUTPUT) << "'>output</span>."
-     << "</p>\n";
+     << "style='color:" << kindColor(isa::pb::OUTPUT) << "'>output</span>, "
+     << "<span style='color:" << kindColor(isa::pb::STATE)
+     << "'>state</span>.</p>\n";
   for (uint32_t node = 0; node < t.prog->program().num_nodes(); ++node)
     sramMap(node);
   os << "</section>\n";

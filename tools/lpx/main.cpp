@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "DecodeGenerate.h"
 
 #include "lpx/isa/ChipSpec.h"
 #include <CLI/CLI.hpp>
@@ -46,6 +47,9 @@ int main(int argc, char **argv) {
                 "fp8e5m2 (default: the model's)");
   c->add_option("--activations", compile.activations,
                 "Number format of all other floating-point values");
+  c->add_flag("--resident-kv", compile.residentKV,
+             "Keep a decoder's KV cache resident in SRAM, appended in place "
+             "at position_ids (its past/present inputs and outputs go)");
   c->add_option("--set", compile.sets,
                 "Change a chip parameter: key=value, e.g. link.latency=108 or "
                 "sram.bytes=128MiB (repeatable; see `lpx chip show`)");
@@ -198,6 +202,28 @@ int main(int argc, char **argv) {
   v->add_option("--expectations", coverage.expectations,
                 "With --ops: the node-test expectation list to count passing "
                 "tests from");
+  // lpx decode --run: greedy generation on the CPU runtime (DecodeGenerate).
+  DecodeRunOptions decode;
+  bool decodeRun = false, decodeJson = false;
+  std::string promptIds;
+  auto *d = app.add_subcommand(
+      "decode", "Decode with an LLM (--run: generate greedily on the CPU "
+                "runtime with the KV cache resident in SRAM)");
+  d->add_option("--model", decode.model, "Model preset or ONNX file")
+      ->required();
+  d->add_flag("--run", decodeRun, "Generate tokens on the CPU runtime");
+  d->add_option("--prompt-ids", promptIds, "Prompt token ids: 1,2,3");
+  d->add_option("--tokens", decode.tokens, "Tokens to generate (default 32)")
+      ->check(CLI::Range(1u, 1u << 20));
+  d->add_option("--chips", decode.chips, "Number of chips (default 1)")
+      ->check(CLI::Range(1u, 1u << 20));
+  d->add_option("--chip", decode.chip,
+                "Chip preset or description file (default: " + defaultChip +
+                    ")");
+  d->add_option("--context", decode.context,
+                "Cache positions of a preset (default: the preset's)")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 30));
+  d->add_flag("--json", decodeJson, "Machine-readable output");
 
   try {
     app.parse(argc, argv);
@@ -209,6 +235,15 @@ int main(int argc, char **argv) {
   }
   if (c->parsed())
     return runCompile(compile);
+  if (d->parsed()) {
+    if (!decodeRun)
+      return reportError("decode", "only --run is available in this build");
+    auto ids = parseIdList(promptIds.empty() ? "1" : promptIds);
+    if (!ids)
+      return reportError("decode", ids.takeError());
+    decode.promptIds = std::move(*ids);
+    return runDecodeGenerate(decode, decodeJson);
+  }
   if (wm->parsed())
     return runSweepMerge(merge);
   if (w->parsed())

@@ -15,6 +15,10 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
         createConvertTypes(ConvertTypesOptions{opts.weights, opts.activations}));
     ++passes;
   }
+  if (opts.residentKV) {
+    pm.addNestedPass<func::FuncOp>(createResidentKV());
+    ++passes;
+  }
   if (stop == StopAfter::Graph)
     return passes;
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));
@@ -45,6 +49,9 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<std::string> activations{
       *this, "activations",
       llvm::cl::desc("Number format of the other values"), llvm::cl::init("")};
+  Option<bool> residentKV{*this, "resident-kv",
+                          llvm::cl::desc("Keep the KV cache resident in SRAM"),
+                          llvm::cl::init(false)};
 };
 } // namespace
 
@@ -53,6 +60,7 @@ void lpx::registerPipelines() {
       "lpx-compile", "Graph (level 1) to scheduled, allocated IR (level 3)",
       [](OpPassManager &pm, const PipelineOptions &o) {
         pm.addPass(createAttachChip(AttachChipOptions{o.chip}));
-        buildPipeline(pm, CompileOptions{o.nodes, o.weights, o.activations, o.tp, o.pp});
+        buildPipeline(pm, CompileOptions{o.nodes, o.weights, o.activations,
+                                         o.residentKV, o.tp, o.pp});
       });
 }

@@ -86,6 +86,7 @@ FailureOr<Opcode> lpx::opcodeOf(Operation *op) {
           .Case([](GridSampleOp) { return Opcode::GridSample; })
           .Case([](DetOp) { return Opcode::Det; })
           .Case([](ConvTransposeOp) { return Opcode::ConvTranspose; })
+          .Case([](StateWriteOp) { return Opcode::StateWrite; })
           .Case([](part::TransferOp) { return Opcode::Send; })
           .Case([](sched::SendOp) { return Opcode::Send; })
           .Default([](Operation *) { return std::nullopt; });
@@ -129,6 +130,7 @@ pb::Attributes lpx::instructionAttrs(Operation *op) {
       .Case([&](ConcatOp o) { setAxis(a, o.getAxis()); })
       .Case([&](GatherOp o) { setAxis(a, o.getAxis()); })
       .Case([&](GatherElementsOp o) { setAxis(a, o.getAxis()); })
+      .Case([&](StateWriteOp o) { setAxis(a, o.getAxis()); })
       .Case([&](ReduceMeanOp o) {
         append(a.mutable_axes()->mutable_axes(), o.getAxes());
       })
@@ -225,12 +227,19 @@ pb::Attributes lpx::instructionAttrs(Operation *op) {
   return a;
 }
 
+OperandRange lpx::instructionOperands(Operation *op) {
+  // A state write names its state as its result buffer, not as an operand.
+  if (llvm::isa<graph::StateWriteOp>(op))
+    return op->getOperands().drop_front();
+  return op->getOperands();
+}
+
 isa::Cost lpx::costOf(const isa::ChipSpec &chip, Operation *op) {
   FailureOr<Opcode> code = opcodeOf(op);
   if (failed(code))
     return {};
   std::vector<isa::TensorDesc> operands;
-  for (Value v : op->getOperands())
+  for (Value v : instructionOperands(op))
     operands.push_back(tensorDescOf(v.getType()));
   return isa::instructionCost(chip, *code, operands,
                               tensorDescOf(op->getResult(0).getType()),

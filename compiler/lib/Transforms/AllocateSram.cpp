@@ -254,6 +254,11 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
         addTenant({v, *node, bytes, 0, kForever});
         continue;
       }
+      // A state write's result is its state's buffer (written in place).
+      if (auto write = dyn_cast<graph::StateWriteOp>(op)) {
+        tenantOf[v] = tenantOf.lookup(write.getState());
+        continue;
+      }
       sched::SlotAttr s = slotOf(&op);
       if (!s)
         return op.emitOpError("is not scheduled; run lpx-schedule first");
@@ -261,6 +266,15 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
                  std::max(s.getDone(), lastRead(v))});
     }
     BankConflicts banks(body, tenantOf);
+    // A state is placed first (it is there from cycle 0), before the values
+    // its write runs beside: those keep off its banks instead.
+    llvm::DenseMap<size_t, SmallVector<size_t>> statesBeside;
+    for (auto write : body.getOps<graph::StateWriteOp>()) {
+      size_t state = tenantOf.lookup(write.getState());
+      for (size_t other : banks.touchedWhileWriting(state))
+        if (other != state)
+          statesBeside[other].push_back(state);
+    }
 
     // Per node, in order of start cycle (stable: program order breaks ties).
     std::vector<size_t> order(tenants.size());
@@ -288,11 +302,15 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
         active.pop();
       }
       SmallVector<isa::BankRange> forbidden;
+      auto forbid = [&](size_t other) {
+        if (placed[other] && other != idx && tenants[other].bytes)
+          forbidden.push_back(
+              isa::banksOf(spec, tenants[other].addr, tenants[other].bytes));
+      };
       for (size_t other : banks.touchedWhileWriting(idx))
-        if (placed[other] && other != idx)
-          if (tenants[other].bytes)
-            forbidden.push_back(isa::banksOf(spec, tenants[other].addr,
-                                             tenants[other].bytes));
+        forbid(other);
+      for (size_t state : statesBeside.lookup(idx))
+        forbid(state);
       llvm::sort(forbidden, [](auto &a, auto &b) { return a.first < b.first; });
       std::optional<uint64_t> addr =
           freeList->allocate(t.bytes, forbidden, bankBytes);
@@ -324,6 +342,10 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
       else
         t.value.getDefiningOp()->setAttr(sched::SchedDialect::kAddrAttr, attr);
     }
+    for (auto write : body.getOps<graph::StateWriteOp>())
+      write->setAttr(sched::SchedDialect::kAddrAttr,
+                     b.getI64IntegerAttr(int64_t(
+                         tenants[tenantOf.lookup(write.getState())].addr)));
     return success();
   }
 };

@@ -240,3 +240,19 @@ TEST(Timing, GridSampleGathersItsTapsPerResultVector) {
 }
 
 } // namespace
+
+TEST(Timing, StateWriteMovesOnlyTheUpdate) {
+  auto chip = loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip));
+  // A Llama-7B layer's K cache on one chip: f32 [1, 8, 2048, 128] = 8 MiB.
+  // The new position's entry [1, 8, 1, 128] is 4096 bytes = 13 vectors of
+  // 320 bytes; MEM streams 8 per cycle: ceil(13 / 8) = 2 cycles. The SRAM
+  // floor (4096 read + 4096 written + 8 bytes of position over 88 x 2 x 320
+  // bytes per cycle) is 1. Latency: MEM's 5 plus 20 of transport.
+  TensorDesc state = t(DType::F32, {1, 8, 2048, 128});
+  TensorDesc update = t(DType::F32, {1, 8, 1, 128});
+  Cost c = instructionCost(*chip, Opcode::StateWrite,
+                           {update, t(DType::I64, {1, 1})}, state, {2});
+  EXPECT_EQ(c.busy, 2u);
+  EXPECT_EQ(c.latency, 5u + 20u);
+}

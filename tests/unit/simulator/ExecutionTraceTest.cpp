@@ -120,3 +120,43 @@ TEST(ExecutionTraceTest, NoTraceByDefault) {
 }
 
 } // namespace
+
+TEST(ExecutionTraceTest, StateWriteMovesTheUpdateAndNoHostIo) {
+  // A resident K cache f32 [1, 2, 64, 80] (40960 bytes, banks 0..19 of 2048
+  // bytes) and the new entry [1, 2, 1, 80] (640 bytes = 2 vectors) written
+  // at a position: MEM streams 8 vectors per cycle, so 1 cycle, then its
+  // latency. The state is neither read nor written by the host.
+  ProgramBuilder b;
+  uint32_t k = b.buffer("k", 0, 65536, DType::F32, {1, 2, 1, 80}, isa::pb::INPUT);
+  uint32_t pos = b.buffer("pos", 0, 69632, DType::I64, {1, 1}, isa::pb::INPUT);
+  uint32_t state = b.buffer("cache", 0, 0, DType::F32, {1, 2, 64, 80}, isa::pb::STATE);
+  for (auto [name, id] : {std::pair{"k", k}, std::pair{"pos", pos}}) {
+    auto *bind = b.proto().add_inputs();
+    bind->set_name(name);
+    bind->set_buffer(id);
+  }
+  b.inst(Opcode::StateWrite, 0, 0, {k, pos}, state, "Concat_0")
+      .mutable_attributes()
+      ->mutable_axis()
+      ->set_axis(2);
+
+  ExecutionTrace trace;
+  SimResult r;
+  ASSERT_TRUE(simulateTraced(b, trace, r));
+  EXPECT_EQ(r.hazardCount, 0u);
+  ASSERT_EQ(trace.instructions.size(), 1u);
+  const InstructionEvent &w = trace.instructions[0];
+  EXPECT_EQ(w.unit, isa::Unit::MEM);
+  EXPECT_EQ(w.busyEnd, 1u);
+  EXPECT_EQ(w.done, 1u + chip::kMemLatency);
+  EXPECT_EQ(w.bytesRead, 640u + 8u);
+  EXPECT_EQ(w.bytesWritten, 640u);
+  EXPECT_EQ(r.hostInputBytes, 648u);
+  EXPECT_EQ(r.hostOutputBytes, 0u);
+  // The state is kept to the end of the program, for the next run.
+  auto lifetime = llvm::find_if(trace.buffers, [&](const BufferLifetime &l) {
+    return l.buffer == state;
+  });
+  ASSERT_NE(lifetime, trace.buffers.end());
+  EXPECT_EQ(lifetime->to, r.totalCycles);
+}

@@ -28,6 +28,9 @@ mlir::FailureOr<isa::Opcode> opcodeOf(mlir::Operation *op);
 /// The instruction's typed attributes (the message Opcodes.def names for its
 /// opcode; none for opcodes without attributes).
 isa::pb::Attributes instructionAttrs(mlir::Operation *op);
+/// The instruction's operand buffers: the op's operands, except the state of
+/// a state write, which is its result buffer (written in place).
+mlir::OperandRange instructionOperands(mlir::Operation *op);
 /// Busy and latency cycles of `op` on `chip`, from operand and result types.
 isa::Cost costOf(const isa::ChipSpec &chip, mlir::Operation *op);
 

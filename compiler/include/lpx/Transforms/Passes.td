@@ -34,6 +34,33 @@ def ConvertTypes : Pass<"lpx-convert-types", "mlir::func::FuncOp"> {
   let dependentDialects = ["::lpx::graph::GraphDialect"];
 }
 
+def ResidentKV : Pass<"lpx-resident-kv", "mlir::func::FuncOp"> {
+  let summary = "Keep a decoder's KV cache resident in SRAM, appended in place";
+  let description = [{
+    Stays at IR level 1. Every pair of a cache input, a concat of it with
+    the new token's entry along a non-batch axis and the concat's result
+    returned as an output (`past_key_values.{i}.key` -> Concat ->
+    `present.{i}.key` in an HF-optimum export; the input and the output may
+    sit behind the casts of lpx-convert-types) becomes resident state: the
+    input turns into a state argument (`lpx_graph.state`) of the concat's
+    type, holding every position, and the concat into
+    `lpx_graph.state_write` of the new entry at the position read at run
+    time from the `positions` input; the output is dropped. Readers of the
+    concat read the whole state; a cache that reaches attention's
+    transpose of its last two dims through reshapes and broadcasts alone
+    (K^T, after repeat_kv) is kept transposed, so the append writes a
+    column and no step transposes the cache. The positions not yet
+    written must be masked by the model (the exported decoders mask them
+    with their attention_mask), so a step's results are the model's. A function with
+    no such pair, or without the positions input, is an error.
+  }];
+  let options = [
+    Option<"positions", "positions", "std::string", "\"position_ids\"",
+           "Name of the input holding each batch row's current position">,
+  ];
+  let dependentDialects = ["::lpx::graph::GraphDialect"];
+}
+
 def AttachChip : Pass<"lpx-attach-chip", "mlir::ModuleOp"> {
   let summary = "Attach the resolved chip description to the module";
   let description = [{

@@ -74,6 +74,12 @@ public:
       if (!addr)
         return f.emitError("argument ") << n << " has no SRAM address; run "
                                                "lpx-allocate-sram first";
+      // Resident state lives in SRAM across runs; the host never sees it.
+      if (f.getArgAttr(arg.getArgNumber(), graph::kStateAttr)) {
+        addBuffer(arg, n, part::getNodeOfValue(arg), addr.getInt(),
+                  isa::pb::STATE);
+        continue;
+      }
       uint32_t id = addBuffer(arg, n, part::getNodeOfValue(arg),
                               addr.getInt(), isa::pb::INPUT);
       auto *bind = program.add_inputs();
@@ -127,15 +133,22 @@ public:
         return op.emitOpError("is not a scheduled instruction");
       auto out = outputNames.find(v);
       bool isOutput = out != outputNames.end();
-      uint32_t id = addBuffer(v, isOutput ? out->second : bufferName(origin),
-                              *node, addr.getInt(),
-                              isOutput ? isa::pb::OUTPUT : isa::pb::TEMP);
+      uint32_t id;
+      if (auto write = dyn_cast<graph::StateWriteOp>(op)) {
+        if (isOutput)
+          return op.emitOpError("result is resident state, not an output");
+        id = ids[v] = ids.lookup(write.getState()); // written in place
+      } else {
+        id = addBuffer(v, isOutput ? out->second : bufferName(origin), *node,
+                       addr.getInt(),
+                       isOutput ? isa::pb::OUTPUT : isa::pb::TEMP);
+      }
       isa::pb::Instruction inst;
       inst.set_opcode(uint32_t(*code));
       inst.set_issue(slot.getIssue());
       inst.set_result(id);
       inst.set_origin(isa::validUtf8(origin));
-      for (Value operand : op.getOperands())
+      for (Value operand : instructionOperands(&op))
         inst.add_operands(ids.lookup(operand));
       isa::pb::Attributes attrs = instructionAttrs(&op);
       if (attrs.kind_case() != isa::pb::Attributes::KIND_NOT_SET)

@@ -17,6 +17,9 @@ namespace lpx::isa {
 
 TensorDesc descOf(const pb::Buffer &b);
 Opcode opcodeOf(const pb::Instruction &inst);
+/// Bytes an instruction writes: its result, except a state_write, which
+/// writes its update into the state in place.
+uint64_t bytesWritten(const pb::Program &p, const pb::Instruction &inst);
 
 /// Structural and semantic checks: ids in range, operands on the issuing
 /// node, shapes consistent with byte sizes, buffers inside SRAM, opcode

@@ -13,7 +13,8 @@ namespace lpx::isa {
 // 2: typed per-opcode attributes (Instruction.attributes) replace the
 // untyped integer list of format 1.
 inline constexpr uint16_t kFormatMajor = 2;
-inline constexpr uint16_t kFormatMinor = 1; // 1: Binding.offsets
+// Minor: 1 Binding.offsets; 2 BufferKind STATE and state_write.
+inline constexpr uint16_t kFormatMinor = 2;
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.
 inline constexpr char kMagic[4] = {'L', 'P', 'X', 'B'};
 inline constexpr unsigned kHeaderBytes = 16;

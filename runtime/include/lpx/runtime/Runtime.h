@@ -21,6 +21,8 @@ namespace lpx::rt {
 /// the weights again. Constants whose bytes a non-constant buffer shares are
 /// copied again on every run. Other bytes keep what the previous run left
 /// there (a program reading a buffer before writing it would see them).
+/// State buffers (a decoder's resident KV cache) are zero after load and
+/// carry what each run writes into the next, until reset().
 /// `prog` must outlive the Machine.
 class Machine {
 public:
@@ -30,6 +32,8 @@ public:
   /// As execute() below, on the placed program.
   llvm::Expected<std::vector<HostTensor>>
   run(const std::vector<HostTensor> &inputs);
+  /// Zeroes every state buffer, as after load: a new sequence starts.
+  void reset();
 
 private:
   explicit Machine(const isa::VerifiedProgram &prog) : prog(&prog) {}

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -223,3 +224,37 @@ LogicalResult GridSampleOp::verify() {
   return success();
 }
 
+
+LogicalResult StateWriteOp::verify() {
+  auto state = rankedType(getState()), update = rankedType(getUpdate());
+  auto position = rankedType(getPosition());
+  if (getResult().getType() != state)
+    return emitOpError("result must have the state's type");
+  auto arg = dyn_cast<BlockArgument>(getState());
+  auto f = arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
+               : nullptr;
+  if (!f || !f.getArgAttr(arg.getArgNumber(), kStateAttr))
+    return emitOpError("state must be a function argument marked ")
+           << kStateAttr;
+  if (!getState().hasOneUse())
+    return emitOpError("must be the state's only user (readers read its "
+                       "result)");
+  const int64_t rank = state.getRank(), axis = getAxis();
+  if (axis < 1 || axis >= rank)
+    return emitOpError("axis ") << axis << " must index a non-batch dim of "
+                                << shapeStr(state.getShape());
+  SmallVector<int64_t> want(state.getShape());
+  want[axis] = 1;
+  if (update.getElementType() != state.getElementType() ||
+      update.getShape() != ArrayRef<int64_t>(want))
+    return emitOpError("update must be ")
+           << shapeStr(want) << " of the state's element type, not "
+           << shapeStr(update.getShape());
+  if (!position.getElementType().isInteger(64) &&
+      !position.getElementType().isInteger(32))
+    return emitOpError("position must be i32 or i64");
+  if (position.getRank() > 2 || position.getNumElements() != state.getDimSize(0))
+    return emitOpError("position must be [B] or [B, 1] with B = ")
+           << state.getDimSize(0);
+  return success();
+}

@@ -14,6 +14,9 @@
 #include "lpx/Dialect/Graph/IR/GraphOps.h.inc"
 
 namespace lpx::graph {
+/// Argument attribute (unit) of a function argument that is resident state
+/// (a KV cache) rather than a program input: see StateWriteOp.
+inline constexpr llvm::StringLiteral kStateAttr = "lpx_graph.state";
 /// numpy broadcast of two shapes; failure when they are incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);

@@ -576,4 +576,27 @@ def Graph_DetOp : Graph_Op<"det", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Graph_StateWriteOp : Graph_Op<"state_write"> {
+  let summary = "Write one position of resident state in place (a KV cache append)";
+  let description = [{
+    `state` is a function argument marked `lpx_graph.state`: a buffer that
+    stays in SRAM across runs (zero when the program is loaded) and is never
+    bound to the host. For every batch row b, `update` (the state's shape
+    with dim `axis` of 1) is written at index `position[b]` of dim `axis`;
+    the result is the whole state after the write, in the state's own
+    buffer (no copy). `position` holds one integer per batch row ([B] or
+    [B, 1]). Not pure: it writes memory that outlives the run. Made by
+    `lpx-resident-kv`; the program opcode is `state_write`.
+    ```mlir
+    %s = lpx_graph.state_write %k, %pos into %state {axis = 2 : i64}
+        : (tensor<1x2x8x4xf32>, tensor<1x2x1x4xf32>, tensor<1x1xi64>) -> tensor<1x2x8x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$state, AnyRankedTensor:$update,
+                       AnyRankedTensor:$position, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$update `,` $position `into` $state attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // LPX_GRAPH_OPS_TD

@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""`lpx decode --run`: greedy generation with the KV cache resident in SRAM,
+on the CPU runtime, against onnxruntime's (models/reference/decode/*.json,
+made by models/reference/decode.mjs from the same exported models with their
+cache inputs and outputs).
+
+Usage: decode_generate_test.py LPX REFERENCE_DIR CHIPS [MODEL...]
+
+For each model, `lpx decode --model MODEL --run --prompt-ids <the
+reference's> --tokens <as many> --context <the reference's> --chips CHIPS
+--json` must print the reference's generated ids token for token and every
+step's logits within the fp32 tolerance of decode_reference_test.py, and
+report host I/O per step of only the token, position, mask and logits (no
+cache). The same model compiled with `lpx compile --resident-kv` must
+simulate without hazards, with that host I/O. About 3 s per model.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+from decode_reference_test import run_each
+
+ATOL, RTOL = 1e-4, 1e-3
+
+
+def check(lpx, ref_dir, chips, model):
+    with open(f"{ref_dir}/{model}.json") as f:
+        ref = json.load(f)
+    cmd = [lpx, "decode", "--model", model, "--run", "--json",
+           "--prompt-ids", ",".join(map(str, ref["prompt_ids"])),
+           "--tokens", str(len(ref["generated_ids"])),
+           "--context", str(ref["context"]), "--chips", str(chips)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssertionError(f"lpx decode failed: {r.stderr.strip()}")
+    got = json.loads(r.stdout)
+    if got["generated_ids"] != ref["generated_ids"]:
+        raise AssertionError(f"generated {got['generated_ids']}, onnxruntime "
+                             f"{ref['generated_ids']}")
+    if len(got["logits"]) != len(ref["logits"]):
+        raise AssertionError(f"{len(got['logits'])} steps of logits, "
+                             f"onnxruntime has {len(ref['logits'])}")
+    worst = 0.0
+    for step, (a, b) in enumerate(zip(got["logits"], ref["logits"])):
+        a, b = np.array(a, np.float64), np.array(b, np.float64)
+        err = np.abs(a - b)
+        worst = max(worst, float(err.max()))
+        if not np.all(err <= ATOL + RTOL * np.abs(b)):
+            raise AssertionError(f"step {step}: logits differ by {err.max():.3g}")
+    # Per step the host sends ids, position (8 bytes each) and the mask
+    # (8 per position) and reads the logits (4 per vocabulary entry).
+    vocab = len(ref["logits"][0])
+    want_in = 16 + 8 * ref["context"]
+    if got["host_input_bytes_per_step"] != want_in or \
+            got["host_output_bytes_per_step"] != 4 * vocab:
+        raise AssertionError(f"host I/O per step {got['host_input_bytes_per_step']} "
+                             f"in, {got['host_output_bytes_per_step']} out; "
+                             f"expected {want_in} and {4 * vocab}")
+    if got["kv_cache_bytes"] <= 0:
+        raise AssertionError("no resident KV cache reported")
+    simulate(lpx, model, ref["context"], chips, want_in, 4 * vocab)
+    print(f"ok   {model} on {chips} chips: {len(ref['generated_ids'])} ids match "
+          f"onnxruntime, worst logit error {worst:.2e}, cache "
+          f"{got['kv_cache_bytes']} bytes resident")
+
+
+def simulate(lpx, model, context, chips, want_in, want_out):
+    with tempfile.TemporaryDirectory() as tmp:
+        onnx_file, prog = os.path.join(tmp, "m.onnx"), os.path.join(tmp, "m.lpxb")
+        for cmd in ([lpx, "models", "export", model, "-o", onnx_file, "--context",
+                     str(context)],
+                    [lpx, "compile", onnx_file, "-o", prog, "--nodes", str(chips),
+                     "--resident-kv"]):
+            subprocess.run(cmd, check=True, capture_output=True)
+        r = subprocess.run([lpx, "simulate", prog, "--json"], capture_output=True,
+                           text=True, check=True)
+    sim = json.loads(r.stdout)
+    if sim["hazard_count"] != 0:
+        raise AssertionError(f"{sim['hazard_count']} hazards: {sim['hazards'][:2]}")
+    if (sim["host_input_bytes"], sim["host_output_bytes"]) != (want_in, want_out):
+        raise AssertionError(f"simulated host I/O {sim['host_input_bytes']} in, "
+                             f"{sim['host_output_bytes']} out")
+
+
+def main():
+    lpx, ref_dir, chips, *models = sys.argv[1:]
+    return run_each(models or ["tiny-llama", "tiny-gpt2"],
+                    lambda m: check(lpx, ref_dir, int(chips), m))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
