@@ -188,6 +188,9 @@ public:
   Sharder(func::FuncOp f, const Mesh &mesh) : f(f), mesh(mesh) {}
 
   void run() {
+    for (BlockArgument arg : f.getArguments())
+      if (f.getArgAttr(arg.getArgNumber(), kStateAttr))
+        pinned.insert(arg);
     SmallVector<Operation *> ops = placedOps(f);
     assignStages(ops);
     for (Operation *op : ops) {
@@ -221,6 +224,7 @@ private:
   llvm::DenseMap<Value, Layout> layouts;
   llvm::DenseMap<Value, Value> gathered;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> slices;
+  llvm::DenseSet<Value> pinned;      // resident state and values read from it
   SmallVector<Operation *> split;    // originals replaced by pieces
   llvm::SetVector<Operation *> bypassed; // whole ops cloned into pieces
 
@@ -328,10 +332,19 @@ private:
   }
 
   void placeWhole(Operation *op) {
-    for (OpOperand &use : op->getOpOperands())
+    bool reads = false;
+    for (OpOperand &use : op->getOpOperands()) {
       if (layouts.count(use.get()))
         use.set(gather(use.get()));
+      reads = reads || pinned.contains(use.get());
+    }
     part::setNode(op, base(op));
+    // Resident state (a KV cache kept in SRAM by lpx-resident-kv) is not
+    // split here: what is computed from it stays with it rather than
+    // moving the cache over links every step.
+    if (reads || llvm::isa<StateWriteOp>(op))
+      for (Value r : op->getResults())
+        pinned.insert(r);
   }
 
   /// How each operand of a piecewise op is read: its own piece, whole, or
@@ -344,6 +357,8 @@ private:
   /// Reads operand `v` of an op split like `l`, whose own axis for the
   /// split is `axis` (-1 or a size-1 dim: it is broadcast, read whole).
   std::optional<Operand> operandFor(Value v, int64_t axis, const Layout &l) {
+    if (pinned.contains(v))
+      return std::nullopt; // resident state: the op runs where it is
     auto it = layouts.find(v);
     if (axis < 0 || rankedOf(v).getDimSize(axis) == 1)
       return it == layouts.end() ? std::optional<Operand>(Operand{})
