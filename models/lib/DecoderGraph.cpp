@@ -82,9 +82,9 @@ std::string StepBuilder::linear(const std::string &x, const std::string &name,
   return b.op("Add", {y, b.param(name + ".bias", {out}, biasInit())});
 }
 
-/// [B, 1, n*hd] -> [B, n, 1, hd]
+/// [B, q, n*hd] -> [B, n, q, hd]
 std::string StepBuilder::heads(const std::string &x, int64_t n) {
-  std::string r = b.op("Reshape", {x, b.ints({s.batch, 1, n, hd})});
+  std::string r = b.op("Reshape", {x, b.ints({s.batch, s.query, n, hd})});
   return b.op("Transpose", {r}, {intsAttr("perm", {0, 2, 1, 3})});
 }
 
@@ -97,7 +97,7 @@ std::string StepBuilder::rotary(const std::string &x) {
   return b.op("Add", {b.op("Mul", {x, cos}), b.op("Mul", {rot, sin})});
 }
 
-/// cos/sin [B, 1, 1, hd] of the current positions, from inv_freq like HF's
+/// cos/sin [B, 1, q, hd] of the current positions, from inv_freq like HF's
 /// LlamaRotaryEmbedding: freqs = position * inv_freq, emb = concat(freqs, freqs).
 void StepBuilder::rotaryTables() {
   std::vector<float> invFreq;
@@ -106,21 +106,33 @@ void StepBuilder::rotaryTables() {
   b.setScope("rotary_emb");
   std::string inv = b.floats("rotary_emb.inv_freq", {hd / 2}, invFreq);
   std::string pos = b.op("Cast", {positions}, {intAttr("to", kFloat)});
-  std::string p3 = b.op("Unsqueeze", {pos, b.ints({2})}); // [B, 1, 1]
-  std::string freqs = b.op("Mul", {p3, inv});            // [B, 1, hd/2]
+  std::string p3 = b.op("Unsqueeze", {pos, b.ints({2})}); // [B, q, 1]
+  std::string freqs = b.op("Mul", {p3, inv});            // [B, q, hd/2]
   std::string emb = b.op("Concat", {freqs, freqs}, {intAttr("axis", -1)});
-  std::string e4 = b.op("Unsqueeze", {emb, b.ints({1})}); // [B, 1, 1, hd]
+  std::string e4 = b.op("Unsqueeze", {emb, b.ints({1})}); // [B, 1, q, hd]
   cos = b.op("Cos", {e4});
   sin = b.op("Sin", {e4});
 }
 
-/// attention_mask [B, L] (1 keep, 0 masked) -> additive bias [B, 1, 1, L].
+/// attention_mask [B, L] (1 keep, 0 masked) -> additive bias [B, 1, 1, L];
+/// with several query tokens, plus the causal part [B, 1, q, L]: a key
+/// after the query's position (position_ids) is masked too.
 void StepBuilder::maskBias() {
   b.setScope("attention_mask");
   std::string m = b.op("Cast", {"attention_mask"}, {intAttr("to", kFloat)});
   std::string inv = b.op("Sub", {b.floatScalar(1.f), m});
   std::string neg = b.op("Mul", {inv, b.floatScalar(-1e9f)});
   bias = b.op("Reshape", {neg, b.ints({s.batch, 1, 1, s.context})});
+  if (s.query == 1)
+    return;
+  std::vector<int64_t> keys(size_t(s.context));
+  for (int64_t i = 0; i < s.context; ++i)
+    keys[size_t(i)] = i;
+  std::string keyPos = b.op("Reshape", {b.ints(keys), b.ints({1, 1, 1, s.context})});
+  std::string queryPos = b.op("Unsqueeze", {positions, b.ints({1, 3})}); // [B, 1, q, 1]
+  std::string later = b.op("Cast", {b.op("Greater", {keyPos, queryPos})},
+                           {intAttr("to", kFloat)});
+  bias = b.op("Add", {bias, b.op("Mul", {later, b.floatScalar(-1e9f)})});
 }
 
 std::string StepBuilder::attention(const std::string &x, int64_t layer) {
@@ -141,8 +153,13 @@ std::string StepBuilder::attention(const std::string &x, int64_t layer) {
   std::string cache = "past_key_values." + std::to_string(layer);
   std::string present = "present." + std::to_string(layer);
   Attr seqAxis = intAttr("axis", 2);
-  b.opNamed("Concat", {cache + ".key", k}, present + ".key", {seqAxis});
-  b.opNamed("Concat", {cache + ".value", v}, present + ".value", {seqAxis});
+  if (s.past() > 0) {
+    b.opNamed("Concat", {cache + ".key", k}, present + ".key", {seqAxis});
+    b.opNamed("Concat", {cache + ".value", v}, present + ".value", {seqAxis});
+  } else { // a prefill: the cache is what this step computes
+    b.opNamed("Identity", {k}, present + ".key");
+    b.opNamed("Identity", {v}, present + ".value");
+  }
   k = present + ".key";
   v = present + ".value";
   if (c.heads != c.kvHeads) { // repeat_kv: [B, kv, L, hd] -> [B, heads, L, hd]
@@ -160,9 +177,9 @@ std::string StepBuilder::attention(const std::string &x, int64_t layer) {
   scores = b.op("Div", {scores, b.floatScalar(float(std::sqrt(double(hd))))});
   scores = b.op("Add", {scores, bias});
   std::string probs = b.op("Softmax", {scores}, {intAttr("axis", -1)});
-  std::string ctx = b.op("MatMul", {probs, v}); // [B, heads, 1, hd]
+  std::string ctx = b.op("MatMul", {probs, v}); // [B, heads, q, hd]
   ctx = b.op("Transpose", {ctx}, {intsAttr("perm", {0, 2, 1, 3})});
-  ctx = b.op("Reshape", {ctx, b.ints({s.batch, 1, c.heads * hd})});
+  ctx = b.op("Reshape", {ctx, b.ints({s.batch, s.query, c.heads * hd})});
   bool gpt2 = c.family == Family::Gpt2;
   return linear(ctx, p + (gpt2 ? ".c_proj" : ".o_proj"), c.heads * hd, c.hidden, gpt2);
 }
@@ -207,10 +224,10 @@ std::string StepBuilder::moe(const std::string &x, int64_t layer) {
                    {intAttr("axis", -1)});
   std::string sum = b.op("ReduceSum", {top[0], b.ints({-1})});
   std::string chosen = b.op("Div", {top[0], sum});
-  std::vector<float> zeros(size_t(s.batch * c.experts), 0.f);
+  std::vector<float> zeros(size_t(s.batch * s.query * c.experts), 0.f);
   std::string dense = b.op(
       "ScatterElements",
-      {b.floats(p + ".routing_zeros", {s.batch, 1, c.experts}, zeros), top[1], chosen},
+      {b.floats(p + ".routing_zeros", {s.batch, s.query, c.experts}, zeros), top[1], chosen},
       {intAttr("axis", -1)});
   std::string out;
   for (int64_t e = 0; e < c.experts; ++e) {
@@ -223,11 +240,11 @@ std::string StepBuilder::moe(const std::string &x, int64_t layer) {
 }
 
 void StepBuilder::build() {
-  int64_t past = s.context - 1;
-  b.input("input_ids", kInt64, {s.batch, 1});
+  const int64_t past = s.past();
+  b.input("input_ids", kInt64, {s.batch, s.query});
   b.input("attention_mask", kInt64, {s.batch, s.context});
-  b.input("position_ids", kInt64, {s.batch, 1});
-  for (int64_t i = 0; i < s.layers; ++i)
+  b.input("position_ids", kInt64, {s.batch, s.query});
+  for (int64_t i = 0; past > 0 && i < s.layers; ++i)
     for (const char *kv : {".key", ".value"})
       b.input("past_key_values." + std::to_string(i) + kv, kFloat,
               {s.batch, c.kvHeads, past, hd});
@@ -258,7 +275,7 @@ void StepBuilder::build() {
   x = norm(x, gpt2 ? "transformer.ln_f" : "model.norm");
   b.opNamed("MatMul", {x, b.param("lm_head.weight", {c.hidden, c.vocab}, linearInit(c.hidden))},
             "logits");
-  b.output("logits", kFloat, {s.batch, 1, c.vocab});
+  b.output("logits", kFloat, {s.batch, s.query, c.vocab});
   for (int64_t i = 0; i < s.layers; ++i)
     for (const char *kv : {".key", ".value"})
       b.output("present." + std::to_string(i) + kv, kFloat,

@@ -7,15 +7,21 @@
 
 namespace lpx::models {
 
-/// The static shape of an exported step: `batch` sequences, each adding one
-/// token to a cache that then holds `context` positions (context - 1 past).
+/// The static shape of an exported step: `batch` sequences, each adding
+/// `query` tokens to a cache that then holds `context` positions (context -
+/// query past). query = 1 is a decode step; query = context is the prefill of
+/// a whole prompt, which has no past inputs.
 struct StepShape {
   int64_t layers, context, batch;
+  int64_t query = 1;
+  int64_t past() const { return context - query; }
 };
 
-/// Appends the graph of one decode step (inputs input_ids, attention_mask,
-/// position_ids, past_key_values.{i}.key/.value; outputs logits,
-/// present.{i}.key/.value) in the primitive ops an HF optimum export has.
+/// Appends the graph of one step (inputs input_ids, attention_mask,
+/// position_ids, past_key_values.{i}.key/.value when there is a past;
+/// outputs logits for every query token, present.{i}.key/.value) in the
+/// primitive ops an HF optimum export has. With several query tokens a
+/// causal mask keeps each from attending to the tokens after it.
 void buildDecoderStep(const DecoderConfig &config, const StepShape &shape,
                       GraphBuilder &b);
 

@@ -27,8 +27,18 @@ llvm::Error lpx::models::resolveOptions(const DecoderConfig &c,
     return error("--layers " + llvm::Twine(o.layers) + " is not between 1 and " +
                  llvm::Twine(c.layers) + " (the layers of " + name + ")");
   if (o.context == 0)
-    o.context = c.defaultContext;
-  else if (o.context < 2 || o.context > c.maxContext)
+    o.context = std::max(c.defaultContext, o.prompt);
+  if (o.prompt < 1 || o.prompt > c.maxContext)
+    return error("--prompt " + llvm::Twine(o.prompt) + " is not between 1 and " +
+                 llvm::Twine(c.maxContext) + " (the context length of " + name +
+                 ")");
+  if (o.prompt > 1) {
+    if (o.context < o.prompt || o.context > c.maxContext)
+      return error("--context " + llvm::Twine(o.context) +
+                   " is not between --prompt " + llvm::Twine(o.prompt) +
+                   " and " + llvm::Twine(c.maxContext) +
+                   " (the context length of " + name + ")");
+  } else if (o.context < 2 || o.context > c.maxContext)
     return error("--context " + llvm::Twine(o.context) +
                  " is not between 2 (one past position and the new token) and " +
                  llvm::Twine(c.maxContext) + " (the context length of " + name +
@@ -64,14 +74,17 @@ static std::unique_ptr<Built> build(const DecoderConfig &c,
   opset->set_version(13);
   onnx::GraphProto &g = *m.mutable_graph();
   g.set_name(c.name);
-  g.set_doc_string(std::string("decode step of ") + c.name + " (" + c.source +
+  g.set_doc_string((o.prompt > 1 ? "step of " + std::to_string(o.prompt) +
+                                        " tokens of "
+                                  : std::string("decode step of ")) +
+                   c.name + " (" + c.source +
                    "), " + std::to_string(o.layers) + " layers, context " +
                    std::to_string(o.context) + ", batch " +
                    std::to_string(o.batch) +
                    (c.randomWeights || !o.shapeOnly ? ", seeded random weights"
                                                     : ", shape-only weights"));
   GraphBuilder b(g);
-  buildDecoderStep(c, {o.layers, o.context, o.batch}, b);
+  buildDecoderStep(c, {o.layers, o.context, o.batch, o.prompt}, b);
   out->params = std::move(b.parameters());
   for (const Parameter &p : out->params)
     if (!isShapeOnly(p, o))

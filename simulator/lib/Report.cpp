@@ -27,8 +27,47 @@ static llvm::json::Object boundJson(const Bound &b) {
   return llvm::json::Object{{"cycles", b.cycles}, {"what", b.what}};
 }
 
+llvm::json::Object lpx::sim::physicalJson(const PhysicalBound &b,
+                                          double clockMHz) {
+  return llvm::json::Object{
+      {"cycles", b.cycles},         {"us", double(b.cycles) / clockMHz},
+      {"work_cycles", b.workCycles},
+      {"limit", b.limit},           {"macs", b.macs},
+      {"compute_cycles", b.computeCycles}, {"sram_bytes", b.sramBytes},
+      {"sram_cycles", b.sramCycles}, {"link_bytes", b.linkBytes},
+      {"link_hops", b.linkHops},    {"link_cycles", b.linkCycles},
+      {"deskew", b.deskew},         {"chips", b.chips},
+  };
+}
+
 static double microseconds(const SimResult &r, const isa::ChipSpec &chip) {
   return double(r.totalCycles) / chip.clockMHz;
+}
+
+/// The physical bound, its terms and the gap's shares, first among the
+/// efficiencies: it says how far the program is from what the chip can do.
+static void printPhysical(const SimResult &r, const isa::ChipSpec &chip,
+                          llvm::raw_ostream &os) {
+  const PhysicalBound &b = r.physical;
+  os << llvm::formatv("  efficiency: {0:f2} of the physical bound, {1} "
+                      "cycles ({2:f3} us, limit: {3})\n",
+                      r.physicalEfficiency, b.cycles,
+                      double(b.cycles) / chip.clockMHz, b.limit);
+  os << llvm::formatv("    work: {0} MACs -> {1:f0} cycles at the MXM peak; "
+                      "{2} bytes of SRAM -> {3:f0} cycles; {4} bytes over "
+                      "links, {5} hop(s) -> {6:f0} cycles (this placement's); "
+                      "{7} chip(s)\n",
+                      b.macs, b.computeCycles, b.sramBytes, b.sramCycles,
+                      b.linkBytes, b.linkHops, b.linkCycles, b.chips);
+  const uint64_t gap = r.gap.serialLatency + r.gap.linkTime + r.gap.idleUnits;
+  auto share = [&](uint64_t x) {
+    return gap == 0 ? 0.0 : 100.0 * double(x) / double(gap);
+  };
+  os << llvm::formatv("    gap: {0} cycles: serial latency {1} ({2:f0}%), "
+                      "link time {3} ({4:f0}%), idle units {5} ({6:f0}%)\n",
+                      gap, r.gap.serialLatency, share(r.gap.serialLatency),
+                      r.gap.linkTime, share(r.gap.linkTime), r.gap.idleUnits,
+                      share(r.gap.idleUnits));
 }
 
 void lpx::sim::printReport(const SimResult &r, const isa::VerifiedProgram &prog,
@@ -44,6 +83,7 @@ void lpx::sim::printReport(const SimResult &r, const isa::VerifiedProgram &prog,
      << llvm::format("%g", prog.chip().clockMHz) << " MHz\n";
   os << llvm::formatv("  instructions:     {0}\n", r.instructions);
   os << llvm::formatv("  bytes over links: {0}\n", r.bytesOverLinks);
+  printPhysical(r, prog.chip(), os);
   os << llvm::formatv("  lower bound: {0} cycles (bottleneck: {1})\n",
                       r.lowerBound, boundName(r.bottleneck));
   os << llvm::formatv("  schedule efficiency: {0:f2}\n", r.efficiency);
@@ -120,6 +160,12 @@ void lpx::sim::printJson(const SimResult &r, const isa::VerifiedProgram &prog,
            {"sram_bandwidth", boundJson(r.bounds.sramBandwidth)},
            {"critical_path", boundJson(r.bounds.criticalPath)},
        }},
+      {"physical_efficiency", r.physicalEfficiency},
+      {"physical_bound", physicalJson(r.physical, prog.chip().clockMHz)},
+      {"gap",
+       llvm::json::Object{{"serial_latency_cycles", r.gap.serialLatency},
+                          {"link_cycles", r.gap.linkTime},
+                          {"idle_cycles", r.gap.idleUnits}}},
       {"host_input_bytes", r.hostInputBytes},
       {"host_output_bytes", r.hostOutputBytes},
       {"host_input_us", r.hostInputUs},

@@ -479,6 +479,17 @@ void Engine::finishBoundsAndHostIo() {
   result.efficiency = result.totalCycles == 0 ? 1.0
                                               : double(result.lowerBound) /
                                                     double(result.totalCycles);
+  result.physical = computePhysicalBound(prog);
+  result.physicalEfficiency =
+      result.totalCycles == 0 ? 1.0
+                              : double(result.physical.cycles) /
+                                    double(result.totalCycles);
+  uint64_t busiestLink = 0;
+  for (const QueueStats &q : result.queues)
+    if (llvm::StringRef(q.queue).starts_with("link"))
+      busiestLink = std::max(busiestLink, q.busyCycles);
+  result.gap = attributeGap(result.physical, result.totalCycles,
+                            result.bounds.criticalPath.cycles, busiestLink);
   for (const isa::pb::Buffer &b : p.buffers()) {
     if (b.kind() == isa::pb::INPUT)
       result.hostInputBytes += b.bytes();

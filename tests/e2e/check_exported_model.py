@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Checks models written by `lpx models export`.
 
-Arguments: FILE:FAMILY:BATCH:CONTEXT ... For each model: onnx.checker with
+Arguments: FILE:FAMILY:BATCH:CONTEXT[:QUERY] ... (QUERY: tokens per sequence,
+default 1; QUERY == CONTEXT is a prefill without past inputs). For each model: onnx.checker with
 full_check (which runs strict shape inference); the inputs and outputs of an
 HF optimum decoder export with the expected shapes; only primitive ONNX ops
 (no fused LayerNormalization, attention or contrib ops); and for shape-only
@@ -18,7 +19,8 @@ from onnx import TensorProto
 PRIMITIVE = {"Gather", "Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "ReduceMean",
              "ReduceSum", "MatMul", "Reshape", "Transpose", "Slice", "Neg",
              "Concat", "Unsqueeze", "Expand", "Softmax", "Sigmoid", "Tanh",
-             "Cast", "Cos", "Sin", "Split", "TopK", "ScatterElements"}
+             "Cast", "Cos", "Sin", "Split", "TopK", "ScatterElements",
+             "Greater", "Identity"}
 MARKER = "lpx-shape-only"
 
 
@@ -26,26 +28,30 @@ def dims(value_info):
     return [d.dim_value for d in value_info.type.tensor_type.shape.dim]
 
 
-def check(path, family, batch, context):
+def check(path, family, batch, context, query=1):
     # By path, so external-data locations resolve beside the model.
     onnx.checker.check_model(path, full_check=True)
     model = onnx.load(path, load_external_data=False)
     g = model.graph
     ins = {i.name: dims(i) for i in g.input}
     outs = {o.name: dims(o) for o in g.output}
-    layers = sum(1 for n in ins if n.endswith(".key"))
-    assert layers >= 1, "no past_key_values inputs"
-    assert ins["input_ids"] == [batch, 1], ins["input_ids"]
-    assert ins["position_ids"] == [batch, 1]
+    layers = sum(1 for n in outs if n.endswith(".key"))
+    assert layers >= 1, "no present outputs"
+    assert ins["input_ids"] == [batch, query], ins["input_ids"]
+    assert ins["position_ids"] == [batch, query]
     assert ins["attention_mask"] == [batch, context]
     vocab = outs["logits"][2]
-    assert outs["logits"][:2] == [batch, 1]
+    assert outs["logits"][:2] == [batch, query]
     for i in range(layers):
         for kv in ("key", "value"):
-            past = ins[f"past_key_values.{i}.{kv}"]
             present = outs[f"present.{i}.{kv}"]
-            assert past[0] == batch and past[2] == context - 1, past
-            assert present == past[:2] + [context] + past[3:], (past, present)
+            assert present[0] == batch and present[2] == context, present
+            name = f"past_key_values.{i}.{kv}"
+            if query == context:  # a prefill has no past
+                assert name not in ins, name
+                continue
+            past = ins[name]
+            assert past == present[:2] + [context - query] + present[3:], (past, present)
     ops = {n.op_type for n in g.node}
     assert ops <= PRIMITIVE, f"unexpected ops {ops - PRIMITIVE}"
     expected = {"llama": {"Cos", "Sin", "Sigmoid"},
@@ -77,9 +83,11 @@ def check(path, family, batch, context):
 def main():
     bad = 0
     for arg in sys.argv[1:]:
-        path, family, batch, context = arg.rsplit(":", 3)
+        fields = arg.split(":")
+        query = int(fields.pop()) if len(fields) == 5 else 1
+        path, family, batch, context = fields
         try:
-            check(path, family, int(batch), int(context))
+            check(path, family, int(batch), int(context), query)
         except Exception as e:  # noqa: BLE001 - report and go on
             print(f"FAIL {path}: {e}")
             bad += 1

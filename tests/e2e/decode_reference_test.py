@@ -99,7 +99,10 @@ def run_each(models, check):
     return 1 if failed else 0
 
 
-def main():
+def main(run=None):
+    """`run(lpx, ref_dir, model, tmp)` (default run_model, with the
+    placement options --nodes / --tp / --pp) for the models on the command
+    line, or the tiny presets (also used by prefill_reference_test.py)."""
     lpx, ref_dir, *rest = sys.argv[1:]
     placement, models = ["--nodes", "2"], []
     while rest:
@@ -111,8 +114,11 @@ def main():
         else:
             models.append(rest.pop(0))
     with tempfile.TemporaryDirectory() as tmp:
-        return run_each(models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"],
-                        lambda m: run_model(lpx, ref_dir, m, tmp, placement))
+        if run:
+            check = lambda m: run(lpx, ref_dir, m, tmp)
+        else:
+            check = lambda m: run_model(lpx, ref_dir, m, tmp, placement)
+        return run_each(models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"], check)
 
 
 if __name__ == "__main__":

@@ -25,10 +25,17 @@ for spec in "1 0.7" "8 0.5"; do
   if ! "$lpx" simulate --json "$prog" >"$tmp/sim.json"; then
     echo "FAIL simulate on $nodes chip(s) (hazards or an error)"; failed=$((failed + 1)); continue
   fi
-  read -r eff cycles bound hazards < <(/usr/bin/python3 -c "
+  read -r eff cycles bound hazards phys < <(/usr/bin/python3 -c "
 import json; r = json.load(open('$tmp/sim.json'))
-print(r['efficiency'], r['total_cycles'], r['lower_bound'], len(r['hazards']))")
-  line="$nodes chip(s): $cycles cycles, lower bound $bound, efficiency $eff, $hazards hazards"
+print(r['efficiency'], r['total_cycles'], r['lower_bound'], len(r['hazards']),
+      r['physical_bound']['cycles'])")
+  # The physical bound ignores the instruction list, so it can only be
+  # looser than (or equal to) the schedule's own bound.
+  if [ "$phys" -gt "$bound" ] || [ "$phys" -le 0 ]; then
+    echo "FAIL $nodes chip(s): physical bound $phys not in (0, schedule bound $bound]"
+    failed=$((failed + 1)); continue
+  fi
+  line="$nodes chip(s): $cycles cycles, lower bound $bound, efficiency $eff, physical bound $phys, $hazards hazards"
   if [ "$hazards" = 0 ] && /usr/bin/python3 -c "import sys; sys.exit(0 if $eff >= $floor else 1)"; then
     echo "ok   $line (floor $floor)"; passed=$((passed + 1))
   else

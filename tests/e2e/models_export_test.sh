@@ -25,6 +25,10 @@ export_ok llama3-8b "$tmp/so/llama3-8b.onnx" --shape-only --layers 1 --context 8
 export_ok mixtral-8x7b "$tmp/so/mixtral.onnx" --shape-only --layers 1
 export_ok gpt2-xl "$tmp/so/gpt2-xl.onnx" --shape-only --layers 2 --batch 4
 export_ok llama2-7b "$tmp/so/llama2-7b-full.onnx" --shape-only
+# Prefill (the whole prompt, no past) and a chunk of 8 tokens after 24 past.
+export_ok tiny-llama "$tmp/prefill-llama.onnx" --prompt 16 --context 16
+export_ok tiny-gpt2 "$tmp/chunk-gpt2.onnx" --prompt 8 --context 32 --batch 2
+export_ok tiny-mixtral "$tmp/prefill-mixtral.onnx" --prompt 16 --context 16
 
 # Deterministic: a second export is byte-identical.
 if "$lpx" models export tiny-llama -o "$tmp/again.onnx" >/dev/null 2>&1 &&
@@ -42,7 +46,9 @@ if $python "$root/tests/e2e/check_exported_model.py" \
     "$tmp/tiny-mixtral.onnx:mixtral:1:64" \
     "$tmp/so/llama2-70b.onnx:llama:1:4096" "$tmp/so/llama3-8b.onnx:llama:1:8192" \
     "$tmp/so/mixtral.onnx:mixtral:1:4096" "$tmp/so/gpt2-xl.onnx:gpt2:4:1024" \
-    "$tmp/so/llama2-7b-full.onnx:llama:1:4096"; then
+    "$tmp/so/llama2-7b-full.onnx:llama:1:4096" \
+    "$tmp/prefill-llama.onnx:llama:1:16:16" "$tmp/chunk-gpt2.onnx:gpt2:2:32:8" \
+    "$tmp/prefill-mixtral.onnx:mixtral:1:16:16"; then
   ok "onnx.checker full check, interface, marker"
 else
   fail "onnx.checker full check, interface, marker"
@@ -84,6 +90,8 @@ expect_error "context past the model's" "--context 5000 is not between 2 .* and 
 expect_error "context 1" "--context 1 is not between 2" -- tiny-llama -o "$tmp/bad.onnx" --context 1
 expect_error "batch overflow" "--batch 9223372036854775807 is not between 1 and 65536" -- tiny-llama -o "$tmp/bad.onnx" --batch 9223372036854775807
 expect_error "zero batch" "--batch '0'" -- tiny-llama -o "$tmp/bad.onnx" --batch 0
+expect_error "zero prompt" "--prompt '0'" -- tiny-llama -o "$tmp/bad.onnx" --prompt 0
+expect_error "context below the prompt" "--context 8 is not between --prompt 16 and 256" -- tiny-llama -o "$tmp/bad.onnx" --prompt 16 --context 8
 expect_error "a device as output" "not a regular file" -- tiny-llama -o /dev/null
 expect_error "empty output name" "output file name is empty" -- tiny-llama -o ""
 expect_error "missing folder" "folder '.*/missing' does not exist" -- tiny-llama -o "$tmp/missing/bad.onnx"

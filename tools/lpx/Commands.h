@@ -107,10 +107,40 @@ struct ModelsExportArgs {
   std::string name;
   std::string output;
   bool shapeOnly = false;
-  std::string layers, context, batch; // validated by runModelsExport
+  std::string layers, context, batch, prompt; // validated by runModelsExport
 };
 int runModelsList();
 int runModelsExport(const ModelsExportArgs &args);
+
+/// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
+struct DecodeArgs {
+  std::string model;                  // preset or FILE.onnx (one decode step)
+  std::string chip;
+  std::vector<std::string> sets;      // chip overrides: key=value
+  std::string context, prompt, batch = "1", chips, tp, pp; // validated
+  std::string weights, activations;   // number formats; empty: the model's
+  bool json = false;
+  std::string contextSweep;           // "512,1024,...": TPOT per context
+  std::string output;                 // the sweep's CSV
+  std::string plot;                   // the sweep's SVG; default: CSV path .svg
+};
+int runDecode(const DecodeArgs &args);
+/// `lpx decode --run`: greedy generation of `tokens` ids after `promptIds`
+/// ("1,2,3"; default "1") on the CPU runtime (DecodeGenerate.h), with the
+/// model, chip, --chips and --context of `args`.
+int runDecodeRun(const DecodeArgs &args, const std::string &promptIds,
+                 unsigned tokens);
+
+/// `text` as a non-zero integer (ranges are the caller's to check); empty
+/// text leaves `out` as it is. The
+/// error names the option: "--batch '0' is not a positive integer".
+llvm::Error parsePositive(const std::string &text, const char *option,
+                          int64_t &out);
+/// "unknown model preset 'x' (presets: llama2-7b, ...)".
+std::string unknownPresetMessage(llvm::StringRef name);
+/// An error unless `path` can be written: a file name in a folder that
+/// exists.
+llvm::Error checkOutputPath(llvm::StringRef path);
 
 int runChipList();
 int runChipShow(const std::string &presetOrFile,

@@ -15,6 +15,24 @@ namespace lpx::cli {
 /// One line per diagnostic: "<where>: <message>; <notes>".
 std::string describeDiagnostic(mlir::Diagnostic &d);
 
+/// While alive, keeps the first error diagnostic of `ctx` as one line and
+/// silences the rest (for callers that report one failure per compile).
+class FirstErrorCapture {
+public:
+  explicit FirstErrorCapture(mlir::MLIRContext *ctx)
+      : handler(ctx, [this](mlir::Diagnostic &d) {
+          if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
+              first.empty())
+            first = describeDiagnostic(d);
+          return mlir::success();
+        }) {}
+  const std::string &message() const { return first; }
+
+private:
+  std::string first;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
 } // namespace lpx::cli
 
 #endif

@@ -1,6 +1,9 @@
 //===- Errors.cpp - One-line error reporting for the driver ---------------===//
 #include "Commands.h"
 
+#include "lpx/models/Presets.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace lpx::cli;
@@ -12,4 +15,40 @@ int lpx::cli::reportError(llvm::StringRef command, llvm::StringRef message) {
 
 int lpx::cli::reportError(llvm::StringRef command, llvm::Error err) {
   return reportError(command, llvm::toString(std::move(err)));
+}
+
+/// An integer option given as text, so that "-3", "abc" and values past
+/// int64 all get the same one-line message.
+llvm::Error lpx::cli::parsePositive(const std::string &text, const char *option,
+                                    int64_t &out) {
+  if (text.empty())
+    return llvm::Error::success();
+  if (llvm::StringRef(text).getAsInteger(10, out) || out == 0)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s '%s' is not a positive integer", option, text.c_str());
+  return llvm::Error::success();
+}
+
+std::string lpx::cli::unknownPresetMessage(llvm::StringRef name) {
+  std::string names;
+  for (const lpx::models::DecoderConfig &c : lpx::models::presets())
+    names += std::string(names.empty() ? "" : ", ") + c.name;
+  return "unknown model preset '" + name.str() + "' (presets: " + names + ")";
+}
+
+llvm::Error lpx::cli::checkOutputPath(llvm::StringRef path) {
+  namespace fs = llvm::sys::fs;
+  auto error = [](const llvm::Twine &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
+  };
+  if (path.empty() || llvm::sys::path::filename(path).empty())
+    return error("the output file name is empty");
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (!dir.empty() && !fs::is_directory(dir))
+    return error("cannot write '" + path + "': folder '" + dir +
+                 "' does not exist");
+  if (fs::is_directory(path))
+    return error("cannot write '" + path + "': it is a folder");
+  return llvm::Error::success();
 }

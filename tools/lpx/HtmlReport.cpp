@@ -98,6 +98,7 @@ public:
 
   void summary(llvm::StringRef title);
   void bounds();
+  void physical();
   void timeline();
   void utilisation();
   void sramMaps();
@@ -144,6 +145,23 @@ void Writer::summary(llvm::StringRef title) {
   os << "</table></section>\n";
 }
 
+/// The physical bound first: what the chip could do with this model's work.
+void Writer::physical() {
+  const sim::PhysicalBound &b = r.physical;
+  const uint64_t gap = r.gap.serialLatency + r.gap.linkTime + r.gap.idleUnits;
+  os << formatv("The model's work needs at least <b>{0}</b> cycles on {1} "
+                "chip(s) at the chip's peaks, set by <b>{2}</b> ({3} MACs, "
+                "{4} bytes through SRAM, {5} bytes over links in {6} hop(s); "
+                "{13} cycles without this placement's links). "
+                "The run takes {7} cycles: efficiency <b>{8:f2}</b> of the "
+                "physical bound; of the {9} cycles beyond it, {10} are serial "
+                "latency, {11} link time and {12} idle units.</p>\n<p>",
+                b.cycles, b.chips, escapeMarkup(b.limit), b.macs, b.sramBytes,
+                b.linkBytes, b.linkHops, r.totalCycles, r.physicalEfficiency,
+                gap, r.gap.serialLatency, r.gap.linkTime, r.gap.idleUnits,
+                b.workCycles);
+}
+
 void Writer::bounds() {
   const sim::QueueStats *busiest = nullptr;
   for (const sim::QueueStats &q : r.queues)
@@ -153,10 +171,12 @@ void Writer::bounds() {
   if (r.instructions == 0)
     os << "An empty program.";
   else
+    physical();
+  if (r.instructions != 0)
     os << formatv("No schedule of these instructions can take fewer than "
                   "<b>{0}</b> cycles on this chip; the bound is set by "
                   "<b>{1}</b>. The simulated schedule takes {2} cycles: "
-                  "efficiency <b>{3:f2}</b>.",
+                  "schedule efficiency <b>{3:f2}</b>.",
                   r.lowerBound, escapeMarkup(r.bottleneck), r.totalCycles,
                   r.efficiency);
   if (busiest && busiest->busyCycles)

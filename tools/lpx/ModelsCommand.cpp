@@ -44,36 +44,21 @@ int lpx::cli::runModelsList() {
   return kOk;
 }
 
-/// An integer option given as text, so that "-3", "abc" and values past
-/// int64 all get the same one-line message.
-static llvm::Error parseCount(const std::string &text, const char *option,
-                              int64_t &out) {
-  if (text.empty())
-    return llvm::Error::success();
-  if (llvm::StringRef(text).getAsInteger(10, out) || out == 0)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "%s '%s' is not a positive integer", option, text.c_str());
-  return llvm::Error::success();
-}
-
 int lpx::cli::runModelsExport(const ModelsExportArgs &args) {
   const char *cmd = "models export";
   const models::DecoderConfig *config = models::findPreset(args.name);
   if (!config) {
-    std::string names;
-    for (const models::DecoderConfig &c : models::presets())
-      names += std::string(names.empty() ? "" : ", ") + c.name;
-    return reportError(cmd, "unknown model preset '" + args.name +
-                                "' (presets: " + names + ")");
+    return reportError(cmd, unknownPresetMessage(args.name));
   }
   models::ExportOptions o;
   o.shapeOnly = args.shapeOnly;
-  if (llvm::Error e = parseCount(args.layers, "--layers", o.layers))
+  if (llvm::Error e = parsePositive(args.layers, "--layers", o.layers))
     return reportError(cmd, std::move(e));
-  if (llvm::Error e = parseCount(args.context, "--context", o.context))
+  if (llvm::Error e = parsePositive(args.context, "--context", o.context))
     return reportError(cmd, std::move(e));
-  if (llvm::Error e = parseCount(args.batch, "--batch", o.batch))
+  if (llvm::Error e = parsePositive(args.batch, "--batch", o.batch))
+    return reportError(cmd, std::move(e));
+  if (llvm::Error e = parsePositive(args.prompt, "--prompt", o.prompt))
     return reportError(cmd, std::move(e));
   if (llvm::Error e = models::resolveOptions(*config, o))
     return reportError(cmd, std::move(e));
@@ -94,7 +79,9 @@ int lpx::cli::runModelsExport(const ModelsExportArgs &args) {
   if (!summary)
     return reportError(cmd, summary.takeError());
   llvm::outs() << "wrote " << args.output << ": " << config->name << ", "
-               << o.layers << " layers, context " << o.context << ", batch "
+               << o.layers << " layers, "
+               << (o.prompt > 1 ? std::to_string(o.prompt) + " tokens, " : "")
+               << "context " << o.context << ", batch "
                << o.batch << ", " << summary->nodes << " nodes, "
                << humanCount(summary->parameters) << " parameters"
                << (o.shapeOnly ? ", " + std::to_string(summary->shapeOnlyTensors) +

@@ -132,18 +132,12 @@ PointResult runPoint(const Sweep &sweep, size_t index) {
     return r;
   }
   auto ctx = makeCompilerContext();
-  std::string firstError;
-  mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
-    if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
-        firstError.empty())
-      firstError = describeDiagnostic(d);
-    return mlir::success();
-  });
+  FirstErrorCapture errors(ctx.get());
   auto program = compileToProgram(*ctx, sweep.model, sweep.import,
                                   CompileOptions{nodes}, chip);
   if (failed(program)) {
     r.status = "compile-error";
-    r.message = firstError.empty() ? "cannot compile" : firstError;
+    r.message = errors.message().empty() ? "cannot compile" : errors.message();
     return r;
   }
 

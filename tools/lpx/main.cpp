@@ -4,7 +4,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "DecodeGenerate.h"
 
 #include "lpx/isa/ChipSpec.h"
 #include <CLI/CLI.hpp>
@@ -169,7 +168,7 @@ int main(int argc, char **argv) {
   models->add_subcommand("list", "List the presets");
   ModelsExportArgs exportArgs;
   auto *x = models->add_subcommand(
-      "export", "Write a preset's decode step as an ONNX model");
+      "export", "Write a preset's decode step (or prefill) as an ONNX model");
   x->add_option("name", exportArgs.name, "Preset (see `lpx models list`)")
       ->required();
   x->add_option("-o,--output", exportArgs.output, "ONNX file to write")
@@ -182,6 +181,53 @@ int main(int argc, char **argv) {
                 "Positions in the KV cache after the step (default: the "
                 "preset's, see `lpx models list`)");
   x->add_option("--batch", exportArgs.batch, "Sequences per step (default 1)");
+  x->add_option("--prompt", exportArgs.prompt,
+                "Tokens per sequence in the step (default 1, a decode step; "
+                "equal to --context: the prefill of a prompt)");
+
+  DecodeArgs decode;
+  auto *d = app.add_subcommand(
+      "decode", "Time LLM inference as a deployment runs it: compile and "
+                "simulate the prefill and a decode step; TTFT, TPOT, tokens/s, "
+                "chips needed, efficiency against the physical bound");
+  d->add_option("--model", decode.model,
+                "Preset (see `lpx models list`) or an ONNX decode-step model")
+      ->required();
+  d->add_option("--chip", decode.chip,
+                "Chip preset or description file (default: " + defaultChip + ")");
+  d->add_option("--set", decode.sets,
+                "Change a chip parameter: key=value (repeatable)");
+  d->add_option("--context", decode.context,
+                "Positions in the KV cache at the decode step");
+  d->add_option("--prompt", decode.prompt, "Tokens in the prompt (the prefill)");
+  d->add_option("--batch", decode.batch, "Sequences decoded together (default 1)");
+  d->add_option("--chips", decode.chips,
+                "Chips to use (default: the fewest whole groups that hold the "
+                "model, found by compiling)");
+  d->add_option("--tp", decode.tp, "Chips per tensor-parallel group");
+  d->add_option("--pp", decode.pp, "Pipeline stages");
+  d->add_option("--weights", decode.weights,
+                "Number format of MatMul weights (default: the model's)");
+  d->add_option("--activations", decode.activations,
+                "Number format of all other floating-point values");
+  d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
+  d->add_option("--context-sweep", decode.contextSweep,
+                "Context lengths such as 512,1024,2048: TPOT of each, as CSV "
+                "(-o) and an SVG plot (--plot)");
+  d->add_option("-o,--output", decode.output, "CSV of --context-sweep");
+  d->add_option("--plot", decode.plot,
+                "SVG of --context-sweep (default: the CSV's name with .svg)");
+  // --run: greedy generation on the CPU runtime (DecodeGenerate.h).
+  bool decodeRun = false;
+  std::string promptIds;
+  unsigned decodeTokens = 32;
+  d->add_flag("--run", decodeRun,
+              "Generate tokens on the CPU runtime with the KV cache resident "
+              "(instead of timing)");
+  d->add_option("--prompt-ids", promptIds, "With --run: prompt token ids: 1,2,3");
+  d->add_option("--tokens", decodeTokens,
+                "With --run: tokens to generate (default 32)")
+      ->check(CLI::Range(1u, 1u << 20));
 
   CoverageArgs coverage;
   auto *v = app.add_subcommand(
@@ -202,29 +248,6 @@ int main(int argc, char **argv) {
   v->add_option("--expectations", coverage.expectations,
                 "With --ops: the node-test expectation list to count passing "
                 "tests from");
-  // lpx decode --run: greedy generation on the CPU runtime (DecodeGenerate).
-  DecodeRunOptions decode;
-  bool decodeRun = false, decodeJson = false;
-  std::string promptIds;
-  auto *d = app.add_subcommand(
-      "decode", "Decode with an LLM (--run: generate greedily on the CPU "
-                "runtime with the KV cache resident in SRAM)");
-  d->add_option("--model", decode.model, "Model preset or ONNX file")
-      ->required();
-  d->add_flag("--run", decodeRun, "Generate tokens on the CPU runtime");
-  d->add_option("--prompt-ids", promptIds, "Prompt token ids: 1,2,3");
-  d->add_option("--tokens", decode.tokens, "Tokens to generate (default 32)")
-      ->check(CLI::Range(1u, 1u << 20));
-  d->add_option("--chips", decode.chips, "Number of chips (default 1)")
-      ->check(CLI::Range(1u, 1u << 20));
-  d->add_option("--chip", decode.chip,
-                "Chip preset or description file (default: " + defaultChip +
-                    ")");
-  d->add_option("--context", decode.context,
-                "Cache positions of a preset (default: the preset's)")
-      ->check(CLI::Range(int64_t(1), int64_t(1) << 30));
-  d->add_flag("--json", decodeJson, "Machine-readable output");
-
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -235,15 +258,6 @@ int main(int argc, char **argv) {
   }
   if (c->parsed())
     return runCompile(compile);
-  if (d->parsed()) {
-    if (!decodeRun)
-      return reportError("decode", "only --run is available in this build");
-    auto ids = parseIdList(promptIds.empty() ? "1" : promptIds);
-    if (!ids)
-      return reportError("decode", ids.takeError());
-    decode.promptIds = std::move(*ids);
-    return runDecodeGenerate(decode, decodeJson);
-  }
   if (wm->parsed())
     return runSweepMerge(merge);
   if (w->parsed())
@@ -262,6 +276,10 @@ int main(int argc, char **argv) {
     return runModelsList();
   if (x->parsed())
     return runModelsExport(exportArgs);
+  if (d->parsed() && decodeRun)
+    return runDecodeRun(decode, promptIds, decodeTokens);
+  if (d->parsed())
+    return runDecode(decode);
   if (chip->got_subcommand("list"))
     return runChipList();
   if (chip->got_subcommand("show"))

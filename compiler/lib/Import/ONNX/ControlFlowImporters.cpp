@@ -281,11 +281,7 @@ FailureOr<Value> stack(NodeContext &n, ArrayRef<Item> items, int64_t axis,
   }
   if (parts.size() == 1)
     return parts[0];
-  SmallVector<int64_t> shape(first.getShape());
-  shape.insert(shape.begin() + axis, int64_t(parts.size()));
-  return Value(n.create<graph::ConcatOp>(
-      n.tensorOf(shape, first.getElementType()), parts,
-      n.builder().getI64IntegerAttr(axis)));
+  return n.create<graph::ConcatOp>(parts, axis);
 }
 
 std::optional<int64_t> constScalar(NodeContext &n, unsigned i) {
@@ -462,20 +458,27 @@ LogicalResult runScan(NodeContext &n, const onnx::GraphProto &body,
   return success();
 }
 
-LogicalResult importScan(NodeContext &n) {
-  const onnx::AttributeProto *a = n.attr("body");
-  if (!a || !a->has_g())
-    return n.fail("the Scan has no body");
-  const onnx::GraphProto &body = a->g();
+/// A Scan node's layout: where its states and scan inputs start, how many
+/// of each, and the per-input and per-output axes and directions.
+struct ScanSignature {
+  bool v8 = false; // Scan-8: input 0 is sequence_lens, dim 0 is the batch
+  int first = 0, numStates = 0, numScanIn = 0, numScanOut = 0;
+  std::vector<int64_t> inAxes, inDirs, outAxes, outDirs;
+};
+
+FailureOr<ScanSignature> readScanSignature(NodeContext &n,
+                                           const onnx::GraphProto &body) {
+  ScanSignature sig;
+  sig.v8 = n.opset() < 9;
+  sig.first = sig.v8 ? 1 : 0;
   const int64_t numScanIn = n.intAttr("num_scan_inputs", -1);
-  const bool v8 = n.opset() < 9;
-  const int first = v8 ? 1 : 0; // Scan-8's input 0 is sequence_lens
-  const int numStates = n.node.input_size() - first - int(numScanIn);
-  if (numScanIn < 1 || numStates < 0)
+  sig.numStates = n.node.input_size() - sig.first - int(numScanIn);
+  if (numScanIn < 1 || sig.numStates < 0)
     return n.fail("num_scan_inputs must be between 1 and the input count");
-  const int numScanOut = body.output_size() - numStates;
-  if (body.input_size() != numStates + numScanIn || numScanOut < 0 ||
-      n.node.output_size() != body.output_size())
+  sig.numScanIn = int(numScanIn);
+  sig.numScanOut = body.output_size() - sig.numStates;
+  if (body.input_size() != sig.numStates + sig.numScanIn ||
+      sig.numScanOut < 0 || n.node.output_size() != body.output_size())
     return n.fail("the body's inputs and outputs do not match the Scan's");
   auto listAttr = [&](const char *name, int64_t count,
                       std::vector<int64_t> &out) -> LogicalResult {
@@ -486,31 +489,31 @@ LogicalResult importScan(NodeContext &n) {
                     " entries, expected " + llvm::Twine(count));
     return success();
   };
-  std::vector<int64_t> inAxes, inDirs, outAxes, outDirs;
-  if (failed(listAttr(v8 ? "directions" : "scan_input_directions", numScanIn,
-                      inDirs)) ||
-      failed(listAttr("scan_input_axes", numScanIn, inAxes)) ||
-      failed(listAttr("scan_output_axes", numScanOut, outAxes)) ||
-      failed(listAttr("scan_output_directions", numScanOut, outDirs)))
+  if (failed(listAttr(sig.v8 ? "directions" : "scan_input_directions",
+                      sig.numScanIn, sig.inDirs)) ||
+      failed(listAttr("scan_input_axes", sig.numScanIn, sig.inAxes)) ||
+      failed(listAttr("scan_output_axes", sig.numScanOut, sig.outAxes)) ||
+      failed(listAttr("scan_output_directions", sig.numScanOut, sig.outDirs)))
     return failure();
+  return sig;
+}
 
-  SmallVector<Value> states, inputs;
-  for (int i = 0; i < numStates + numScanIn; ++i) {
-    auto v = n.input(first + i);
-    if (failed(v))
-      return failure();
-    (i < numStates ? states : inputs).push_back(*v);
-  }
-  const int64_t batchAxis = v8 ? 1 : 0; // Scan-8's scan axis follows batch
+/// Normalises the scan input axes and checks the inputs agree on the
+/// sequence length (and, for Scan-8, on the batch); gives {batch, length}.
+FailureOr<std::pair<int64_t, int64_t>>
+scanExtent(NodeContext &n, ScanSignature &sig, ArrayRef<Value> states,
+           ArrayRef<Value> inputs) {
+  const int64_t batchAxis = sig.v8 ? 1 : 0; // Scan-8's scan axis follows batch
   for (size_t j = 0; j < inputs.size(); ++j) {
-    auto axis = n.axis(inAxes[j], n.typeOf(inputs[j]).getRank() - batchAxis,
+    auto axis = n.axis(sig.inAxes[j],
+                       n.typeOf(inputs[j]).getRank() - batchAxis,
                        "scan_input_axes entry");
     if (failed(axis))
       return failure();
-    inAxes[j] = *axis;
+    sig.inAxes[j] = *axis;
   }
   auto lengthOf = [&](size_t j) {
-    return n.typeOf(inputs[j]).getDimSize(inAxes[j] + batchAxis);
+    return n.typeOf(inputs[j]).getDimSize(sig.inAxes[j] + batchAxis);
   };
   const int64_t length = lengthOf(0);
   for (size_t j = 1; j < inputs.size(); ++j)
@@ -518,24 +521,81 @@ LogicalResult importScan(NodeContext &n) {
       return n.fail("scan inputs have different sequence lengths (" +
                     llvm::Twine(length) + " and " + llvm::Twine(lengthOf(j)) +
                     ")");
-  int64_t batch = 1;
-  if (v8) {
-    batch = inputs[0] ? n.typeOf(inputs[0]).getDimSize(0) : 1;
-    for (Value v : llvm::concat<Value>(states, inputs))
-      if (n.typeOf(v).getRank() < 1 || n.typeOf(v).getDimSize(0) != batch)
-        return n.fail("every state and scan input needs the batch size " +
-                      llvm::Twine(batch) + " as its first dimension");
-    if (n.hasInput(0)) {
-      auto lens = n.constInts(0);
-      if (failed(lens))
-        return failure();
-      for (int64_t l : *lens)
-        if (l != length)
-          return n.fail("data-dependent control flow: sequence_lens "
-                        "shorter than the scan inputs' length " +
-                        llvm::Twine(length) + " are not supported");
-    }
+  if (!sig.v8)
+    return std::make_pair(int64_t(1), length);
+  int64_t batch = inputs[0] ? n.typeOf(inputs[0]).getDimSize(0) : 1;
+  for (Value v : llvm::concat<const Value>(states, inputs))
+    if (n.typeOf(v).getRank() < 1 || n.typeOf(v).getDimSize(0) != batch)
+      return n.fail("every state and scan input needs the batch size " +
+                    llvm::Twine(batch) + " as its first dimension");
+  if (n.hasInput(0)) {
+    auto lens = n.constInts(0);
+    if (failed(lens))
+      return failure();
+    for (int64_t l : *lens)
+      if (l != length)
+        return n.fail("data-dependent control flow: sequence_lens "
+                      "shorter than the scan inputs' length " +
+                      llvm::Twine(length) + " are not supported");
   }
+  return std::make_pair(batch, length);
+}
+
+/// Binds the final states and the scan outputs; Scan-8 stacks each batch
+/// entry's along a new dim 0.
+LogicalResult bindScanOutputs(NodeContext &n, const onnx::GraphProto &body,
+                              const ScanSignature &sig,
+                              ArrayRef<SmallVector<Item>> finalStates,
+                              ArrayRef<SmallVector<Value>> outs) {
+  for (int i = 0; i < sig.numStates; ++i) {
+    if (!sig.v8) {
+      if (failed(setItemOutput(n, i, finalStates[0][i])))
+        return failure();
+      continue;
+    }
+    SmallVector<Item> perBatch;
+    for (const auto &st : finalStates)
+      perBatch.push_back(st[i]);
+    auto v = stack(n, perBatch, 0, "state '" + body.output(i).name() + "'");
+    if (failed(v))
+      return failure();
+    n.setOutput(i, *v);
+  }
+  for (int k = 0; k < sig.numScanOut; ++k) {
+    if (!sig.v8) {
+      n.setOutput(sig.numStates + k, outs[0][k]);
+      continue;
+    }
+    SmallVector<Item> perBatch;
+    for (const auto &o : outs)
+      perBatch.push_back({std::string(), o[k]});
+    auto v = stack(n, perBatch, 0, "scan output");
+    if (failed(v))
+      return failure();
+    n.setOutput(sig.numStates + k, *v);
+  }
+  return success();
+}
+
+LogicalResult importScan(NodeContext &n) {
+  const onnx::AttributeProto *a = n.attr("body");
+  if (!a || !a->has_g())
+    return n.fail("the Scan has no body");
+  const onnx::GraphProto &body = a->g();
+  auto sig = readScanSignature(n, body);
+  if (failed(sig))
+    return failure();
+  SmallVector<Value> states, inputs;
+  for (int i = 0; i < sig->numStates + sig->numScanIn; ++i) {
+    auto v = n.input(sig->first + i);
+    if (failed(v))
+      return failure();
+    (i < sig->numStates ? states : inputs).push_back(*v);
+  }
+  auto extent = scanExtent(n, *sig, states, inputs);
+  if (failed(extent))
+    return failure();
+  auto [batch, length] = *extent;
   if (failed(checkUnrollSize(n, batch * length, body)))
     return failure();
 
@@ -546,44 +606,17 @@ LogicalResult importScan(NodeContext &n) {
     SmallVector<Item> st;
     SmallVector<Value> in;
     for (Value s : states)
-      st.push_back({std::string(), v8 ? takeAlong(n, s, 0, b) : s});
+      st.push_back({std::string(), sig->v8 ? takeAlong(n, s, 0, b) : s});
     for (Value x : inputs)
-      in.push_back(v8 ? takeAlong(n, x, 0, b) : x);
+      in.push_back(sig->v8 ? takeAlong(n, x, 0, b) : x);
     SmallVector<Value> scanOut;
-    if (failed(runScan(n, body, st, in, inAxes, inDirs, outAxes, outDirs,
-                       length, iterBase, scanOut)))
+    if (failed(runScan(n, body, st, in, sig->inAxes, sig->inDirs,
+                       sig->outAxes, sig->outDirs, length, iterBase, scanOut)))
       return failure();
     finalStates.push_back(std::move(st));
     outs.push_back(std::move(scanOut));
   }
-  for (int i = 0; i < numStates; ++i) {
-    if (!v8) {
-      if (failed(setItemOutput(n, i, finalStates[0][i])))
-        return failure();
-      continue;
-    }
-    SmallVector<Item> perBatch;
-    for (int64_t b = 0; b < batch; ++b)
-      perBatch.push_back(finalStates[b][i]);
-    auto v = stack(n, perBatch, 0, "state '" + body.output(i).name() + "'");
-    if (failed(v))
-      return failure();
-    n.setOutput(i, *v);
-  }
-  for (int k = 0; k < numScanOut; ++k) {
-    if (!v8) {
-      n.setOutput(numStates + k, outs[0][k]);
-      continue;
-    }
-    SmallVector<Item> perBatch;
-    for (int64_t b = 0; b < batch; ++b)
-      perBatch.push_back({std::string(), outs[b][k]});
-    auto v = stack(n, perBatch, 0, "scan output");
-    if (failed(v))
-      return failure();
-    n.setOutput(numStates + k, *v);
-  }
-  return success();
+  return bindScanOutputs(n, body, *sig, finalStates, outs);
 }
 
 //===----------------------------------------------------------------------===//

@@ -86,18 +86,11 @@ FailureOr<WindowAttrs> resolveWindow(NodeContext &n, ArrayRef<int64_t> inSp,
 
 } // namespace
 
-FailureOr<Value> buildConv(NodeContext &n, Value x, Value wt, Value bias,
-                           Type resultElt) {
+FailureOr<Value> buildConv(NodeContext &n, Value x, Value wt, Value bias) {
   auto xt = n.typeOf(x), wtT = n.typeOf(wt);
   int64_t rank = xt.getRank();
   if (rank < 3 || wtT.getRank() != rank)
     return n.fail("input and weight need the same rank, 3 or more");
-  int64_t group = n.intAttr("group", 1);
-  if (group < 1 || xt.getDimSize(1) != wtT.getDimSize(1) * group ||
-      wtT.getDimSize(0) % group)
-    return n.fail("channels " + shapeString(xt.getShape()) + " and weight " +
-                  shapeString(wtT.getShape()) + " do not match group " +
-                  llvm::Twine(group));
   ArrayRef<int64_t> kernel = wtT.getShape().drop_front(2);
   if (auto ks = n.intsAttr("kernel_shape"))
     if (!ks->empty() && ArrayRef<int64_t>(*ks) != kernel)
@@ -105,20 +98,11 @@ FailureOr<Value> buildConv(NodeContext &n, Value x, Value wt, Value bias,
   auto w = resolveWindow(n, xt.getShape().drop_front(2), kernel, false);
   if (failed(w))
     return failure();
-  if (bias) {
-    auto bt = n.typeOf(bias);
-    if (bt.getRank() != 1 || bt.getDimSize(0) != wtT.getDimSize(0) ||
-        bt.getElementType() != resultElt)
-      return n.fail("bias must be [M] of the result's element type");
-  }
-  SmallVector<int64_t> shape{xt.getDimSize(0), wtT.getDimSize(0)};
-  llvm::append_range(shape, w->outSpatial);
   OpBuilder &b = n.builder();
-  return Value(n.create<ConvOp>(n.tensorOf(shape, resultElt), x, wt, bias,
-                                b.getDenseI64ArrayAttr(w->strides),
-                                b.getDenseI64ArrayAttr(w->dilations),
-                                b.getDenseI64ArrayAttr(w->pads),
-                                b.getI64IntegerAttr(group)));
+  return n.create<ConvOp>(x, wt, bias, b.getDenseI64ArrayAttr(w->strides),
+                          b.getDenseI64ArrayAttr(w->dilations),
+                          b.getDenseI64ArrayAttr(w->pads),
+                          b.getI64IntegerAttr(n.intAttr("group", 1)));
 }
 
 namespace {
@@ -139,11 +123,7 @@ LogicalResult importConv(NodeContext &n) {
       return failure();
     bias = *b;
   }
-  auto y = buildConv(n, *x, *wt, bias, elt);
-  if (failed(y))
-    return failure();
-  n.setOutput(0, *y);
-  return success();
+  return n.setOutput(0, buildConv(n, *x, *wt, bias));
 }
 
 /// Python-style floor division (ONNX's padding formulas are written with //).
@@ -241,33 +221,20 @@ LogicalResult importConvTranspose(NodeContext &n) {
   } else if (autoPad == "VALID") {
     pads.assign(2 * s, 0);
   }
-  SmallVector<int64_t> shape{xt.getDimSize(0), wtT.getDimSize(1) * group};
-  for (int64_t d = 0; d < s; ++d) {
-    shape.push_back(full[d] - pads[d] - pads[s + d]);
-    if (shape.back() < 1)
-      return n.fail("the result's spatial dim " + llvm::Twine(d) + " would be " +
-                    llvm::Twine(shape.back()));
-  }
   Value bias;
   if (n.hasInput(2)) {
     auto b = n.input(2);
     if (failed(b))
       return failure();
     bias = *b;
-    auto bt = n.typeOf(bias);
-    if (bt.getRank() != 1 || bt.getDimSize(0) != shape[1] ||
-        bt.getElementType() != elt)
-      return n.fail("bias must be [M] of the input's element type");
   }
   OpBuilder &b = n.builder();
-  n.setOutput(0, n.create<ConvTransposeOp>(
-                     n.tensorOf(shape, elt), *x, *wt, bias,
-                     b.getDenseI64ArrayAttr(strides),
-                     b.getDenseI64ArrayAttr(dilations),
-                     b.getDenseI64ArrayAttr(pads),
-                     b.getDenseI64ArrayAttr(outPad),
-                     b.getI64IntegerAttr(group)));
-  return success();
+  return n.setOutput(
+      0, n.create<ConvTransposeOp>(*x, *wt, bias, b.getDenseI64ArrayAttr(strides),
+                                   b.getDenseI64ArrayAttr(dilations),
+                                   b.getDenseI64ArrayAttr(pads),
+                                   b.getDenseI64ArrayAttr(outPad),
+                                   b.getI64IntegerAttr(group)));
 }
 
 LogicalResult importPool(NodeContext &n) {

@@ -151,21 +151,7 @@ LogicalResult importTranspose(NodeContext &n) {
     for (int64_t d = rank - 1; d >= 0; --d)
       perm.push_back(d);
   }
-  if (int64_t(perm.size()) != rank)
-    return n.fail("perm has " + llvm::Twine(perm.size()) +
-                  " entries for rank " + llvm::Twine(rank));
-  SmallVector<bool> seen(rank, false);
-  SmallVector<int64_t> out;
-  for (int64_t p : perm) {
-    if (p < 0 || p >= rank || seen[p])
-      return n.fail("perm is not a permutation of 0.." + llvm::Twine(rank - 1));
-    seen[p] = true;
-    out.push_back(in[p]);
-  }
-  n.setOutput(0, n.create<TransposeOp>(
-                     n.tensorOf(out, n.typeOf(*x).getElementType()), *x,
-                     n.builder().getDenseI64ArrayAttr(perm)));
-  return success();
+  return n.setOutput(0, n.create<TransposeOp>(*x, perm));
 }
 
 LogicalResult importConcat(NodeContext &n) {
@@ -182,22 +168,7 @@ LogicalResult importConcat(NodeContext &n) {
   auto axis = n.axis(axisAttr ? axisAttr->i() : 1, rank, "axis");
   if (failed(axis))
     return failure();
-  SmallVector<int64_t> out(first.getShape());
-  out[*axis] = 0;
-  for (Value v : inputs) {
-    auto t = n.typeOf(v);
-    if (t.getRank() != rank || t.getElementType() != first.getElementType())
-      return n.fail("inputs differ in rank or element type");
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != *axis && t.getDimSize(d) != first.getDimSize(d))
-        return n.fail("input shapes " + shapeString(first.getShape()) +
-                      " and " + shapeString(t.getShape()) +
-                      " differ outside axis " + llvm::Twine(*axis));
-    out[*axis] += t.getDimSize(*axis);
-  }
-  n.setOutput(0, n.create<ConcatOp>(n.tensorOf(out, first.getElementType()),
-                                    inputs,
-                                    n.builder().getI64IntegerAttr(*axis)));
+  return n.setOutput(0, n.create<ConcatOp>(inputs, *axis));
   return success();
 }
 
@@ -357,16 +328,7 @@ LogicalResult importGather(NodeContext &n) {
       return failure();
     indices = *idx;
   }
-  auto it = n.typeOf(indices);
-  if (!llvm::isa<IntegerType>(it.getElementType()))
-    return n.fail("indices must be integers");
-  SmallVector<int64_t> out(ds.begin(), ds.begin() + *axis);
-  llvm::append_range(out, it.getShape());
-  out.append(ds.begin() + *axis + 1, ds.end());
-  n.setOutput(0, n.create<GatherOp>(
-                     n.tensorOf(out, n.typeOf(*data).getElementType()), *data,
-                     indices, n.builder().getI64IntegerAttr(*axis)));
-  return success();
+  return n.setOutput(0, n.create<GatherOp>(*data, indices, *axis));
 }
 
 } // namespace lpx::onnximport
@@ -530,28 +492,12 @@ LogicalResult importPad(NodeContext &n) {
   std::string mode = m ? m->s() : "constant";
   if (mode == "wrap")
     return n.fail("mode 'wrap' is not supported");
-  SmallVector<int64_t> out;
-  for (int64_t d = 0; d < rank; ++d) {
-    out.push_back(t.getDimSize(d) + pads[d] + pads[rank + d]);
-    if (out.back() < 0)
-      return n.fail("pads crop dim " + llvm::Twine(d) + " below zero");
-  }
   OpBuilder &b = n.builder();
-  n.setOutput(0, n.create<PadOp>(n.tensorOf(out, t.getElementType()), *x,
-                                 b.getStringAttr(mode),
-                                 b.getDenseI64ArrayAttr(pads),
-                                 b.getF64FloatAttr(value)));
-  return success();
+  return n.setOutput(0, n.create<PadOp>(*x, b.getStringAttr(mode),
+                                        b.getDenseI64ArrayAttr(pads),
+                                        b.getF64FloatAttr(value)));
 }
 
-Value transposeOf(NodeContext &n, Value v, ArrayRef<int64_t> perm) {
-  auto t = n.typeOf(v);
-  SmallVector<int64_t> out;
-  for (int64_t p : perm)
-    out.push_back(t.getDimSize(p));
-  return n.create<TransposeOp>(n.tensorOf(out, t.getElementType()), v,
-                               n.builder().getDenseI64ArrayAttr(perm));
-}
 
 LogicalResult importDepthSpace(NodeContext &n) {
   auto x = n.input(0);
@@ -565,25 +511,31 @@ LogicalResult importDepthSpace(NodeContext &n) {
     return n.fail("blocksize must be positive");
   int64_t N = t.getDimSize(0), C = t.getDimSize(1), H = t.getDimSize(2),
           W = t.getDimSize(3);
-  Value v;
+  // Blocks move by a reshape to 6-D, a transpose and a reshape back.
+  FailureOr<Value> v;
+  SmallVector<int64_t> outShape;
   if (n.node.op_type() == "DepthToSpace") {
     if (C % (b * b))
       return n.fail("channels are not a multiple of blocksize^2");
     int64_t c = C / (b * b);
     const onnx::AttributeProto *m = n.attr("mode");
     if (m && m->s() == "CRD")
-      v = transposeOf(n, n.reshape(*x, {N, c, b, b, H, W}), {0, 1, 4, 2, 5, 3});
+      v = n.create<TransposeOp>(n.reshape(*x, {N, c, b, b, H, W}),
+                                ArrayRef<int64_t>{0, 1, 4, 2, 5, 3});
     else
-      v = transposeOf(n, n.reshape(*x, {N, b, b, c, H, W}), {0, 3, 4, 1, 5, 2});
-    v = n.reshape(v, {N, c, H * b, W * b});
+      v = n.create<TransposeOp>(n.reshape(*x, {N, b, b, c, H, W}),
+                                ArrayRef<int64_t>{0, 3, 4, 1, 5, 2});
+    outShape = {N, c, H * b, W * b};
   } else {
     if (H % b || W % b)
       return n.fail("spatial dims are not multiples of blocksize");
-    v = transposeOf(n, n.reshape(*x, {N, C, H / b, b, W / b, b}),
-                    {0, 3, 5, 1, 2, 4});
-    v = n.reshape(v, {N, C * b * b, H / b, W / b});
+    v = n.create<TransposeOp>(n.reshape(*x, {N, C, H / b, b, W / b, b}),
+                              ArrayRef<int64_t>{0, 3, 5, 1, 2, 4});
+    outShape = {N, C * b * b, H / b, W / b};
   }
-  n.setOutput(0, v);
+  if (failed(v))
+    return failure();
+  n.setOutput(0, n.reshape(*v, outShape));
   return success();
 }
 
@@ -597,10 +549,8 @@ LogicalResult importGatherElements(NodeContext &n) {
   auto axis = n.axis(n.intAttr("axis", 0), dt.getRank(), "axis");
   if (failed(axis))
     return failure();
-  n.setOutput(0, n.create<GatherElementsOp>(
-                     n.tensorOf(it.getShape(), dt.getElementType()), *data,
-                     *idx, n.builder().getI64IntegerAttr(*axis)));
-  return success();
+  return n.setOutput(0, n.create<GatherElementsOp>(
+                            *data, *idx, n.builder().getI64IntegerAttr(*axis)));
 }
 
 Value zeroLike(NodeContext &n, Type elt) {

@@ -179,38 +179,26 @@ public:
   void permute(Labeled &x, const std::vector<int> &order) {
     if (order == x.labels)
       return;
-    SmallVector<int64_t> perm, shape;
-    ArrayRef<int64_t> in = n.typeOf(x.v).getShape();
-    for (int l : order) {
-      int64_t p = llvm::find(x.labels, l) - x.labels.begin();
-      perm.push_back(p);
-      shape.push_back(in[p]);
-    }
-    x.v = n.create<TransposeOp>(
-        n.tensorOf(shape, n.typeOf(x.v).getElementType()), x.v,
-        n.builder().getDenseI64ArrayAttr(perm));
+    SmallVector<int64_t> perm;
+    for (int l : order)
+      perm.push_back(llvm::find(x.labels, l) - x.labels.begin());
+    x.v = expr.build<TransposeOp>(x.v, x.v, perm);
     x.labels = order;
   }
 
   /// Sums over the dims whose label `drop` selects.
   template <typename Pred> void sumOut(Labeled &x, Pred drop) {
-    SmallVector<int64_t> axes, shape;
+    SmallVector<int64_t> axes;
     std::vector<int> kept;
-    ArrayRef<int64_t> in = n.typeOf(x.v).getShape();
     for (size_t d = 0; d < x.labels.size(); ++d) {
-      if (drop(x.labels[d])) {
+      if (drop(x.labels[d]))
         axes.push_back(int64_t(d));
-      } else {
-        shape.push_back(in[d]);
+      else
         kept.push_back(x.labels[d]);
-      }
     }
     if (axes.empty())
       return;
-    x.v = n.create<ReduceOp>(
-        n.tensorOf(shape, n.typeOf(x.v).getElementType()), x.v,
-        n.builder().getStringAttr("sum"),
-        n.builder().getDenseI64ArrayAttr(axes));
+    x.v = n.create<ReduceOp>(x.v, "sum", axes, /*keepdims=*/false);
     x.labels = std::move(kept);
   }
 
@@ -257,8 +245,7 @@ public:
       Type elt = n.typeOf(x.v).getElementType();
       Value v = x.v;
       if (!llvm::equal(perm, llvm::seq<int64_t>(0, int64_t(perm.size()))))
-        v = n.create<TransposeOp>(n.tensorOf(shape, elt), v,
-                                  n.builder().getDenseI64ArrayAttr(perm));
+        v = expr.build<TransposeOp>(v, v, perm);
       SmallVector<int64_t> flat(shape.begin(), shape.end() - 2);
       flat.push_back(size * size);
       v = n.reshape(v, flat);
@@ -329,14 +316,13 @@ public:
     permute(a, aOrder);
     permute(b, bOrder);
     int64_t B = product(bs), M = product(ls), K = product(ks), N = product(rs);
-    Type elt = n.typeOf(a.v).getElementType();
     Value product3;
     if (summed.empty()) {
       Value a3 = n.reshape(a.v, {B, M, 1}), b3 = n.reshape(b.v, {B, 1, N});
-      product3 = n.create<MulOp>(n.tensorOf({B, M, N}, elt), a3, b3);
+      product3 = expr.build<MulOp>(a3, a3, b3);
     } else {
       Value a3 = n.reshape(a.v, {B, M, K}), b3 = n.reshape(b.v, {B, K, N});
-      product3 = n.create<MatMulOp>(n.tensorOf({B, M, N}, elt), a3, b3);
+      product3 = expr.build<MatMulOp>(a3, a3, b3);
     }
     SmallVector<int64_t> shape(bs);
     shape.append(ls.begin(), ls.end());
@@ -371,7 +357,7 @@ public:
     std::vector<Labeled> ops;
     for (size_t i = 0; i < operands->size(); ++i) {
       Labeled x{(*operands)[i], eq->inputs[i]};
-      if (failed(takeDiagonals(x)))
+      if (failed(takeDiagonals(x)) || expr.rejected())
         return failure();
       ops.push_back(std::move(x));
     }
@@ -395,15 +381,22 @@ public:
       for (size_t j = i + 1; j < ops.size(); ++j)
         keep.insert(ops[j].labels.begin(), ops[j].labels.end());
       acc = contract(acc, ops[i], keep);
+      if (expr.rejected()) // acc's shape no longer matches its labels
+        return failure();
     }
     sumOut(acc, [&](int l) { return !outSet.count(l); });
     permute(acc, eq->output);
+    if (expr.rejected())
+      return failure();
     n.setOutput(0, acc.v == (*operands)[0] ? n.copy(acc.v) : acc.v);
     return success();
   }
 
 private:
   NodeContext &n;
+  /// The contractions read as expressions: run() fails when one of their
+  /// ops was rejected.
+  ExpressionBuilder expr{n};
 };
 
 LogicalResult importEinsum(NodeContext &n) { return EinsumLowering(n).run(); }

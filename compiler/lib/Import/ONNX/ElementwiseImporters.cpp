@@ -57,7 +57,7 @@ static LogicalResult importBinary(NodeContext &n, bool mixedTypes) {
       return failure();
     r = *legacy;
   }
-  auto result = n.createInferred<OpT>(*lhs, r);
+  auto result = n.create<OpT>(*lhs, r);
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
@@ -118,7 +118,7 @@ LogicalResult importWhere(NodeContext &n) {
   Type elt = n.typeOf(*x).getElementType();
   if (n.typeOf(*y).getElementType() != elt)
     return n.fail("X and Y have different element types");
-  auto result = n.createInferred<WhereOp>(*c, *x, *y);
+  auto result = n.create<WhereOp>(*c, *x, *y);
   if (failed(result))
     return failure();
   n.setOutput(0, *result);
@@ -190,15 +190,10 @@ const std::vector<UnaryMapping> &unaryMappings() {
 
 Type boolType(NodeContext &n) { return n.builder().getI1Type(); }
 
-/// lpx_graph.unary `fn` of `x`; the result type follows the function table.
-Value unaryFn(NodeContext &n, Value x, llvm::StringRef fn,
-              llvm::ArrayRef<double> params = {}) {
-  auto id = isa::unaryFnFromMnemonic(fn.str());
-  auto t = n.typeOf(x);
-  Type elt = isa::unaryFnInfo(int64_t(*id))->boolResult() ? boolType(n)
-                                                           : t.getElementType();
-  return n.create<UnaryFnOp>(n.tensorOf(t.getShape(), elt), x,
-                             n.builder().getStringAttr(fn),
+/// lpx_graph.unary `fn` of `x` (the op infers its type from the function).
+FailureOr<Value> unaryFn(NodeContext &n, Value x, llvm::StringRef fn,
+                         llvm::ArrayRef<double> params = {}) {
+  return n.create<UnaryFnOp>(x, n.builder().getStringAttr(fn),
                              n.builder().getDenseF64ArrayAttr(params));
 }
 
@@ -229,8 +224,7 @@ LogicalResult importUnaryFamily(NodeContext &n) {
   SmallVector<double> params;
   for (const ParamSpec &p : m->params)
     params.push_back(n.numberAttr(p.attr, p.dflt));
-  n.setOutput(0, unaryFn(n, *x, m->fn, params));
-  return success();
+  return n.setOutput(0, unaryFn(n, *x, m->fn, params));
 }
 
 /// Broadcast `fn` of two operands (with the opset < 7 rules).
@@ -249,7 +243,7 @@ FailureOr<Value> binaryFn(NodeContext &n, Value lhs, Value rhs,
     (void)n.fail("element type not supported by " + fn);
     return failure();
   }
-  return n.createInferred<BinaryFnOp>(lhs, rhs, n.builder().getStringAttr(fn));
+  return n.create<BinaryFnOp>(lhs, rhs, n.builder().getStringAttr(fn));
 }
 
 struct BinaryMapping {
@@ -319,7 +313,7 @@ LogicalResult importVariadic(NodeContext &n) {
     if (lt.getElementType() != rt.getElementType())
       return n.fail("inputs have different element types");
     if (op == "Sum" || op == "Mean") {
-      auto sum = n.createInferred<AddOp>(acc, xs[i]);
+      auto sum = n.create<AddOp>(acc, xs[i]);
       if (failed(sum))
         return failure();
       acc = *sum;
@@ -381,7 +375,10 @@ LogicalResult importClip(NodeContext &n) {
       tensorBounds[i] = *v;
     }
   }
-  Value r = unaryFn(n, *x, "clip", {bounds[0], bounds[1]});
+  auto clipped = unaryFn(n, *x, "clip", {bounds[0], bounds[1]});
+  if (failed(clipped))
+    return failure();
+  Value r = *clipped;
   // Bounds only known at run time: max then min, as ONNX defines Clip.
   for (unsigned i = 0; i < 2; ++i) {
     if (!tensorBounds[i])

@@ -66,9 +66,10 @@ LogicalResult importReverseSequence(NodeContext &n) {
   auto it = RankedTensorType::get({d0 * d1}, n.builder().getI64Type());
   Value indices =
       n.create<ConstantOp>(DenseElementsAttr::get(it, ArrayRef<int64_t>(idx)));
-  Value g = n.create<GatherOp>(n.tensorOf(flat, t.getElementType()), view,
-                               indices, n.builder().getI64IntegerAttr(0));
-  n.setOutput(0, n.reshape(g, t.getShape()));
+  auto g = n.create<GatherOp>(view, indices, n.builder().getI64IntegerAttr(0));
+  if (failed(g))
+    return failure();
+  n.setOutput(0, n.reshape(*g, t.getShape()));
   return success();
 }
 
@@ -143,8 +144,11 @@ LogicalResult importMaxUnpool(NodeContext &n) {
     SmallVector<int64_t> zshape = cur;
     zshape[d] = out[d] - cur[d];
     cur[d] = out[d];
-    r = n.create<ConcatOp>(n.tensorOf(cur, elt), ValueRange{r, zeros(zshape)},
-                           n.builder().getI64IntegerAttr(d));
+    auto extended = n.create<ConcatOp>(ValueRange{r, zeros(zshape)},
+                                       n.builder().getI64IntegerAttr(d));
+    if (failed(extended))
+      return failure();
+    r = *extended;
   }
   n.setOutput(0, n.copy(r));
   return success();
@@ -178,13 +182,10 @@ LogicalResult importGridSample(NodeContext &n) {
     grid = n.create<CastOp>(
         RankedTensorType::get(gt.getShape(), xt.getElementType()), grid);
   OpBuilder &b = n.builder();
-  n.setOutput(0, n.create<GridSampleOp>(
-                     n.tensorOf({xt.getDimSize(0), xt.getDimSize(1),
-                                 gt.getDimSize(1), gt.getDimSize(2)},
-                                xt.getElementType()),
-                     *x, grid, b.getStringAttr(mode), b.getStringAttr(padding),
-                     b.getBoolAttr(n.intAttr("align_corners", 0) != 0)));
-  return success();
+  return n.setOutput(
+      0, n.create<GridSampleOp>(
+             *x, grid, b.getStringAttr(mode), b.getStringAttr(padding),
+             b.getBoolAttr(n.intAttr("align_corners", 0) != 0)));
 }
 
 } // namespace

@@ -239,6 +239,13 @@ void NodeContext::setOutput(unsigned i, Value v) {
     st.values[node.output(i)] = v;
 }
 
+LogicalResult NodeContext::setOutput(unsigned i, FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  setOutput(i, *v);
+  return success();
+}
+
 Value NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
   auto t = typeOf(v);
   if (t.getShape() == shape)

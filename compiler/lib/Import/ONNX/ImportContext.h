@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -21,6 +22,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace lpx::onnximport {
@@ -79,14 +81,28 @@ public:
   int64_t opset() const { return st.opset; }
   mlir::OpBuilder &builder() { return st.builder; }
   mlir::MLIRContext *ctx() { return &st.ctx; }
-  template <typename OpT, typename... Args> OpT create(Args &&...args) {
-    return st.builder.create<OpT>(loc, std::forward<Args>(args)...);
+  /// Builds an op at this node's location. An op that infers its result
+  /// type (InferTypeOpInterface) is built without one and gives a
+  /// FailureOr<Value>: its shape rule's reason for rejecting the operands
+  /// becomes this node's one-line error (the inferring builder would abort).
+  /// Any other op, or one given its result type first, is built as is.
+  template <typename OpT, typename... Args> auto create(Args &&...args) {
+    if constexpr (infersType<OpT, Args...>())
+      return createInferred<OpT>(std::forward<Args>(args)...);
+    else
+      return st.builder.create<OpT>(loc, std::forward<Args>(args)...);
   }
 
-  /// Builds an op that infers its result type (InferTypeOpAdaptor), after
-  /// asking the op's shape rule, whose reason for rejecting the operands
-  /// becomes this node's failure (the inferring builder would abort).
-  /// `args` are the op's operands and attributes, without a result type.
+private:
+  template <typename OpT, typename First = void, typename... Rest>
+  static constexpr bool infersType() {
+    if constexpr (!OpT::template hasTrait<
+                      mlir::InferTypeOpInterface::Trait>())
+      return false;
+    else
+      return !std::is_convertible_v<std::decay_t<First>, mlir::Type>;
+  }
+
   template <typename OpT, typename... Args>
   mlir::FailureOr<mlir::Value> createInferred(Args &&...args) {
     mlir::OperationState state(loc, OpT::getOperationName());
@@ -102,6 +118,7 @@ public:
     return st.builder.create(state)->getResult(0);
   }
 
+public:
   /// Runs `rule` (a shape rule that reports why it fails as a diagnostic)
   /// and reports its failure as this node's, with the rule's reason.
   mlir::LogicalResult
@@ -154,6 +171,9 @@ public:
 
   /// Binds ONNX output `i` (skipped when the output name is empty).
   void setOutput(unsigned i, mlir::Value v);
+  /// Binds output `i` to a built value, or passes on the failure to build
+  /// it (already reported): `return n.setOutput(0, n.create<...>(...));`.
+  mlir::LogicalResult setOutput(unsigned i, mlir::FailureOr<mlir::Value> v);
 
   /// Ranked tensor type of `shape` and `elt` (results are always static).
   mlir::RankedTensorType tensorOf(llvm::ArrayRef<int64_t> shape,
@@ -173,6 +193,29 @@ public:
   /// Binds output `i` to a constant int64 tensor of `shape` and `values`.
   void setConstInts(unsigned i, llvm::ArrayRef<int64_t> shape,
                     llvm::ArrayRef<int64_t> values);
+};
+
+/// Builds ops for an importer written as expressions (the recurrent cells,
+/// Einsum's contractions), whose operands it made itself: after the first op
+/// whose shape rule rejects its operands (reported as the node's error) it
+/// builds nothing more and hands back `fallback`, so the expression runs to
+/// its end; `rejected()` then tells the importer to fail the node.
+class ExpressionBuilder {
+public:
+  explicit ExpressionBuilder(NodeContext &n) : n(n) {}
+  template <typename OpT, typename... Args>
+  mlir::Value build(mlir::Value fallback, Args &&...args) {
+    if (anyRejected)
+      return fallback;
+    mlir::FailureOr<mlir::Value> r = n.create<OpT>(std::forward<Args>(args)...);
+    anyRejected = mlir::failed(r);
+    return anyRejected ? fallback : *r;
+  }
+  bool rejected() const { return anyRejected; }
+
+private:
+  NodeContext &n;
+  bool anyRejected = false;
 };
 
 /// One importer per ONNX op family.

@@ -17,14 +17,12 @@ namespace lpx::onnximport {
 
 FailureOr<Value> buildMatMul(NodeContext &n, Value a, Value b,
                              Type resultElt) {
-  FailureOr<SmallVector<int64_t>> shape;
-  if (failed(n.withReason([&] {
-        shape = MatMulOp::inferShape(n.loc, n.typeOf(a).getShape(),
-                                     n.typeOf(b).getShape());
-        return success(succeeded(shape));
-      })))
-    return failure();
-  return Value(n.create<MatMulOp>(n.tensorOf(*shape, resultElt), a, b));
+  auto r = n.create<MatMulOp>(a, b);
+  if (failed(r) || n.typeOf(*r).getElementType() == resultElt)
+    return r;
+  // i8 operands accumulated in i32: the inferred shape, the wider element.
+  r->setType(n.tensorOf(n.typeOf(*r).getShape(), resultElt));
+  return r;
 }
 
 LogicalResult importMatMul(NodeContext &n) {
@@ -88,16 +86,7 @@ LogicalResult importDet(NodeContext &n) {
   auto x = n.input(0);
   if (failed(x))
     return failure();
-  auto t = n.typeOf(*x);
-  if (t.getRank() < 2 || t.getDimSize(t.getRank() - 1) !=
-                             t.getDimSize(t.getRank() - 2))
-    return n.fail("the input must be [..., n, n]");
-  if (!llvm::isa<FloatType>(t.getElementType()))
-    return n.fail("the input must be floating-point");
-  n.setOutput(0, n.create<DetOp>(
-                     n.tensorOf(t.getShape().drop_back(2), t.getElementType()),
-                     *x));
-  return success();
+  return n.setOutput(0, n.create<DetOp>(*x));
 }
 
 } // namespace

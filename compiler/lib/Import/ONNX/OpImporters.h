@@ -2,7 +2,7 @@
 //
 // Each importer reads one ONNX node through its NodeContext and builds the
 // canonical lpx_graph form the op verifiers accept. Ops that infer their
-// result type are built without one (NodeContext::createInferred); for the
+// result type are built without one (NodeContext::create); for the
 // others the importer gives the static result type (ONNX inference is only a
 // cross-check). On failure it
 // has reported the reason via NodeContext::fail.
@@ -41,11 +41,10 @@ mlir::LogicalResult importReduceMean(NodeContext &n);
 
 // ConvImporters.cpp
 /// lpx_graph.conv of the node's window attributes (group, strides,
-/// dilations, pads / auto_pad, kernel_shape) with a `resultElt` result;
-/// `bias` may be null.
+/// dilations, pads / auto_pad, kernel_shape); its result type is the op's
+/// (i32 for integer operands). `bias` may be null.
 mlir::FailureOr<mlir::Value> buildConv(NodeContext &n, mlir::Value x,
-                                       mlir::Value w, mlir::Value bias,
-                                       mlir::Type resultElt);
+                                       mlir::Value w, mlir::Value bias);
 
 // DataMovementImporters.cpp
 mlir::LogicalResult importReshape(NodeContext &n);

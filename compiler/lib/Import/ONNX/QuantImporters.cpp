@@ -243,12 +243,6 @@ FailureOr<Value> scaleAlong(NodeContext &n, unsigned i, ArrayRef<int64_t> shape,
   return n.reshape(*s, *ps);
 }
 
-Value broadcastBinary(NodeContext &n, char op, Value a, Value b) {
-  if (op == '*')
-    return n.create<MulOp>(a, b);
-  return n.create<DivOp>(a, b);
-}
-
 /// saturate(round_half_even(v) + zp) as `out` (int8 / uint8), for f32 `v`
 /// and an f32 zero point `zp` that broadcasts to it (may be null).
 Value saturateTo(NodeContext &n, Value v, Value zp, IntegerType out) {
@@ -286,7 +280,14 @@ LogicalResult requantize(NodeContext &n, Value acc, ArrayRef<int64_t> aShape,
   auto zs = paramShape(n, yzt.getShape(), yShape, yAxis, "y_zero_point");
   if (failed(zs))
     return failure();
-  Value scale = broadcastBinary(n, '/', broadcastBinary(n, '*', *as, *bs), *ys);
+  // The scales' own shape rules report scales that do not fit each other.
+  auto ab = n.create<MulOp>(*as, *bs);
+  if (failed(ab))
+    return failure();
+  auto scaleOr = n.create<DivOp>(*ab, *ys);
+  if (failed(scaleOr))
+    return failure();
+  Value scale = *scaleOr;
   if (!broadcastsTo(n.typeOf(scale).getShape(), yShape))
     return n.fail("the scales of shape " +
                   shapeString(n.typeOf(scale).getShape()) +
@@ -372,7 +373,7 @@ FailureOr<Value> integerConv(NodeContext &n, unsigned xZp, unsigned wIdx,
       return failure();
     bias = *b;
   }
-  return buildConv(n, *x, *w, bias, i32Of(n));
+  return buildConv(n, *x, *w, bias); // i32: the operands are i8 or i32
 }
 
 LogicalResult importConvInteger(NodeContext &n) {

@@ -113,22 +113,22 @@ private:
     return c;
   }
   std::map<double, Value> scalars;
+  /// The cell equations read as expressions: run() fails when one of
+  /// their ops was rejected.
+  ExpressionBuilder expr{n};
+  template <typename OpT, typename... Args>
+  Value build(Value fallback, Args &&...args) {
+    return expr.build<OpT>(fallback, std::forward<Args>(args)...);
+  }
   Value binary(char op, Value a, Value b) {
-    switch (op) {
-    case '+': return n.create<AddOp>(a, b);
-    case '-': return n.create<SubOp>(a, b);
-    default: return n.create<MulOp>(a, b);
-    }
+    return op == '+'   ? build<AddOp>(a, a, b)
+           : op == '-' ? build<SubOp>(a, a, b)
+                       : build<MulOp>(a, a, b);
   }
   Value add(Value a, Value b) { return binary('+', a, b); }
   Value sub(Value a, Value b) { return binary('-', a, b); }
   Value mul(Value a, Value b) { return binary('*', a, b); }
-  Value matmul(Value a, Value b) {
-    auto as = n.typeOf(a).getShape();
-    SmallVector<int64_t> shape(as.begin(), as.end() - 1);
-    shape.push_back(n.typeOf(b).getShape().back());
-    return n.create<MatMulOp>(n.tensorOf(shape, elt), a, b);
-  }
+  Value matmul(Value a, Value b) { return build<MatMulOp>(a, a, b); }
   /// Unit-step slice of `v` at `starts` with result shape `sizes`.
   Value slice(Value v, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes) {
     SmallVector<int64_t> steps(starts.size(), 1);
@@ -151,12 +151,7 @@ private:
     return n.reshape(slice(v, {d, 0, 0}, {1, s[1], s[2]}), {s[1], s[2]});
   }
   Value transpose(Value v, ArrayRef<int64_t> perm) {
-    auto s = n.typeOf(v).getShape();
-    SmallVector<int64_t> shape;
-    for (int64_t p : perm)
-      shape.push_back(s[p]);
-    return n.create<TransposeOp>(n.tensorOf(shape, n.typeOf(v).getElementType()),
-                                 v, n.builder().getDenseI64ArrayAttr(perm));
+    return build<TransposeOp>(v, v, perm);
   }
 
   Value unary(Value x, llvm::StringRef fn, ArrayRef<double> params) {
@@ -443,7 +438,7 @@ LogicalResult Unroller::run() {
     unrollDirection(*dir, xw, wantY);
   }
   setOutputs(wantY);
-  return success();
+  return failure(expr.rejected());
 }
 
 /// X, W and R, their shapes, and the attributes: layout, hidden_size,
@@ -576,11 +571,10 @@ FailureOr<Direction> Unroller::prepareDirection(int64_t d, Value xs,
     Value wb = rowPart(bias, d, 0, gh);
     Value b;
     if (lbr) // Rbh is added inside rt (.) (...)
-      b = add(wb, n.create<ConcatOp>(
-                      n.tensorOf({1, gh}, elt),
-                      ValueRange{rowPart(bias, d, gh, 2 * hidden),
-                                 splat({1, hidden}, 0.0)},
-                      n.builder().getI64IntegerAttr(1)));
+      b = add(wb, build<ConcatOp>(wb,
+                                  ValueRange{rowPart(bias, d, gh, 2 * hidden),
+                                             splat({1, hidden}, 0.0)},
+                                  n.builder().getI64IntegerAttr(1)));
     else
       b = add(wb, rowPart(bias, d, gh, gh));
     xw = add(xw, b);
@@ -675,9 +669,8 @@ void Unroller::unrollDirection(const Direction &dir, Value xw, bool wantY) {
                            : splat({1, 1, batch, hidden}, 0.0));
   Value y = parts.size() == 1
                 ? parts[0]
-                : Value(n.create<ConcatOp>(
-                      n.tensorOf({seq, 1, batch, hidden}, elt), parts,
-                      n.builder().getI64IntegerAttr(0)));
+                : build<ConcatOp>(parts[0], parts,
+                                  n.builder().getI64IntegerAttr(0));
   if (permuted)
     y = permuteSteps(y, perm, {seq, 1, batch, hidden});
   ySeqs.push_back(y);
@@ -689,9 +682,8 @@ void Unroller::setOutputs(bool wantY) {
   if (wantY) {
     Value y = ySeqs.size() == 1
                   ? ySeqs[0]
-                  : Value(n.create<ConcatOp>(
-                        n.tensorOf({seq, dirs, batch, hidden}, elt), ySeqs,
-                        n.builder().getI64IntegerAttr(1)));
+                  : build<ConcatOp>(ySeqs[0], ySeqs,
+                                    n.builder().getI64IntegerAttr(1));
     if (layout1)
       y = transpose(y, {2, 0, 1, 3});
     else if (y.getDefiningOp<ConstantOp>())
@@ -706,9 +698,8 @@ void Unroller::setOutputs(bool wantY) {
       parts.push_back(n.reshape(v, {1, batch, hidden}));
     Value all = parts.size() == 1
                     ? parts[0]
-                    : Value(n.create<ConcatOp>(
-                          n.tensorOf({dirs, batch, hidden}, elt), parts,
-                          n.builder().getI64IntegerAttr(0)));
+                    : build<ConcatOp>(parts[0], parts,
+                                      n.builder().getI64IntegerAttr(0));
     return layout1 ? transpose(all, {1, 0, 2}) : all;
   };
   if (n.node.output_size() > 1 && !n.node.output(1).empty())

@@ -32,16 +32,7 @@ LogicalResult importReduceMean(NodeContext &n) {
   llvm::sort(axes);
   if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
     return n.fail("axes repeat an axis");
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!llvm::is_contained(axes, d))
-      shape.push_back(type.getDimSize(d));
-    else if (keepdims)
-      shape.push_back(1);
-  }
-  n.setOutput(0, n.create<ReduceMeanOp>(
-                     n.tensorOf(shape, type.getElementType()), *x,
-                     n.builder().getDenseI64ArrayAttr(axes)));
+  n.setOutput(0, n.create<ReduceMeanOp>(*x, axes, keepdims));
   return success();
 }
 
@@ -79,25 +70,9 @@ FailureOr<std::vector<int64_t>> reductionAxes(NodeContext &n, int64_t rank,
   return n.axes(std::move(axes), rank);
 }
 
-SmallVector<int64_t> reducedShape(ArrayRef<int64_t> in,
-                                  ArrayRef<int64_t> axes, bool keepdims) {
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
-    if (!llvm::is_contained(axes, d))
-      shape.push_back(in[d]);
-    else if (keepdims)
-      shape.push_back(1);
-  }
-  return shape;
-}
-
 Value reduceOp(NodeContext &n, Value x, llvm::StringRef fn,
                ArrayRef<int64_t> axes, bool keepdims) {
-  auto t = n.typeOf(x);
-  return n.create<ReduceOp>(
-      n.tensorOf(reducedShape(t.getShape(), axes, keepdims),
-                 t.getElementType()),
-      x, n.builder().getStringAttr(fn), n.builder().getDenseI64ArrayAttr(axes));
+  return n.create<ReduceOp>(x, fn, axes, keepdims);
 }
 
 LogicalResult importReduceFamily(NodeContext &n) {
@@ -142,15 +117,9 @@ LogicalResult importArgReduce(NodeContext &n) {
   if (failed(axis))
     return failure();
   bool keepdims = n.intAttr("keepdims", 1) != 0;
-  OpBuilder &b = n.builder();
   n.setOutput(0, n.create<ArgReduceOp>(
-                     n.tensorOf(reducedShape(t.getShape(), {*axis}, keepdims),
-                                b.getI64Type()),
-                     *x,
-                     b.getStringAttr(n.node.op_type() == "ArgMax" ? "max"
-                                                                  : "min"),
-                     b.getI64IntegerAttr(*axis),
-                     b.getBoolAttr(n.intAttr("select_last_index", 0) != 0)));
+                     *x, n.node.op_type() == "ArgMax" ? "max" : "min", *axis,
+                     keepdims, n.intAttr("select_last_index", 0) != 0));
   return success();
 }
 
@@ -169,25 +138,25 @@ LogicalResult importAxisNormalization(NodeContext &n) {
   if (failed(axis))
     return failure();
   llvm::StringRef op = n.node.op_type();
-  auto make = [&](Value v, int64_t ax) -> Value {
+  auto make = [&](Value v, int64_t ax) -> FailureOr<Value> {
     auto a = n.builder().getI64IntegerAttr(ax);
     if (op == "Softmax")
-      return n.create<SoftmaxOp>(v.getType(), v, a);
+      return n.create<SoftmaxOp>(v, a);
     if (op == "LogSoftmax")
-      return n.create<LogSoftmaxOp>(v.getType(), v, a);
-    return n.create<HardmaxOp>(v.getType(), v, a);
+      return n.create<LogSoftmaxOp>(v, a);
+    return n.create<HardmaxOp>(v, a);
   };
   // The flattened form is the one-axis op only when `axis` is the last dim;
   // otherwise reshape around it.
-  if (!coerce2D || *axis == rank - 1) {
-    n.setOutput(0, make(*x, *axis));
-    return success();
-  }
+  if (!coerce2D || *axis == rank - 1)
+    return n.setOutput(0, make(*x, *axis));
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < rank; ++d)
     (d < *axis ? outer : inner) *= type.getDimSize(d);
-  Value flat = n.reshape(*x, {outer, inner});
-  n.setOutput(0, n.reshape(make(flat, 1), type.getShape()));
+  auto y = make(n.reshape(*x, {outer, inner}), 1);
+  if (failed(y))
+    return failure();
+  n.setOutput(0, n.reshape(*y, type.getShape()));
   return success();
 }
 
@@ -203,10 +172,10 @@ LogicalResult importCumSum(NodeContext &n) {
   if (failed(axis))
     return failure();
   OpBuilder &b = n.builder();
-  n.setOutput(0, n.create<CumSumOp>(t, *x, b.getI64IntegerAttr(*axis),
-                                    b.getBoolAttr(n.intAttr("exclusive", 0)),
-                                    b.getBoolAttr(n.intAttr("reverse", 0))));
-  return success();
+  return n.setOutput(0, n.create<CumSumOp>(
+                            *x, b.getI64IntegerAttr(*axis),
+                            b.getBoolAttr(n.intAttr("exclusive", 0)),
+                            b.getBoolAttr(n.intAttr("reverse", 0))));
 }
 
 /// A scalar constant of `elt`.
@@ -219,7 +188,9 @@ Value scalarConst(NodeContext &n, Type elt, double v) {
       DenseElementsAttr::get(t, IntegerAttr::get(elt, int64_t(v))));
 }
 
-Value binop(NodeContext &n, char op, Value a, Value b) {
+/// a op b with numpy broadcasting; operands that do not broadcast (a scale
+/// or bias the model supplies) are the node's error.
+FailureOr<Value> binop(NodeContext &n, char op, Value a, Value b) {
   switch (op) {
   case '+': return n.create<AddOp>(a, b);
   case '-': return n.create<SubOp>(a, b);
@@ -228,23 +199,17 @@ Value binop(NodeContext &n, char op, Value a, Value b) {
   }
 }
 
-/// binop on an operand the model supplies (scale, bias, weights): its type
-/// is checked by the op's shape rule first, and a mismatch is the node's
-/// error rather than a failed build.
-FailureOr<Value> modelBinop(NodeContext &n, char op, Value a, Value b) {
-  switch (op) {
-  case '+': return n.createInferred<AddOp>(a, b);
-  case '-': return n.createInferred<SubOp>(a, b);
-  case '*': return n.createInferred<MulOp>(a, b);
-  default: return n.createInferred<DivOp>(a, b);
-  }
+Value reduceMean(NodeContext &n, Value x, ArrayRef<int64_t> axes) {
+  return n.create<ReduceMeanOp>(x, axes, /*keepdims=*/true);
 }
 
-Value reduceMean(NodeContext &n, Value x, ArrayRef<int64_t> axes) {
-  auto t = n.typeOf(x);
-  return n.create<ReduceMeanOp>(
-      n.tensorOf(reducedShape(t.getShape(), axes, true), t.getElementType()),
-      x, n.builder().getDenseI64ArrayAttr(axes));
+/// sqrt(var + eps).
+FailureOr<Value> stdDev(NodeContext &n, Value var, double eps) {
+  auto sum = binop(n, '+', var, scalarConst(n, n.typeOf(var).getElementType(),
+                                            eps));
+  if (failed(sum))
+    return failure();
+  return n.create<SqrtOp>(*sum);
 }
 
 /// (x - mean) / sqrt(var + eps) over `axes`; also gives mean and
@@ -252,18 +217,26 @@ Value reduceMean(NodeContext &n, Value x, ArrayRef<int64_t> axes) {
 struct Normalized {
   Value y, mean, invStd;
 };
-Normalized normalize(NodeContext &n, Value x, ArrayRef<int64_t> axes,
-                     double eps) {
-  Type elt = n.typeOf(x).getElementType();
+FailureOr<Normalized> normalize(NodeContext &n, Value x,
+                                ArrayRef<int64_t> axes, double eps) {
   Value mean = reduceMean(n, x, axes);
-  Value centered = binop(n, '-', x, mean);
-  Value var = reduceMean(n, binop(n, '*', centered, centered), axes);
-  Value std = n.create<SqrtOp>(var.getType(),
-                               binop(n, '+', var, scalarConst(n, elt, eps)));
-  Value inv = n.create<UnaryFnOp>(std.getType(), std,
-                                  n.builder().getStringAttr("reciprocal"),
-                                  n.builder().getDenseF64ArrayAttr({}));
-  return {binop(n, '*', centered, inv), mean, inv};
+  auto centered = binop(n, '-', x, mean);
+  if (failed(centered))
+    return failure();
+  auto square = binop(n, '*', *centered, *centered);
+  if (failed(square))
+    return failure();
+  auto std = stdDev(n, reduceMean(n, *square, axes), eps);
+  if (failed(std))
+    return failure();
+  auto inv = n.create<UnaryFnOp>(*std, n.builder().getStringAttr("reciprocal"),
+                                 n.builder().getDenseF64ArrayAttr({}));
+  if (failed(inv))
+    return failure();
+  auto y = binop(n, '*', *centered, *inv);
+  if (failed(y))
+    return failure();
+  return Normalized{*y, mean, *inv};
 }
 
 LogicalResult importLayerNormalization(NodeContext &n) {
@@ -282,23 +255,25 @@ LogicalResult importLayerNormalization(NodeContext &n) {
   SmallVector<int64_t> axes;
   for (int64_t d = *axis; d < rank; ++d)
     axes.push_back(d);
-  Normalized r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
-  auto y = modelBinop(n, '*', r.y, *scale);
+  auto r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
+  if (failed(r))
+    return failure();
+  auto y = binop(n, '*', r->y, *scale);
   if (failed(y))
     return failure();
   if (n.hasInput(2)) {
     auto b = n.input(2);
     if (failed(b))
       return failure();
-    y = modelBinop(n, '+', *y, *b);
+    y = binop(n, '+', *y, *b);
     if (failed(y))
       return failure();
   }
   if (n.typeOf(*y).getShape() != t.getShape())
     return n.fail("scale and bias must broadcast to the input");
   n.setOutput(0, *y);
-  n.setOutput(1, r.mean);
-  n.setOutput(2, r.invStd);
+  n.setOutput(1, r->mean);
+  n.setOutput(2, r->invStd);
   return success();
 }
 
@@ -332,19 +307,17 @@ LogicalResult importBatchNormalization(NodeContext &n) {
     if (n.typeOf(v).getElementType() != elt)
       return n.fail("scale, bias, mean and var must have the input's "
                     "element type");
-  Value std = n.create<SqrtOp>(
-      var.getType(),
-      binop(n, '+', var, scalarConst(n, elt, n.numberAttr("epsilon", 1e-5))));
-  auto centered = modelBinop(n, '-', in[0], mean);
-  if (failed(centered))
+  auto std = stdDev(n, var, n.numberAttr("epsilon", 1e-5));
+  auto centered = binop(n, '-', in[0], mean);
+  if (failed(std) || failed(centered))
     return failure();
-  auto y = modelBinop(n, '/', *centered, std);
+  auto y = binop(n, '/', *centered, *std);
   if (failed(y))
     return failure();
-  auto scaled = modelBinop(n, '*', *y, scale);
+  auto scaled = binop(n, '*', *y, scale);
   if (failed(scaled))
     return failure();
-  auto out = modelBinop(n, '+', *scaled, bias);
+  auto out = binop(n, '+', *scaled, bias);
   if (failed(out))
     return failure();
   n.setOutput(0, *out);
@@ -361,11 +334,13 @@ LogicalResult importInstanceNormalization(NodeContext &n) {
   SmallVector<int64_t> axes;
   for (int64_t d = 2; d < rank; ++d)
     axes.push_back(d);
-  Normalized r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
-  auto y = modelBinop(n, '*', r.y, channelParam(n, *scale, rank));
+  auto r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
+  if (failed(r))
+    return failure();
+  auto y = binop(n, '*', r->y, channelParam(n, *scale, rank));
   if (failed(y))
     return failure();
-  auto out = modelBinop(n, '+', *y, channelParam(n, *bias, rank));
+  auto out = binop(n, '+', *y, channelParam(n, *bias, rank));
   if (failed(out))
     return failure();
   n.setOutput(0, *out);
@@ -388,7 +363,10 @@ LogicalResult importMeanVarianceNormalization(NodeContext &n) {
   llvm::sort(axes);
   // ONNX's function uses sqrt(var) + 1e-9 rather than sqrt(var + eps); the
   // difference is far below the comparison tolerance.
-  n.setOutput(0, normalize(n, *x, axes, 1e-18).y);
+  auto r = normalize(n, *x, axes, 1e-18);
+  if (failed(r))
+    return failure();
+  n.setOutput(0, r->y);
   return success();
 }
 
@@ -442,24 +420,29 @@ FailureOr<Value> nllLoss(NodeContext &n, Value x, Value target, Value weight) {
   SmallVector<int64_t> idxShape(ts);
   idxShape.insert(idxShape.begin() + 1, 1);
   Value idx = n.reshape(safe, idxShape);
-  SmallVector<int64_t> gShape(idxShape);
-  Value picked = n.create<GatherElementsOp>(n.tensorOf(gShape, elt), x, idx,
-                                            b.getI64IntegerAttr(1));
-  picked = n.reshape(picked, ts);
-  Value loss = n.create<NegOp>(picked.getType(), picked);
+  auto picked = n.create<GatherElementsOp>(x, idx, b.getI64IntegerAttr(1));
+  if (failed(picked))
+    return failure();
+  auto negated = n.create<NegOp>(n.reshape(*picked, ts));
+  if (failed(negated))
+    return failure();
+  Value loss = *negated;
   Value w;
   if (weight) {
-    w = n.create<GatherOp>(n.tensorOf(ts, elt), weight, safe,
-                           b.getI64IntegerAttr(0));
+    auto gathered = n.create<GatherOp>(weight, safe, b.getI64IntegerAttr(0));
+    if (failed(gathered))
+      return failure();
+    w = *gathered;
   }
   if (ignored) {
     Value zero = scalarConst(n, elt, 0), one = scalarConst(n, elt, 1);
-    Value keep = n.create<WhereOp>(n.tensorOf(ts, elt), ignored, zero,
-                                   w ? w : one);
-    w = keep;
+    auto keep = n.create<WhereOp>(ignored, zero, w ? w : one);
+    if (failed(keep))
+      return failure();
+    w = *keep;
   }
   if (w) {
-    auto weighted = modelBinop(n, '*', loss, w);
+    auto weighted = binop(n, '*', loss, w);
     if (failed(weighted))
       return failure();
     loss = *weighted;

@@ -37,13 +37,8 @@ Value scalarOf(NodeContext &n, Type elt, double v) {
       DenseElementsAttr::get(t, IntegerAttr::get(elt, int64_t(v))));
 }
 
-/// Broadcasting binary op of `OpT` (element type of `a`).
-template <typename OpT> Value binary(NodeContext &n, Value a, Value b) {
-  return n.create<OpT>(a, b);
-}
-
 /// Broadcasting comparison `fn` ("less", "equal", ...): a bool tensor.
-Value compare(NodeContext &n, llvm::StringRef fn, Value a, Value b) {
+FailureOr<Value> compare(NodeContext &n, llvm::StringRef fn, Value a, Value b) {
   return n.create<BinaryFnOp>(a, b, n.builder().getStringAttr(fn));
 }
 
@@ -58,11 +53,13 @@ Value toI64(NodeContext &n, Value idx) {
 
 /// Negative i64 indices wrapped once: idx < 0 ? idx + dims : idx, with
 /// `dims` broadcasting against idx.
-Value wrapNegative(NodeContext &n, Value idx, Value dims) {
+FailureOr<Value> wrapNegative(NodeContext &n, Value idx, Value dims) {
   Value zero = scalarOf(n, n.builder().getI64Type(), 0);
-  Value neg = compare(n, "less", idx, zero);
-  return n.create<WhereOp>(idx.getType(), neg, binary<AddOp>(n, idx, dims),
-                           idx);
+  auto neg = compare(n, "less", idx, zero);
+  auto wrapped = n.create<AddOp>(idx, dims);
+  if (failed(neg) || failed(wrapped))
+    return failure();
+  return n.create<WhereOp>(*neg, *wrapped, idx);
 }
 
 //===----------------------------------------------------------------------===//
@@ -95,22 +92,19 @@ LogicalResult importTopK(NodeContext &n) {
   auto axis = n.axis(n.intAttr("axis", -1), t.getRank(), "axis");
   if (failed(axis))
     return failure();
-  int64_t dim = t.getDimSize(*axis);
-  if (k < 1 || k > dim)
-    return n.fail("k = " + llvm::Twine(k) + " must be in [1, " +
-                  llvm::Twine(dim) + "] for axis " + llvm::Twine(*axis));
   OpBuilder &b = n.builder();
-  SmallVector<int64_t> shape(t.getShape());
-  shape[*axis] = k;
-  Value idx = n.create<TopKOp>(
-      n.tensorOf(shape, b.getI64Type()), *x, b.getI64IntegerAttr(*axis),
-      b.getI64IntegerAttr(k), b.getBoolAttr(n.intAttr("largest", 1) != 0),
-      b.getBoolAttr(n.intAttr("sorted", 1) != 0));
-  Value values = n.create<GatherElementsOp>(
-      n.tensorOf(shape, t.getElementType()), *x, idx,
-      b.getI64IntegerAttr(*axis));
-  n.setOutput(0, values);
-  n.setOutput(1, idx);
+  auto idx = n.create<TopKOp>(*x, b.getI64IntegerAttr(*axis),
+                              b.getI64IntegerAttr(k),
+                              b.getBoolAttr(n.intAttr("largest", 1) != 0),
+                              b.getBoolAttr(n.intAttr("sorted", 1) != 0));
+  if (failed(idx))
+    return failure();
+  auto values =
+      n.create<GatherElementsOp>(*x, *idx, b.getI64IntegerAttr(*axis));
+  if (failed(values))
+    return failure();
+  n.setOutput(0, *values);
+  n.setOutput(1, *idx);
   return success();
 }
 
@@ -149,16 +143,19 @@ LogicalResult importGatherND(NodeContext &n) {
   for (int64_t j = k - 1; j > 0; --j)
     strides[j - 1] = strides[j] * indexed[j];
   int64_t block = product(indexed);
-  Value idx = wrapNegative(n, toI64(n, *indices), i64Const(n, {k}, indexed));
+  auto idx = wrapNegative(n, toI64(n, *indices), i64Const(n, {k}, indexed));
+  if (failed(idx))
+    return failure();
   SmallVector<int64_t> linShape(is.drop_back());
-  Value lin;
+  FailureOr<Value> lin = *idx;
   if (k == 1) {
-    lin = n.reshape(idx, linShape);
+    lin = n.reshape(*idx, linShape);
   } else {
-    Value scaled = binary<MulOp>(n, idx, i64Const(n, {k}, strides));
-    lin = n.create<ReduceOp>(n.tensorOf(linShape, n.builder().getI64Type()),
-                             scaled, n.builder().getStringAttr("sum"),
-                             n.builder().getDenseI64ArrayAttr({q - 1}));
+    auto scaled = n.create<MulOp>(*idx, i64Const(n, {k}, strides));
+    if (failed(scaled))
+      return failure();
+    lin = Value(n.create<ReduceOp>(*scaled, "sum", ArrayRef<int64_t>{q - 1},
+                                   /*keepdims=*/false));
   }
   int64_t batch = product(ds.take_front(b));
   if (batch > 1) {
@@ -167,15 +164,17 @@ LogicalResult importGatherND(NodeContext &n) {
     SmallVector<int64_t> offsets;
     for (int64_t i = 0; i < batch; ++i)
       offsets.push_back(i * block);
-    lin = binary<AddOp>(n, lin, i64Const(n, offShape, offsets));
+    lin = n.create<AddOp>(*lin, i64Const(n, offShape, offsets));
+    if (failed(lin))
+      return failure();
   }
   SmallVector<int64_t> flatShape{batch * block};
   flatShape.append(ds.begin() + b + k, ds.end());
   Value flat = n.reshape(*data, flatShape);
-  SmallVector<int64_t> outShape(linShape);
-  outShape.append(ds.begin() + b + k, ds.end());
-  n.setOutput(0, n.create<GatherOp>(n.tensorOf(outShape, dt.getElementType()),
-                                    flat, lin, n.builder().getI64IntegerAttr(0)));
+  auto out = n.create<GatherOp>(flat, *lin, n.builder().getI64IntegerAttr(0));
+  if (failed(out))
+    return failure();
+  n.setOutput(0, *out);
   return success();
 }
 
@@ -216,10 +215,10 @@ LogicalResult importOneHot(NodeContext &n) {
     return failure();
   // Float indices are truncated to integers; negative ones count from the
   // end; anything outside [-depth, depth) matches no position.
-  Value idx = wrapNegative(n, toI64(n, *indices),
-                           scalarOf(n, n.builder().getI64Type(), depth));
-  SmallVector<int64_t> outShape(it.getShape());
-  outShape.insert(outShape.begin() + *axis, depth);
+  auto idx = wrapNegative(n, toI64(n, *indices),
+                          scalarOf(n, n.builder().getI64Type(), depth));
+  if (failed(idx))
+    return failure();
   SmallVector<int64_t> unsq(it.getShape());
   unsq.insert(unsq.begin() + *axis, 1);
   SmallVector<int64_t> rangeShape(r + 1, 1);
@@ -227,8 +226,10 @@ LogicalResult importOneHot(NodeContext &n) {
   SmallVector<int64_t> range;
   for (int64_t i = 0; i < depth; ++i)
     range.push_back(i);
-  Value hit = compare(n, "equal", n.reshape(idx, unsq),
-                      i64Const(n, rangeShape, range));
+  auto hit = compare(n, "equal", n.reshape(*idx, unsq),
+                     i64Const(n, rangeShape, range));
+  if (failed(hit))
+    return failure();
   Value flat = n.reshape(*values, {2});
   OpBuilder &b = n.builder();
   auto one = n.tensorOf({1}, vt.getElementType());
@@ -236,8 +237,10 @@ LogicalResult importOneHot(NodeContext &n) {
                                 b.getDenseI64ArrayAttr({1}));
   Value on = n.create<SliceOp>(one, flat, b.getDenseI64ArrayAttr({1}),
                                b.getDenseI64ArrayAttr({1}));
-  n.setOutput(0, n.create<WhereOp>(n.tensorOf(outShape, vt.getElementType()),
-                                   hit, on, off));
+  auto out = n.create<WhereOp>(*hit, on, off);
+  if (failed(out))
+    return failure();
+  n.setOutput(0, *out);
   return success();
 }
 
@@ -353,8 +356,10 @@ LogicalResult importLRN(NodeContext &n) {
   // square_sum[c] = sum of x^2 over channels [c - (size-1)/2 (floor),
   // c + (size-1)/2 (ceil)]; an average pool with zero padding counted gives
   // that sum / size, and the formula needs alpha / size * sum.
-  Value sq = binary<MulOp>(n, *x, *x);
-  Value view = n.reshape(sq, {N, 1, C, S});
+  auto sq = n.create<MulOp>(*x, *x);
+  if (failed(sq))
+    return failure();
+  Value view = n.reshape(*sq, {N, 1, C, S});
   int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
   OpBuilder &b = n.builder();
   Value mean = n.create<PoolOp>(
@@ -363,10 +368,20 @@ LogicalResult importLRN(NodeContext &n) {
       b.getDenseI64ArrayAttr({1, 1}), b.getDenseI64ArrayAttr({lo, 0, hi, 0}),
       b.getBoolAttr(true));
   mean = n.reshape(mean, s);
-  Value base = binary<AddOp>(
-      n, binary<MulOp>(n, mean, scalarOf(n, elt, alpha)), scalarOf(n, elt, bias));
-  Value denom = binary<PowOp>(n, base, scalarOf(n, elt, beta));
-  n.setOutput(0, binary<DivOp>(n, *x, denom));
+  Value biasConst = scalarOf(n, elt, bias);
+  auto scaled = n.create<MulOp>(mean, scalarOf(n, elt, alpha));
+  if (failed(scaled))
+    return failure();
+  auto base = n.create<AddOp>(*scaled, biasConst);
+  if (failed(base))
+    return failure();
+  auto denom = n.create<PowOp>(*base, scalarOf(n, elt, beta));
+  if (failed(denom))
+    return failure();
+  auto out = n.create<DivOp>(*x, *denom);
+  if (failed(out))
+    return failure();
+  n.setOutput(0, *out);
   return success();
 }
 

@@ -121,17 +121,16 @@ LogicalResult importMelWeightMatrix(NodeContext &n) {
 
 /// Multiplies the last dim of `v` ([..., L*c]) by the DFT matrix `w`
 /// ([L*c, 2*bins]) and splits the result into [..., bins, 2].
-Value applyDft(NodeContext &n, Value v, int64_t rows, int64_t bins,
-               ArrayRef<double> w) {
-  auto t = n.typeOf(v);
-  Type elt = t.getElementType();
-  Value m = n.floatConstant({rows, 2 * bins}, elt, w);
-  SmallVector<int64_t> shape(t.getShape());
-  shape.back() = 2 * bins;
-  Value y = n.create<MatMulOp>(n.tensorOf(shape, elt), v, m);
+FailureOr<Value> applyDft(NodeContext &n, Value v, int64_t rows, int64_t bins,
+                          ArrayRef<double> w) {
+  Value m = n.floatConstant({rows, 2 * bins}, n.typeOf(v).getElementType(), w);
+  auto y = n.create<MatMulOp>(v, m);
+  if (failed(y))
+    return failure();
+  SmallVector<int64_t> shape(n.typeOf(*y).getShape());
   shape.back() = bins;
   shape.push_back(2);
-  return n.reshape(y, shape);
+  return n.reshape(*y, shape);
 }
 
 LogicalResult importDFT(NodeContext &n) {
@@ -185,29 +184,22 @@ LogicalResult importDFT(NodeContext &n) {
         perm.push_back(d);
     perm.push_back(axis);
     perm.push_back(rank - 1);
-    SmallVector<int64_t> shape;
-    for (int64_t p : perm)
-      shape.push_back(xt.getDimSize(p));
-    v = n.create<TransposeOp>(n.tensorOf(shape, elt), v,
-                              n.builder().getDenseI64ArrayAttr(perm));
+    auto moved = n.create<TransposeOp>(v, perm);
+    if (failed(moved))
+      return failure();
+    v = *moved;
   }
   SmallVector<int64_t> flat(n.typeOf(v).getShape().drop_back(2));
   flat.push_back(len * c);
   v = n.reshape(v, flat);
-  v = applyDft(n, v, len * c, bins,
-               dftMatrix(len, c, dftLen, bins, inverse));
-  if (moved) {
-    SmallVector<int64_t> inv(rank), shape;
-    for (int64_t i = 0; i < rank; ++i)
-      inv[perm[i]] = i;
-    auto vt = n.typeOf(v);
-    for (int64_t p : inv)
-      shape.push_back(vt.getDimSize(p));
-    v = n.create<TransposeOp>(n.tensorOf(shape, elt), v,
-                              n.builder().getDenseI64ArrayAttr(inv));
-  }
-  n.setOutput(0, v);
-  return success();
+  auto y = applyDft(n, v, len * c, bins,
+                    dftMatrix(len, c, dftLen, bins, inverse));
+  if (failed(y) || !moved)
+    return n.setOutput(0, y);
+  SmallVector<int64_t> inv(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inv[perm[i]] = i;
+  return n.setOutput(0, n.create<TransposeOp>(*y, inv));
 }
 
 LogicalResult importSTFT(NodeContext &n) {
@@ -281,18 +273,19 @@ LogicalResult importSTFT(NodeContext &n) {
   auto it = n.tensorOf({frames, frameLength}, n.builder().getI64Type());
   Value indices =
       n.create<ConstantOp>(DenseElementsAttr::get(it, ArrayRef<int64_t>(idx)));
-  Value v = n.create<GatherOp>(n.tensorOf({batch, frames, frameLength, c}, elt),
-                               *signal, indices,
-                               n.builder().getI64IntegerAttr(1));
-  if (window) {
-    Value w = n.reshape(window, {1, 1, frameLength, 1});
-    v = n.create<MulOp>(n.tensorOf({batch, frames, frameLength, c}, elt), v, w);
-  }
-  v = n.reshape(v, {batch, frames, frameLength * c});
-  v = applyDft(n, v, frameLength * c, bins,
-               dftMatrix(frameLength, c, frameLength, bins, false,
-                         windowValues));
-  n.setOutput(0, v);
+  auto v = n.create<GatherOp>(*signal, indices,
+                              n.builder().getI64IntegerAttr(1));
+  if (succeeded(v) && window)
+    v = n.create<MulOp>(*v, n.reshape(window, {1, 1, frameLength, 1}));
+  if (failed(v))
+    return failure();
+  auto y = applyDft(n, n.reshape(*v, {batch, frames, frameLength * c}),
+                    frameLength * c, bins,
+                    dftMatrix(frameLength, c, frameLength, bins, false,
+                              windowValues));
+  if (failed(y))
+    return failure();
+  n.setOutput(0, *y);
   return success();
 }
 

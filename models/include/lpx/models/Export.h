@@ -1,6 +1,6 @@
 //===- Export.h - Writing a preset as an ONNX model -------------*- C++ -*-===//
 //
-// `lpx models export`: a decode-step ONNX model of a preset, written without
+// `lpx models export`: a decode-step (or prefill) ONNX model of a preset, written without
 // Python and without holding the weights in memory more than once.
 //
 // Shape-only weights: with `shapeOnly`, every float initializer of at least
@@ -38,6 +38,9 @@ struct ExportOptions {
   int64_t context = 0; // positions in the cache after the step; 0: preset default
   int64_t batch = 1;
   bool shapeOnly = false;
+  /// Tokens each sequence adds in this step: 1 for a decode step, the prompt
+  /// length for a prefill (context = prompt then: no past inputs).
+  int64_t prompt = 1;
 };
 
 /// Checks the options against the preset and fills in the defaults; the error

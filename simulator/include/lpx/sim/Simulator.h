@@ -15,7 +15,9 @@
 #include "lpx/isa/Program.h"
 #include "lpx/sim/ExecutionTrace.h"
 #include "lpx/sim/LowerBound.h"
+#include "lpx/sim/PhysicalBound.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstddef>
 #include <cstdint>
@@ -69,6 +71,15 @@ struct SimResult {
   double efficiency = 1.0;
   LowerBounds bounds;
 
+  /// The floor from the model's work and the chip's peaks (PhysicalBound.h),
+  /// independent of the instructions and the cost model.
+  PhysicalBound physical;
+  /// physical.cycles / totalCycles (1.0 for an empty program): how close the
+  /// program comes to what the chip can do. Reports print it first.
+  double physicalEfficiency = 1.0;
+  /// totalCycles - physical.cycles, split by cause.
+  GapAttribution gap;
+
   /// Host transfers of the inputs before and the outputs after the program,
   /// from the chip's host model. Not part of totalCycles: host I/O is the
   /// one non-deterministic part of a run.
@@ -104,6 +115,10 @@ void printReport(const SimResult &result, const lpx::isa::VerifiedProgram &prog,
 /// text.
 void printJson(const SimResult &result, const lpx::isa::VerifiedProgram &prog,
                llvm::raw_ostream &os);
+
+/// The physical bound as the JSON object `lpx simulate --json` and
+/// `lpx decode --json` print.
+llvm::json::Object physicalJson(const PhysicalBound &b, double clockMHz);
 
 } // namespace lpx::sim
 

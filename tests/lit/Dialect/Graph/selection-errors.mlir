@@ -1,7 +1,8 @@
 // RUN: lpx-opt %s -split-input-file -verify-diagnostics
 
 func.func @top_k_big_k(%x: tensor<3x4xf32>) -> tensor<3x5xi64> {
-  // expected-error @+1 {{k = 5 must be in [1, 4]}}
+  // expected-error @+2 {{k = 5 must be in [1, 4]}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = lpx_graph.top_k %x {axis = 1 : i64, k = 5 : i64} : (tensor<3x4xf32>) -> tensor<3x5xi64>
   return %0 : tensor<3x5xi64>
 }
@@ -9,7 +10,8 @@ func.func @top_k_big_k(%x: tensor<3x4xf32>) -> tensor<3x5xi64> {
 // -----
 
 func.func @top_k_values(%x: tensor<3x4xf32>) -> tensor<3x2xf32> {
-  // expected-error @+1 {{result must be i64 indices}}
+  // expected-error @+2 {{inferred type(s) 'tensor<3x2xi64>' are incompatible with return type(s) of operation 'tensor<3x2xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = lpx_graph.top_k %x {axis = 1 : i64, k = 2 : i64} : (tensor<3x4xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
@@ -17,7 +19,8 @@ func.func @top_k_values(%x: tensor<3x4xf32>) -> tensor<3x2xf32> {
 // -----
 
 func.func @top_k_shape(%x: tensor<3x4xf32>) -> tensor<2x2xi64> {
-  // expected-error @+1 {{result shape should be 3x2}}
+  // expected-error @+2 {{inferred type(s) 'tensor<3x2xi64>' are incompatible with return type(s) of operation 'tensor<2x2xi64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
   %0 = lpx_graph.top_k %x {axis = 1 : i64, k = 2 : i64} : (tensor<3x4xf32>) -> tensor<2x2xi64>
   return %0 : tensor<2x2xi64>
 }

@@ -22,45 +22,52 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
-LogicalResult TransposeOp::verify() {
-  ArrayRef<int64_t> in = rankedType(getInput()).getShape();
-  ArrayRef<int64_t> perm = getPerm();
-  if (perm.size() != in.size())
-    return emitOpError("perm has ") << perm.size() << " entries for rank "
-                                    << in.size();
-  SmallVector<bool> seen(in.size(), false);
-  SmallVector<int64_t> expected;
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx,
+                                            std::optional<Location> loc, Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto in = rankedType(adaptor.getInput());
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (int64_t(perm.size()) != in.getRank())
+    return emitOptionalError(loc, "perm has ", perm.size(), " entries for rank ",
+                             in.getRank());
+  SmallVector<bool> seen(in.getRank(), false);
+  SmallVector<int64_t> shape;
   for (int64_t p : perm) {
-    if (p < 0 || p >= int64_t(in.size()) || seen[p])
-      return emitOpError("perm is not a permutation");
+    if (p < 0 || p >= in.getRank() || seen[p])
+      return emitOptionalError(loc, "perm is not a permutation of 0..",
+                               in.getRank() - 1);
     seen[p] = true;
-    expected.push_back(in[p]);
+    shape.push_back(in.getDimSize(p));
   }
-  if (ArrayRef<int64_t>(expected) != rankedType(getResult()).getShape())
-    return emitOpError("result shape does not match the permutation");
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
   return success();
 }
 
-LogicalResult ConcatOp::verify() {
-  if (getInputs().empty())
-    return emitOpError("needs at least one input");
-  auto out = rankedType(getResult());
-  int64_t axis = getAxis();
-  if (axis < 0 || axis >= out.getRank())
-    return emitOpError("axis ") << axis << " out of range";
-  int64_t total = 0;
-  for (Value v : getInputs()) {
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return emitOptionalError(loc, "needs at least one input");
+  auto first = rankedType(inputs[0]);
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= first.getRank())
+    return emitOptionalError(loc, "axis ", axis, " out of range");
+  SmallVector<int64_t> shape(first.getShape());
+  shape[axis] = 0;
+  for (Value v : inputs) {
     auto t = rankedType(v);
-    if (t.getRank() != out.getRank() ||
-        t.getElementType() != out.getElementType())
-      return emitOpError("inputs must match the result's rank and type");
+    if (t.getRank() != first.getRank() ||
+        t.getElementType() != first.getElementType())
+      return emitOptionalError(loc, "inputs differ in rank or element type");
     for (int64_t d = 0; d < t.getRank(); ++d)
-      if (d != axis && t.getDimSize(d) != out.getDimSize(d))
-        return emitOpError("inputs differ outside the concat axis");
-    total += t.getDimSize(axis);
+      if (d != axis && t.getDimSize(d) != first.getDimSize(d))
+        return emitOptionalError(loc, "input shapes ", shapeStr(first.getShape()),
+                                 " and ", shapeStr(t.getShape()),
+                                 " differ outside axis ", axis);
+    shape[axis] += t.getDimSize(axis);
   }
-  if (total != out.getDimSize(axis))
-    return emitOpError("result size along the axis should be ") << total;
+  types.push_back(RankedTensorType::get(shape, first.getElementType()));
   return success();
 }
 
@@ -83,19 +90,20 @@ LogicalResult SliceOp::verify() {
   return success();
 }
 
-LogicalResult GatherOp::verify() {
-  auto data = rankedType(getData()), idx = rankedType(getIndices());
-  int64_t axis = getAxis();
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto data = rankedType(adaptor.getData());
+  auto idx = rankedType(adaptor.getIndices());
+  int64_t axis = adaptor.getAxis();
   if (axis < 0 || axis >= data.getRank())
-    return emitOpError("axis ") << axis << " out of range";
+    return emitOptionalError(loc, "axis ", axis, " out of range");
   if (!isa<IntegerType>(idx.getElementType()))
-    return emitOpError("indices must be integers");
-  SmallVector<int64_t> expected(data.getShape().begin(),
-                                data.getShape().begin() + axis);
-  llvm::append_range(expected, idx.getShape());
-  expected.append(data.getShape().begin() + axis + 1, data.getShape().end());
-  if (ArrayRef<int64_t>(expected) != rankedType(getResult()).getShape())
-    return emitOpError("result shape should be ") << shapeStr(expected);
+    return emitOptionalError(loc, "indices must be integers");
+  SmallVector<int64_t> shape(data.getShape().take_front(axis));
+  llvm::append_range(shape, idx.getShape());
+  llvm::append_range(shape, data.getShape().drop_front(axis + 1));
+  types.push_back(RankedTensorType::get(shape, data.getElementType()));
   return success();
 }
 
@@ -111,52 +119,75 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-LogicalResult PadOp::verify() {
-  auto in = rankedType(getInput()), out = rankedType(getResult());
-  if (in.getElementType() != out.getElementType())
-    return emitOpError("pad must keep the element type");
-  if (getMode() != "constant" && getMode() != "reflect" && getMode() != "edge")
-    return emitOpError("unknown mode '") << getMode() << "'";
+LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx,
+                                      std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  auto in = rankedType(adaptor.getInput());
   int64_t rank = in.getRank();
-  ArrayRef<int64_t> pads = getPads();
-  if (int64_t(pads.size()) != 2 * rank || out.getRank() != rank)
-    return emitOpError("pads need a begin and an end for each of the ")
-           << rank << " dims";
+  ArrayRef<int64_t> pads = adaptor.getPads();
+  if (int64_t(pads.size()) != 2 * rank)
+    return emitOptionalError(loc, "pads need a begin and an end for each of the ",
+                             rank, " dims");
+  SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d) {
-    int64_t want = in.getDimSize(d) + pads[d] + pads[rank + d];
-    if (want < 0 || out.getDimSize(d) != want)
-      return emitOpError("result dim ") << d << " should be " << want;
-    if (getMode() != "constant" && in.getDimSize(d) == 0 && want > 0)
-      return emitOpError("mode '") << getMode() << "' cannot pad an empty dim";
+    shape.push_back(in.getDimSize(d) + pads[d] + pads[rank + d]);
+    if (shape.back() < 0)
+      return emitOptionalError(loc, "pads crop dim ", d, " below zero");
   }
+  types.push_back(RankedTensorType::get(shape, in.getElementType()));
   return success();
 }
 
-LogicalResult GatherElementsOp::verify() {
-  auto data = rankedType(getData()), idx = rankedType(getIndices());
-  auto out = rankedType(getResult());
+LogicalResult PadOp::verify() {
+  if (getMode() != "constant" && getMode() != "reflect" && getMode() != "edge")
+    return emitOpError("unknown mode '") << getMode() << "'";
+  auto in = rankedType(getInput()), out = rankedType(getResult());
+  for (int64_t d = 0; d < in.getRank(); ++d)
+    if (getMode() != "constant" && in.getDimSize(d) == 0 &&
+        out.getDimSize(d) > 0)
+      return emitOpError("mode '") << getMode() << "' cannot pad an empty dim";
+  return success();
+}
+
+LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *ctx,
+                                                 std::optional<Location> loc, Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  auto data = rankedType(adaptor.getData());
+  auto idx = rankedType(adaptor.getIndices());
   if (!llvm::isa<IntegerType>(idx.getElementType()))
-    return emitOpError("indices must be integers");
-  if (out.getElementType() != data.getElementType())
-    return emitOpError("result element type must match the data");
-  if (idx.getRank() != data.getRank() || out.getShape() != idx.getShape())
-    return emitOpError("indices and result must have the data's rank and "
-                       "the same shape");
-  return verifyAxis(*this, getAxis(), data.getRank());
+    return emitOptionalError(loc, "indices must be integers");
+  if (idx.getRank() != data.getRank())
+    return emitOptionalError(loc, "indices must have the data's rank");
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= std::max<int64_t>(data.getRank(), 1))
+    return emitOptionalError(loc, "axis ", axis, " out of range for rank ",
+                             data.getRank());
+  types.push_back(RankedTensorType::get(idx.getShape(), data.getElementType()));
+  return success();
 }
 
 static bool knownReduction(StringRef r) {
   return r == "none" || r == "add" || r == "mul" || r == "max" || r == "min";
 }
 
-/// Shared by the scatters: result = data's type, updates of its element
-/// type, integer indices, a known reduction.
+/// The scatters' result type: the data's.
+#define LPX_SCATTER_OP(Op)                                                     \
+  LogicalResult Op::inferReturnTypes(MLIRContext *ctx,                         \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    types.push_back(adaptor.getData().getType());                              \
+    return success();                                                          \
+  }
+LPX_SCATTER_OP(ScatterElementsOp)
+LPX_SCATTER_OP(ScatterNDOp)
+#undef LPX_SCATTER_OP
+
+/// Shared by the scatters: updates of its element type, integer indices, a known
+/// reduction.
 static LogicalResult verifyScatter(Operation *op, Value data, Value indices,
-                                   Value updates, Value result,
-                                   StringRef reduction) {
+                                   Value updates, StringRef reduction) {
   auto d = rankedType(data), u = rankedType(updates);
-  if (rankedType(result) != d)
-    return op->emitOpError("result must have the data's type");
   if (u.getElementType() != d.getElementType())
     return op->emitOpError("updates must have the data's element type");
   if (!llvm::isa<IntegerType>(rankedType(indices).getElementType()))
@@ -168,7 +199,7 @@ static LogicalResult verifyScatter(Operation *op, Value data, Value indices,
 
 LogicalResult ScatterElementsOp::verify() {
   if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates(),
-                           getResult(), getReduction())))
+                           getReduction())))
     return failure();
   auto d = rankedType(getData()), i = rankedType(getIndices());
   if (i.getShape() != rankedType(getUpdates()).getShape() ||
@@ -185,7 +216,7 @@ LogicalResult ScatterElementsOp::verify() {
 
 LogicalResult ScatterNDOp::verify() {
   if (failed(verifyScatter(*this, getData(), getIndices(), getUpdates(),
-                           getResult(), getReduction())))
+                           getReduction())))
     return failure();
   auto d = rankedType(getData()), i = rankedType(getIndices());
   if (i.getRank() < 1)
@@ -201,21 +232,25 @@ LogicalResult ScatterNDOp::verify() {
   return success();
 }
 
-LogicalResult GridSampleOp::verify() {
-  auto x = rankedType(getInput()), g = rankedType(getGrid()),
-       out = rankedType(getResult());
+LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *ctx,
+                                             std::optional<Location> loc, Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  auto x = rankedType(adaptor.getInput()), g = rankedType(adaptor.getGrid());
   if (!llvm::isa<FloatType>(x.getElementType()) ||
-      g.getElementType() != x.getElementType() ||
-      out.getElementType() != x.getElementType())
-    return emitOpError("input, grid and result must share one "
-                       "floating-point type");
+      g.getElementType() != x.getElementType())
+    return emitOptionalError(loc, "input and grid must share one "
+                                  "floating-point type");
   if (x.getRank() != 4 || g.getRank() != 4 || g.getDimSize(3) != 2 ||
       g.getDimSize(0) != x.getDimSize(0))
-    return emitOpError("needs input [N, C, H, W] and grid [N, Ho, Wo, 2]");
-  SmallVector<int64_t> want{x.getDimSize(0), x.getDimSize(1), g.getDimSize(1),
-                            g.getDimSize(2)};
-  if (out.getShape() != ArrayRef<int64_t>(want))
-    return emitOpError("result shape should be ") << shapeStr(want);
+    return emitOptionalError(loc, "needs input [N, C, H, W] and grid "
+                                  "[N, Ho, Wo, 2]");
+  types.push_back(RankedTensorType::get({x.getDimSize(0), x.getDimSize(1),
+                                         g.getDimSize(1), g.getDimSize(2)},
+                                        x.getElementType()));
+  return success();
+}
+
+LogicalResult GridSampleOp::verify() {
   StringRef m = getMode(), p = getPaddingMode();
   if (m != "bilinear" && m != "nearest" && m != "bicubic")
     return emitOpError("unknown mode '") << m << "'";

@@ -70,15 +70,6 @@ LogicalResult checkDomain(Operation *op, const FnInfo &fn, Type elt) {
   return success();
 }
 
-LogicalResult checkResultElement(Operation *op, const FnInfo &fn,
-                                 Type operandElt, Type resultElt) {
-  Type want = fn.boolResult() ? IntegerType::get(op->getContext(), 1)
-                              : operandElt;
-  if (resultElt != want)
-    return op->emitOpError("result element type should be ") << want;
-  return success();
-}
-
 } // namespace
 
 #define LPX_BINARY_OP(Op)                                                      \
@@ -125,22 +116,31 @@ LogicalResult CastOp::verify() {
   return success();
 }
 
-LogicalResult UnaryFnOp::verify() {
-  auto fnId = lpx::isa::unaryFnFromMnemonic(getFn().str());
+// The operand's shape; its element type, or i1 for tests (isnan, isinf).
+LogicalResult UnaryFnOp::inferReturnTypes(MLIRContext *ctx,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  auto fnId = lpx::isa::unaryFnFromMnemonic(adaptor.getFn().str());
   if (!fnId)
-    return emitOpError("unknown unary function '") << getFn() << "'";
-  const FnInfo &fn = *lpx::isa::unaryFnInfo(int64_t(*fnId));
+    return emitOptionalError(loc, "unknown unary function '", adaptor.getFn(),
+                             "'");
+  auto in = rankedType(adaptor.getInput());
+  Type elt = lpx::isa::unaryFnInfo(int64_t(*fnId))->boolResult()
+                 ? IntegerType::get(ctx, 1)
+                 : in.getElementType();
+  types.push_back(RankedTensorType::get(in.getShape(), elt));
+  return success();
+}
+
+LogicalResult UnaryFnOp::verify() {
+  const FnInfo &fn = *lpx::isa::unaryFnInfo(
+      int64_t(*lpx::isa::unaryFnFromMnemonic(getFn().str())));
   if (getParams().size() != fn.params)
     return emitOpError("function '")
            << getFn() << "' takes " << fn.params << " parameters, got "
            << getParams().size();
-  auto in = rankedType(getInput()), out = rankedType(getResult());
-  if (in.getShape() != out.getShape())
-    return emitOpError("result shape must match the operand");
-  if (failed(checkDomain(*this, fn, in.getElementType())))
-    return failure();
-  return checkResultElement(*this, fn, in.getElementType(),
-                            out.getElementType());
+  return checkDomain(*this, fn, rankedType(getInput()).getElementType());
 }
 
 LogicalResult BinaryFnOp::inferReturnTypes(MLIRContext *ctx,

@@ -1,5 +1,6 @@
 //===- GraphOpUtils.cpp - helpers shared by the lpx_graph verifiers -------===//
 #include "GraphOpUtils.h"
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
@@ -24,13 +25,8 @@ LogicalResult verifyReducedShape(Operation *op, ArrayRef<int64_t> in,
     if (i && axes[i] <= axes[i - 1])
       return op->emitOpError("axes must be sorted and unique");
   }
-  SmallVector<int64_t> kept, dropped;
-  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
-    bool reduced = llvm::is_contained(axes, d);
-    kept.push_back(reduced ? 1 : in[d]);
-    if (!reduced)
-      dropped.push_back(in[d]);
-  }
+  SmallVector<int64_t> kept = reducedShape(in, axes, true);
+  SmallVector<int64_t> dropped = reducedShape(in, axes, false);
   if (out != ArrayRef<int64_t>(kept) && out != ArrayRef<int64_t>(dropped))
     return op->emitOpError("result shape ")
            << shapeStr(out) << " does not match the reduction";

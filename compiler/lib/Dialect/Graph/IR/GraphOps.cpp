@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace lpx::graph;
@@ -24,6 +25,19 @@ lpx::graph::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
     out[i] = da == 1 ? db : da;
   }
   return out;
+}
+
+SmallVector<int64_t> lpx::graph::reducedShape(ArrayRef<int64_t> in,
+                                              ArrayRef<int64_t> axes,
+                                              bool keepdims) {
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
+    if (!llvm::is_contained(axes, d))
+      shape.push_back(in[d]);
+    else if (keepdims)
+      shape.push_back(1);
+  }
+  return shape;
 }
 
 bool lpx::graph::broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {

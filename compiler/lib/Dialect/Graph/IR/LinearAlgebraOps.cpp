@@ -34,9 +34,29 @@ MatMulOp::inferShape(std::optional<Location> loc, ArrayRef<int64_t> a,
   return shape;
 }
 
+// The lhs element type by default (float activations times int8 weights
+// give floats); i8 operands may also give i32, so a written result type is
+// compatible when the shapes match and the verifier accepts its element.
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto lhs = rankedType(adaptor.getLhs());
+  auto shape = inferShape(loc, lhs.getShape(),
+                          rankedType(adaptor.getRhs()).getShape());
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(*shape, lhs.getElementType()));
+  return success();
+}
+
+bool MatMulOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  return inferred.size() == 1 && actual.size() == 1 &&
+         cast<ShapedType>(inferred[0]).getShape() ==
+             cast<ShapedType>(actual[0]).getShape();
+}
+
 LogicalResult MatMulOp::verify() {
-  ArrayRef<int64_t> a = rankedType(getLhs()).getShape();
-  ArrayRef<int64_t> b = rankedType(getRhs()).getShape();
   // Weights may be in another floating-point format than the activations
   // (the matrix unit accumulates in fp32); otherwise the types must match.
   Type lhsElem = rankedType(getLhs()).getElementType();
@@ -56,27 +76,20 @@ LogicalResult MatMulOp::verify() {
       !(lhsElem.isSignlessInteger(8) && resElem.isSignlessInteger(32)))
     return emitOpError("integer result must have the operands' type (or "
                        "i32 for i8 operands)");
-  auto expected = inferShape(getLoc(), a, b);
-  if (failed(expected))
-    return failure();
-  if (ArrayRef<int64_t>(*expected) != rankedType(getResult()).getShape())
-    return emitOpError("result shape ")
-           << shapeStr(rankedType(getResult()).getShape()) << " should be "
-           << shapeStr(*expected);
   return success();
 }
 
-LogicalResult DetOp::verify() {
-  auto x = rankedType(getInput()), out = rankedType(getResult());
-  if (!llvm::isa<FloatType>(x.getElementType()) ||
-      out.getElementType() != x.getElementType())
-    return emitOpError("input and result must share one floating-point type");
+LogicalResult DetOp::inferReturnTypes(MLIRContext *ctx,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  auto x = rankedType(adaptor.getInput());
+  if (!llvm::isa<FloatType>(x.getElementType()))
+    return emitOptionalError(loc, "input must be floating-point");
   if (x.getRank() < 2 || x.getDimSize(x.getRank() - 1) !=
                              x.getDimSize(x.getRank() - 2))
-    return emitOpError("input must be [..., n, n]");
-  if (out.getShape() != x.getShape().drop_back(2))
-    return emitOpError("result shape should be ")
-           << shapeStr(x.getShape().drop_back(2));
+    return emitOptionalError(loc, "input must be [..., n, n]");
+  types.push_back(RankedTensorType::get(x.getShape().drop_back(2),
+                                        x.getElementType()));
   return success();
 }
-

@@ -64,23 +64,25 @@ LogicalResult CumSumOp::verify() {
   return verifyAxis(*this, getAxis(), rankedType(getInput()).getRank());
 }
 
-LogicalResult TopKOp::verify() {
-  auto in = rankedType(getInput()), out = rankedType(getResult());
-  if (!out.getElementType().isInteger(64))
-    return emitOpError("result must be i64 indices");
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  auto in = rankedType(adaptor.getInput());
   if (in.getElementType().isInteger(1))
-    return emitOpError("top_k is not defined for bool");
+    return emitOptionalError(loc, "top_k is not defined for bool");
   if (in.getRank() < 1)
-    return emitOpError("input must have rank 1 or more");
-  if (failed(verifyAxis(*this, getAxis(), in.getRank())))
-    return failure();
-  int64_t k = getK(), dim = in.getDimSize(getAxis());
+    return emitOptionalError(loc, "input must have rank 1 or more");
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= in.getRank())
+    return emitOptionalError(loc, "axis ", axis, " out of range for rank ",
+                             in.getRank());
+  int64_t k = adaptor.getK(), dim = in.getDimSize(axis);
   if (k < 1 || k > dim)
-    return emitOpError("k = ") << k << " must be in [1, " << dim << "]";
-  SmallVector<int64_t> want(in.getShape());
-  want[getAxis()] = k;
-  if (out.getShape() != ArrayRef<int64_t>(want))
-    return emitOpError("result shape should be ") << shapeStr(want);
+    return emitOptionalError(loc, "k = ", k, " must be in [1, ", dim,
+                             "] for axis ", axis);
+  SmallVector<int64_t> shape(in.getShape());
+  shape[axis] = k;
+  types.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
   return success();
 }
-

@@ -1,4 +1,4 @@
-//===- WindowOps.cpp - lpx_graph conv, conv_transpose, pool verifiers -----===//
+//===- WindowOps.cpp - lpx_graph conv, conv_transpose, pool shape rules --===//
 #include "GraphOpUtils.h"
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 
@@ -20,92 +20,108 @@ static int64_t windowedExtent(int64_t in, int64_t k, int64_t stride,
   return room / stride + 1;
 }
 
-LogicalResult ConvOp::verify() {
-  auto x = rankedType(getInput()), w = rankedType(getWeight());
-  auto out = rankedType(getResult());
+// Conv and conv_transpose infer their result type (InferTypeOpAdaptor): the
+// checks below are their shape rules, run by the builders and the verifier.
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  auto x = rankedType(adaptor.getInput()), w = rankedType(adaptor.getWeight());
   int64_t rank = x.getRank(), s = rank - 2;
-  if (s < 1 || w.getRank() != rank || out.getRank() != rank)
-    return emitOpError("input, weight and result need the same rank, 3 or more");
-  Type elt = out.getElementType();
+  if (s < 1 || w.getRank() != rank)
+    return emitOptionalError(loc, "input and weight need the same rank, 3 or "
+                                  "more");
   // Floating-point conv in one type; integer conv in i32, whose operands
   // may also be i8 (the matrix unit accumulates int8 products in int32).
-  bool int8Acc32 = elt.isSignlessInteger(32) &&
-                   x.getElementType().isSignlessInteger(8) &&
-                   w.getElementType().isSignlessInteger(8);
-  if (!int8Acc32 &&
-      (x.getElementType() != elt || w.getElementType() != elt))
-    return emitOpError("operands and result must share the element type "
-                       "(or be i8 for an i32 result)");
+  Type elt = x.getElementType();
+  if (elt.isSignlessInteger(8) && w.getElementType().isSignlessInteger(8))
+    elt = IntegerType::get(ctx, 32);
+  else if (w.getElementType() != elt)
+    return emitOptionalError(loc, "operands must share the element type (or "
+                                  "be i8 for an i32 result)");
   if (!llvm::isa<FloatType>(elt) && !elt.isSignlessInteger(32))
-    return emitOpError("conv needs a floating-point or i32 type");
-  if (int64_t(getStrides().size()) != s || int64_t(getDilations().size()) != s ||
-      int64_t(getPads().size()) != 2 * s)
-    return emitOpError("strides and dilations need ")
-           << s << " entries and pads " << 2 * s;
-  int64_t g = getGroup();
+    return emitOptionalError(loc, "conv needs a floating-point or i32 type");
+  ArrayRef<int64_t> strides = adaptor.getStrides(),
+                    dilations = adaptor.getDilations(), pads = adaptor.getPads();
+  if (int64_t(strides.size()) != s || int64_t(dilations.size()) != s ||
+      int64_t(pads.size()) != 2 * s)
+    return emitOptionalError(loc, "strides and dilations need ", s,
+                             " entries and pads ", 2 * s);
+  int64_t g = adaptor.getGroup();
   if (g < 1 || x.getDimSize(1) != w.getDimSize(1) * g ||
       w.getDimSize(0) % g != 0)
-    return emitOpError("channels do not match the weight and group ") << g;
-  if (getBias()) {
-    auto b = rankedType(getBias());
+    return emitOptionalError(loc, "channels ", shapeStr(x.getShape()),
+                             " and weight ", shapeStr(w.getShape()),
+                             " do not match group ", g);
+  if (Value bias = adaptor.getBias()) {
+    auto b = rankedType(bias);
     if (b.getRank() != 1 || b.getDimSize(0) != w.getDimSize(0) ||
-        b.getElementType() != out.getElementType())
-      return emitOpError("bias must be [M] of the result's element type");
+        b.getElementType() != elt)
+      return emitOptionalError(loc, "bias must be [M] of the result's "
+                                    "element type");
   }
-  if (out.getDimSize(0) != x.getDimSize(0) || out.getDimSize(1) != w.getDimSize(0))
-    return emitOpError("result must be [N, M, ...]");
+  SmallVector<int64_t> shape{x.getDimSize(0), w.getDimSize(0)};
   for (int64_t d = 0; d < s; ++d) {
-    if (getStrides()[d] < 1 || getDilations()[d] < 1)
-      return emitOpError("strides and dilations must be positive");
-    int64_t want = windowedExtent(x.getDimSize(2 + d), w.getDimSize(2 + d),
-                                  getStrides()[d], getDilations()[d],
-                                  getPads()[d], getPads()[s + d]);
-    if (want < 0 || out.getDimSize(2 + d) != want)
-      return emitOpError("result spatial dim ") << d << " should be " << want;
+    if (strides[d] < 1 || dilations[d] < 1)
+      return emitOptionalError(loc, "strides and dilations must be positive");
+    shape.push_back(windowedExtent(x.getDimSize(2 + d), w.getDimSize(2 + d),
+                                   strides[d], dilations[d], pads[d],
+                                   pads[s + d]));
+    if (shape.back() < 0)
+      return emitOptionalError(loc, "the window of spatial dim ", d,
+                               " does not fit the padded input");
   }
+  types.push_back(RankedTensorType::get(shape, elt));
   return success();
 }
 
-LogicalResult ConvTransposeOp::verify() {
-  auto x = rankedType(getInput()), w = rankedType(getWeight());
-  auto out = rankedType(getResult());
+LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *ctx,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  auto x = rankedType(adaptor.getInput()), w = rankedType(adaptor.getWeight());
   int64_t rank = x.getRank(), s = rank - 2;
-  if (s < 1 || w.getRank() != rank || out.getRank() != rank)
-    return emitOpError("input, weight and result need the same rank, 3 or more");
-  if (x.getElementType() != out.getElementType() ||
-      w.getElementType() != out.getElementType())
-    return emitOpError("operands and result must share the element type");
-  if (!llvm::isa<FloatType>(out.getElementType()))
-    return emitOpError("conv_transpose needs a floating-point type");
-  if (int64_t(getStrides().size()) != s || int64_t(getDilations().size()) != s ||
-      int64_t(getOutputPadding().size()) != s ||
-      int64_t(getPads().size()) != 2 * s)
-    return emitOpError("strides, dilations and output_padding need ")
-           << s << " entries and pads " << 2 * s;
-  int64_t g = getGroup();
+  Type elt = x.getElementType();
+  if (s < 1 || w.getRank() != rank)
+    return emitOptionalError(loc, "input and weight need the same rank, 3 or "
+                                  "more");
+  if (w.getElementType() != elt)
+    return emitOptionalError(loc, "operands must share the element type");
+  if (!llvm::isa<FloatType>(elt))
+    return emitOptionalError(loc, "conv_transpose needs a floating-point type");
+  ArrayRef<int64_t> strides = adaptor.getStrides(),
+                    dilations = adaptor.getDilations(), pads = adaptor.getPads(),
+                    outPad = adaptor.getOutputPadding();
+  if (int64_t(strides.size()) != s || int64_t(dilations.size()) != s ||
+      int64_t(outPad.size()) != s || int64_t(pads.size()) != 2 * s)
+    return emitOptionalError(loc, "strides, dilations and output_padding need ",
+                             s, " entries and pads ", 2 * s);
+  int64_t g = adaptor.getGroup();
   if (g < 1 || x.getDimSize(1) != w.getDimSize(0) || w.getDimSize(0) % g != 0)
-    return emitOpError("the weight must be [C, M/group, kernel...] for group ")
-           << g;
+    return emitOptionalError(
+        loc, "the weight must be [C, M/group, kernel...] for group ", g);
   int64_t m = w.getDimSize(1) * g;
-  if (getBias()) {
-    auto b = rankedType(getBias());
-    if (b.getRank() != 1 || b.getDimSize(0) != m ||
-        b.getElementType() != out.getElementType())
-      return emitOpError("bias must be [M] of the result's element type");
+  if (Value bias = adaptor.getBias()) {
+    auto b = rankedType(bias);
+    if (b.getRank() != 1 || b.getDimSize(0) != m || b.getElementType() != elt)
+      return emitOptionalError(loc, "bias must be [M] of the result's "
+                                    "element type");
   }
-  if (out.getDimSize(0) != x.getDimSize(0) || out.getDimSize(1) != m)
-    return emitOpError("result must be [N, M, ...] with M = ") << m;
+  SmallVector<int64_t> shape{x.getDimSize(0), m};
   for (int64_t d = 0; d < s; ++d) {
-    if (getStrides()[d] < 1 || getDilations()[d] < 1)
-      return emitOpError("strides and dilations must be positive");
-    if (getOutputPadding()[d] < 0)
-      return emitOpError("output_padding must not be negative");
-    int64_t want = getStrides()[d] * (x.getDimSize(2 + d) - 1) +
-                   getDilations()[d] * (w.getDimSize(2 + d) - 1) + 1 +
-                   getOutputPadding()[d] - getPads()[d] - getPads()[s + d];
-    if (want < 1 || out.getDimSize(2 + d) != want)
-      return emitOpError("result spatial dim ") << d << " should be " << want;
+    if (strides[d] < 1 || dilations[d] < 1)
+      return emitOptionalError(loc, "strides and dilations must be positive");
+    if (outPad[d] < 0)
+      return emitOptionalError(loc, "output_padding must not be negative");
+    shape.push_back(strides[d] * (x.getDimSize(2 + d) - 1) +
+                    dilations[d] * (w.getDimSize(2 + d) - 1) + 1 + outPad[d] -
+                    pads[d] - pads[s + d]);
+    if (shape.back() < 1)
+      return emitOptionalError(loc, "result spatial dim ", d, " would be ",
+                               shape.back());
   }
+  types.push_back(RankedTensorType::get(shape, elt));
   return success();
 }
 

@@ -20,6 +20,12 @@ inline constexpr llvm::StringLiteral kStateAttr = "lpx_graph.state";
 /// numpy broadcast of two shapes; failure when they are incompatible.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+/// The reductions' shape rule (reduce, reduce_mean, arg_reduce): `in` with
+/// the reduced `axes` kept as 1 (keepdims) or dropped. The ops' builders
+/// and verifiers use it.
+llvm::SmallVector<int64_t> reducedShape(llvm::ArrayRef<int64_t> in,
+                                        llvm::ArrayRef<int64_t> axes,
+                                        bool keepdims);
 /// Whether `from` broadcasts one way (numpy) to exactly `to`.
 bool broadcastsTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);
 } // namespace lpx::graph

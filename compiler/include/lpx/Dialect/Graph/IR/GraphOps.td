@@ -31,6 +31,8 @@ def Graph_ConstantOp : Graph_Op<"constant", [Pure, ConstantLike,
 // Ops with InferTypeOpAdaptor compute their result type from the operands
 // (one shape rule, in the op's inferReturnTypes): builders need no result
 // type, and the verifier checks the written type against the inferred one.
+// Ops with SameOperandsAndResultType and InferTypeOpInterface get theirs
+// from ODS.
 
 class Graph_BinaryOp<string mnemonic, string what>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
@@ -69,7 +71,7 @@ def Graph_WhereOp : Graph_Op<"where", [Pure, InferTypeOpAdaptor]> {
 }
 
 class Graph_UnaryOp<string mnemonic, string what>
-    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "Elementwise " # what;
   let description = [{
     ```mlir
@@ -106,7 +108,7 @@ def Graph_CastOp : Graph_Op<"cast", [Pure]> {
 // Matrix ops.
 //===----------------------------------------------------------------------===//
 
-def Graph_MatMulOp : Graph_Op<"matmul", [Pure]> {
+def Graph_MatMulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
   let summary = "numpy matmul (1-D operands and broadcast batch dims allowed)";
   let description = [{
     ```mlir
@@ -118,10 +120,11 @@ def Graph_MatMulOp : Graph_Op<"matmul", [Pure]> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The result shape (the op's shape rule, used by its verifier and by
-    /// builders); the element type is the builder's choice among those the
-    /// verifier allows (i8 operands give i8 or i32). Reports why not at
-    /// `loc`.
+    /// The result shape (the op's shape rule, used by inferReturnTypes,
+    /// hence by builders and the verifier). The inferred element type is
+    /// the lhs's; i8 operands may also give i32, so isCompatibleReturnTypes
+    /// compares shapes and the verifier checks the element type. Reports
+    /// why not at `loc`.
     static ::mlir::FailureOr<::llvm::SmallVector<int64_t>>
     inferShape(std::optional<::mlir::Location> loc,
                ::llvm::ArrayRef<int64_t> lhs, ::llvm::ArrayRef<int64_t> rhs);
@@ -152,7 +155,8 @@ def Graph_GemmOp : Graph_Op<"gemm", [Pure]> {
 // Reductions and normalisation.
 //===----------------------------------------------------------------------===//
 
-def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType,
+                                          InferTypeOpInterface]> {
   let summary = "Softmax along one axis (ONNX opset 13 semantics)";
   let description = [{
     ```mlir
@@ -167,6 +171,7 @@ def Graph_SoftmaxOp : Graph_Op<"softmax", [Pure, SameOperandsAndResultType]> {
 
 def Graph_ReduceMeanOp : Graph_Op<"reduce_mean", [Pure]> {
   let summary = "Mean over the listed axes; the result type says keepdims";
+  // Builders take keepdims and derive the result type (lpx::graph::reducedShape).
   let description = [{
     ```mlir
     %r = lpx_graph.reduce_mean %a {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2x1xf32>
@@ -175,6 +180,13 @@ def Graph_ReduceMeanOp : Graph_Op<"reduce_mean", [Pure]> {
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$input,
+      "::llvm::ArrayRef<int64_t>":$axes, "bool":$keepdims), [{
+    auto t = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
+    build($_builder, $_state, ::mlir::RankedTensorType::get(
+        reducedShape(t.getShape(), axes, keepdims), t.getElementType()),
+        input, axes);
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -196,7 +208,7 @@ def Graph_ReshapeOp : Graph_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def Graph_TransposeOp : Graph_Op<"transpose", [Pure]> {
+def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
   let summary = "Permute dimensions";
   let description = [{
     ```mlir
@@ -206,11 +218,10 @@ def Graph_TransposeOp : Graph_Op<"transpose", [Pure]> {
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Graph_ConcatOp : Graph_Op<"concat", [Pure]> {
+def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor]> {
   let summary = "Join tensors along one axis";
   let description = [{
     ```mlir
@@ -220,7 +231,6 @@ def Graph_ConcatOp : Graph_Op<"concat", [Pure]> {
   let arguments = (ins Variadic<AnyRankedTensor>:$inputs, I64Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -243,7 +253,7 @@ def Graph_SliceOp : Graph_Op<"slice", [Pure]> {
   let hasFolder = 1;
 }
 
-def Graph_GatherOp : Graph_Op<"gather", [Pure]> {
+def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor]> {
   let summary = "ONNX Gather: take slices along an axis at the given indices";
   let description = [{
     ```mlir
@@ -255,7 +265,6 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure]> {
                        I64Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -265,7 +274,7 @@ def Graph_GatherOp : Graph_Op<"gather", [Pure]> {
 // isa/include/lpx/isa/ElementwiseFunctions.def.
 //===----------------------------------------------------------------------===//
 
-def Graph_UnaryFnOp : Graph_Op<"unary", [Pure]> {
+def Graph_UnaryFnOp : Graph_Op<"unary", [Pure, InferTypeOpAdaptor]> {
   let summary = "Elementwise function from the unary list, with float parameters";
   let description = [{
     The result has the operand's shape; its element type is the operand's,
@@ -308,6 +317,13 @@ def Graph_ReduceOp : Graph_Op<"reduce", [Pure]> {
                        DenseI64ArrayAttr:$axes);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$fn $input attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$input, "::llvm::StringRef":$fn,
+      "::llvm::ArrayRef<int64_t>":$axes, "bool":$keepdims), [{
+    auto t = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
+    build($_builder, $_state, ::mlir::RankedTensorType::get(
+        reducedShape(t.getShape(), axes, keepdims), t.getElementType()),
+        input, fn, axes);
+  }]>];
   let hasVerifier = 1;
 }
 
@@ -323,11 +339,18 @@ def Graph_ArgReduceOp : Graph_Op<"arg_reduce", [Pure]> {
                        DefaultValuedAttr<BoolAttr, "false">:$select_last_index);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$fn $input attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "::mlir::Value":$input, "::llvm::StringRef":$fn,
+      "int64_t":$axis, "bool":$keepdims, "bool":$select_last_index), [{
+    auto t = ::llvm::cast<::mlir::RankedTensorType>(input.getType());
+    build($_builder, $_state, ::mlir::RankedTensorType::get(
+        reducedShape(t.getShape(), {axis}, keepdims), $_builder.getI64Type()),
+        input, fn, axis, select_last_index);
+  }]>];
   let hasVerifier = 1;
 }
 
 class Graph_AxisOp<string mnemonic, string what>
-    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = what # " along one axis";
   let description = [{
     ```mlir
@@ -343,7 +366,8 @@ class Graph_AxisOp<string mnemonic, string what>
 def Graph_LogSoftmaxOp : Graph_AxisOp<"log_softmax", "Log of the softmax">;
 def Graph_HardmaxOp : Graph_AxisOp<"hardmax", "One-hot of the (first) maximum">;
 
-def Graph_CumSumOp : Graph_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+def Graph_CumSumOp : Graph_Op<"cumsum", [Pure, SameOperandsAndResultType,
+                                        InferTypeOpInterface]> {
   let summary = "Running sum along one axis (ONNX CumSum)";
   let description = [{
     ```mlir
@@ -372,7 +396,7 @@ def Graph_BroadcastOp : Graph_Op<"broadcast", [Pure]> {
   let hasFolder = 1;
 }
 
-def Graph_PadOp : Graph_Op<"pad", [Pure]> {
+def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptor]> {
   let summary = "Pad (or crop, with negative pads) every dimension";
   let description = [{
     `pads` holds the begin amounts of every dim, then the end amounts. Mode
@@ -390,7 +414,7 @@ def Graph_PadOp : Graph_Op<"pad", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure]> {
+def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure, InferTypeOpAdaptor]> {
   let summary = "ONNX GatherElements: result[i] = data[i with i[axis] = indices[i]]";
   let description = [{
     ```mlir
@@ -402,10 +426,9 @@ def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Pure]> {
                        I64Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_ConvOp : Graph_Op<"conv", [Pure]> {
+def Graph_ConvOp : Graph_Op<"conv", [Pure, InferTypeOpAdaptor]> {
   let summary = "ONNX Conv: grouped, strided, dilated, padded convolution";
   let description = [{
     Input [N, C, spatial...], weight [M, C/group, kernel...], optional bias
@@ -425,10 +448,9 @@ def Graph_ConvOp : Graph_Op<"conv", [Pure]> {
                        DefaultValuedAttr<I64Attr, "1">:$group);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure]> {
+def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure, InferTypeOpAdaptor]> {
   let summary = "ONNX ConvTranspose: grouped, strided, dilated transposed convolution";
   let description = [{
     Input [N, C, spatial...], weight [C, M/group, kernel...], optional bias
@@ -456,7 +478,6 @@ def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure]> {
                        DefaultValuedAttr<I64Attr, "1">:$group);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
 def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
@@ -486,7 +507,7 @@ def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
 // Value-dependent selection and scatters.
 //===----------------------------------------------------------------------===//
 
-def Graph_TopKOp : Graph_Op<"top_k", [Pure]> {
+def Graph_TopKOp : Graph_Op<"top_k", [Pure, InferTypeOpAdaptor]> {
   let summary = "Indices (i64) of the k largest or smallest elements along one axis";
   let description = [{
     In value order (ties: lower index first; NaN above every number). The
@@ -501,10 +522,9 @@ def Graph_TopKOp : Graph_Op<"top_k", [Pure]> {
                        DefaultValuedAttr<BoolAttr, "true">:$sorted);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
-def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure]> {
+def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure, InferTypeOpAdaptor]> {
   let summary = "ONNX ScatterElements: data with updates written along an axis";
   let description = [{
     result[i with i[axis] = indices[i]] = updates[i], or combined with the
@@ -524,7 +544,7 @@ def Graph_ScatterElementsOp : Graph_Op<"scatter_elements", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure]> {
+def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure, InferTypeOpAdaptor]> {
   let summary = "ONNX ScatterND: data with slices at index tuples replaced";
   let description = [{
     indices [q..., k], updates [q..., data dims k..]: the slice
@@ -543,7 +563,7 @@ def Graph_ScatterNDOp : Graph_Op<"scatter_nd", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure]> {
+def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure, InferTypeOpAdaptor]> {
   let summary = "ONNX GridSample: X [N, C, H, W] sampled at grid [N, Ho, Wo, 2]";
   let description = [{
     The grid holds (x, y) normalized to [-1, 1]; `mode` is `bilinear`,
@@ -563,7 +583,7 @@ def Graph_GridSampleOp : Graph_Op<"grid_sample", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Graph_DetOp : Graph_Op<"det", [Pure]> {
+def Graph_DetOp : Graph_Op<"det", [Pure, InferTypeOpAdaptor]> {
   let summary = "Determinant of each trailing n x n matrix (partial pivoting)";
   let description = [{
     ```mlir
@@ -573,7 +593,6 @@ def Graph_DetOp : Graph_Op<"det", [Pure]> {
   let arguments = (ins AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
 }
 
 def Graph_StateWriteOp : Graph_Op<"state_write"> {

@@ -1,0 +1,80 @@
+//===- PhysicalBound.h - Time the chip's peaks allow for the work -*- C++ -*-===//
+//
+// A floor on the time of a program from the model's work and the chip's
+// peak rates only, independent of the instructions the compiler chose and of
+// the cost model that prices them (LowerBound.h is the bound of the schedule
+// itself). Three terms, each spread perfectly over every chip the program
+// uses, of which the largest is the bound:
+//  - compute: the multiply-accumulates of the model's matrix products over
+//    the MXM peak at the operands' rate (planes * rows * cols MACs per
+//    cycles_per_vector of that width);
+//  - SRAM: the bytes that must be read at least once (weights, inputs and
+//    resident state) and the outputs written once,
+//    over the SRAM bandwidth of all chips;
+//  - links: the bytes that cross chips under the program's placement (each
+//    value once per destination chip, no framing) over the links of all
+//    chips, plus one hop latency per chip boundary on the longest chain of
+//    dependent values. This term takes the placement as given: a placement
+//    that moves less lowers it. The MXM and SRAM terms do not depend on the
+//    placement; `workCycles` is the bound from them alone.
+// Multi-chip programs add the deskew, which precedes any work. The gap
+// between this bound and the simulated time is what the compiler's program
+// leaves on the table; attributeGap() splits it into shares.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_SIM_PHYSICALBOUND_H
+#define LPX_SIM_PHYSICALBOUND_H
+
+#include "lpx/isa/Program.h"
+#include <cstdint>
+#include <string>
+
+namespace lpx::sim {
+
+struct PhysicalBound {
+  uint64_t macs = 0;           // multiply-accumulates of the model's matmuls
+  double computeCycles = 0;    // macs at the MXM peak of all chips
+  uint64_t sramBytes = 0;      // weights + inputs/state read, outputs written
+  double sramCycles = 0;       // sramBytes at the SRAM bandwidth of all chips
+  uint64_t linkBytes = 0;      // bytes crossing chips, once per destination
+  uint32_t linkHops = 0;       // chip boundaries on the longest value chain
+  double linkCycles = 0;       // linkBytes over all links + hops * latency
+  uint64_t deskew = 0;         // multi-chip programs only
+  uint32_t chips = 1;
+  uint64_t cycles = 0;         // deskew + ceil(the largest term)
+  uint64_t workCycles = 0;     // deskew + ceil(compute or SRAM, the larger)
+  /// "MXM peak", "SRAM bandwidth" or "links"; "none" for an empty program.
+  std::string limit = "none";
+};
+
+/// Where the simulated cycles beyond the physical bound went. The shares add
+/// up to simulated - bound (0 when the schedule meets the bound):
+///  - serialLatency: the program's longest dependency chain (busy + latency
+///    of each instruction, LowerBounds::criticalPath) beyond the bound: time
+///    spent waiting on results, not on throughput;
+///  - linkTime: of the rest, the busiest link's busy cycles beyond the
+///    physical link term (framing, relays, transfers the placement adds);
+///  - idleUnits: the remainder, cycles in which units could have worked but
+///    the schedule left them idle.
+struct GapAttribution {
+  uint64_t serialLatency = 0;
+  uint64_t linkTime = 0;
+  uint64_t idleUnits = 0;
+};
+
+/// The bound of `prog` on its chip. Linear in buffers + instructions.
+PhysicalBound computePhysicalBound(const isa::VerifiedProgram &prog);
+
+/// Splits simulated - bound.cycles as described above, from the simulated
+/// cycles, the program's dependency chain and its busiest link's busy cycles.
+GapAttribution attributeGap(const PhysicalBound &bound, uint64_t simulated,
+                            uint64_t criticalPathCycles,
+                            uint64_t busiestLinkBusy);
+
+/// MACs per cycle one chip's MXM sustains with operands of these types.
+double mxmPeakMacsPerCycle(const isa::ChipSpec &chip, isa::DType a,
+                           isa::DType b);
+
+} // namespace lpx::sim
+
+#endif

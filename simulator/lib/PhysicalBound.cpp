@@ -1,0 +1,147 @@
+//===- PhysicalBound.cpp - Time the chip's peaks allow for the work -------===//
+//
+// Reads the program only for what the model asks of the chip: the shapes of
+// its matrix products, its buffer table (weights, inputs, state, outputs),
+// and which values the placement puts on another chip. Issue cycles and the
+// cost model are never consulted.
+//
+//===----------------------------------------------------------------------===//
+#include "lpx/sim/PhysicalBound.h"
+
+#include "lpx/isa/Opcode.h"
+#include "lpx/isa/Timing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+
+using namespace lpx;
+using namespace lpx::sim;
+
+double lpx::sim::mxmPeakMacsPerCycle(const isa::ChipSpec &chip, isa::DType a,
+                                     isa::DType b) {
+  const isa::MxmSpec &m = chip.mxm;
+  // The operands' width sets the streaming rate, as in the cost model's
+  // description of the MXM (the chip's figure, not a priced instruction).
+  const unsigned width = std::max(isa::dtypeBytes(a), isa::dtypeBytes(b));
+  const bool fp8 = a == isa::DType::F8E4M3 || a == isa::DType::F8E5M2;
+  const uint32_t perVector = fp8          ? m.cyclesPerVectorFp8
+                             : width <= 1 ? m.cyclesPerVectorInt8
+                             : width == 2 ? m.cyclesPerVector16
+                                          : m.cyclesPerVector32;
+  return double(m.planes) * m.rows * m.cols / double(std::max(perVector, 1u));
+}
+
+namespace {
+
+/// Cycles of all MXM work at the peak of one chip (divided by chips later).
+double computeCyclesOnOneChip(const isa::pb::Program &p,
+                              const isa::ChipSpec &chip, uint64_t &macs) {
+  double cycles = 0;
+  for (const isa::pb::Instruction &inst : p.instructions()) {
+    const isa::Opcode op = isa::opcodeOf(inst);
+    if (isa::unitOf(op) != isa::Unit::MXM || inst.operands_size() < 2)
+      continue;
+    std::vector<isa::TensorDesc> operands;
+    for (uint32_t id : inst.operands())
+      operands.push_back(isa::descOf(p.buffers(int(id))));
+    const uint64_t n = isa::multiplyAccumulates(
+        op, operands, isa::descOf(p.buffers(int(inst.result()))));
+    macs += n;
+    cycles += double(n) / mxmPeakMacsPerCycle(chip, operands[0].dtype,
+                                              operands[1].dtype);
+  }
+  return cycles;
+}
+
+/// Every weight, input and resident buffer read once and every output
+/// written once; values made and used inside the program need not touch
+/// SRAM at all in the best case.
+uint64_t bytesThatMustMove(const isa::pb::Program &p) {
+  uint64_t bytes = 0;
+  for (const isa::pb::Buffer &b : p.buffers())
+    if (b.kind() != isa::pb::TEMP)
+      bytes += b.bytes();
+  return bytes;
+}
+
+/// Bytes sent to another chip, once per (value, destination), and the most
+/// chip boundaries on one chain of dependent values.
+void linkWork(const isa::pb::Program &p, uint64_t &bytes, uint32_t &hops) {
+  std::set<std::pair<uint32_t, uint32_t>> carried;
+  std::vector<uint32_t> hopsOf(size_t(p.buffers_size()), 0);
+  for (const isa::pb::Instruction &inst : p.instructions()) {
+    uint32_t before = 0;
+    for (uint32_t id : inst.operands())
+      before = std::max(before, hopsOf[id]);
+    const bool send = isa::unitOf(isa::opcodeOf(inst)) == isa::Unit::C2C;
+    if (send && inst.operands_size() > 0 && inst.dst_node() != inst.node() &&
+        carried.insert({inst.operands(0), inst.dst_node()}).second)
+      bytes += p.buffers(int(inst.operands(0))).bytes();
+    uint32_t &after = hopsOf[inst.result()];
+    after = std::max(after, before + (send ? 1u : 0u));
+    hops = std::max(hops, after);
+  }
+}
+
+} // namespace
+
+PhysicalBound lpx::sim::computePhysicalBound(const isa::VerifiedProgram &prog) {
+  const isa::pb::Program &p = prog.program();
+  const isa::ChipSpec &chip = prog.chip();
+  PhysicalBound b;
+  b.chips = std::max<uint32_t>(p.num_nodes(), 1);
+  if (p.instructions_size() == 0)
+    return b;
+  if (b.chips > 1)
+    b.deskew = chip.topology.deskewCycles;
+
+  b.computeCycles = computeCyclesOnOneChip(p, chip, b.macs) / b.chips;
+  b.sramBytes = bytesThatMustMove(p);
+  b.sramCycles = double(b.sramBytes) /
+                 (double(b.chips) * double(std::max<uint64_t>(
+                                        chip.sramBytesPerCycle(), 1)));
+  linkWork(p, b.linkBytes, b.linkHops);
+  if (b.linkBytes > 0) {
+    // The fastest link a chip has and its shortest hop: a floor for any
+    // route the placement's transfers take.
+    const isa::LinkRate local = isa::localLinkRate(chip);
+    const double perChip = double(chip.link.perChip) * local.bytesPerCycle;
+    b.linkCycles = double(b.linkBytes) / (double(b.chips) * std::max(perChip, 1e-9)) +
+                   double(b.linkHops) * local.latency;
+  }
+  b.limit = "MXM peak";
+  double largest = b.computeCycles;
+  if (b.sramCycles > largest) {
+    largest = b.sramCycles;
+    b.limit = "SRAM bandwidth";
+  }
+  b.workCycles = b.deskew + uint64_t(std::ceil(largest));
+  if (b.linkCycles > largest) {
+    largest = b.linkCycles;
+    b.limit = "links";
+  }
+  b.cycles = b.deskew + uint64_t(std::ceil(largest));
+  return b;
+}
+
+GapAttribution lpx::sim::attributeGap(const PhysicalBound &bound,
+                                      uint64_t simulated,
+                                      uint64_t criticalPathCycles,
+                                      uint64_t busiestLinkBusy) {
+  GapAttribution g;
+  if (simulated <= bound.cycles)
+    return g;
+  uint64_t left = simulated - bound.cycles;
+  auto beyond = [](uint64_t x, uint64_t floor) {
+    return x > floor ? x - floor : 0;
+  };
+  g.serialLatency = std::min(left, beyond(criticalPathCycles, bound.cycles));
+  left -= g.serialLatency;
+  g.linkTime = std::min(
+      left, beyond(busiestLinkBusy, uint64_t(std::ceil(bound.linkCycles))));
+  left -= g.linkTime;
+  g.idleUnits = left;
+  return g;
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# `lpx decode` on tiny presets: every stable JSON key; directions a correct
+# model of decode must show (a longer context raises TPOT; slower or longer
+# links never lower it; batch 8 serves more tokens/s than batch 1); chips
+# found by compiling in whole groups, and a clear error when the chips given
+# are too few; --context-sweep output; hostile input gets one line, exit 2
+# and no file. About 5 s.
+source "$(dirname "$0")/common.sh" "$1"
+python=/usr/bin/python3
+
+# decode NAME [options]: JSON into $tmp/NAME.json, exit 0 expected.
+decode() {
+  local name="$1"; shift
+  if "$lpx" decode --json "$@" >"$tmp/$name.json" 2>"$tmp/stderr"; then
+    return 0
+  fi
+  fail "decode $*" "$(head -1 "$tmp/stderr")"
+  return 1
+}
+# field NAME KEY: a value of $tmp/NAME.json.
+field() { $python -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$tmp/$1.json" "$2"; }
+# less A B: A < B as numbers.
+less() { $python -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }
+leq() { $python -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$1" "$2"; }
+
+base=(--model tiny-llama --chip lpx3 --prompt 16 --batch 1)
+if decode keys "${base[@]}" --context 64; then
+  if $python - "$tmp/keys.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+keys = ["chips", "tp", "pp", "context", "prompt", "batch", "ttft_us", "tpot_us",
+        "tokens_per_second_per_user", "tokens_per_second", "bottleneck",
+        "sram_bytes_per_chip", "physical_bound_us", "efficiency"]
+missing = [k for k in keys if k not in r]
+assert not missing, missing
+assert set(r["sram_bytes_per_chip"]) >= {"weights", "kv_cache", "activations"}
+assert r["chips"] == 1 and r["context"] == 64 and r["prompt"] == 16 and r["batch"] == 1
+# TTFT is the prefill plus host I/O; tokens/s per user is 1 / TPOT.
+assert abs(r["ttft_us"] - r["ttft_compute_us"] - r["ttft_host_io_us"]) < 1e-6
+assert abs(r["tokens_per_second_per_user"] * r["tpot_us"] - 1e6) < 1e-3
+# The physical bound is a floor of the simulated step.
+assert 0 < r["physical_bound_us"] <= r["tpot_compute_us"]
+assert 0 < r["efficiency"] <= 1
+# The tiny model's 2 layers of weights are all there: 4 * (q, k, v, o,
+# gate, up, down) as fp32 at least.
+assert r["sram_bytes_per_chip"]["weights"] > 2 * 4 * 64 * (64 + 32 + 32 + 64 + 3 * 128)
+PY
+  then ok "stable JSON keys and their relations"; else fail "stable JSON keys"; fi
+fi
+
+# The physical bound counts the model's work: the MACs of one tiny-llama
+# step (D=64, 4 heads of 16, 2 KV heads, FFN 128, vocab 256, 2 layers) at
+# context 64, by hand: per layer q 64x64 + k 64x32 + v 64x32 + o 64x64 +
+# gate, up 64x128 + down 128x64 = 36864, attention 4 heads x (16x64 + 64x16)
+# = 8192; lm_head 64x256 = 16384: 2 * (36864 + 8192) + 16384 = 106496.
+if [ -f "$tmp/keys.json" ]; then
+  macs=$($python -c "import json,sys; print(json.load(open(sys.argv[1]))['physical_bound']['macs'])" "$tmp/keys.json")
+  check "physical bound counts the step's 106496 MACs ($macs)" '[ "$macs" = 106496 ]'
+fi
+
+# Doubling the context raises TPOT.
+if decode c64 "${base[@]}" --context 64 && decode c128 "${base[@]}" --context 128; then
+  a=$(field c64 tpot_compute_us) b=$(field c128 tpot_compute_us)
+  check "context 64 -> 128 raises TPOT ($a -> $b us)" 'less "$a" "$b"'
+fi
+
+# On 2 chips, halving the link bandwidth or doubling the latency does not
+# lower TPOT.
+two=("${base[@]}" --context 64 --chips 2)
+if decode links "${two[@]}" && decode halfbw "${two[@]}" --set link.lane_bytes_per_cycle=7 &&
+   decode slow "${two[@]}" --set link.latency=700; then
+  a=$(field links tpot_compute_us) b=$(field halfbw tpot_compute_us) c=$(field slow tpot_compute_us)
+  check "half link bandwidth does not lower TPOT ($a -> $b us)" 'leq "$a" "$b"'
+  check "double link latency does not lower TPOT ($a -> $c us)" 'leq "$a" "$c"'
+fi
+
+# Batch 8 serves more tokens per second than batch 1.
+if decode b1 "${base[@]}" --context 64 && decode b8 --model tiny-llama --chip lpx3 --prompt 16 --context 64 --batch 8; then
+  a=$(field b1 tokens_per_second) b=$(field b8 tokens_per_second)
+  check "batch 8 gives more aggregate tokens/s ($a -> $b)" 'less "$a" "$b"'
+fi
+
+# Chips found by compiling: with 400 KiB of SRAM one chip cannot hold the
+# 0.43 MB of weights, so the answer is a whole group of lpx3 (8 chips).
+small=(--model tiny-llama --chip lpx3 --set sram.bytes=400KiB --prompt 4 --context 16)
+if decode search "${small[@]}"; then
+  n=$(field search chips)
+  check "the fewest whole groups that compile ($n chips)" '[ "$n" = 8 ]'
+fi
+"$lpx" decode "${small[@]}" --chips 1 >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] &&
+   grep -q "does not fit on --chips 1: .*bytes of weights" "$tmp/stderr"; then
+  ok "too few chips: $(cat "$tmp/stderr")"
+else
+  fail "too few chips: exit $rc" "$(head -2 "$tmp/stderr")"
+fi
+
+# The sweep writes a CSV row per context and an SVG.
+if "$lpx" decode --model tiny-gpt2 --chip tsp-v1 --context-sweep 32,64,128 \
+     -o "$tmp/sweep.csv" >/dev/null 2>"$tmp/stderr" &&
+   $python - "$tmp/sweep.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [int(r["context"]) for r in rows] == [32, 64, 128], rows
+t = [float(r["tpot_compute_us"]) for r in rows]
+assert t[0] < t[1] < t[2], t
+PY
+then
+  check "context sweep: CSV rising with context and an SVG" 'grep -q "<svg" "$tmp/sweep.svg"'
+else
+  fail "context sweep" "$(head -1 "$tmp/stderr")"
+fi
+
+# An ONNX decode step as it is: its own batch and context, no prefill.
+"$lpx" models export tiny-gpt2 -o "$tmp/step.onnx" --context 48 --batch 2 >/dev/null
+if decode file --model "$tmp/step.onnx" --chip tsp-v1; then
+  check "an ONNX step keeps its shapes and has no TTFT" \
+    '[ "$(field file context) $(field file batch) $(field file ttft_us)" = "48 2 None" ]'
+fi
+
+# expect_error NAME PATTERN -- args: exit 2, one line matching, no file.
+expect_error() {
+  local name="$1" pattern="$2"; shift 3
+  "$lpx" decode "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$? lines
+  lines=$(wc -l <"$tmp/stderr")
+  if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qE -- "$pattern" "$tmp/stderr"; then
+    fail "$name: exit $rc, $lines lines" "$(head -2 "$tmp/stderr")"
+  elif ls "$tmp" | grep -q "^bad"; then
+    fail "$name: left a file behind"
+  else
+    ok "$name: $(cat "$tmp/stderr")"
+  fi
+}
+expect_error "unknown preset" "unknown model preset 'llama9-1t'" -- --model llama9-1t --context 64 --prompt 8
+expect_error "zero prompt" "--prompt '0' is not a positive integer" -- --model tiny-llama --context 64 --prompt 0
+expect_error "context below the prompt" "--context 8 is smaller than --prompt 16" -- --model tiny-llama --context 8 --prompt 16
+expect_error "missing output folder" "folder '.*/missing' does not exist" -- --model tiny-llama --context-sweep 32,64 -o "$tmp/missing/bad.csv"
+expect_error "context past the model's" "--context 300 is not between 2 .* and 256" -- --model tiny-llama --context 300 --prompt 8
+expect_error "missing model file" "cannot read model '.*nothing.onnx'" -- --model "$tmp/nothing.onnx"
+expect_error "negative chips" "--chips -2 is not a positive integer" -- --model tiny-llama --context 64 --prompt 8 --chips=-2
+expect_error "shapes for a file" "an ONNX file has its own shapes" -- --model "$tmp/step.onnx" --context 64
+expect_error "unknown chip key" "link.speed" -- --model tiny-llama --context 64 --prompt 8 --set link.speed=3
+finish

@@ -1,0 +1,257 @@
+//===- DecodeMetrics.cpp - What users of decode measure, from the plan ----===//
+#include "DecodeMetrics.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <cmath>
+
+using namespace lpx;
+using namespace lpx::cli;
+using llvm::formatv;
+
+namespace {
+
+/// "mxm" on node 0 -> "mxm on chip 0"; "link3" -> "link 3 of chip 0".
+std::string queueName(const sim::QueueStats &q) {
+  llvm::StringRef name = q.queue;
+  if (name.consume_front("link"))
+    return formatv("link {0} of chip {1}", name, q.node).str();
+  return formatv("{0} on chip {1}", name, q.node).str();
+}
+
+/// What the simulated step spent its time on: the busiest queue, or the
+/// SRAM of the chip streaming the most bytes if that takes longer; when the
+/// step's dependency chain is longer than either, the step waits on
+/// latency and the busiest resource is named as such.
+std::string bottleneckOf(const PhaseResult &step) {
+  const sim::SimResult &r = step.sim;
+  const sim::QueueStats *busiest = nullptr;
+  for (const sim::QueueStats &q : r.queues)
+    if (!busiest || q.busyCycles > busiest->busyCycles)
+      busiest = &q;
+  const uint64_t sram = r.bounds.sramBandwidth.cycles - r.bounds.deskew;
+  const double total = double(std::max<uint64_t>(r.totalCycles, 1));
+  std::string resource;
+  uint64_t busy;
+  if (!busiest || sram > busiest->busyCycles) {
+    llvm::StringRef what = r.bounds.sramBandwidth.what;
+    what.consume_front("SRAM bandwidth of node ");
+    resource = formatv("SRAM of chip {0}", what).str();
+    busy = sram;
+  } else {
+    resource = queueName(*busiest);
+    busy = busiest->busyCycles;
+  }
+  std::string usage = formatv("busy {0} of {1} cycles ({2:f0}%)", busy,
+                              r.totalCycles, 100.0 * double(busy) / total);
+  const uint64_t chain = r.bounds.criticalPath.cycles;
+  if (chain > 2 * busy)
+    return formatv("latency: the dependency chain of {0} cycles ({1}); the "
+                   "busiest resource, {2}, is {3}",
+                   chain, r.bounds.criticalPath.what, resource, usage)
+        .str();
+  return resource + ": " + usage;
+}
+
+/// Per chip, the phase that uses more of its SRAM.
+std::vector<ChipSram> largerSram(const DecodePlan &plan) {
+  std::vector<ChipSram> out = plan.step.sram;
+  if (plan.prefill)
+    for (size_t i = 0; i < out.size() && i < plan.prefill->sram.size(); ++i)
+      if (plan.prefill->sram[i].used() > out[i].used())
+        out[i] = plan.prefill->sram[i];
+  return out;
+}
+
+/// Groups of sequences whose KV caches the free SRAM of every chip holds,
+/// the first included; 0 when no chip holds a cache.
+unsigned groupsSramHolds(const std::vector<ChipSram> &sram) {
+  uint64_t fewest = UINT64_MAX;
+  for (const ChipSram &c : sram)
+    if (c.kvCache > 0) {
+      const uint64_t free = c.capacity > c.used() ? c.capacity - c.used() : 0;
+      fewest = std::min(fewest, 1 + free / c.kvCache);
+    }
+  return fewest == UINT64_MAX ? 0 : unsigned(std::min<uint64_t>(fewest, 1u << 20));
+}
+
+void pipelining(const DecodePlan &plan, DecodeMetrics &m) {
+  const PhaseResult &step = plan.step;
+  uint64_t longest = 0;
+  for (size_t i = 0; i < step.occupied.size(); ++i)
+    if (step.occupied[i] > longest) {
+      longest = step.occupied[i];
+      m.stageChip = unsigned(i);
+    }
+  const double clock = step.program->chip().clockMHz;
+  m.stageUs = double(longest) / clock;
+  const uint64_t byCompute =
+      longest == 0 ? 1 : std::max<uint64_t>(step.sim.totalCycles / longest, 1);
+  m.kvLimit = groupsSramHolds(m.sram);
+  m.inFlight = unsigned(m.kvLimit ? std::min<uint64_t>(byCompute, m.kvLimit)
+                                  : byCompute);
+  const double cycleUs = std::max(m.tpotUs(), double(m.inFlight) * m.stageUs);
+  m.tokensPerSecond =
+      cycleUs > 0 ? double(m.inFlight) * double(m.batch) * 1e6 / cycleUs : 0;
+}
+
+} // namespace
+
+DecodeMetrics lpx::cli::measureDecode(const DecodeTarget &t,
+                                      const DecodeRequest &req,
+                                      const DecodePlan &plan) {
+  DecodeMetrics m;
+  m.model = t.preset ? t.preset->name : t.modelFile;
+  m.chipName = t.chip.name;
+  m.clockMHz = t.chip.clockMHz;
+  m.chips = plan.chips;
+  m.group = std::max(t.chip.topology.groupSize, 1u);
+  m.searched = plan.searched;
+  m.tp = t.tp;
+  m.pp = t.pp;
+  m.context = req.step.context;
+  m.prompt = req.prefill ? req.prefill->query : 0;
+  m.batch = req.step.batch;
+  if (!t.preset) // a file's own shapes: attention_mask is [batch, context]
+    for (const isa::pb::Buffer &b : plan.step.program->program().buffers())
+      if (b.name() == "attention_mask" && b.shape_size() == 2) {
+        m.batch = b.shape(0);
+        m.context = b.shape(1);
+      }
+  if (plan.prefill) {
+    m.hasPrefill = true;
+    m.ttftComputeUs = plan.prefill->computeUs();
+    m.ttftHostUs = plan.prefill->hostUs();
+  }
+  m.tpotComputeUs = plan.step.computeUs();
+  m.tpotHostUs = plan.step.hostUs();
+  m.tokensPerSecondPerUser = m.tpotUs() > 0 ? 1e6 / m.tpotUs() : 0;
+  m.sram = largerSram(plan);
+  for (size_t i = 0; i < m.sram.size(); ++i)
+    if (m.sram[i].used() > m.sram[m.sramChip].used())
+      m.sramChip = unsigned(i);
+  pipelining(plan, m);
+  m.bottleneck = bottleneckOf(plan.step);
+
+  const sim::SimResult &r = plan.step.sim;
+  m.physical = r.physical;
+  m.physicalBoundUs = double(r.physical.cycles) / t.chip.clockMHz;
+  m.efficiency = r.physicalEfficiency;
+  m.gap = r.gap;
+  m.scheduleEfficiency = r.efficiency;
+  m.scheduleBottleneck = r.bottleneck;
+  return m;
+}
+
+static std::string mb(uint64_t bytes) {
+  return formatv("{0:f1} MB", double(bytes) / 1e6).str();
+}
+
+void lpx::cli::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os) {
+  os << formatv("decode of {0} on {1} chip(s) of {2}", m.model, m.chips,
+                m.chipName);
+  if (m.searched)
+    os << (m.chips == 1 ? " (one chip holds it)"
+                        : formatv(" ({0} group(s) of {1}: the fewest whole "
+                                  "groups for which both phases compile)",
+                                  m.chips / m.group, m.group)
+                              .str());
+  os << formatv(", context {0}, prompt {1}, batch {2}\n", m.context, m.prompt,
+                m.batch);
+  os << (m.tp || m.pp ? formatv("  placement: --tp {0} --pp {1}\n", m.tp, m.pp).str()
+                      : std::string("  placement: the compiler's partitioner\n"));
+  if (m.hasPrefill)
+    os << formatv("  time to first token: {0:f3} us = prefill {1:f3} us "
+                  "(simulated, P50 = P99) + host I/O {2:f3} us\n",
+                  m.ttftUs(), m.ttftComputeUs, m.ttftHostUs);
+  else
+    os << "  time to first token: not simulated (an ONNX file is one step; "
+          "a preset has a prefill)\n";
+  os << formatv("  time per output token: {0:f3} us = step {1:f3} us "
+                "(simulated, P50 = P99) + host I/O {2:f3} us\n",
+                m.tpotUs(), m.tpotComputeUs, m.tpotHostUs);
+  os << formatv("  tokens/s per user: {0:f1}\n", m.tokensPerSecondPerUser);
+  os << formatv("  tokens/s at batch {0}: {1:f1} ({2} group(s) of {0} in "
+                "flight: the busiest chip, {3}, is occupied {4:f3} us of the "
+                "{5:f3} us step{6})\n",
+                m.batch, m.tokensPerSecond, m.inFlight, m.stageChip, m.stageUs,
+                m.tpotComputeUs,
+                m.kvLimit ? formatv("; SRAM holds the caches of {0} group(s)",
+                                    m.kvLimit)
+                                .str()
+                          : std::string());
+  os << "  bottleneck: " << m.bottleneck << "\n";
+  const uint64_t gap = m.gap.serialLatency + m.gap.linkTime + m.gap.idleUnits;
+  auto share = [&](uint64_t x) {
+    return gap ? 100.0 * double(x) / double(gap) : 0.0;
+  };
+  os << formatv("  efficiency: {0:f3} of the physical bound {1:f3} us "
+                "(limit: {2}); beyond it: serial latency {3:f0}%, link time "
+                "{4:f0}%, idle units {5:f0}%\n",
+                m.efficiency, m.physicalBoundUs, m.physical.limit,
+                share(m.gap.serialLatency), share(m.gap.linkTime),
+                share(m.gap.idleUnits));
+  if (m.physical.linkCycles > 0)
+    os << formatv("    without this placement's {0} bytes over links in {1} "
+                  "hop(s): {2:f3} us (MXM and SRAM alone)\n",
+                  m.physical.linkBytes, m.physical.linkHops,
+                  double(m.physical.workCycles) / m.clockMHz);
+  os << formatv("  schedule efficiency: {0:f2} (bound of its own "
+                "instructions: {1})\n",
+                m.scheduleEfficiency, m.scheduleBottleneck);
+  const ChipSram &c = m.sram[m.sramChip];
+  os << formatv("  SRAM of the fullest chip ({0}): weights {1}, KV cache {2}, "
+                "activations {3}: {4} of {5}\n",
+                m.sramChip, mb(c.weights), mb(c.kvCache), mb(c.activations),
+                mb(c.used()), mb(c.capacity));
+}
+
+static llvm::json::Object sramJson(const ChipSram &c) {
+  return llvm::json::Object{{"weights", c.weights},
+                            {"kv_cache", c.kvCache},
+                            {"activations", c.activations},
+                            {"total", c.used()},
+                            {"capacity", c.capacity}};
+}
+
+llvm::json::Object lpx::cli::decodeJson(const DecodeMetrics &m) {
+  llvm::json::Array perChip;
+  for (const ChipSram &c : m.sram)
+    perChip.push_back(sramJson(c));
+  auto orNull = [](bool has, double v) -> llvm::json::Value {
+    return has ? llvm::json::Value(v) : llvm::json::Value(nullptr);
+  };
+  auto placement = [&](unsigned v) -> llvm::json::Value {
+    return v ? llvm::json::Value(v) : llvm::json::Value(nullptr);
+  };
+  return llvm::json::Object{
+      {"model", m.model},
+      {"chip", m.chipName},
+      {"chips", m.chips},
+      {"tp", placement(m.tp)},
+      {"pp", placement(m.pp)},
+      {"context", m.context},
+      {"prompt", m.prompt},
+      {"batch", m.batch},
+      {"ttft_us", orNull(m.hasPrefill, m.ttftUs())},
+      {"ttft_compute_us", orNull(m.hasPrefill, m.ttftComputeUs)},
+      {"ttft_host_io_us", orNull(m.hasPrefill, m.ttftHostUs)},
+      {"tpot_us", m.tpotUs()},
+      {"tpot_compute_us", m.tpotComputeUs},
+      {"tpot_host_io_us", m.tpotHostUs},
+      {"tokens_per_second_per_user", m.tokensPerSecondPerUser},
+      {"tokens_per_second", m.tokensPerSecond},
+      {"sequences_in_flight", int64_t(m.inFlight) * m.batch},
+      {"bottleneck", m.bottleneck},
+      {"sram_bytes_per_chip", sramJson(m.sram[m.sramChip])},
+      {"sram_bytes_by_chip", std::move(perChip)},
+      {"physical_bound_us", m.physicalBoundUs},
+      {"physical_bound", sim::physicalJson(m.physical, m.clockMHz)},
+      {"efficiency", m.efficiency},
+      {"gap_cycles",
+       llvm::json::Object{{"serial_latency", m.gap.serialLatency},
+                          {"link", m.gap.linkTime},
+                          {"idle_units", m.gap.idleUnits}}},
+      {"schedule_efficiency", m.scheduleEfficiency},
+  };
+}

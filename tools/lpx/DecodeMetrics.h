@@ -1,0 +1,65 @@
+//===- DecodeMetrics.h - What users of decode measure, from the plan -*- C++ -*-===//
+//
+// TTFT, TPOT, tokens/s, the bottleneck, SRAM per chip and the efficiency
+// against the physical bound, each read from the compiled programs and their
+// simulations (DecodePlan.h). Compute times are the simulated cycles (the
+// hardware is deterministic: P50 = P99); host I/O, the only variable part,
+// is kept apart.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_TOOLS_DECODEMETRICS_H
+#define LPX_TOOLS_DECODEMETRICS_H
+
+#include "DecodePlan.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace lpx::cli {
+
+struct DecodeMetrics {
+  std::string model, chipName;
+  double clockMHz = 0;
+  unsigned chips = 0, group = 1;
+  bool searched = false;
+  unsigned tp = 0, pp = 0; // 0: not chosen by the user
+  int64_t context = 0, prompt = 0, batch = 0;
+
+  bool hasPrefill = false;
+  double ttftComputeUs = 0, ttftHostUs = 0;
+  double ttftUs() const { return ttftComputeUs + ttftHostUs; }
+  double tpotComputeUs = 0, tpotHostUs = 0;
+  double tpotUs() const { return tpotComputeUs + tpotHostUs; }
+  double tokensPerSecondPerUser = 0;
+
+  /// Groups of `batch` sequences decoding at once: more than one when every
+  /// chip is occupied for less than a step (pipeline stages), as many as
+  /// the step over the longest chip occupancy, and as SRAM holds their KV
+  /// caches.
+  unsigned inFlight = 1;
+  double stageUs = 0;     // the longest time one chip is occupied per step
+  unsigned stageChip = 0; // that chip
+  unsigned kvLimit = 0;   // groups the free SRAM holds caches for (0: any)
+  double tokensPerSecond = 0;
+
+  std::string bottleneck;
+  std::vector<ChipSram> sram; // per chip, the larger of the two phases
+  unsigned sramChip = 0;      // the chip with the most in use
+
+  sim::PhysicalBound physical; // of the decode step
+  double physicalBoundUs = 0, efficiency = 0;
+  sim::GapAttribution gap;
+  double scheduleEfficiency = 0;
+  std::string scheduleBottleneck;
+};
+
+DecodeMetrics measureDecode(const DecodeTarget &target,
+                            const DecodeRequest &request,
+                            const DecodePlan &plan);
+
+void printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os);
+/// The stable keys of docs/decode.md plus detail.
+llvm::json::Object decodeJson(const DecodeMetrics &m);
+
+} // namespace lpx::cli
+
+#endif

@@ -1,0 +1,179 @@
+//===- DecodePhase.cpp - One phase of decode, compiled and simulated ------===//
+#include "DecodePhase.h"
+#include "CompileSupport.h"
+
+#include "lpx/Driver/Compile.h"
+#include "lpx/models/Export.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+#include <algorithm>
+
+using namespace lpx;
+using namespace lpx::cli;
+
+namespace {
+
+/// CompileOptions gains tp and pp with the placement work; until then a
+/// placement cannot be asked for (no figure pretends it was applied).
+template <typename T>
+auto setPlacement(T &o, unsigned tp, unsigned pp, int)
+    -> decltype(o.tp = tp, o.pp = pp, bool()) {
+  o.tp = tp;
+  o.pp = pp;
+  return true;
+}
+template <typename T> bool setPlacement(T &, unsigned tp, unsigned pp, long) {
+  return tp == 0 && pp == 0;
+}
+
+/// The KV cache as the program holds it: resident state, or (before the
+/// cache became state) the step's past and present inputs and outputs.
+bool isKvCache(const isa::pb::Buffer &b) {
+  switch (b.kind()) {
+  case isa::pb::TEMP:
+  case isa::pb::CONSTANT:
+    return false;
+  case isa::pb::INPUT:
+  case isa::pb::OUTPUT:
+    return llvm::StringRef(b.name()).starts_with("past_key_values.") ||
+           llvm::StringRef(b.name()).starts_with("present.");
+  default:
+    return true; // resident state
+  }
+}
+
+/// "...; 48 nodes would hold them ..." in the partitioner's message.
+unsigned chipsNamedIn(const std::string &message) {
+  llvm::SmallVector<llvm::StringRef, 2> m;
+  unsigned n = 0;
+  if (llvm::Regex("; ([0-9]+) nodes? would hold them").match(message, &m))
+    m[1].getAsInteger(10, n);
+  return n;
+}
+
+/// Removes the files of one export, whatever happens.
+struct ScratchFiles {
+  std::string model;
+  ~ScratchFiles() {
+    if (model.empty())
+      return;
+    llvm::sys::fs::remove(model);
+    llvm::sys::fs::remove(model + ".data");
+  }
+};
+
+} // namespace
+
+double PhaseResult::computeUs() const {
+  return double(sim.totalCycles) / program->chip().clockMHz;
+}
+
+std::vector<ChipSram> lpx::cli::sramByChip(const isa::VerifiedProgram &prog) {
+  const isa::pb::Program &p = prog.program();
+  std::vector<ChipSram> out(std::max<uint32_t>(p.num_nodes(), 1));
+  std::vector<uint64_t> top(out.size(), 0);
+  for (const isa::pb::Buffer &b : p.buffers()) {
+    ChipSram &c = out[b.node()];
+    top[b.node()] = std::max(top[b.node()], b.addr() + b.bytes());
+    if (b.kind() == isa::pb::CONSTANT)
+      c.weights += b.bytes();
+    else if (isKvCache(b))
+      c.kvCache += b.bytes();
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].capacity = prog.chip().sram.bytes;
+    // Activations share addresses over time: what is left of the highest
+    // address in use after the resident weights and cache.
+    const uint64_t resident = out[i].weights + out[i].kvCache;
+    out[i].activations = top[i] > resident ? top[i] - resident : 0;
+  }
+  return out;
+}
+
+/// Writes the phase's model: the preset exported (shape-only), or the file.
+static llvm::Expected<std::string> modelFor(const DecodeTarget &t,
+                                            const PhaseShape &shape,
+                                            ScratchFiles &scratch) {
+  if (!t.preset)
+    return t.modelFile;
+  llvm::SmallString<256> path(t.scratchDir);
+  llvm::sys::path::append(
+      path, llvm::formatv("{0}-q{1}-c{2}-b{3}.onnx", t.preset->name,
+                          shape.query, shape.context, shape.batch)
+                .str());
+  models::ExportOptions o;
+  o.context = shape.context;
+  o.prompt = shape.query;
+  o.batch = shape.batch;
+  o.shapeOnly = true;
+  if (llvm::Error e = models::resolveOptions(*t.preset, o))
+    return std::move(e);
+  scratch.model = path.str().str();
+  if (auto s = models::exportModel(*t.preset, o, path); !s)
+    return s.takeError();
+  return path.str().str();
+}
+
+llvm::Expected<std::optional<PhaseResult>>
+lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
+                   unsigned chips, PhaseFailure &failure,
+                   const PhaseProgress &progress) {
+  ScratchFiles scratch;
+  auto model = modelFor(t, shape, scratch);
+  if (!model)
+    return model.takeError();
+  CompileOptions opts{chips, t.weights, t.activations};
+  // A decode step keeps its KV cache resident in SRAM, as a deployment
+  // does; the prefill (no past to append to) returns it.
+  opts.residentKV = shape.query == 1 && !t.noResidentKV;
+  if (!setPlacement(opts, t.tp, t.pp, 0))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "--tp and --pp: this compiler does not take a placement yet (its "
+        "partitioner chooses one)");
+
+  auto ctx = makeCompilerContext();
+  FirstErrorCapture errors(ctx.get());
+  auto program =
+      compileToProgram(*ctx, *model, ImportOptions{}, opts, t.chip,
+                       progress ? CompileStageCallback(progress) : nullptr);
+  if (failed(program)) {
+    failure.message =
+        errors.message().empty() ? "cannot compile" : errors.message();
+    // The scratch export's path says nothing to the user.
+    llvm::StringRef msg = failure.message;
+    if (t.preset && msg.consume_front(*model) && msg.consume_front(": "))
+      failure.message = msg.str();
+    failure.doesNotFit =
+        llvm::StringRef(failure.message).contains("does not fit") ||
+        llvm::StringRef(failure.message).contains("SRAM");
+    failure.chipsHint = chipsNamedIn(failure.message);
+    return std::nullopt;
+  }
+  auto loaded = isa::VerifiedProgram::verify(std::move(*program), t.chip);
+  if (!loaded)
+    return loaded.takeError();
+
+  PhaseResult r;
+  r.program.emplace(std::move(*loaded));
+  sim::ExecutionTrace trace;
+  sim::SimOptions simOpts;
+  simOpts.trace = &trace;
+  auto sim = sim::simulate(*r.program, simOpts);
+  if (!sim)
+    return sim.takeError();
+  r.sim = std::move(*sim);
+  r.sram = sramByChip(*r.program);
+  std::vector<uint64_t> first(r.sram.size(), UINT64_MAX), last(r.sram.size(), 0);
+  for (const sim::InstructionEvent &e : trace.instructions) {
+    first[e.node] = std::min(first[e.node], e.issue);
+    last[e.node] = std::max(last[e.node], e.done);
+  }
+  r.occupied.resize(r.sram.size());
+  for (size_t i = 0; i < r.sram.size(); ++i)
+    r.occupied[i] = first[i] == UINT64_MAX ? 0 : last[i] - first[i];
+  return std::optional<PhaseResult>(std::move(r));
+}

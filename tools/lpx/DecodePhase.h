@@ -1,0 +1,88 @@
+//===- DecodePhase.h - One phase of decode, compiled and simulated -*- C++ -*-===//
+//
+// `lpx decode` times two programs of the same model: the prefill of the
+// prompt and one decode step. Each is exported from the preset (shape-only
+// weights: timing needs no values), compiled for a number of chips and
+// simulated; what the command reports is read from the compiled program (its
+// buffer table) and the simulation, never from a formula.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_TOOLS_DECODEPHASE_H
+#define LPX_TOOLS_DECODEPHASE_H
+
+#include "lpx/isa/Program.h"
+#include "lpx/models/Presets.h"
+#include "lpx/sim/Simulator.h"
+#include "llvm/Support/Error.h"
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lpx::cli {
+
+/// What is being deployed, shared by every phase and chip count.
+struct DecodeTarget {
+  const models::DecoderConfig *preset = nullptr; // null: `modelFile` as is
+  std::string modelFile;                         // a decode-step ONNX model
+  isa::ChipSpec chip;
+  std::string weights, activations; // number formats; empty: the model's
+  unsigned tp = 0, pp = 0;          // 0: the compiler's placement
+  /// An ONNX file without a KV cache to keep resident (its step is compiled
+  /// as it is); presets always have one.
+  bool noResidentKV = false;
+  std::string scratchDir;           // where exports are written and removed
+};
+
+/// The shape of one phase: `query` tokens per sequence into a cache of
+/// `context` positions, for `batch` sequences.
+struct PhaseShape {
+  int64_t context = 0, query = 1, batch = 1;
+};
+
+/// One chip's SRAM as the program's buffer table lays it out.
+struct ChipSram {
+  uint64_t weights = 0;     // constants
+  uint64_t kvCache = 0;     // past/present key and value buffers
+  uint64_t activations = 0; // the rest of the highest address in use
+  uint64_t capacity = 0;
+  uint64_t used() const { return weights + kvCache + activations; }
+};
+
+struct PhaseResult {
+  std::optional<isa::VerifiedProgram> program;
+  sim::SimResult sim;
+  std::vector<ChipSram> sram; // per chip
+  /// Per chip: cycles from its first issue to its last completion in the
+  /// simulation (0 for a chip with no instruction): the stage time a second
+  /// group of sequences would wait for.
+  std::vector<uint64_t> occupied;
+  double computeUs() const;
+  double hostUs() const { return sim.hostInputUs + sim.hostOutputUs; }
+};
+
+/// A compile that failed: `doesNotFit` when the compiler said the model
+/// does not fit on that many chips (its message carries the numbers), with
+/// the chips it said would hold the weights if it named them.
+struct PhaseFailure {
+  std::string message;
+  bool doesNotFit = false;
+  unsigned chipsHint = 0;
+};
+
+/// Told as a compile moves from stage to stage.
+using PhaseProgress =
+    std::function<void(llvm::StringRef stage, unsigned index, unsigned count)>;
+
+/// Exports, compiles for `chips` chips and simulates one phase. A failure
+/// to compile is returned in `failure`, not as an error.
+llvm::Expected<std::optional<PhaseResult>>
+runPhase(const DecodeTarget &target, const PhaseShape &shape, unsigned chips,
+         PhaseFailure &failure, const PhaseProgress &progress = {});
+
+/// Per-chip SRAM from a program's buffer table.
+std::vector<ChipSram> sramByChip(const isa::VerifiedProgram &prog);
+
+} // namespace lpx::cli
+
+#endif

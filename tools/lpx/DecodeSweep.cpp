@@ -1,0 +1,40 @@
+//===- DecodeSweep.cpp - TPOT against context length, as CSV and SVG ------===//
+#include "DecodeSweep.h"
+#include "SvgPlot.h"
+
+#include <fmt/format.h>
+
+using namespace lpx::cli;
+
+std::string lpx::cli::decodeSweepCsv(const std::vector<DecodeMetrics> &points) {
+  std::string out = "context,chips,tpot_us,tpot_compute_us,tpot_host_io_us,"
+                    "physical_bound_us,efficiency,tokens_per_second,"
+                    "bottleneck\n";
+  for (const DecodeMetrics &m : points) {
+    std::string why = m.bottleneck;
+    for (char &c : why)
+      if (c == '"')
+        c = '\'';
+    out += fmt::format("{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f},{:.1f},\"{}\"\n",
+                       m.context, m.chips, m.tpotUs(), m.tpotComputeUs,
+                       m.tpotHostUs, m.physicalBoundUs, m.efficiency,
+                       m.tokensPerSecond, why);
+  }
+  return out;
+}
+
+std::string lpx::cli::decodeSweepSvg(const std::vector<DecodeMetrics> &points) {
+  PlotSpec plot;
+  const DecodeMetrics &first = points.front();
+  plot.title = fmt::format("Time per output token of {} on {}, batch {}",
+                           first.model, first.chipName, first.batch);
+  plot.xLabel = "context length (positions)";
+  plot.yLabel = "microseconds";
+  PlotSeries tpot{"TPOT, simulated step", {}}, bound{"physical bound", {}};
+  for (const DecodeMetrics &m : points) {
+    tpot.points.push_back({double(m.context), m.tpotComputeUs});
+    bound.points.push_back({double(m.context), m.physicalBoundUs});
+  }
+  plot.series = {std::move(tpot), std::move(bound)};
+  return renderSvg(plot);
+}
