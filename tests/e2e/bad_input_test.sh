@@ -65,6 +65,10 @@ expect_error "unsupported ops reported" "nonzero_node|rand_node" -- \
   "$lpx" compile "$tmp/unsupported.onnx" -o "$tmp/out.lpxb"
 expect_error "model too big for the nodes" "does not fit.*bytes.*nodes would" -- \
   "$lpx" compile "$mlp" --chip "$tmp/tiny.yaml" -o "$tmp/out.lpxb"
+expect_error "zero --tp" "tp: Value 0 not in range" -- \
+  "$lpx" compile "$mlp" --tp 0 -o "$tmp/out.lpxb"
+expect_error "tp x pp beyond the nodes" "tp 4 --pp 2 needs 8 nodes; compiling for 4" -- \
+  "$lpx" compile "$mlp" --nodes 4 --tp 4 --pp 2 -o "$tmp/out.lpxb"
 expect_error "unknown chip preset" "chip" -- \
   "$lpx" compile "$mlp" --chip no-such-chip -o "$tmp/out.lpxb"
 expect_error "bad --input-shape" "input-shape" -- \

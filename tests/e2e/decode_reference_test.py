@@ -3,9 +3,10 @@
 onnxruntime's (models/reference/decode/*.json, made by
 models/reference/decode.mjs).
 
-Usage: decode_reference_test.py LPX REFERENCE_DIR [MODEL...]
+Usage: decode_reference_test.py LPX REFERENCE_DIR [--nodes N] [--tp T] [--pp P] [MODEL...]
 
-For each model: `lpx models export` (context 64), `lpx compile` for 2 chips,
+For each model: `lpx models export` (context 64), `lpx compile` for N chips
+(default 2; the placement the compiler chooses, or the given --tp / --pp),
 then the reference's steps one by one with `lpx run --out`: prompt ids 1, 2, 3
 and the generated ids, position = step, the cache carried as the reference
 script carries it (present minus its oldest position is the next past, the
@@ -31,7 +32,7 @@ def write(dirname, index, name, array):
         f.write(t.SerializeToString())
 
 
-def run_model(lpx, ref_dir, model, tmp):
+def run_model(lpx, ref_dir, model, tmp, placement):
     with open(os.path.join(ref_dir, f"{model}.json")) as f:
         ref = json.load(f)
     context = ref["context"]
@@ -39,7 +40,7 @@ def run_model(lpx, ref_dir, model, tmp):
     prog = os.path.join(tmp, f"{model}.lpxb")
     subprocess.run([lpx, "models", "export", model, "-o", onnx_file,
                     "--context", str(context)], check=True, capture_output=True)
-    subprocess.run([lpx, "compile", onnx_file, "-o", prog, "--nodes", "2"],
+    subprocess.run([lpx, "compile", onnx_file, "-o", prog, *placement],
                    check=True, capture_output=True)
     import onnx
     g = onnx.load(onnx_file).graph
@@ -99,14 +100,25 @@ def run_each(models, check):
 
 
 def main(run=None):
-    """`run(lpx, ref_dir, model, tmp)` (default run_model) for the models on
-    the command line, or the tiny presets (also used by
-    prefill_reference_test.py)."""
-    run = run or run_model
-    lpx, ref_dir, *models = sys.argv[1:]
+    """`run(lpx, ref_dir, model, tmp)` (default run_model, with the
+    placement options --nodes / --tp / --pp) for the models on the command
+    line, or the tiny presets (also used by prefill_reference_test.py)."""
+    lpx, ref_dir, *rest = sys.argv[1:]
+    placement, models = ["--nodes", "2"], []
+    while rest:
+        if rest[0] in ("--nodes", "--tp", "--pp"):
+            if rest[0] == "--nodes":
+                placement = []
+            placement += rest[:2]
+            rest = rest[2:]
+        else:
+            models.append(rest.pop(0))
     with tempfile.TemporaryDirectory() as tmp:
-        return run_each(models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"],
-                        lambda m: run(lpx, ref_dir, m, tmp))
+        if run:
+            check = lambda m: run(lpx, ref_dir, m, tmp)
+        else:
+            check = lambda m: run_model(lpx, ref_dir, m, tmp, placement)
+        return run_each(models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"], check)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ struct CompileArgs {
   std::string output;
   std::string chip;
   unsigned nodes = 1;
+  unsigned tp = 0, pp = 0;                // 0: the compiler chooses
   std::vector<std::string> inputShapes; // name=1x128
   std::vector<std::string> constInputs; // name=file.pb
   std::vector<std::string> sets;        // chip overrides: key=value

@@ -41,6 +41,13 @@ int lpx::cli::runCompile(const CompileArgs &args) {
         progress->printAbove(report);
       else
         report();
+    } else if (d.getSeverity() == mlir::DiagnosticSeverity::Remark) {
+      // The placement chosen, and why.
+      auto remark = [&] { llvm::errs() << d.str() << "\n"; };
+      if (progress)
+        progress->printAbove(remark);
+      else
+        remark();
     }
     return mlir::success();
   });
@@ -50,7 +57,7 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     return kError;
   };
   CompileOptions opts{args.nodes, args.weights, args.activations,
-                      args.residentKV};
+                      args.residentKV, args.tp, args.pp};
 
   if (args.emit != "program") {
     StopAfter stop = args.emit == "graph"         ? StopAfter::Graph

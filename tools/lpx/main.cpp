@@ -24,6 +24,14 @@ int main(int argc, char **argv) {
                 "Chip preset or description file (default: " + defaultChip + ")");
   c->add_option("--nodes", compile.nodes, "Number of nodes (chips)")
       ->check(CLI::Range(1u, 1u << 20));
+  c->add_option("--tp", compile.tp,
+                "Chips per tensor-parallel group (default: a group, up to "
+                "the model's KV heads)")
+      ->check(CLI::Range(1u, 1u << 20));
+  c->add_option("--pp", compile.pp,
+                "Pipeline stages of consecutive layers (default: the nodes "
+                "left over by --tp)")
+      ->check(CLI::Range(1u, 1u << 20));
   c->add_option("--input-shape", compile.inputShapes,
                 "Pin an input's shape: name=1x128 (repeatable)");
   c->add_option("--const-input", compile.constInputs,

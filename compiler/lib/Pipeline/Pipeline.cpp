@@ -21,7 +21,7 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   }
   if (stop == StopAfter::Graph)
     return passes;
-  pm.addPass(createPartition(PartitionOptions{opts.nodes}));
+  pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));
   pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)
     return passes + 2;
@@ -35,6 +35,11 @@ namespace {
 struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<unsigned> nodes{*this, "nodes", llvm::cl::desc("Number of nodes"),
                          llvm::cl::init(1)};
+  Option<unsigned> tp{*this, "tp",
+                      llvm::cl::desc("Chips per tensor-parallel group"),
+                      llvm::cl::init(0)};
+  Option<unsigned> pp{*this, "pp", llvm::cl::desc("Pipeline stages"),
+                      llvm::cl::init(0)};
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Chip preset or description file"),
                            llvm::cl::init("")};
@@ -56,6 +61,6 @@ void lpx::registerPipelines() {
       [](OpPassManager &pm, const PipelineOptions &o) {
         pm.addPass(createAttachChip(AttachChipOptions{o.chip}));
         buildPipeline(pm, CompileOptions{o.nodes, o.weights, o.activations,
-                                         o.residentKV});
+                                         o.residentKV, o.tp, o.pp});
       });
 }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PartitionPieces.h"
+#include "PartitionShard.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
@@ -463,6 +464,22 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
   LogicalResult partition(func::FuncOp f, const isa::ChipSpec &spec) {
     if (f.getBody().getBlocks().size() != 1)
       return f.emitError("expected a function with a single block");
+    FailureOr<std::optional<Mesh>> mesh = chooseMesh(f, spec);
+    if (failed(mesh))
+      return failure();
+    if (*mesh) {
+      // Counted before placing, for the error when it does not fit.
+      const uint64_t usable = spec.sram.bytes - spec.sram.bytes / 4;
+      int64_t most = int64_t(std::min<uint64_t>(isa::maxChips(spec), 1u << 20));
+      int64_t stages =
+          stagesNeeded(f, (*mesh)->tp, usable, std::max<int64_t>(1, most / (*mesh)->tp));
+      placeOnMesh(f, **mesh);
+      scatterInputs(f);
+      gatherOutputs(f);
+      materializeOutputs(f);
+      connect(f);
+      return checkMeshFits(f, **mesh, spec, stages);
+    }
     Plan plan = planPlacement(f, numNodes, spec.sram.bytes);
     if (!plan.fits())
       return reportTooBig(f, plan, spec);
@@ -487,6 +504,97 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     materializeOutputs(f);
     connect(f);
     return success();
+  }
+
+  /// The tensor- and pipeline-parallel placement, said in a remark; none
+  /// (the older placement, every MatMul split over all nodes) for one node,
+  /// or for a model that is not a transformer unless --tp or --pp is given.
+  FailureOr<std::optional<Mesh>> chooseMesh(func::FuncOp f,
+                                            const isa::ChipSpec &spec) {
+    const int64_t nodes = numNodes, tp = this->tp, pp = this->pp;
+    if ((!tp && !pp && nodes < 2) || nodes < 1)
+      return std::optional<Mesh>();
+    unfuseProjections(f);
+    const int64_t heads = projectionHeads(f);
+    if (!tp && !pp && !heads)
+      return std::optional<Mesh>();
+    if (std::max<int64_t>(tp, 1) * std::max<int64_t>(pp, 1) > nodes) {
+      f.emitError() << "--tp " << tp << " --pp " << pp << " needs "
+                    << std::max<int64_t>(tp, 1) * std::max<int64_t>(pp, 1)
+                    << " nodes; compiling for " << nodes;
+      return failure();
+    }
+    int64_t group = spec.topology.groupSize ? spec.topology.groupSize : nodes;
+    int64_t wanted = tp   ? int64_t(tp)
+                     : pp ? nodes / pp
+                          : std::min(group, nodes);
+    Mesh m;
+    m.tp = headDivisor(heads, std::max<int64_t>(wanted, 1));
+    m.pp = pp ? pp : std::max<int64_t>(1, nodes / m.tp);
+    InFlightDiagnostic r = f.emitRemark();
+    r << "placement: tp " << m.tp << " x pp " << m.pp << " on "
+      << m.tp * m.pp << " of " << nodes << " nodes: ";
+    if (heads)
+      r << "attention split by KV head over " << m.tp << " chip"
+        << (m.tp == 1 ? "" : "s") << " ("
+        << (tp   ? "--tp " + std::to_string(tp)
+            : pp ? std::to_string(nodes) + " nodes over --pp " +
+                       std::to_string(pp)
+            : nodes < group ? std::to_string(nodes) + " nodes"
+                            : std::to_string(group) + " chips per group")
+        << (m.tp < wanted ? ", lowered to divide the model's "
+                          : "; the model has ")
+        << heads << " KV heads), MLP by columns then rows, ";
+    else
+      r << "MatMuls split over " << m.tp << " chips, ";
+    r << m.pp << " pipeline stage" << (m.pp == 1 ? "" : "s")
+      << " of consecutive layers";
+    return std::optional<Mesh>(m);
+  }
+
+  /// Every node's weights, inputs and outputs within its SRAM; else the
+  /// error names the fullest node and a chip count that would hold them
+  /// (a quarter of each node kept for temporaries).
+  LogicalResult checkMeshFits(func::FuncOp f, const Mesh &mesh,
+                              const isa::ChipSpec &spec, int64_t needed) {
+    SmallVector<uint64_t> weights(numNodes, 0), acts(numNodes, 0);
+    for (Operation &op : f.getBody().front())
+      if (auto c = dyn_cast<ConstantOp>(op))
+        weights[*part::getNode(c)] += bytesOf(c.getType());
+    for (BlockArgument arg : f.getArguments())
+      acts[part::getNodeOfValue(arg)] += bytesOf(arg.getType());
+    for (Value v : f.getBody().front().getTerminator()->getOperands())
+      acts[part::getNodeOfValue(v)] += bytesOf(v.getType());
+    size_t worst = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < weights.size(); ++i) {
+      total += weights[i] + acts[i];
+      if (weights[i] + acts[i] > weights[worst] + acts[worst])
+        worst = i;
+    }
+    const uint64_t capacity = spec.sram.bytes;
+    if (weights[worst] + acts[worst] <= capacity)
+      return success();
+    // `needed`: the stages (cut at layer boundaries, as placed) whose
+    // fullest keeps a quarter of each node free for temporaries; at least
+    // one more than now when resident data alone overflows this count.
+    uint64_t stages = std::max<int64_t>(needed, mesh.pp + 1);
+    InFlightDiagnostic d = f.emitError();
+    d << "model does not fit on " << unsigned(numNodes)
+                  << " nodes of '" << spec.name << "' as tp " << mesh.tp
+                  << " x pp " << mesh.pp << ": node " << worst
+                  << " would hold " << weights[worst]
+                  << " bytes of weights and " << acts[worst]
+                  << " bytes of program inputs and outputs in " << capacity
+                  << " bytes of SRAM (in all " << total << " bytes); ";
+    if (needed)
+      d << stages * mesh.tp << " nodes would hold them (tp " << mesh.tp
+        << " x pp " << stages << ")";
+    else
+      d << "no count of stages of " << mesh.tp
+        << " chips up to the topology's maximum of " << isa::maxChips(spec)
+        << " chips holds them";
+    return failure();
   }
 
   /// The smallest chip count whose plan fits, counting whole groups beyond

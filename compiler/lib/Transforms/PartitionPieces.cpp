@@ -146,8 +146,9 @@ void lpx::gatherOutputs(func::FuncOp f) {
       at += shape[axis];
       // A piece must be computed into its own buffer on a node.
       Operation *def = in.getDefiningOp();
-      ok = ok && def && !llvm::isa<graph::ConstantOp>(def) && in.hasOneUse() &&
-           part::getNode(def);
+      // (It may have other readers: the KV cache a split attention reads.)
+      ok = ok && def && !llvm::isa<graph::ConstantOp>(def) &&
+           llvm::count(cat->getOperands(), in) == 1 && part::getNode(def);
     }
     for (auto [in, off] : llvm::zip(ok ? cat.getInputs() : ValueRange(),
                                     offsets))

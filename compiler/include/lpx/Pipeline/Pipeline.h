@@ -15,6 +15,8 @@ struct CompileOptions {
   std::string weights;     // number format of MatMul weights; empty: keep
   std::string activations; // number format of other values; empty: keep
   bool residentKV = false; // KV cache resident in SRAM (lpx-resident-kv)
+  unsigned tp = 0;         // chips per tensor-parallel group; 0: chosen
+  unsigned pp = 0;         // pipeline stages; 0: chosen
 };
 
 /// How far the pipeline goes: each IR level can be stopped at and printed.

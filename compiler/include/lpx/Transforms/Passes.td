@@ -80,16 +80,26 @@ def AttachChip : Pass<"lpx-attach-chip", "mlir::ModuleOp"> {
 def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
   let summary = "Place every op on a node and make cross-node values explicit";
   let description = [{
-    IR level 1 to 2. MatMuls whose right operand is a constant 2-D weight are
-    split tensor-parallel over all nodes: by output columns (the activation
-    is sent to every node and the slices concatenated), or by the reduction
-    dimension when it is the larger one (the activation is sliced and the
-    partial products summed). Other ops stay on a home node that moves to
-    the next node when the current one's SRAM is full of weights. Every value
-    used on another node than its own goes through `lpx_part.transfer`.
+    IR level 1 to 2. A transformer (a projection reshaped into heads), or
+    any model given `tp` or `pp`, is placed tensor- and pipeline-parallel:
+    stages of consecutive layers on groups of `tp` nodes, and in each group
+    the shardings that MatMuls with constant weights start (columns, on head
+    boundaries) propagated through the ops one rule per op family, with
+    row-split MatMuls summed by a tree over the group's links; a remark says
+    which placement was chosen. Otherwise MatMuls whose right operand is a
+    constant 2-D weight are split tensor-parallel over all nodes: by output
+    columns, or by the reduction dimension when it is the larger one, and
+    other ops stay on a home node that moves to the next node when the
+    current one's SRAM is full of weights. Every value used on another node
+    than its own goes through `lpx_part.transfer`.
   }];
   let options = [
     Option<"numNodes", "nodes", "unsigned", "1", "Number of nodes (chips)">,
+    Option<"tp", "tp", "unsigned", "0",
+           "Chips per tensor-parallel group (0: the group size, up to the "
+           "model's KV heads)">,
+    Option<"pp", "pp", "unsigned", "0",
+           "Pipeline stages (0: the nodes left over by tp)">,
   ];
   let dependentDialects = ["::lpx::graph::GraphDialect",
                            "::lpx::part::PartDialect"];

@@ -1,0 +1,725 @@
+//===- PartitionShard.cpp - Tensor and pipeline parallel placement --------===//
+//
+// One walk in program order. Each op gets a stage (consecutive layers by
+// weight bytes, cut after a residual add); then either a rule splits it
+// into one op per piece of its split operand, or it runs whole on its
+// stage's first node with its split operands gathered there. See
+// PartitionShard.h.
+//
+//===----------------------------------------------------------------------===//
+#include "PartitionShard.h"
+
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Part/IR/PartOps.h"
+#include "lpx/Target/ISABridge.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace lpx;
+using namespace lpx::graph;
+
+namespace {
+
+/// A value split along `axis`: piece i holds [lo[i], hi[i]) on nodes[i].
+struct Layout {
+  int64_t axis = -1;
+  SmallVector<int64_t> lo, hi, nodes;
+  SmallVector<Value> pieces;
+  bool sameSplit(const Layout &o) const {
+    return lo == o.lo && hi == o.hi && nodes == o.nodes;
+  }
+};
+
+RankedTensorType rankedOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
+/// The axis of `to` along which the pieces of `from` split along `axis`
+/// (ranges lo, hi) hold the same elements, and the ranges there; -1 when
+/// the reshape mixes the split axis with others.
+int64_t reshapedAxis(ArrayRef<int64_t> from, int64_t axis,
+                     ArrayRef<int64_t> to, SmallVector<int64_t> &lo,
+                     SmallVector<int64_t> &hi) {
+  int64_t outer = product(from.take_front(axis));
+  int64_t inner = product(from.drop_front(axis + 1));
+  int64_t span = from[axis] * inner;
+  for (int64_t b = 0; b < int64_t(to.size()); ++b) {
+    int64_t j = product(to.drop_front(b + 1));
+    if (product(to.take_front(b)) != outer || to[b] * j != span || to[b] < 2)
+      continue;
+    bool ok = true;
+    for (size_t i = 0; i < lo.size(); ++i)
+      ok = ok && (lo[i] * inner) % j == 0 && (hi[i] * inner) % j == 0;
+    if (!ok)
+      continue;
+    for (size_t i = 0; i < lo.size(); ++i) {
+      lo[i] = lo[i] * inner / j;
+      hi[i] = hi[i] * inner / j;
+    }
+    return b;
+  }
+  return -1;
+}
+
+/// Ops that apply one function per element with numpy broadcasting: split
+/// along any axis they do not broadcast.
+bool isPointwise(Operation *op) {
+  return llvm::isa<AddOp, SubOp, MulOp, DivOp, PowOp, WhereOp, SqrtOp, NegOp,
+                   ReluOp, SigmoidOp, TanhOp, CastOp, UnaryFnOp, BinaryFnOp>(
+      op);
+}
+
+/// A MatMul's or an embedding Gather's constant 2-D weight that can be cut.
+ConstantOp splittableWeight(Operation *op) {
+  ConstantOp c;
+  if (auto m = dyn_cast<MatMulOp>(op))
+    c = m.getRhs().getDefiningOp<ConstantOp>();
+  else if (auto g = dyn_cast<GatherOp>(op); g && g.getAxis() == 0)
+    c = g.getData().getDefiningOp<ConstantOp>();
+  if (!c || rankedOf(c).getRank() != 2)
+    return nullptr;
+  unsigned bits = c.getValue().getElementType().getIntOrFloatBitWidth();
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  bool ok = isShapeOnly(c.getValue()) ? bits % 8 == 0
+                                      : dense && (dense.isSplat() || bits % 8 == 0);
+  return ok ? c : nullptr;
+}
+
+/// The add of a constant bias that is `v`'s only reader, or null.
+AddOp biasAddOf(Value v) {
+  if (!v.hasOneUse())
+    return nullptr;
+  auto add = dyn_cast<AddOp>(*v.getUsers().begin());
+  Value other = add && add.getLhs() == v ? add.getRhs()
+                : add                    ? add.getLhs()
+                                         : Value();
+  return other && other.getDefiningOp<ConstantOp>() &&
+                 rankedOf(other).getRank() == 1 && add.getType() == v.getType()
+             ? add
+             : nullptr;
+}
+
+/// Heads a MatMul's result (plus a bias) is reshaped into by its only
+/// reader, and the size of one head; {0, 0} if it is not.
+std::pair<int64_t, int64_t> headsOf(Operation *op) {
+  Value r = op->getResult(0);
+  if (AddOp bias = biasAddOf(r))
+    r = bias.getResult();
+  if (!r.hasOneUse())
+    return {0, 0};
+  auto reshape = dyn_cast<ReshapeOp>(*r.getUsers().begin());
+  if (!reshape)
+    return {0, 0};
+  auto from = rankedOf(r).getShape();
+  auto to = reshape.getType().getShape();
+  if (to.size() != from.size() + 1 || to.drop_back(2) != from.drop_back() ||
+      to[to.size() - 2] < 2)
+    return {0, 0};
+  return {to[to.size() - 2], to.back()};
+}
+
+/// A residual add: both operands have the result's shape and the result
+/// feeds several ops (the next norm and the next residual add).
+bool isResidualAdd(Operation *op) {
+  auto add = dyn_cast<AddOp>(op);
+  if (!add || add.getLhs().getType() != add.getType() ||
+      add.getRhs().getType() != add.getType() || add.getType().getRank() < 2)
+    return false;
+  return !add.getResult().hasOneUse();
+}
+
+/// The ops of `f` that get a stage: all but constants and the return.
+SmallVector<Operation *> placedOps(func::FuncOp f) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : f.getBody().front().without_terminator())
+    if (!llvm::isa<ConstantOp>(op))
+      ops.push_back(&op);
+  return ops;
+}
+
+/// Stage of each op under `pp` stages: stage s takes the ops up to the one
+/// where the weights read so far pass (s + 1) / pp of all weights, and on
+/// to the next residual add (so only the residual stream and values
+/// computed once cross stages).
+SmallVector<int64_t> stagesOf(ArrayRef<Operation *> ops, int64_t pp) {
+  llvm::DenseSet<Operation *> seen;
+  uint64_t total = 0, sofar = 0;
+  bool residuals = false;
+  for (Operation *op : ops) {
+    residuals = residuals || isResidualAdd(op);
+    for (Value v : op->getOperands())
+      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
+        total += tensorDescOf(c.getType()).bytes();
+  }
+  seen.clear();
+  SmallVector<int64_t> stages;
+  int64_t s = 0;
+  bool due = false;
+  for (Operation *op : ops) {
+    stages.push_back(s);
+    for (Value v : op->getOperands())
+      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
+        sofar += tensorDescOf(c.getType()).bytes();
+    due = due ||
+          (s + 1 < pp && sofar * uint64_t(pp) >= total * uint64_t(s + 1));
+    if (due && (!residuals || isResidualAdd(op))) {
+      ++s;
+      due = false;
+    }
+  }
+  return stages;
+}
+
+class Sharder {
+public:
+  Sharder(func::FuncOp f, const Mesh &mesh) : f(f), mesh(mesh) {}
+
+  void run() {
+    for (BlockArgument arg : f.getArguments())
+      if (f.getArgAttr(arg.getArgNumber(), kStateAttr))
+        pinned.insert(arg);
+    SmallVector<Operation *> ops = placedOps(f);
+    assignStages(ops);
+    for (Operation *op : ops) {
+      if (!shard(op))
+        placeWhole(op);
+    }
+    Operation *ret = f.getBody().front().getTerminator();
+    for (OpOperand &use : ret->getOpOperands())
+      if (layouts.count(use.get()))
+        use.set(gather(use.get()));
+    for (Operation *op : llvm::reverse(split)) {
+      Value r = op->getResult(0);
+      if (!r.use_empty())
+        r.replaceAllUsesWith(gather(r));
+      op->erase();
+    }
+    for (Operation *op : llvm::reverse(bypassed))
+      if (op->use_empty())
+        op->erase();
+    for (BlockArgument arg : f.getArguments())
+      if (!arg.use_empty())
+        f.setArgAttr(arg.getArgNumber(), part::PartDialect::kNodeAttr,
+                     IntegerAttr::get(IntegerType::get(f.getContext(), 64),
+                                      nodeOfFirstUser(arg)));
+  }
+
+private:
+  func::FuncOp f;
+  Mesh mesh;
+  llvm::DenseMap<Operation *, int64_t> stage;
+  llvm::DenseMap<Value, Layout> layouts;
+  llvm::DenseMap<Value, Value> gathered;
+  llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> slices;
+  llvm::DenseSet<Value> pinned;      // resident state and values read from it
+  SmallVector<Operation *> split;    // originals replaced by pieces
+  llvm::SetVector<Operation *> bypassed; // whole ops cloned into pieces
+
+  int64_t base(Operation *op) const { return stage.lookup(op) * mesh.tp; }
+
+  /// An input is written to the lowest node that reads it (the stage's
+  /// first node when one whole op reads it).
+  static int64_t nodeOfFirstUser(Value v) {
+    std::optional<int64_t> node;
+    for (Operation *user : v.getUsers())
+      if (auto n = part::getNode(user))
+        node = std::min(node.value_or(*n), *n);
+    return node.value_or(0);
+  }
+
+  void assignStages(ArrayRef<Operation *> ops) {
+    SmallVector<int64_t> stages = stagesOf(ops, mesh.pp);
+    for (auto [op, st] : llvm::zip(ops, stages))
+      stage[op] = st;
+  }
+
+  /// A split value joined on the node of its first piece (once).
+  Value gather(Value v) {
+    Value &g = gathered[v];
+    if (g)
+      return g;
+    const Layout &l = layouts[v];
+    OpBuilder b(f.getContext());
+    b.setInsertionPointAfter(l.pieces.back().getDefiningOp());
+    auto cat = b.create<ConcatOp>(v.getLoc(), v.getType(), l.pieces,
+                                  b.getI64IntegerAttr(l.axis));
+    part::setNode(cat, l.nodes.front());
+    return g = cat;
+  }
+
+  /// Rows [lo, hi) along `axis` of a whole value, for a piece on `node`: a
+  /// constant is cut at compile time, an input is sliced where the piece
+  /// is (so the host writes the piece there), a computed value where it is.
+  Value sliceOf(Value v, int64_t axis, int64_t lo, int64_t hi, int64_t node) {
+    auto key = std::make_tuple(v, axis, lo, hi);
+    if (auto it = slices.find(key);
+        it != slices.end() && part::getNodeOfValue(it->second) == node)
+      return it->second;
+    // (makeSlice may slice other values first: no reference into `slices`
+    // is held across it.)
+    Value s = makeSlice(v, axis, lo, hi, node);
+    slices[key] = s;
+    return s;
+  }
+
+  Value makeSlice(Value v, int64_t axis, int64_t lo, int64_t hi,
+                  int64_t node) {
+    auto type = rankedOf(v);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = hi - lo;
+    OpBuilder b(f.getContext());
+    if (auto c = v.getDefiningOp<ConstantOp>()) {
+      b.setInsertionPoint(c);
+      if (ElementsAttr cut =
+              sliceElements(c.getValue(), axis, lo, hi, slices.size())) {
+        auto piece = b.create<ConstantOp>(c.getLoc(), cut);
+        part::setNode(piece, node);
+        return piece;
+      }
+    }
+    Operation *def = v.getDefiningOp();
+    if (def && isPointwise(def) && v.hasOneUse() && def->getNumResults() == 1)
+      return slicePointwise(def, axis, lo, hi, node);
+    if (def && !llvm::isa<ConstantOp>(def))
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(&f.getBody().front());
+    SmallVector<int64_t> starts(type.getRank(), 0), steps(type.getRank(), 1);
+    starts[axis] = lo;
+    auto slice = b.create<SliceOp>(
+        v.getLoc(), RankedTensorType::get(shape, type.getElementType()), v,
+        b.getDenseI64ArrayAttr(starts), b.getDenseI64ArrayAttr(steps));
+    part::setNode(slice, def && !llvm::isa<ConstantOp>(def)
+                             ? part::getNodeOfValue(v)
+                             : node);
+    return slice;
+  }
+
+  /// A piece of a pointwise op's result that only a split op reads: the
+  /// op itself runs piecewise on pieces of its operands (so a cast of the
+  /// KV cache input reads the pieces the host writes to each node).
+  Value slicePointwise(Operation *def, int64_t axis, int64_t lo, int64_t hi,
+                       int64_t node) {
+    auto type = rankedOf(def->getResult(0));
+    IRMapping map;
+    for (Value u : def->getOperands()) {
+      int64_t a = axis - (type.getRank() - rankedOf(u).getRank());
+      if (a >= 0 && rankedOf(u).getDimSize(a) != 1 && !layouts.count(u))
+        map.map(u, sliceOf(u, a, lo, hi, node));
+    }
+    OpBuilder b(def);
+    Operation *piece = b.clone(*def, map);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = hi - lo;
+    piece->getResult(0).setType(
+        RankedTensorType::get(shape, type.getElementType()));
+    part::setNode(piece, node);
+    bypassed.insert(def);
+    return piece->getResult(0);
+  }
+
+  void placeWhole(Operation *op) {
+    bool reads = false;
+    for (OpOperand &use : op->getOpOperands()) {
+      if (layouts.count(use.get()))
+        use.set(gather(use.get()));
+      reads = reads || pinned.contains(use.get());
+    }
+    part::setNode(op, base(op));
+    // Resident state (a KV cache kept in SRAM by lpx-resident-kv) is not
+    // split here: what is computed from it stays with it rather than
+    // moving the cache over links every step.
+    if (reads || llvm::isa<StateWriteOp>(op))
+      for (Value r : op->getResults())
+        pinned.insert(r);
+  }
+
+  /// How each operand of a piecewise op is read: its own piece, whole, or
+  /// sliced along an axis.
+  struct Operand {
+    enum Kind { Piece, Whole, Slice } kind = Whole;
+    int64_t axis = -1;
+  };
+
+  /// Reads operand `v` of an op split like `l`, whose own axis for the
+  /// split is `axis` (-1 or a size-1 dim: it is broadcast, read whole).
+  std::optional<Operand> operandFor(Value v, int64_t axis, const Layout &l) {
+    if (pinned.contains(v))
+      return std::nullopt; // resident state: the op runs where it is
+    auto it = layouts.find(v);
+    if (axis < 0 || rankedOf(v).getDimSize(axis) == 1)
+      return it == layouts.end() ? std::optional<Operand>(Operand{})
+                                 : std::nullopt;
+    if (it != layouts.end())
+      return it->second.axis == axis && it->second.sameSplit(l)
+                 ? std::optional<Operand>({Operand::Piece, axis})
+                 : std::nullopt;
+    return Operand{Operand::Slice, axis};
+  }
+
+  /// The rule of `op`'s family, given the split operand `which` with layout
+  /// `l`: the operands' reads and the result's split axis; false when the
+  /// op cannot run piecewise on that split.
+  bool rule(Operation *op, unsigned which, const Layout &l,
+            SmallVector<Operand> &reads, int64_t &outAxis,
+            SmallVector<int64_t> &lo, SmallVector<int64_t> &hi) {
+    if (op->getNumResults() != 1)
+      return false;
+    auto out = rankedOf(op->getResult(0));
+    auto in = rankedOf(op->getOperand(which));
+    int64_t a = l.axis, rank = out.getRank();
+    lo = l.lo;
+    hi = l.hi;
+    reads.assign(op->getNumOperands(), Operand{});
+    auto alignedReads = [&] { // operands right-aligned with the result
+      for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+        int64_t axis = outAxis - (rank - rankedOf(v).getRank());
+        auto r = operandFor(v, axis, l);
+        if (!r)
+          return false;
+        reads[i] = *r;
+      }
+      return true;
+    };
+    if (isPointwise(op)) {
+      outAxis = a + (rank - in.getRank());
+      return out.getDimSize(outAxis) == in.getDimSize(a) && alignedReads();
+    }
+    if (auto t = dyn_cast<TransposeOp>(op)) {
+      outAxis = llvm::find(t.getPerm(), a) - t.getPerm().begin();
+      reads[0] = {Operand::Piece, a};
+      return true;
+    }
+    if (llvm::isa<ReshapeOp>(op)) {
+      outAxis = reshapedAxis(in.getShape(), a, out.getShape(), lo, hi);
+      reads[0] = {Operand::Piece, a};
+      return outAxis >= 0;
+    }
+    if (llvm::isa<BroadcastOp>(op)) {
+      outAxis = a + (rank - in.getRank());
+      reads[0] = {Operand::Piece, a};
+      return out.getDimSize(outAxis) == in.getDimSize(a);
+    }
+    if (auto c = dyn_cast<ConcatOp>(op)) {
+      outAxis = a;
+      return int64_t(c.getAxis()) != a && alignedReads();
+    }
+    if (auto s = dyn_cast<SliceOp>(op)) {
+      outAxis = a;
+      reads[0] = {Operand::Piece, a};
+      return s.getStarts()[a] == 0 && s.getSteps()[a] == 1 &&
+             out.getDimSize(a) == in.getDimSize(a);
+    }
+    if (llvm::isa<SoftmaxOp, LogSoftmaxOp, HardmaxOp>(op)) {
+      outAxis = a;
+      reads[0] = {Operand::Piece, a};
+      return op->getAttrOfType<IntegerAttr>("axis").getInt() != a;
+    }
+    if (llvm::isa<ReduceOp, ReduceMeanOp>(op)) {
+      auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+      if (llvm::is_contained(axes, a))
+        return false;
+      outAxis = rank == in.getRank()
+                    ? a
+                    : a - llvm::count_if(axes, [&](int64_t x) { return x < a; });
+      reads[0] = {Operand::Piece, a};
+      return true;
+    }
+    if (auto m = dyn_cast<MatMulOp>(op)) {
+      // Batched products split along a batch axis (the attention's heads);
+      // a weight is never copied to every node.
+      if (a >= in.getRank() - 2 || m.getRhs().getDefiningOp<ConstantOp>())
+        return false;
+      outAxis = a + (rank - in.getRank());
+      return alignedReads();
+    }
+    return false;
+  }
+
+  /// Splits `op` if a rule allows; true when done.
+  bool shard(Operation *op) {
+    const Layout *driver = nullptr;
+    unsigned which = 0;
+    for (auto [i, v] : llvm::enumerate(op->getOperands()))
+      if (auto it = layouts.find(v); it != layouts.end()) {
+        driver = &it->second;
+        which = unsigned(i);
+        break;
+      }
+    if (!driver)
+      return mesh.tp > 1 && seedColumns(op);
+    if (driver->nodes.front() != base(op))
+      return false; // another stage's pieces: gather them here
+    if (rowSplit(op, which, *driver))
+      return true;
+    SmallVector<Operand> reads;
+    SmallVector<int64_t> lo, hi;
+    int64_t outAxis = -1;
+    Layout l = *driver; // `layouts` grows below
+    if (!rule(op, which, l, reads, outAxis, lo, hi))
+      return false;
+    Layout result{outAxis, lo, hi, l.nodes, {}};
+    OpBuilder b(op);
+    for (size_t i = 0; i < l.pieces.size(); ++i) {
+      IRMapping map;
+      for (auto [v, r] : llvm::zip(op->getOperands(), reads)) {
+        if (r.kind == Operand::Piece)
+          map.map(v, layouts[v].pieces[i]);
+        else if (r.kind == Operand::Slice)
+          map.map(v, sliceOf(v, r.axis, l.lo[i], l.hi[i], l.nodes[i]));
+      }
+      b.setInsertionPoint(op);
+      Operation *piece = b.clone(*op, map);
+      auto type = rankedOf(op->getResult(0));
+      SmallVector<int64_t> shape(type.getShape());
+      shape[outAxis] = hi[i] - lo[i];
+      piece->getResult(0).setType(
+          RankedTensorType::get(shape, type.getElementType()));
+      part::setNode(piece, l.nodes[i]);
+      result.pieces.push_back(piece->getResult(0));
+    }
+    layouts[op->getResult(0)] = std::move(result);
+    split.push_back(op);
+    return true;
+  }
+
+  /// A MatMul (or embedding Gather) with a constant weight and a whole
+  /// activation: one column block of the weight per node of the stage, on
+  /// head boundaries when the result is reshaped into heads.
+  bool seedColumns(Operation *op) {
+    ConstantOp w = splittableWeight(op);
+    if (!w)
+      return false;
+    int64_t n = rankedOf(w).getDimSize(1);
+    auto [heads, size] = headsOf(op);
+    int64_t unit = heads ? size : 1, units = heads ? heads : n;
+    int64_t parts = heads ? headDivisor(heads, mesh.tp)
+                          : std::min<int64_t>(mesh.tp, n);
+    if (parts < 2)
+      return false;
+    Layout l;
+    l.axis = rankedOf(op->getResult(0)).getRank() - 1;
+    OpBuilder b(op);
+    auto type = rankedOf(op->getResult(0));
+    for (int64_t i = 0; i < parts; ++i) {
+      int64_t lo = units * i / parts * unit, hi = units * (i + 1) / parts * unit;
+      int64_t node = base(op) + i;
+      Value slice = sliceOf(w, 1, lo, hi, node);
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() = hi - lo;
+      auto pieceType = RankedTensorType::get(shape, type.getElementType());
+      Operation *piece =
+          llvm::isa<GatherOp>(op)
+              ? b.create<GatherOp>(op->getLoc(), pieceType, slice,
+                                   op->getOperand(1), b.getI64IntegerAttr(0))
+              : b.create<MatMulOp>(op->getLoc(), pieceType, op->getOperand(0),
+                                   slice)
+                    .getOperation();
+      part::setNode(piece, node);
+      l.lo.push_back(lo);
+      l.hi.push_back(hi);
+      l.nodes.push_back(node);
+      l.pieces.push_back(piece->getResult(0));
+    }
+    Value r = op->getResult(0);
+    layouts[r] = std::move(l);
+    split.push_back(op);
+    // An embedding's rows start the residual stream, which stays whole:
+    // split along the hidden axis it would split the norms and the
+    // projections' reductions instead of their heads.
+    if (llvm::isa<GatherOp>(op)) {
+      r.replaceAllUsesWith(gather(r));
+      layouts.erase(r);
+    }
+    return true;
+  }
+
+  /// A MatMul with a constant weight whose activation is split along the
+  /// reduction axis: each node multiplies its piece by its rows of the
+  /// weight, and a tree over the group's links adds the partial sums
+  /// (log2(tp) rounds, each pair on its own link), ending on the first node.
+  bool rowSplit(Operation *op, unsigned which, const Layout &l) {
+    auto m = dyn_cast<MatMulOp>(op);
+    ConstantOp w = m ? splittableWeight(op) : nullptr;
+    if (!w || which != 0 || l.axis != rankedOf(m.getLhs()).getRank() - 1)
+      return false;
+    OpBuilder b(op);
+    SmallVector<Value> sums;
+    SmallVector<int64_t> nodes = l.nodes;
+    for (size_t i = 0; i < l.pieces.size(); ++i) {
+      Value rows = sliceOf(w, 0, l.lo[i], l.hi[i], l.nodes[i]);
+      auto piece = b.create<MatMulOp>(op->getLoc(), m.getType(), l.pieces[i],
+                                      rows);
+      part::setNode(piece, l.nodes[i]);
+      sums.push_back(piece);
+    }
+    for (size_t step = 1; step < sums.size(); step *= 2)
+      for (size_t i = 0; i + step < sums.size(); i += 2 * step) {
+        auto add = b.create<AddOp>(op->getLoc(), m.getType(), sums[i],
+                                   sums[i + step]);
+        part::setNode(add, nodes[i]);
+        sums[i] = add;
+      }
+    op->getResult(0).replaceAllUsesWith(sums.front());
+    op->erase();
+    return true;
+  }
+};
+
+} // namespace
+
+int64_t lpx::projectionHeads(func::FuncOp f) {
+  int64_t fewest = 0;
+  f.walk([&](MatMulOp m) {
+    if (!splittableWeight(m))
+      return;
+    if (int64_t h = headsOf(m).first)
+      fewest = fewest ? std::min(fewest, h) : h;
+  });
+  return fewest;
+}
+
+/// A fused projection (GPT-2's c_attn: one MatMul for Q, K and V, plus a
+/// bias) read only through slices of its columns, each reshaped into
+/// heads, becomes one MatMul (and bias) per slice with those columns of the
+/// weight, so each can be split on its own heads.
+void lpx::unfuseProjections(func::FuncOp f) {
+  SmallVector<MatMulOp> fused;
+  f.walk([&](MatMulOp m) {
+    if (!splittableWeight(m))
+      return;
+    Value r = m.getResult();
+    if (AddOp bias = biasAddOf(r))
+      r = bias.getResult();
+    int64_t last = rankedOf(r).getRank() - 1;
+    bool ok = !r.use_empty();
+    for (Operation *user : r.getUsers()) {
+      auto slice = dyn_cast<SliceOp>(user);
+      ok = ok && slice && llvm::all_of(slice.getSteps(), [](int64_t x) {
+             return x == 1;
+           });
+      for (int64_t a = 0; ok && a < last; ++a)
+        ok = slice.getType().getDimSize(a) == rankedOf(r).getDimSize(a);
+      ok = ok && slice.getResult().hasOneUse() && headsOf(slice).first;
+    }
+    if (ok)
+      fused.push_back(m);
+  });
+  for (MatMulOp m : fused) {
+    AddOp bias = biasAddOf(m.getResult());
+    Value r = bias ? bias.getResult() : m.getResult();
+    auto w = m.getRhs().getDefiningOp<ConstantOp>();
+    int64_t last = rankedOf(r).getRank() - 1, part = 0;
+    for (Operation *user : llvm::make_early_inc_range(r.getUsers())) {
+      auto slice = cast<SliceOp>(user);
+      int64_t lo = slice.getStarts()[last];
+      int64_t hi = lo + slice.getType().getDimSize(last);
+      OpBuilder b(slice);
+      auto cols = b.create<ConstantOp>(
+          w.getLoc(), sliceElements(w.getValue(), 1, lo, hi, part++));
+      Value v = b.create<MatMulOp>(m.getLoc(), slice.getType(), m.getLhs(),
+                                   cols);
+      if (bias) {
+        Value c = bias.getLhs() == m.getResult() ? bias.getRhs()
+                                                 : bias.getLhs();
+        auto cut = b.create<ConstantOp>(
+            c.getLoc(), sliceElements(c.getDefiningOp<ConstantOp>().getValue(),
+                                      0, lo, hi, part++));
+        v = b.create<AddOp>(bias.getLoc(), v, cut);
+      }
+      slice.getResult().replaceAllUsesWith(v);
+      slice.erase();
+    }
+    if (bias)
+      bias.erase();
+    m.erase();
+  }
+}
+
+int64_t lpx::headDivisor(int64_t heads, int64_t limit) {
+  if (heads <= 0)
+    return std::max<int64_t>(limit, 1);
+  for (int64_t d = std::min(heads, limit); d > 1; --d)
+    if (heads % d == 0)
+      return d;
+  return 1;
+}
+
+int64_t lpx::stagesNeeded(func::FuncOp f, int64_t tp, uint64_t usable,
+                          int64_t most) {
+  SmallVector<Operation *> ops = placedOps(f);
+  Operation *ret = f.getBody().front().getTerminator();
+  // The fullest stage's resident bytes, over tp chips: its weights, the
+  // inputs it reads first, the outputs it computes.
+  auto fullest = [&](int64_t pp) {
+    SmallVector<int64_t> stages = stagesOf(ops, pp);
+    SmallVector<uint64_t> bytes(pp, 0);
+    llvm::DenseSet<Value> seen;
+    for (auto [op, st] : llvm::zip(ops, stages)) {
+      for (Value v : op->getOperands())
+        if ((v.getDefiningOp<ConstantOp>() || llvm::isa<BlockArgument>(v)) &&
+            seen.insert(v).second)
+          bytes[st] += tensorDescOf(v.getType()).bytes();
+      if (llvm::is_contained(ret->getOperands(), op->getResult(0)))
+        bytes[st] += tensorDescOf(op->getResult(0).getType()).bytes();
+    }
+    return *llvm::max_element(bytes) / uint64_t(tp);
+  };
+  int64_t lo = 1, hi = most; // the first count that fits is in [lo, hi]
+  if (fullest(hi) > usable)
+    return 0;
+  while (lo < hi) {
+    int64_t mid = (lo + hi) / 2;
+    if (fullest(mid) <= usable)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+void lpx::placeOnMesh(func::FuncOp f, const Mesh &mesh) {
+  Sharder(f, mesh).run();
+}
+
+ElementsAttr lpx::sliceElements(ElementsAttr value, int64_t axis, int64_t lo,
+                                int64_t hi, int64_t part) {
+  auto whole = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(whole.getShape());
+  shape[axis] = hi - lo;
+  auto type = RankedTensorType::get(shape, value.getElementType());
+  if (isShapeOnly(value))
+    return shapeOnlyFrom(value, type, ".part" + llvm::Twine(part));
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return nullptr;
+  if (dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  unsigned bits = value.getElementType().getIntOrFloatBitWidth();
+  if (bits % 8)
+    return nullptr;
+  int64_t inner = product(whole.getShape().drop_front(axis + 1)) * (bits / 8);
+  int64_t outer = product(whole.getShape().take_front(axis));
+  int64_t extent = whole.getDimSize(axis);
+  ArrayRef<char> raw = dense.getRawData();
+  std::vector<char> out;
+  out.reserve(size_t(outer * (hi - lo) * inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    const char *from = raw.data() + (o * extent + lo) * inner;
+    out.insert(out.end(), from, from + (hi - lo) * inner);
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, out);
+}

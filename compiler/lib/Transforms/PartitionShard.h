@@ -1,0 +1,62 @@
+//===- PartitionShard.h - Tensor and pipeline parallel placement -*- C++ -*-===//
+//
+// Placement as deployments run a transformer (Megatron-style tensor
+// parallelism inside a group of chips, consecutive layers per pipeline
+// stage), found by sharding propagation: every value is either whole on
+// one node or split along one axis into pieces on the nodes of a stage.
+// MatMuls with a constant weight and a whole activation start a split (by
+// columns, on head boundaries when the result is reshaped into heads); one
+// rule per op family says whether an op whose operand is split can run
+// piecewise and along which axis its result is split; a MatMul whose
+// activation is split along its reduction axis computes partial sums that
+// a tree reduction over the group's links adds up. Anything else gathers
+// its split operands on the stage's first node and runs there.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_LIB_TRANSFORMS_PARTITIONSHARD_H
+#define LPX_LIB_TRANSFORMS_PARTITIONSHARD_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+
+namespace lpx {
+
+/// Chips per tensor-parallel group and pipeline stages: stage s runs on
+/// nodes [s * tp, (s + 1) * tp).
+struct Mesh {
+  int64_t tp = 1, pp = 1;
+};
+
+/// The fewest heads a projection (a MatMul with a constant weight) is
+/// reshaped into: the model's KV heads under grouped-query attention. 0 when
+/// no projection is reshaped into heads (not a transformer).
+int64_t projectionHeads(mlir::func::FuncOp f);
+
+/// Splits a fused projection (one MatMul with a constant weight, and a
+/// bias, read only through column slices that are reshaped into heads, as
+/// GPT-2's c_attn) into one MatMul per slice.
+void unfuseProjections(mlir::func::FuncOp f);
+
+/// The largest divisor of `heads` not above `limit` (heads 0: `limit`).
+int64_t headDivisor(int64_t heads, int64_t limit);
+
+/// The fewest pipeline stages (up to `most`; 0 if none) whose fullest
+/// stage keeps at most `usable` bytes on each of its `tp` chips (weights,
+/// inputs and outputs, spread evenly), stages being cut as placeOnMesh
+/// cuts them. Read before placing.
+int64_t stagesNeeded(mlir::func::FuncOp f, int64_t tp, uint64_t usable,
+                     int64_t most);
+
+/// Rewrites `f` for `mesh`: every op gets its node, split ops become one op
+/// per piece. Values that cross nodes are left for the caller to connect.
+void placeOnMesh(mlir::func::FuncOp f, const Mesh &mesh);
+
+/// Rows [lo, hi) along `axis` of a constant's value (dense data whose
+/// elements are whole bytes, a splat, or shape-only); null if it cannot be
+/// cut at compile time. `part` names a shape-only piece.
+mlir::ElementsAttr sliceElements(mlir::ElementsAttr value, int64_t axis,
+                                 int64_t lo, int64_t hi, int64_t part);
+
+} // namespace lpx
+
+#endif
