@@ -42,6 +42,9 @@ void lpx::isa::disassemble(const VerifiedProgram &prog, llvm::raw_ostream &os) {
   const pb::Program &p = prog.program();
   os << "program: " << p.source_model() << " for " << p.num_nodes()
      << " node(s) of " << prog.chip().name << " (" << p.producer() << ")\n";
+  if (p.tp())
+    os << "placement: tensor-parallel groups of " << p.tp() << " x "
+       << p.pp() << " pipeline stage(s)\n";
   os << "buffers:\n";
   for (int i = 0; i < p.buffers_size(); ++i) {
     const pb::Buffer &b = p.buffers(i);

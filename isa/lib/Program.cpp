@@ -111,6 +111,10 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
   if (auto why = checkChipCount(chip, p.num_nodes()))
     return fail("%s", why->c_str());
   const uint32_t nodes = p.num_nodes();
+  if ((p.tp() == 0) != (p.pp() == 0) ||
+      uint64_t(p.tp()) * p.pp() > uint64_t(nodes))
+    return fail("placement tp %u x pp %u does not fit the program's %u nodes",
+                p.tp(), p.pp(), nodes);
   const int numBuffers = p.buffers_size();
   for (int i = 0; i < numBuffers; ++i) {
     const pb::Buffer &b = p.buffers(i);

@@ -86,6 +86,14 @@ small=(--model tiny-llama --chip lpx3 --set sram.bytes=400KiB --prompt 4 --conte
 if decode search "${small[@]}"; then
   n=$(field search chips)
   check "the fewest whole groups that compile ($n chips)" '[ "$n" = 8 ]'
+  # The placement reported is the compiler's: tiny-llama's 2 KV heads cap
+  # the tensor-parallel group at 2, so 8 chips are 2 x 4 stages.
+  mesh="$(field search tp) x $(field search pp)"
+  check "the compiler's placement is reported ($mesh)" '[ "$mesh" = "2 x 4" ]'
+fi
+if decode asked "${base[@]}" --context 64 --chips 4 --tp 1 --pp 4; then
+  mesh="$(field asked tp) x $(field asked pp)"
+  check "--tp 1 --pp 4 is the placement used ($mesh)" '[ "$mesh" = "1 x 4" ]'
 fi
 "$lpx" decode "${small[@]}" --chips 1 >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?

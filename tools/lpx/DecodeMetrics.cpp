@@ -107,8 +107,13 @@ DecodeMetrics lpx::cli::measureDecode(const DecodeTarget &t,
   m.chips = plan.chips;
   m.group = std::max(t.chip.topology.groupSize, 1u);
   m.searched = plan.searched;
-  m.tp = t.tp;
-  m.pp = t.pp;
+  // The placement the compiler chose for the step (what --tp/--pp asked
+  // for, or its own choice); 0 when it used no tensor-parallel mesh.
+  if (plan.step.program) {
+    m.tp = plan.step.program->program().tp();
+    m.pp = plan.step.program->program().pp();
+  }
+  m.placementAsked = t.tp || t.pp;
   m.context = req.step.context;
   m.prompt = req.prefill ? req.prefill->query : 0;
   m.batch = req.step.batch;
@@ -158,8 +163,11 @@ void lpx::cli::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os) {
                               .str());
   os << formatv(", context {0}, prompt {1}, batch {2}\n", m.context, m.prompt,
                 m.batch);
-  os << (m.tp || m.pp ? formatv("  placement: --tp {0} --pp {1}\n", m.tp, m.pp).str()
-                      : std::string("  placement: the compiler's partitioner\n"));
+  os << (m.tp ? formatv("  placement: tp {0} x pp {1}{2}\n", m.tp, m.pp,
+                        m.placementAsked ? " (asked for)" : " (the compiler's choice)")
+                    .str()
+              : std::string("  placement: no tensor-parallel mesh (one chip, or "
+                            "no attention heads to split)\n"));
   if (m.hasPrefill)
     os << formatv("  time to first token: {0:f3} us = prefill {1:f3} us "
                   "(simulated, P50 = P99) + host I/O {2:f3} us\n",

@@ -21,7 +21,8 @@ struct DecodeMetrics {
   double clockMHz = 0;
   unsigned chips = 0, group = 1;
   bool searched = false;
-  unsigned tp = 0, pp = 0; // 0: not chosen by the user
+  unsigned tp = 0, pp = 0; // the step program's placement; 0: no mesh
+  bool placementAsked = false; // --tp/--pp given
   int64_t context = 0, prompt = 0, batch = 0;
 
   bool hasPrefill = false;

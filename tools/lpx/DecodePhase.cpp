@@ -16,19 +16,6 @@ using namespace lpx::cli;
 
 namespace {
 
-/// CompileOptions gains tp and pp with the placement work; until then a
-/// placement cannot be asked for (no figure pretends it was applied).
-template <typename T>
-auto setPlacement(T &o, unsigned tp, unsigned pp, int)
-    -> decltype(o.tp = tp, o.pp = pp, bool()) {
-  o.tp = tp;
-  o.pp = pp;
-  return true;
-}
-template <typename T> bool setPlacement(T &, unsigned tp, unsigned pp, long) {
-  return tp == 0 && pp == 0;
-}
-
 /// The KV cache as the program holds it: resident state, or (before the
 /// cache became state) the step's past and present inputs and outputs.
 bool isKvCache(const isa::pb::Buffer &b) {
@@ -129,11 +116,8 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   // A decode step keeps its KV cache resident in SRAM, as a deployment
   // does; the prefill (no past to append to) returns it.
   opts.residentKV = shape.query == 1 && !t.noResidentKV;
-  if (!setPlacement(opts, t.tp, t.pp, 0))
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "--tp and --pp: this compiler does not take a placement yet (its "
-        "partitioner chooses one)");
+  opts.tp = t.tp; // 0: the partition pass chooses
+  opts.pp = t.pp;
 
   auto ctx = makeCompilerContext();
   FirstErrorCapture errors(ctx.get());

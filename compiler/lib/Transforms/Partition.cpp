@@ -473,6 +473,9 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       int64_t most = int64_t(std::min<uint64_t>(isa::maxChips(spec), 1u << 20));
       int64_t stages =
           stagesNeeded(f, (*mesh)->tp, usable, std::max<int64_t>(1, most / (*mesh)->tp));
+      f->getParentOfType<ModuleOp>()->setAttr(
+          part::PartDialect::kPlacementAttr,
+          DenseI64ArrayAttr::get(&getContext(), {(*mesh)->tp, (*mesh)->pp}));
       placeOnMesh(f, **mesh);
       scatterInputs(f);
       gatherOutputs(f);

@@ -14,6 +14,8 @@
 // added; the KV cache input and output are bound in pieces by head.
 
 // ATTN-R: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (2 nodes; the model has 2 KV heads)
+// The chosen mesh is recorded on the module for emission (Program.tp/pp).
+// ATTN: module attributes {{.*}}lpx_part.placement = array<i64: 2, 1>
 // ATTN-LABEL: func.func @attention(%arg0
 // ATTN-SAME: %[[PAST0:.*]]: tensor<1x1x3x2xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0, 0>}
 // ATTN-SAME: %[[PAST1:.*]]: tensor<1x1x3x2xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 1, 0, 0>}
@@ -89,6 +91,7 @@ func.func @attention(%x: tensor<1x1x8xf32>, %past: tensor<1x2x3x2xf32>) -> (tens
 // TP4: lpx_graph.add %[[S01]], %[[T23]] {lpx_part.node = 0 : i64}
 
 // PP2-R: remark: placement: tp 2 x pp 2 on 4 of 4 nodes: MatMuls split over 2 chips, 2 pipeline stages
+// PP2: module attributes {{.*}}lpx_part.placement = array<i64: 2, 2>
 // PP2-LABEL: func.func @mlp(%arg0
 // PP2: %[[R:.*]] = lpx_graph.add %arg0, %{{.*}} {lpx_part.node = 0 : i64}
 // PP2: %[[X:.*]] = lpx_part.transfer %[[R]] {from = 0 : i64, lpx_part.node = 2 : i64, to = 2 : i64}

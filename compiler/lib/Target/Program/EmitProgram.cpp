@@ -232,5 +232,12 @@ FailureOr<isa::ProgramWithData> lpx::emitProgram(ModuleOp module,
   if (!chip || chip.getValue() != spec->name)
     return module.emitError("module was not scheduled for chip '")
            << spec->name << "'";
-  return Emitter(*spec).run(funcs.front(), sourceName, nodes.getInt());
+  auto program = Emitter(*spec).run(funcs.front(), sourceName, nodes.getInt());
+  if (succeeded(program))
+    if (auto mesh = module->getAttrOfType<DenseI64ArrayAttr>(
+            part::PartDialect::kPlacementAttr)) {
+      program->program.set_tp(uint32_t(mesh[0]));
+      program->program.set_pp(uint32_t(mesh[1]));
+    }
+  return program;
 }

@@ -34,6 +34,15 @@ LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
                              << " must be a string on the module";
     return success();
   }
+  if (attr.getName() == kPlacementAttr) {
+    auto mesh = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!llvm::isa<ModuleOp>(op) || !mesh || mesh.size() != 2 ||
+        mesh[0] < 1 || mesh[1] < 1)
+      return op->emitError() << kPlacementAttr
+                             << " must be [tp, pp], both positive, on the "
+                                "module";
+    return success();
+  }
   return op->emitError() << "unknown attribute " << attr.getName();
 }
 

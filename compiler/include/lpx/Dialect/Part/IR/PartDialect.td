@@ -22,6 +22,9 @@ def Part_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNodeAttr = "lpx_part.node";
     static constexpr ::llvm::StringLiteral kNumNodesAttr = "lpx_part.num_nodes";
     static constexpr ::llvm::StringLiteral kChipAttr = "lpx_part.chip";
+    // On the module: the tensor- and pipeline-parallel mesh the partition
+    // chose, [tp, pp]; absent when no mesh was used (one node, no heads).
+    static constexpr ::llvm::StringLiteral kPlacementAttr = "lpx_part.placement";
     // On a function argument or result: the piece of a program input or
     // output it is, as its offsets in the whole tensor (pieces share a name).
     static constexpr ::llvm::StringLiteral kOffsetsAttr = "lpx_part.offsets";
