@@ -79,12 +79,23 @@ llvm::Error lpx::isa::writeFileAtomically(llvm::StringRef path,
 llvm::Error lpx::isa::writeFileAtomically(
     llvm::StringRef path,
     llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  return writeFileAtomicallyChecked(path, [&](llvm::raw_ostream &os) {
+    write(os);
+    return llvm::Error::success();
+  });
+}
+
+llvm::Error lpx::isa::writeFileAtomicallyChecked(
+    llvm::StringRef path,
+    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write) {
   auto file = AtomicFile::create(path);
   if (!file)
     return file.takeError();
   {
     llvm::raw_fd_ostream os(file->fd(), /*shouldClose=*/false);
-    write(os);
+    // On an error the AtomicFile's destructor removes the temporary file.
+    if (llvm::Error e = write(os))
+      return e;
     os.flush();
     if (os.has_error()) {
       std::error_code ec = os.error();

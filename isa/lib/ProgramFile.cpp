@@ -194,23 +194,10 @@ std::string lpx::isa::serializeProgram(const pb::Program &p,
 llvm::Error lpx::isa::writeProgramFile(const pb::Program &p,
                                        const ConstantData &data,
                                        llvm::StringRef path) {
-  // Through the one atomic writer: a failed write leaves no partial program
-  // (the AtomicFile's destructor removes its temporary file).
-  auto file = AtomicFile::create(path);
-  if (!file)
-    return file.takeError();
-  {
-    llvm::raw_fd_ostream os(file->fd(), /*shouldClose=*/false);
-    if (llvm::Error e = writeProgram(os, p, data, path.str()))
-      return e;
-    os.flush();
-    if (os.has_error()) {
-      std::error_code ec = os.error();
-      os.clear_error();
-      return file->fail(ec);
-    }
-  }
-  return file->commit();
+  // Through the one atomic writer: a failed write leaves no partial program.
+  return writeFileAtomicallyChecked(path, [&](llvm::raw_ostream &os) {
+    return writeProgram(os, p, data, path.str());
+  });
 }
 
 llvm::Expected<VerifiedProgram> lpx::isa::parseProgram(llvm::StringRef bytes,

@@ -61,6 +61,12 @@ llvm::Error
 writeFileAtomically(llvm::StringRef path,
                     llvm::function_ref<void(llvm::raw_ostream &)> write);
 
+/// The same, for a writer that can fail part-way (a program's data
+/// sections): its error is returned and no file appears.
+llvm::Error writeFileAtomicallyChecked(
+    llvm::StringRef path,
+    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write);
+
 } // namespace lpx::isa
 
 #endif
