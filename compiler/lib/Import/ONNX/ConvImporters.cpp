@@ -116,14 +116,10 @@ LogicalResult importConv(NodeContext &n) {
     return n.fail("only floating-point Conv is supported");
   if (n.typeOf(*wt).getElementType() != elt)
     return n.fail("input and weight element types differ");
-  Value bias;
-  if (n.hasInput(2)) {
-    auto b = n.input(2);
-    if (failed(b))
-      return failure();
-    bias = *b;
-  }
-  return n.setOutput(0, buildConv(n, *x, *wt, bias));
+  FailureOr<Value> bias = n.optionalInput(2);
+  if (failed(bias))
+    return failure();
+  return n.setOutput(0, buildConv(n, *x, *wt, *bias));
 }
 
 /// Python-style floor division (ONNX's padding formulas are written with //).
@@ -221,16 +217,12 @@ LogicalResult importConvTranspose(NodeContext &n) {
   } else if (autoPad == "VALID") {
     pads.assign(2 * s, 0);
   }
-  Value bias;
-  if (n.hasInput(2)) {
-    auto b = n.input(2);
-    if (failed(b))
-      return failure();
-    bias = *b;
-  }
+  FailureOr<Value> bias = n.optionalInput(2);
+  if (failed(bias))
+    return failure();
   OpBuilder &b = n.builder();
   return n.setOutput(
-      0, n.create<ConvTransposeOp>(*x, *wt, bias, b.getDenseI64ArrayAttr(strides),
+      0, n.create<ConvTransposeOp>(*x, *wt, *bias, b.getDenseI64ArrayAttr(strides),
                                    b.getDenseI64ArrayAttr(dilations),
                                    b.getDenseI64ArrayAttr(pads),
                                    b.getDenseI64ArrayAttr(outPad),

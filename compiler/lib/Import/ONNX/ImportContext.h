@@ -134,6 +134,10 @@ public:
   }
   /// Tensor operand `i`; must be present.
   mlir::FailureOr<mlir::Value> input(unsigned i);
+  /// Optional tensor operand `i`: a null Value when the node omits it.
+  mlir::FailureOr<mlir::Value> optionalInput(unsigned i) {
+    return hasInput(i) ? input(i) : mlir::FailureOr<mlir::Value>(mlir::Value());
+  }
   /// Every input that is present (optional ones may be empty names), in
   /// order; fails when there is none.
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> presentInputs();
