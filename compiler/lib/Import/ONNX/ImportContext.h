@@ -134,6 +134,15 @@ public:
   }
   /// Tensor operand `i`; must be present.
   mlir::FailureOr<mlir::Value> input(unsigned i);
+  /// Tensor operand `i`, which must have rank `minRank` or more.
+  mlir::FailureOr<mlir::Value> inputOfRank(unsigned i, int64_t minRank) {
+    auto v = input(i);
+    if (failed(v))
+      return mlir::failure();
+    if (typeOf(*v).getRank() < minRank)
+      return fail("input must have rank " + llvm::Twine(minRank) + " or more");
+    return v;
+  }
   /// Optional tensor operand `i`: a null Value when the node omits it.
   mlir::FailureOr<mlir::Value> optionalInput(unsigned i) {
     return hasInput(i) ? input(i) : mlir::FailureOr<mlir::Value>(mlir::Value());

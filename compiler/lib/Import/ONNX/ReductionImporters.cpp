@@ -107,12 +107,10 @@ LogicalResult importReduceFamily(NodeContext &n) {
 }
 
 LogicalResult importArgReduce(NodeContext &n) {
-  auto x = n.input(0);
+  auto x = n.inputOfRank(0, 1);
   if (failed(x))
     return failure();
   auto t = n.typeOf(*x);
-  if (t.getRank() == 0)
-    return n.fail("input must have rank 1 or more");
   auto axis = n.axis(n.intAttr("axis", 0), t.getRank(), "axis");
   if (failed(axis))
     return failure();
@@ -126,13 +124,11 @@ LogicalResult importArgReduce(NodeContext &n) {
 /// Softmax, LogSoftmax and Hardmax: one axis from opset 13; before that,
 /// whole rows of the input flattened at `axis`.
 LogicalResult importAxisNormalization(NodeContext &n) {
-  auto x = n.input(0);
+  auto x = n.inputOfRank(0, 1);
   if (failed(x))
     return failure();
   auto type = n.typeOf(*x);
   int64_t rank = type.getRank();
-  if (rank == 0)
-    return n.fail("input must have rank 1 or more");
   bool coerce2D = n.opset() < 13;
   auto axis = n.axis(n.intAttr("axis", coerce2D ? 1 : -1), rank, "axis");
   if (failed(axis))
