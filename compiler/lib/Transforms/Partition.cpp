@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "PartitionPieces.h"
 #include "PartitionShard.h"
+#include "PartitionStages.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
@@ -476,7 +477,7 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       f->getParentOfType<ModuleOp>()->setAttr(
           part::PartDialect::kPlacementAttr,
           DenseI64ArrayAttr::get(&getContext(), {(*mesh)->tp, (*mesh)->pp}));
-      placeOnMesh(f, **mesh);
+      placeOnMesh(f, **mesh, usable * uint64_t((*mesh)->tp));
       scatterInputs(f);
       gatherOutputs(f);
       materializeOutputs(f);
