@@ -293,6 +293,44 @@ TEST(ProgramFile, InputPiecesTileTheWholeTensor) {
   }
 }
 
+/// Pieces of a [4, 4] tensor given as (shape, offsets) lists.
+static std::optional<std::string>
+gridOf(std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> ps,
+       std::vector<int64_t> &whole) {
+  std::vector<PieceBox> boxes;
+  for (auto &[shape, offsets] : ps)
+    boxes.push_back({shape, offsets});
+  return tileGrid(boxes, whole);
+}
+
+TEST(ProgramFile, PiecesMayTileAGrid) {
+  std::vector<int64_t> whole;
+  // 2 x 2 blocks of [2, 2]: the rows and columns of a product split
+  // across groups.
+  EXPECT_EQ(gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 2}}, {{2, 2}, {2, 0}},
+                    {{2, 2}, {2, 2}}},
+                   whole),
+            std::nullopt);
+  EXPECT_EQ(whole, (std::vector<int64_t>{4, 4}));
+  // Uneven blocks along each axis are a grid as long as they line up.
+  EXPECT_EQ(gridOf({{{3, 1}, {0, 0}}, {{3, 3}, {0, 1}}, {{1, 1}, {3, 0}},
+                    {{1, 3}, {3, 1}}},
+                   whole),
+            std::nullopt);
+  // A block missing leaves a gap; one given twice overlaps; a block wider
+  // than its cell crosses a cut of another piece.
+  EXPECT_THAT(*gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 2}}, {{2, 2}, {2, 0}}},
+                      whole),
+              HasSubstr("gap"));
+  EXPECT_THAT(*gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 0}}, {{2, 2}, {0, 2}},
+                       {{2, 2}, {2, 0}}, {{2, 2}, {2, 2}}},
+                      whole),
+              HasSubstr("overlap"));
+  EXPECT_THAT(*gridOf({{{2, 4}, {0, 0}}, {{2, 2}, {2, 0}}, {{2, 2}, {2, 2}}},
+                      whole),
+              HasSubstr("gap or overlap"));
+}
+
 TEST(ProgramFile, CopyPieceMovesTheRightBlock) {
   pb::Program p = piecesProgram(2);
   std::vector<float> whole(16), piece(8, -1);
