@@ -1,4 +1,4 @@
-//===- PartitionGroups.h - Reductions split inside and across groups -*- C++ -*-===//
+//===- PartitionGroups.h - Reductions inside and across groups -*- C++ -*-===//
 //
 // A MatMul with a constant weight whose reduction dimension is the larger
 // one is cut by that dimension, and its partial products are summed by a
@@ -6,8 +6,8 @@
 // the global links between groups are few (one per pair of tsp-v1 groups),
 // so a product whose rows allow it is cut by rows across groups instead:
 // each group holds the whole weight (cut by the reduction dimension over
-// its chips), computes its rows of the result, and sums them over its own
-// links; nothing but the rows of the input and the output crosses groups.
+// its chips), computes its rows of the result from its rows of the input,
+// and sums them over its own links: no partial sum crosses groups.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_LIB_TRANSFORMS_PARTITIONGROUPS_H
