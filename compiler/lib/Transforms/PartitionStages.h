@@ -32,7 +32,9 @@ bool isResidualAdd(mlir::Operation *op);
 /// and on to the next residual add. An op whose table (`spreadableTable`)
 /// is larger than `stageBytes` (what one stage's chips hold; 0: no limit)
 /// starts a fresh stage and gets as many of its own as hold it (fewer when
-/// the stages run out: the fit check then asks for more).
+/// the stages run out: the fit check then asks for more); the pointwise
+/// ops between an LM head so spread and the return (the logits' cast) get
+/// its stages too, so they run on its pieces.
 llvm::SmallVector<StageSpan> stagesOf(llvm::ArrayRef<mlir::Operation *> ops,
                                       int64_t pp, uint64_t stageBytes);
 
