@@ -103,6 +103,16 @@ if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] &&
 else
   fail "too few chips: exit $rc" "$(head -2 "$tmp/stderr")"
 fi
+# No count holds one MLP block (49 KB per chip) in 8 KiB chips: the search
+# ends at the topology's largest count (lpx3: 4,096), not past it.
+"$lpx" decode "${small[@]}" --set sram.bytes=8KiB >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] &&
+   grep -q "does not fit on 4096 chips: .*no count of stages" "$tmp/stderr"; then
+  ok "no count fits: $(cut -c1-100 "$tmp/stderr")"
+else
+  fail "no count fits: exit $rc" "$(head -2 "$tmp/stderr")"
+fi
 
 # The sweep writes a CSV row per context and an SVG.
 if "$lpx" decode --model tiny-gpt2 --chip tsp-v1 --context-sweep 32,64,128 \
