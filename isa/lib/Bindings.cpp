@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 #include <cstring>
+#include <limits>
 
 using namespace lpx::isa;
 
@@ -36,6 +37,10 @@ lpx::isa::tileGrid(llvm::ArrayRef<PieceBox> pieces,
   std::vector<std::vector<int64_t>> cuts(rank);
   for (size_t a = 0; a < rank; ++a) {
     for (const PieceBox &b : pieces) {
+      if (b.offsets[a] < 0 || b.shape[a] < 0 ||
+          b.offsets[a] > std::numeric_limits<int64_t>::max() - b.shape[a])
+        return "offset " + std::to_string(b.offsets[a]) + " of axis " +
+               std::to_string(a) + " out of range";
       cuts[a].push_back(b.offsets[a]);
       whole[a] = std::max(whole[a], b.offsets[a] + b.shape[a]);
     }
@@ -44,10 +49,15 @@ lpx::isa::tileGrid(llvm::ArrayRef<PieceBox> pieces,
     if (cuts[a][0] != 0)
       return "no piece starts at 0 on axis " + std::to_string(a);
   }
-  std::set<std::vector<size_t>> cells;
+  // Cells in the grid; more than the pieces (counted without overflow)
+  // means a gap.
   uint64_t count = 1;
-  for (size_t a = 0; a < rank; ++a)
+  for (size_t a = 0; a < rank; ++a) {
     count *= cuts[a].size();
+    if (count > pieces.size())
+      return std::string("pieces leave a gap");
+  }
+  std::set<std::vector<size_t>> cells;
   for (const PieceBox &b : pieces) {
     std::vector<size_t> cell(rank);
     for (size_t a = 0; a < rank; ++a) {

@@ -8,6 +8,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
 #include <type_traits>
 
 using namespace lpx::isa;
@@ -317,8 +318,9 @@ TEST(ProgramFile, PiecesMayTileAGrid) {
                     {{1, 3}, {3, 1}}},
                    whole),
             std::nullopt);
-  // A block missing leaves a gap; one given twice overlaps; a block wider
-  // than its cell crosses a cut of another piece.
+  // A block missing leaves a gap; one given twice overlaps; rows 0-1 whole
+  // beside two blocks of rows 2-3 cover the tensor but are no grid (its
+  // cuts make 4 cells for 3 pieces); an offset past int64 is refused.
   EXPECT_THAT(*gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 2}}, {{2, 2}, {2, 0}}},
                       whole),
               HasSubstr("gap"));
@@ -328,7 +330,11 @@ TEST(ProgramFile, PiecesMayTileAGrid) {
               HasSubstr("overlap"));
   EXPECT_THAT(*gridOf({{{2, 4}, {0, 0}}, {{2, 2}, {2, 0}}, {{2, 2}, {2, 2}}},
                       whole),
-              HasSubstr("gap or overlap"));
+              HasSubstr("gap"));
+  EXPECT_THAT(*gridOf({{{2, 4}, {0, 0}},
+                       {{2, 4}, {std::numeric_limits<int64_t>::max() - 1, 0}}},
+                      whole),
+              HasSubstr("out of range"));
 }
 
 TEST(ProgramFile, CopyPieceMovesTheRightBlock) {
