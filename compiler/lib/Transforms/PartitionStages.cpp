@@ -66,7 +66,8 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
     auto from = llvm::find_if(op->getOperands(), [&](Value v) {
       return spreadResults.count(v);
     });
-    if (from != op->operand_end() && returnedAs(op->getResult(0))) {
+    if (from != op->operand_end() && op->getNumResults() == 1 &&
+        returnedAs(op->getResult(0))) {
       spans.push_back(spreadResults.lookup(*from));
       spreadResults[op->getResult(0)] = spans.back();
       account(op);
