@@ -54,7 +54,7 @@ std::optional<CachePair> matchPair(ConcatOp concat, func::ReturnOp ret) {
       behindCast(concat.getInputs()[0], p.pastCast));
   int64_t axis = concat.getAxis();
   auto entry = cast<RankedTensorType>(concat.getInputs()[1].getType());
-  if (!past || !past.hasOneUse() || axis < 1 || entry.getDimSize(axis) != 1)
+  if (!past || !past.hasOneUse() || axis < 1 || entry.getDimSize(axis) < 1)
     return std::nullopt;
   p.past = past;
   for (OpOperand &use : concat->getUses()) {
@@ -151,11 +151,15 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
         f.emitError("input '") << positions << "' must hold integers";
         return signalPassFailure();
       }
-      if (posType.getRank() > 2 ||
-          posType.getNumElements() != state.getDimSize(0)) {
+      // One position per batch row and new entry: [B, n] ([B] when n = 1).
+      const int64_t rows = state.getDimSize(0);
+      const int64_t n = cast<RankedTensorType>(p.concat.getInputs()[1].getType())
+                            .getDimSize(p.concat.getAxis());
+      if (posType.getRank() > 2 || posType.getNumElements() != rows * n ||
+          (posType.getRank() == 2 && posType.getDimSize(0) != rows)) {
         f.emitError("input '") << positions << "' must hold one position per "
-                               << "batch row ([B] or [B, 1], B = "
-                               << state.getDimSize(0) << ")";
+                               << "batch row and new entry ([B, " << n
+                               << "], B = " << rows << ")";
         return signalPassFailure();
       }
       rewrite(f, p, pos);
@@ -193,8 +197,9 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
   }
 
   /// A K cache that attention reads as K^T is kept transposed, [.., hd, L]:
-  /// the append writes a column, and no step transposes the whole cache.
-  /// The new entry [.., 1, hd] holds the same bytes as [.., hd, 1].
+  /// the append writes columns, and no step transposes the whole cache.
+  /// A step's one new entry [.., 1, hd] holds the same bytes as [.., hd, 1]
+  /// (a reshape); a prompt's n entries are transposed, n x hd, not L x hd.
   void keepTransposed(StateWriteOp write, BlockArgument state) {
     const int64_t rank = cast<RankedTensorType>(state.getType()).getRank();
     SmallVector<Operation *> path = pathToTranspose(write.getResult());
@@ -202,8 +207,17 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
       return;
     OpBuilder b(write);
     Value entry = write.getUpdate();
-    write.getUpdateMutable().assign(b.create<ReshapeOp>(
-        entry.getLoc(), swapLastTwo(entry.getType()), entry));
+    Type swapped = swapLastTwo(entry.getType());
+    Value columns;
+    if (cast<RankedTensorType>(entry.getType()).getDimSize(rank - 2) == 1) {
+      columns = b.create<ReshapeOp>(entry.getLoc(), swapped, entry);
+    } else {
+      SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      std::swap(perm[rank - 2], perm[rank - 1]);
+      columns = b.create<TransposeOp>(entry.getLoc(), swapped, entry,
+                                      b.getDenseI64ArrayAttr(perm));
+    }
+    write.getUpdateMutable().assign(columns);
     RankedTensorType transposed = swapLastTwo(state.getType());
     state.setType(transposed);
     write.getResult().setType(transposed);

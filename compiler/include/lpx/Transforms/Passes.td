@@ -38,14 +38,18 @@ def ResidentKV : Pass<"lpx-resident-kv", "mlir::func::FuncOp"> {
   let summary = "Keep a decoder's KV cache resident in SRAM, appended in place";
   let description = [{
     Stays at IR level 1. Every pair of a cache input, a concat of it with
-    the new token's entry along a non-batch axis and the concat's result
+    the new entries along a non-batch axis (one position for a decode
+    step; a prompt's S for a prefill exported with a past, `lpx models
+    export --prompt S --context L`) and the concat's result
     returned as an output (`past_key_values.{i}.key` -> Concat ->
     `present.{i}.key` in an HF-optimum export; the input and the output may
     sit behind the casts of lpx-convert-types) becomes resident state: the
     input turns into a state argument (`lpx_graph.state`) of the concat's
     type, holding every position, and the concat into
-    `lpx_graph.state_write` of the new entry at the position read at run
-    time from the `positions` input; the output is dropped. Readers of the
+    `lpx_graph.state_write` of the new entries at the positions read at run
+    time from the `positions` input ([B, S]); the output is dropped. The
+    prefill and the step of one model so get the same states (names,
+    shapes, layout), and the step continues from the prefill's cache. Readers of the
     concat read the whole state; a cache that reaches attention's
     transpose of its last two dims through reshapes and broadcasts alone
     (K^T, after repeat_kv) is kept transposed, so the append writes a
