@@ -277,13 +277,20 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
           statesBeside[other].push_back(state);
     }
 
-    // Per node, in order of start cycle (stable: program order breaks ties).
+    // Per node, in order of start cycle (stable: program order breaks ties),
+    // resident states first: they then lie at the same addresses in every
+    // program that holds the same states on the node (a model's prefill and
+    // its decode step), so one program's state is the next one's.
     std::vector<size_t> order(tenants.size());
-    for (size_t i = 0; i < order.size(); ++i)
+    std::vector<bool> isState(tenants.size(), false);
+    for (size_t i = 0; i < order.size(); ++i) {
       order[i] = i;
+      if (auto arg = dyn_cast<BlockArgument>(tenants[i].value))
+        isState[i] = bool(f.getArgAttr(arg.getArgNumber(), graph::kStateAttr));
+    }
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return std::tie(tenants[a].node, tenants[a].start) <
-             std::tie(tenants[b].node, tenants[b].start);
+      return std::make_tuple(tenants[a].node, !isState[a], tenants[a].start) <
+             std::make_tuple(tenants[b].node, !isState[b], tenants[b].start);
     });
     const uint64_t bankBytes = isa::bankBytes(spec);
     std::vector<bool> placed(tenants.size(), false);

@@ -150,6 +150,20 @@ SmallVector<Operation *> placedOps(func::FuncOp f) {
   return ops;
 }
 
+/// Bytes of `v` when it is a weight seen for the first time: a constant
+/// that is not an index (i32/i64 constants are positions, shapes and mask
+/// ranges, which differ between a model's prefill and its step; weights
+/// alone decide the stages, so both cut their layers alike and hold the
+/// same KV state on the same chips).
+static uint64_t newWeightBytes(Value v, llvm::DenseSet<Operation *> &seen) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c || !seen.insert(c).second ||
+      c.getType().getElementType().isInteger(64) ||
+      c.getType().getElementType().isInteger(32))
+    return 0;
+  return tensorDescOf(c.getType()).bytes();
+}
+
 /// Stage of each op under `pp` stages: stage s takes the ops up to the one
 /// where the weights read so far pass (s + 1) / pp of all weights, and on
 /// to the next residual add (so only the residual stream and values
@@ -161,8 +175,7 @@ SmallVector<int64_t> stagesOf(ArrayRef<Operation *> ops, int64_t pp) {
   for (Operation *op : ops) {
     residuals = residuals || isResidualAdd(op);
     for (Value v : op->getOperands())
-      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
-        total += tensorDescOf(c.getType()).bytes();
+      total += newWeightBytes(v, seen);
   }
   seen.clear();
   SmallVector<int64_t> stages;
@@ -171,8 +184,7 @@ SmallVector<int64_t> stagesOf(ArrayRef<Operation *> ops, int64_t pp) {
   for (Operation *op : ops) {
     stages.push_back(s);
     for (Value v : op->getOperands())
-      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
-        sofar += tensorDescOf(c.getType()).bytes();
+      sofar += newWeightBytes(v, seen);
     due = due ||
           (s + 1 < pp && sofar * uint64_t(pp) >= total * uint64_t(s + 1));
     if (due && (!residuals || isResidualAdd(op))) {
