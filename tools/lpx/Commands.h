@@ -126,11 +126,12 @@ struct DecodeArgs {
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
 };
 int runDecode(const DecodeArgs &args);
-/// `lpx decode --run`: greedy generation of `tokens` ids after `promptIds`
-/// ("1,2,3"; default "1") on the CPU runtime (DecodeGenerate.h), with the
-/// model, chip, --chips and --context of `args`.
-int runDecodeRun(const DecodeArgs &args, const std::string &promptIds,
-                 unsigned tokens);
+/// `lpx decode --run`: greedy generation of `tokens` ids after each of
+/// `promptIds` (one "1,2,3" per sequence, of one length; default one "1")
+/// on the CPU runtime (DecodeGenerate.h), with the model, chip, --chips,
+/// --context and --batch (the number of prompts) of `args`.
+int runDecodeRun(const DecodeArgs &args,
+                 const std::vector<std::string> &promptIds, unsigned tokens);
 
 /// `text` as a non-zero integer (ranges are the caller's to check); empty
 /// text leaves `out` as it is. The

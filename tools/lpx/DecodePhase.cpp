@@ -113,9 +113,11 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   if (!model)
     return model.takeError();
   CompileOptions opts{chips, t.weights, t.activations};
-  // A decode step keeps its KV cache resident in SRAM, as a deployment
-  // does; the prefill (no past to append to) returns it.
-  opts.residentKV = shape.query == 1 && !t.noResidentKV;
+  // Both phases keep the KV cache resident in SRAM, as a deployment does:
+  // the prefill writes the prompt's positions into the cache the step
+  // reads. A prompt that fills the whole cache has no past to write into
+  // (and no step can follow it): it is compiled as exported.
+  opts.residentKV = shape.query < shape.context && !t.noResidentKV;
   opts.tp = t.tp; // 0: the partition pass chooses
   opts.pp = t.pp;
 

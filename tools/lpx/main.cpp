@@ -221,12 +221,14 @@ int main(int argc, char **argv) {
                 "SVG of --context-sweep (default: the CSV's name with .svg)");
   // --run: greedy generation on the CPU runtime (DecodeGenerate.h).
   bool decodeRun = false;
-  std::string promptIds;
+  std::vector<std::string> promptIds;
   unsigned decodeTokens = 32;
   d->add_flag("--run", decodeRun,
               "Generate tokens on the CPU runtime with the KV cache resident "
               "(instead of timing)");
-  d->add_option("--prompt-ids", promptIds, "With --run: prompt token ids: 1,2,3");
+  d->add_option("--prompt-ids", promptIds,
+                "With --run: a prompt's token ids, 1,2,3; repeat for a batch "
+                "(one per sequence, all of one length)");
   d->add_option("--tokens", decodeTokens,
                 "With --run: tokens to generate (default 32)")
       ->check(CLI::Range(1u, 1u << 20));
