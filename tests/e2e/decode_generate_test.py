@@ -63,11 +63,12 @@ def check(lpx, ref_dir, chips, name):
         if not np.all(err <= ATOL + RTOL * np.abs(b)):
             raise AssertionError(f"step {step}: logits differ by {err.max():.3g}")
     # Per sequence and position the host sends the id and the position (8
-    # bytes each), per sequence the mask (8 per cache position), and reads
-    # the logits (4 per vocabulary entry and position): the prefill for the
-    # whole prompt once, then the step for one token.
+    # bytes each), per sequence the mask (8 per position the program
+    # attends to: the prompt's in the prefill, the cache's in the step),
+    # and reads the logits (4 per vocabulary entry and position): the
+    # prefill for the whole prompt once, then the step for one token.
     vocab, prompt = len(np.array(ref["logits"][0]).reshape(-1)) // batch, len(prompts[0])
-    want = {"prefill_host_input_bytes": batch * (16 * prompt + 8 * ref["context"]),
+    want = {"prefill_host_input_bytes": batch * 24 * prompt,
             "prefill_host_output_bytes": batch * 4 * vocab * prompt,
             "host_input_bytes_per_step": batch * (16 + 8 * ref["context"]),
             "host_output_bytes_per_step": batch * 4 * vocab}

@@ -30,6 +30,7 @@ struct CompileArgs {
   std::string emit = "program";         // program | graph | partitioned | scheduled
   std::string weights, activations;     // number formats; empty: the model's
   bool residentKV = false;              // lpx-resident-kv
+  int64_t kvContext = 0;                // its context option; 0: none
 };
 int runCompile(const CompileArgs &args);
 

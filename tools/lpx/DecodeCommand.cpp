@@ -113,10 +113,9 @@ llvm::Error checkShapes(const DecodeTarget &t, const DecodeOptions &o) {
     if (auto e = models::resolveOptions(*t.preset, step))
       return e;
   }
-  if (o.sweep.empty()) { // the prefill: the prompt into the step's cache
+  if (o.sweep.empty()) { // the prefill: the prompt, no past
     models::ExportOptions prefill;
-    prefill.context = o.context;
-    prefill.prompt = o.prompt;
+    prefill.context = prefill.prompt = o.prompt;
     prefill.batch = o.batch;
     if (auto e = models::resolveOptions(*t.preset, prefill))
       return e;
@@ -192,7 +191,7 @@ DecodeRequest requestFor(const DecodeTarget &t, const DecodeOptions &o,
   req.chips = unsigned(o.chips);
   req.step = PhaseShape{context, 1, o.batch};
   if (t.preset && o.sweep.empty())
-    req.prefill = PhaseShape{context, o.prompt, o.batch};
+    req.prefill = PhaseShape{o.prompt, o.prompt, o.batch, context};
   return req;
 }
 

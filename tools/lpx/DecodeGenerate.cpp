@@ -39,11 +39,12 @@ struct TempDir {
 };
 
 /// The ONNX files of `opts.model`: the decode step, and for a preset with
-/// a prompt of 2 or more tokens the prefill (`prompt` tokens per sequence
-/// into the same cache: `lpx models export --prompt S --context L`), both
-/// exported into `tmp` with weights (the runtime needs them).
+/// a prompt of 2 or more tokens the prefill (`prompt` tokens per sequence,
+/// no past: `lpx models export --prompt S --context S`), both exported into
+/// `tmp` with weights (the runtime needs them).
 struct ModelFiles {
   std::string step, prefill; // prefill empty: none
+  int64_t context = 0;       // the step's cache positions (0: a file's own)
 };
 
 llvm::Expected<ModelFiles> modelFiles(const DecodeRunOptions &opts,
@@ -61,31 +62,32 @@ llvm::Expected<ModelFiles> modelFiles(const DecodeRunOptions &opts,
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("lpx-decode", tmp.path))
     return fail("cannot make a temporary folder: " + ec.message());
-  auto exportAs = [&](int64_t query,
+  ModelFiles files;
+  auto exportAs = [&](int64_t query, int64_t context,
                       const char *suffix) -> llvm::Expected<std::string> {
     models::ExportOptions o;
-    o.context = opts.context;
+    o.context = context;
     o.batch = int64_t(opts.prompts.size());
     o.prompt = query;
     if (llvm::Error e = models::resolveOptions(*preset, o))
       return std::move(e);
-    if (query >= o.context)
-      return fail(llvm::Twine(query) + " prompt tokens fill the model's " +
-                  llvm::Twine(o.context) + " cache positions; no token can "
-                  "follow (use a longer --context)");
+    files.context = std::max(files.context, o.context);
     llvm::SmallString<128> file(tmp.path);
     llvm::sys::path::append(file, opts.model + suffix + ".onnx");
     if (auto summary = models::exportModel(*preset, o, file); !summary)
       return summary.takeError();
     return std::string(file);
   };
-  ModelFiles files;
-  auto step = exportAs(1, "-step");
+  auto step = exportAs(1, opts.context, "-step");
   if (!step)
     return step.takeError();
   files.step = *step;
+  if (prompt >= files.context)
+    return fail(llvm::Twine(prompt) + " prompt tokens fill the model's " +
+                llvm::Twine(files.context) + " cache positions; no token can "
+                "follow (use a longer --context)");
   if (prompt > 1) {
-    auto prefill = exportAs(prompt, "-prefill");
+    auto prefill = exportAs(prompt, prompt, "-prefill");
     if (!prefill)
       return prefill.takeError();
     files.prefill = *prefill;
@@ -95,10 +97,10 @@ llvm::Expected<ModelFiles> modelFiles(const DecodeRunOptions &opts,
 
 /// The model compiled for `opts.chips` chips with its KV cache resident,
 /// with the placement `placement` (a program's tp and pp; none: the
-/// compiler's choice).
+/// compiler's choice); `kvContext`: see CompileOptions.
 llvm::Expected<isa::VerifiedProgram>
 compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
-                const isa::pb::Program *placement) {
+                const isa::pb::Program *placement, int64_t kvContext) {
   std::string chipName =
       opts.chip.empty() ? isa::presetNames().front() : opts.chip;
   auto chip = isa::loadChipWithOverrides(chipName, {});
@@ -116,6 +118,7 @@ compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
   CompileOptions copts;
   copts.nodes = opts.chips;
   copts.residentKV = true;
+  copts.kvContext = kvContext;
   if (placement) {
     copts.tp = placement->tp();
     copts.pp = placement->pp();
@@ -253,8 +256,9 @@ struct ResidentProgram {
 llvm::Expected<ResidentProgram>
 compileChecked(const DecodeRunOptions &opts, llvm::StringRef file,
                llvm::StringRef what, int64_t query,
-               const isa::pb::Program *placement = nullptr) {
-  auto prog = compileResident(opts, file, placement);
+               const isa::pb::Program *placement = nullptr,
+               int64_t kvContext = 0) {
+  auto prog = compileResident(opts, file, placement, kvContext);
   if (!prog)
     return prog.takeError();
   auto io = ioShape(prog->program(), what);
@@ -311,9 +315,10 @@ lpx::cli::generateGreedy(const DecodeRunOptions &opts) {
   };
   int64_t position = 0;
   if (!files->prefill.empty()) {
-    // Placed as the step is, so that each chip holds the same state.
+    // Placed as the step is, with its cache length, so that each chip
+    // holds the same state.
     auto prefill = compileChecked(opts, files->prefill, "prefill", length,
-                                  &step->program->program());
+                                  &step->program->program(), step->io.context);
     if (!prefill)
       return prefill.takeError();
     auto machine = rt::Machine::load(*prefill->program);

@@ -114,10 +114,11 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
     return model.takeError();
   CompileOptions opts{chips, t.weights, t.activations};
   // Both phases keep the KV cache resident in SRAM, as a deployment does:
-  // the prefill writes the prompt's positions into the cache the step
-  // reads. A prompt that fills the whole cache has no past to write into
-  // (and no step can follow it): it is compiled as exported.
-  opts.residentKV = shape.query < shape.context && !t.noResidentKV;
+  // the prefill (exported without a past) writes the prompt's positions
+  // into the `cache` positions the step reads.
+  opts.residentKV = !t.noResidentKV;
+  if (shape.query > 1)
+    opts.kvContext = shape.cache;
   opts.tp = t.tp; // 0: the partition pass chooses
   opts.pp = t.pp;
 

@@ -49,6 +49,11 @@ int main(int argc, char **argv) {
   c->add_flag("--resident-kv", compile.residentKV,
              "Keep a decoder's KV cache resident in SRAM, appended in place "
              "at position_ids (its past/present inputs and outputs go)");
+  c->add_option("--kv-context", compile.kvContext,
+                "With --resident-kv, for a prefill exported without a past: "
+                "the cache positions its present outputs are written into "
+                "(the decode step's context)")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 30));
   c->add_option("--set", compile.sets,
                 "Change a chip parameter: key=value, e.g. link.latency=108 or "
                 "sram.bytes=128MiB (repeatable; see `lpx chip show`)");
