@@ -5,7 +5,9 @@
 // buffer concerned. Buffers sit 4096 bytes apart, in different banks of the
 // test chip, except where a test shares an address on purpose: reading or
 // overwriting data while it is being written is then also a bank conflict
-// (BankConflictTest.cpp covers that rule on its own).
+// (BankConflictTest.cpp covers that rule on its own). Tests that count
+// hazards run the replay checks alone (replayOnly()); the vector check's
+// view of such schedules is VectorCheckTest.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include "ProgramBuilder.h"
@@ -24,7 +26,7 @@ TEST(HazardTest, OperandNotReady) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   // The relu also reads 'sum' while the add is still writing it.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(r.hazardCount, 2u);
@@ -67,7 +69,7 @@ TEST(HazardTest, UnitBusy) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u);
   const Hazard &h = r.hazards[0];
   EXPECT_EQ(h.kind, "unit-busy");
@@ -117,7 +119,7 @@ TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u) << "only Neg_2 collides, with Relu_1";
   EXPECT_EQ(r.hazards[0].kind, "unit-busy");
   EXPECT_EQ(r.hazards[0].instruction, 2u);
@@ -155,7 +157,7 @@ TEST(HazardTest, LinkBusy) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u);
   EXPECT_EQ(r.hazards[0].kind, "link-busy");
   EXPECT_EQ(r.hazards[0].instruction, 1u);
@@ -249,7 +251,7 @@ TEST(HazardTest, SramOverwriteWhileProduced) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(s.b, prog, r, replayOnly()));
   // Two writes to the same banks at once are also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(hazardsOfKind(r, "bank-conflict").size(), 1u);
@@ -269,7 +271,7 @@ TEST(HazardTest, ReadAfterOverwrite) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(s.b, prog, r, replayOnly()));
   // The copy is still writing t2 (until row::kVxmDone + 1 + kMemLatency) when
   // the relu reads the same banks: also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
@@ -332,7 +334,7 @@ TEST(HazardTest, MaxHazardsKeepsCounting) {
                           DType::F32, {1, 640}, isa::pb::OUTPUT);
     b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_" + std::to_string(i));
   }
-  SimOptions opts;
+  SimOptions opts = replayOnly();
   opts.maxHazards = 2;
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;

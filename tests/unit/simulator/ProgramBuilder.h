@@ -41,6 +41,15 @@ constexpr uint64_t kMemBusy = ceilDiv(kVectors, chip::kMemVectorsPerCycle);
 
 using lpx::test::ProgramBuilder;
 
+/// The replay checks alone, the vector check off: for tests of one replay
+/// rule that count its hazards. VectorCheckTest.cpp shows what the vector
+/// check reports on the same kinds of schedule.
+inline SimOptions replayOnly() {
+  SimOptions o;
+  o.vectorCheck = false;
+  return o;
+}
+
 /// Loads and simulates, failing the test on any error.
 inline bool loadAndSimulate(const ProgramBuilder &b,
                             std::optional<isa::VerifiedProgram> &prog,
@@ -80,10 +89,11 @@ inline ProgramBuilder addThenRelu(uint64_t reluIssue,
 /// Loads and simulates a program that must report exactly one hazard, of
 /// `kind`; that hazard, or none (the test has then failed).
 inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
-                                        const std::string &kind) {
+                                        const std::string &kind,
+                                        const SimOptions &opts = {}) {
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  if (!loadAndSimulate(b, prog, r))
+  if (!loadAndSimulate(b, prog, r, opts))
     return std::nullopt;
   if (r.hazardCount != 1 || r.hazards.size() != 1 ||
       r.hazards[0].kind != kind) {
