@@ -59,13 +59,9 @@ TEST(HazardTest, OperandNeverProduced) {
 }
 
 TEST(HazardTest, UnitBusy) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
   // The VXM is busy for row::kVxmBusy = 2 cycles; issue the next one at 1.
-  b.inst(Opcode::Relu, 0, row::kVxmBusy - 1, {x}, z2, "Relu_1");
+  ProgramBuilder b = twoReadersOfX(Opcode::Neg, 0, "Neg_0", Opcode::Relu,
+                                   row::kVxmBusy - 1, "Relu_1");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -87,12 +83,8 @@ TEST(HazardTest, UnitBusy) {
 }
 
 TEST(HazardTest, DifferentUnitsRunInParallel) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
-  b.inst(Opcode::Copy, 0, 0, {x}, z2, "Reshape_1");
+  ProgramBuilder b =
+      twoReadersOfX(Opcode::Neg, 0, "Neg_0", Opcode::Copy, 0, "Reshape_1");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;

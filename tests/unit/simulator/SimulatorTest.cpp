@@ -72,11 +72,7 @@ TEST(SimulatorTest, TranscendentalTakesSeveralPasses) {
 TEST(SimulatorTest, MatMul) {
   // A: f32 [M=16, K=100], B: f32 [K=100, N=130] (weights), R: f32 [16, 130].
   constexpr uint64_t M = 16, K = 100, N = 130;
-  ProgramBuilder b;
-  uint32_t a = b.buffer("a", 0, 0, DType::F32, {M, K}, isa::pb::INPUT);
-  uint32_t w = b.buffer("w", 0, 8192, DType::F32, {K, N}, isa::pb::CONSTANT);
-  uint32_t r0 = b.buffer("r", 0, 65536, DType::F32, {M, N}, isa::pb::OUTPUT);
-  b.inst(Opcode::MatMul, 0, 3, {a, w}, r0, "MatMul_0");
+  ProgramBuilder b = f32MatMul(M, K, N, 3);
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;

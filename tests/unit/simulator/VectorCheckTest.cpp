@@ -103,12 +103,7 @@ TEST(VectorCheckTest, MatrixUnitTimelineByHand) {
   //   stream tile 4 [168, 232)
   // Plane 1 does tiles 1, 3, 5 in the same cycles. The last row leaves at
   // 232 and lands 7 (the MXM's depth) later.
-  constexpr uint64_t M = 16, K = 100, N = 130;
-  ProgramBuilder b;
-  uint32_t a = b.buffer("a", 0, 0, DType::F32, {M, K}, isa::pb::INPUT);
-  uint32_t w = b.buffer("w", 0, 8192, DType::F32, {K, N}, isa::pb::CONSTANT);
-  uint32_t r0 = b.buffer("r", 0, 65536, DType::F32, {M, N}, isa::pb::OUTPUT);
-  b.inst(Opcode::MatMul, 0, 0, {a, w}, r0, "MatMul_0");
+  ProgramBuilder b = f32MatMul(16, 100, 130, 0);
   // An int8 [8, 64] x [64, 64]: one tile, installed in both planes in 10
   // cycles; plane 0 streams rows 0-3 during [10, 14), plane 1 rows 4-7.
   uint32_t a8 = b.buffer("a8", 0, 131072, DType::I8, {8, 64}, isa::pb::INPUT);
@@ -225,12 +220,8 @@ TEST(VectorCheckTest, WholeReaderNeedsTheLastVector) {
 
 TEST(VectorCheckTest, StreamConflict) {
   // Two relus on the one VXM queue: the first streams during [0, 2).
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Relu, 0, 0, {x}, z1, "Relu_0");
-  b.inst(Opcode::Relu, 0, 1, {x}, z2, "Relu_1");
+  ProgramBuilder b =
+      twoReadersOfX(Opcode::Relu, 0, "Relu_0", Opcode::Relu, 1, "Relu_1");
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
