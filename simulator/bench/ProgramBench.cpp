@@ -7,7 +7,8 @@
 // them the simulator replays per second of wall time, the figure
 // docs/benchmarks.md records for the Llama-2-7B-size decoder layer.
 //
-// Usage: lpx-sim-program-bench program.lpx [runs]   (default 2000 runs)
+// Usage: lpx-sim-program-bench program.lpx [runs] [--no-vector-check]
+//        (default 2000 runs; the flag times the replay checks alone)
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/isa/Program.h"
@@ -36,8 +37,12 @@ static uint64_t programMacs(const isa::VerifiedProgram &prog) {
 }
 
 int main(int argc, char **argv) {
+  // --no-vector-check (last): time the replay checks alone.
+  sim::SimOptions opts;
+  if (argc > 1 && llvm::StringRef(argv[argc - 1]) == "--no-vector-check")
+    opts.vectorCheck = false, --argc;
   if (argc < 2) {
-    llvm::errs() << "usage: lpx-sim-program-bench program.lpx [runs]\n";
+    llvm::errs() << "usage: lpx-sim-program-bench program.lpx [runs] [--no-vector-check]\n";
     return 2;
   }
   uint64_t runs = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 2000;
@@ -53,7 +58,7 @@ int main(int argc, char **argv) {
   for (int round = 0; round < 5; ++round) {
     std::clock_t t0 = std::clock();
     for (uint64_t i = 0; i < runs; ++i) {
-      auto r = sim::simulate(*prog);
+      auto r = sim::simulate(*prog, opts);
       if (!r) {
         llvm::errs() << "lpx-sim-program-bench: " << llvm::toString(r.takeError())
                      << "\n";

@@ -16,7 +16,8 @@
 // million cycles before every instruction show that the simulator's cost is
 // per instruction, not per cycle.
 //
-// Usage: lpx-sim-bench [instructions] [nodes] [out.lpxb]
+// Usage: lpx-sim-bench [instructions] [nodes] [out.lpxb] [--no-vector-check]
+// (the flag, last, times the replay checks alone)
 //        (default 1000000 64; out.lpxb: also write the program without
 //        gaps, e.g. to time `lpx simulate --trace/--report` on it)
 //
@@ -260,7 +261,7 @@ uint64_t statusKiB(const std::string &key) {
 }
 
 bool runOne(const isa::ChipSpec &chip, uint32_t nodes, uint64_t count,
-            uint64_t gap, const char *writeTo) {
+            uint64_t gap, const char *writeTo, const sim::SimOptions &opts) {
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
   isa::pb::Program generated = Generator(chip, nodes, gap).build(count);
@@ -285,7 +286,7 @@ bool runOne(const isa::ChipSpec &chip, uint32_t nodes, uint64_t count,
   sim::SimResult result;
   for (int rep = 0; rep < 5; ++rep) {
     auto s0 = Clock::now();
-    auto r = sim::simulate(prog);
+    auto r = sim::simulate(prog, opts);
     auto s1 = Clock::now();
     if (!r) {
       llvm::errs() << "lpx-sim-bench: " << llvm::toString(r.takeError())
@@ -318,6 +319,10 @@ bool runOne(const isa::ChipSpec &chip, uint32_t nodes, uint64_t count,
 } // namespace
 
 int main(int argc, char **argv) {
+  // --no-vector-check (last): time the replay checks alone.
+  sim::SimOptions opts;
+  if (argc > 1 && llvm::StringRef(argv[argc - 1]) == "--no-vector-check")
+    opts.vectorCheck = false, --argc;
   uint64_t count = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
   uint32_t nodes = argc > 2 ? uint32_t(std::strtoul(argv[2], nullptr, 10)) : 64;
   auto chip = isa::loadChipSpec("tsp-v1");
@@ -335,6 +340,6 @@ int main(int argc, char **argv) {
   bool ok = true;
   for (uint64_t gap : {uint64_t(0), uint64_t(1000000)})
     ok &= runOne(*chip, nodes, count, gap,
-                 gap == 0 && argc > 3 ? argv[3] : nullptr);
+                 gap == 0 && argc > 3 ? argv[3] : nullptr, opts);
   return ok ? 0 : 1;
 }

@@ -5,9 +5,10 @@ using namespace lpx::sim;
 
 const BankAccess *BankWindows::findConflict(const BankAccess &access,
                                             uint64_t now) {
-  // Every live window started at or before `now` (program order is issue
-  // order), so it overlaps the new access in time exactly when it ends after
-  // `now`; the ones that do not are removed in the same pass.
+  // Accesses are added in issue order and none starts before its issue, so
+  // a window that ended at or before `now` can meet no later access and is
+  // removed in the same pass. Windows may start after their issue (the
+  // vector check's per-bank segments), so overlap is tested in full.
   const BankAccess *found = nullptr;
   size_t kept = 0;
   for (size_t i = 0; i < live.size(); ++i) {
@@ -16,7 +17,7 @@ const BankAccess *BankWindows::findConflict(const BankAccess &access,
     if (kept != i)
       live[kept] = live[i];
     const BankAccess &w = live[kept++];
-    if (access.excludes(w) &&
+    if (access.excludes(w) && w.start < access.end && access.start < w.end &&
         (found == nullptr || w.instruction < found->instruction))
       found = &w;
   }

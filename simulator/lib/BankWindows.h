@@ -23,7 +23,7 @@
 namespace lpx::sim {
 
 struct BankAccess {
-  uint64_t start = 0; // issue cycle of the instruction
+  uint64_t start = 0; // issue cycle of the instruction, or later
   uint64_t end = 0;   // exclusive
   isa::BankRange banks;
   uint64_t instruction = 0;
@@ -40,8 +40,9 @@ struct BankAccess {
 class BankWindows {
 public:
   /// Drops windows that ended at or before `now` (the issue cycle of the
-  /// access being checked; issue cycles never decrease) and returns the live
-  /// window conflicting with `access` that belongs to the lowest instruction
+  /// access being checked; issue cycles never decrease, and no access starts
+  /// before its issue) and returns the live window overlapping `access` in
+  /// time and conflicting with it that belongs to the lowest instruction
   /// index, or nullptr.
   const BankAccess *findConflict(const BankAccess &access, uint64_t now);
   void add(const BankAccess &access) {

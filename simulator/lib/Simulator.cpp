@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 #include "lpx/sim/Simulator.h"
 #include "BankWindows.h"
+#include "Describe.h"
 #include "SramOccupancy.h"
+#include "VectorCheck.h"
 
 #include "lpx/isa/Banks.h"
 #include "lpx/isa/Opcode.h"
@@ -85,7 +87,10 @@ public:
         maxQueues(maxQueueCount(prog.chip())),
         units(size_t(p.num_nodes()) * kQueuedUnits * maxQueues),
         buffers(p.buffers_size()),
-        sram(p.num_nodes()), banks(p.num_nodes()), lower(prog) {}
+        sram(p.num_nodes()), banks(p.num_nodes()), lower(prog) {
+    if (opts.vectorCheck)
+      vectors.emplace(prog);
+  }
 
   llvm::Expected<SimResult> run();
 
@@ -131,6 +136,10 @@ private:
   std::vector<SramOccupancy> sram; // per node
   std::vector<BankWindows> banks;  // per node
   LowerBoundBuilder lower;
+  // The second, vector-granular opinion (VectorCheck.h); unset when
+  // SimOptions::vectorCheck is off.
+  std::optional<VectorCheck> vectors;
+  llvm::SmallVector<VectorFinding, 3> findings; // scratch for step
   llvm::SmallVector<uint32_t, 8> displaced; // scratch for writeResult
   llvm::SmallVector<BankAccess, 4> reads;   // scratch for checkBanks
   // Operands of the current send taken off an arriving link rather than
@@ -144,10 +153,7 @@ private:
 } // namespace
 
 std::string Engine::describe(const isa::pb::Instruction &inst) const {
-  std::string m(isa::mnemonic(isa::opcodeOf(inst)));
-  if (inst.origin().empty())
-    return m + " (no origin)";
-  return m + " (origin '" + inst.origin() + "')";
+  return describeInstruction(inst);
 }
 
 void Engine::hazard(uint64_t index, const isa::pb::Instruction &inst,
@@ -425,6 +431,12 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                          describe(inst), issue, deskew)
                .str());
   readOperands(index, inst, cost);
+  if (vectors) {
+    findings.clear();
+    vectors->step(index, inst, findings);
+    for (VectorFinding &f : findings)
+      hazard(index, inst, f.kind, std::move(f.message));
+  }
   const uint32_t resultNode = isSend ? inst.dst_node() : inst.node();
   checkBanks(index, inst, cost, resultNode);
   lower.add(inst, cost);

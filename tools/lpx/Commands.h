@@ -76,6 +76,7 @@ struct SimulateArgs {
   std::string trace;  // Chrome/Perfetto trace-event JSON, optional
   std::string report; // self-contained HTML report, optional
   bool perLayer = false; // per-origin cycles, MACs and MXM utilisation
+  bool noVectorCheck = false; // skip the vector check (SimOptions)
 };
 int runSimulate(const SimulateArgs &args);
 

@@ -67,6 +67,7 @@ int lpx::cli::runSimulate(const SimulateArgs &args) {
     return reportError("simulate", prog.takeError());
   sim::SimOptions opts;
   opts.maxCycles = args.maxCycles;
+  opts.vectorCheck = !args.noVectorCheck;
   sim::ExecutionTrace trace;
   if (!args.trace.empty() || !args.report.empty() || args.perLayer)
     opts.trace = &trace;

@@ -113,6 +113,9 @@ int main(int argc, char **argv) {
                 "SRAM map, bounds, instruction table");
   s->add_flag("--per-layer", simulate.perLayer,
               "Also list cycles, MACs and MXM utilisation per ONNX node");
+  s->add_flag("--no-vector-check", simulate.noVectorCheck,
+              "Skip the vector-granular check (its own timing model; about "
+              "half the simulation time)");
 
   PerturbArgs perturb;
   auto *pt = app.add_subcommand(

@@ -5,7 +5,8 @@
 // installed in the planes; the other streams through them one vector (one
 // row of K values) per cycle per plane at the int8 rate. A plane installs
 // its next tile while it streams the current one, so only the first install
-// is exposed, and each tile costs max(install, stream).
+// is exposed, each tile but a plane's last costs max(install, stream) and
+// the last one its stream.
 //
 //  - Planes work at once on different tiles. With fewer tiles than planes,
 //    each tile is installed in several planes and its streamed rows are
@@ -48,14 +49,19 @@ static uint64_t mappedCycles(const MxmSpec &m, const Mapping &p,
       k <= m.rows && out <= m.cols ? std::min(m.rows / k, m.cols / out) : 1;
   copies = std::max<uint64_t>(copies, 1);
   uint64_t tiles = p.count * ceilDiv(k, m.rows) * ceilDiv(out, m.cols);
-  uint64_t stream = ceilDiv(std::max<uint64_t>(p.stream, 1), copies) * perVector;
+  uint64_t vectors = ceilDiv(std::max<uint64_t>(p.stream, 1), copies);
+  uint64_t stream = vectors * perVector;
   // Each instruction queue owns an equal share of the planes.
   uint64_t planes = std::max<uint32_t>(m.planes / std::max(m.queues, 1u), 1);
+  // The last tile of a plane has no next install to hide behind it: it
+  // streams alone.
   if (tiles >= planes)
-    return load + ceilDiv(tiles, planes) * std::max(load, stream);
-  // Spare planes hold copies of the tiles and split the rows.
+    return load + (ceilDiv(tiles, planes) - 1) * std::max(load, stream) +
+           stream;
+  // Spare planes hold copies of the tiles and split the vectors (whole
+  // vectors: one vector goes through one plane).
   uint64_t replicas = planes / tiles;
-  return load + std::max(load, ceilDiv(stream, replicas));
+  return load + ceilDiv(vectors, replicas) * perVector;
 }
 
 // Operand widths set the rate, never the result's: int8 x int8 accumulating

@@ -27,11 +27,13 @@ TEST(Timing, MatMulOnTspV1ByHand) {
   ASSERT_TRUE(bool(chip));
   // int8 [1,640] x [640,960]: 2 x 3 = 6 tiles of 320x320 over 4 planes ->
   // 2 rounds. Loading an int8 tile takes weight_load_cycles = 40; streaming
-  // one activation row takes 1 cycle; busy = 40 + 2 * max(40, 1) = 120.
+  // one activation row takes 1 cycle; the second tile installs while the
+  // first streams, and the last streams alone: busy = 40 + max(40, 1) + 1
+  // = 81.
   Cost c = instructionCost(*chip, Opcode::MatMul,
                            {t(DType::I8, {1, 640}), t(DType::I8, {640, 960})},
                            t(DType::I32, {1, 960}));
-  EXPECT_EQ(c.busy, 120u);
+  EXPECT_EQ(c.busy, 81u);
   // The result is complete after the MXM pipeline and the trip across the
   // chip's superlanes: 4 + 20 on tsp-v1.
   EXPECT_EQ(c.latency, chip->mxm.latency + chip->stream.transportCycles);
@@ -55,24 +57,24 @@ TEST(Timing, ConvTransposeByHand) {
   // one tile of 4-byte weights installed in 40 * 4 = 160 cycles on all 4
   // planes, 100 rows at 16 cycles split 4 ways = 400: 160 + 400 = 560.
   // Activations stationary (cheaper): x^T [320 x 100] is one tile, the 18
-  // weight columns stream at 16 cycles split over 4 planes, ceil(288 / 4) =
-  // 72: busy = 160 + max(160, 72) = 320.
+  // weight columns are split over 4 planes, ceil(18 / 4) = 5 vectors each
+  // at 16 cycles: busy = 160 + 80 = 240 (no next tile to install).
   std::vector<int64_t> attrs = {1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0};
   Cost c = instructionCost(
       *chip, Opcode::ConvTranspose,
       {t(DType::F32, {1, 320, 10, 10}), t(DType::F32, {320, 2, 3, 3})},
       t(DType::F32, {1, 2, 12, 12}), attrs);
-  EXPECT_EQ(c.busy, 320u);
+  EXPECT_EQ(c.busy, 240u);
   EXPECT_EQ(c.latency, 4u + 20u);
   // Group 2 over 640 channels: two independent products [100,320] x
-  // [320, 9], each group's x^T one tile on 2 planes: 9 columns x 16 cycles
-  // / 2 = 72: busy = 160 + max(160, 72) = 320.
+  // [320, 9], each group's x^T one tile on 2 planes: ceil(9 / 2) = 5
+  // columns x 16 cycles: busy = 160 + 80 = 240.
   attrs[0] = 2;
   c = instructionCost(
       *chip, Opcode::ConvTranspose,
       {t(DType::F32, {1, 640, 10, 10}), t(DType::F32, {640, 1, 3, 3})},
       t(DType::F32, {1, 2, 12, 12}), attrs);
-  EXPECT_EQ(c.busy, 320u);
+  EXPECT_EQ(c.busy, 240u);
 }
 
 TEST(Timing, IntegerMatrixRateFollowsOperandWidth) {
@@ -80,31 +82,31 @@ TEST(Timing, IntegerMatrixRateFollowsOperandWidth) {
   ASSERT_TRUE(bool(chip));
   // int8 [320,320] x [320,320] into int32: one tile, installed in 40
   // cycles on each of the 4 planes, which stream 320 / 4 = 80 rows each at
-  // the int8 rate of 1 cycle: busy = 40 + max(40, 80) = 120.
+  // the int8 rate of 1 cycle: busy = 40 + 80 = 120.
   Cost c = instructionCost(*chip, Opcode::MatMul,
                            {t(DType::I8, {320, 320}), t(DType::I8, {320, 320})},
                            t(DType::I32, {320, 320}));
   EXPECT_EQ(c.busy, 120u);
   // The same product on operands widened to int32: 4-byte weights load in
   // 4 * 40 = 160 cycles and rows stream at the 32-bit rate of 16 cycles:
-  // busy = 160 + max(160, 80 * 16) = 1440.
+  // busy = 160 + 80 * 16 = 1440.
   c = instructionCost(*chip, Opcode::MatMul,
                       {t(DType::I32, {320, 320}), t(DType::I32, {320, 320})},
                       t(DType::I32, {320, 320}));
   EXPECT_EQ(c.busy, 1440u);
   // Conv [1,1,3,3] by [1,1,2,2] is a [4,4] x [4,1] matmul, a 4x1 tile
-  // packed 80 times on the diagonal: the 4 rows fit one vector. int8
-  // operands give 40 + max(40, 1) = 80; int32 operands 160 + max(160, 16) =
-  // 320.
+  // packed 80 times on the diagonal: the 4 rows fit one vector, which one
+  // plane streams. int8 operands give 40 + 1 = 41; int32 operands 160 + 16
+  // = 176.
   std::vector<int64_t> noAttrs;
   c = instructionCost(*chip, Opcode::Conv,
                       {t(DType::I8, {1, 1, 3, 3}), t(DType::I8, {1, 1, 2, 2})},
                       t(DType::I32, {1, 1, 2, 2}), noAttrs);
-  EXPECT_EQ(c.busy, 80u);
+  EXPECT_EQ(c.busy, 41u);
   c = instructionCost(*chip, Opcode::Conv,
                       {t(DType::I32, {1, 1, 3, 3}), t(DType::I32, {1, 1, 2, 2})},
                       t(DType::I32, {1, 1, 2, 2}), noAttrs);
-  EXPECT_EQ(c.busy, 320u);
+  EXPECT_EQ(c.busy, 176u);
 }
 
 TEST(Timing, VectorAndLinkOpsByHand) {
@@ -183,12 +185,13 @@ TEST(Timing, DescriptionKnobsByHand) {
                 .busy,
             69u);
   // MXM queues: 2 queues share the 4 planes, 2 each. The int8 [1,640] x
-  // [640,960] matmul's 6 tiles take 3 rounds: 40 + 3 * max(40, 1) = 160.
+  // [640,960] matmul's 6 tiles take 3 rounds: 40 + 2 * max(40, 1) + 1 =
+  // 121.
   EXPECT_EQ(instructionCost(tspWith({{"mxm.queues", "2"}}), Opcode::MatMul,
                             {t(DType::I8, {1, 640}), t(DType::I8, {640, 960})},
                             t(DType::I32, {1, 960}))
                 .busy,
-            160u);
+            121u);
   // Link lanes: 2 lanes of 4.1667 = 8.3334 bytes/cycle; 4264 wire bytes
   // take 511.7 -> 512 cycles.
   EXPECT_EQ(instructionCost(tspWith({{"link.lanes", "2"}}), Opcode::Send, {v},
@@ -296,16 +299,18 @@ TEST(Timing, MatrixUnitMappingByHand) {
                 .busy,
             197u);
   // [1, 4096] x [4096, 4096] int8: 13 x 13 = 169 weight tiles, 43 rounds
-  // on 4 planes, each bound by its 40-cycle install (one row streams in 1):
-  // 40 + 43 * 40 = 1760. (Activations stationary: 13 tiles of one column,
-  // 4 rounds of 4096 weight columns: 16,424.) SRAM: 16,797,696 / 56,320 =
-  // 299.
+  // on 4 planes, each bound by the 40-cycle install of the next tile (one
+  // row streams in 1) but the last, which streams alone: 40 + 42 * 40 + 1
+  // = 1721. (Activations stationary: 13 tiles of one column, 4 rounds of
+  // 4096 weight columns: 40 + 3 * 4096 + 4096 = 16,424.) SRAM: 16,797,696
+  // / 56,320 = 299.
   TensorDesc w = t(DType::I8, {4096, 4096});
   EXPECT_EQ(instructionCost(*chip, Opcode::MatMul, {t(DType::I8, {1, 4096}), w},
                             t(DType::I32, {1, 4096}))
                 .busy,
-            1760u);
-  // The same at 128 rows: 43 rounds of max(40, 128): 40 + 43 * 128 = 5544
+            1721u);
+  // The same at 128 rows: 42 rounds of max(40, 128) and the last one's
+  // 128: 40 + 43 * 128 = 5544
   // (peak: 128 x 4096 x 4096 / 409,600 = 5243 cycles).
   EXPECT_EQ(instructionCost(*chip, Opcode::MatMul,
                             {t(DType::I8, {128, 4096}), w},
@@ -319,6 +324,17 @@ TEST(Timing, MatrixUnitMappingByHand) {
                             t(DType::F16, {128, 4096}))
                 .busy,
             22096u);
+  // Fewer tiles than planes: [1283, 320] x [320, 320] fp16 is one tile,
+  // installed (80 cycles) in all 4 planes, which split the 1283 vectors
+  // whole: 321 each at 4 cycles, 80 + 1284 = 1364 (a vector goes through
+  // one plane; splitting cycles instead would give 80 + 1283). Activations
+  // stationary: 5 tiles, 2 rounds: 80 + 1280 + 1280 = 2640.
+  EXPECT_EQ(instructionCost(*chip, Opcode::MatMul,
+                            {t(DType::F16, {1283, 320}),
+                             t(DType::F16, {320, 320})},
+                            t(DType::F16, {1283, 320}))
+                .busy,
+            1364u);
 }
 
 } // namespace

@@ -142,7 +142,7 @@ TEST(BankConflictTest, TwoWritesToOneBank) {
       b.buffer("t2", 0, inBank(2, 1024), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Neg, 0, 0, {a}, t, "Neg_0");
   b.inst(Opcode::Copy, 0, 1, {a}, t2, "Copy_1");
-  std::optional<Hazard> h = onlyHazard(b, "bank-conflict");
+  std::optional<Hazard> h = onlyHazard(b, "bank-conflict", replayOnly());
   ASSERT_TRUE(h);
   EXPECT_EQ(h->instruction, 1u);
   EXPECT_EQ(h->cycle, 1u);

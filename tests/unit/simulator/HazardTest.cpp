@@ -5,7 +5,9 @@
 // buffer concerned. Buffers sit 4096 bytes apart, in different banks of the
 // test chip, except where a test shares an address on purpose: reading or
 // overwriting data while it is being written is then also a bank conflict
-// (BankConflictTest.cpp covers that rule on its own).
+// (BankConflictTest.cpp covers that rule on its own). Tests that count
+// hazards run the replay checks alone (replayOnly()); the vector check's
+// view of such schedules is VectorCheckTest.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include "ProgramBuilder.h"
@@ -24,7 +26,7 @@ TEST(HazardTest, OperandNotReady) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   // The relu also reads 'sum' while the add is still writing it.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(r.hazardCount, 2u);
@@ -57,17 +59,13 @@ TEST(HazardTest, OperandNeverProduced) {
 }
 
 TEST(HazardTest, UnitBusy) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
   // The VXM is busy for row::kVxmBusy = 2 cycles; issue the next one at 1.
-  b.inst(Opcode::Relu, 0, row::kVxmBusy - 1, {x}, z2, "Relu_1");
+  ProgramBuilder b = twoReadersOfX(Opcode::Neg, 0, "Neg_0", Opcode::Relu,
+                                   row::kVxmBusy - 1, "Relu_1");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u);
   const Hazard &h = r.hazards[0];
   EXPECT_EQ(h.kind, "unit-busy");
@@ -85,12 +83,8 @@ TEST(HazardTest, UnitBusy) {
 }
 
 TEST(HazardTest, DifferentUnitsRunInParallel) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t z1 = b.buffer("z1", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  uint32_t z2 = b.buffer("z2", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Neg, 0, 0, {x}, z1, "Neg_0");
-  b.inst(Opcode::Copy, 0, 0, {x}, z2, "Reshape_1");
+  ProgramBuilder b =
+      twoReadersOfX(Opcode::Neg, 0, "Neg_0", Opcode::Copy, 0, "Reshape_1");
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
@@ -117,7 +111,7 @@ TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u) << "only Neg_2 collides, with Relu_1";
   EXPECT_EQ(r.hazards[0].kind, "unit-busy");
   EXPECT_EQ(r.hazards[0].instruction, 2u);
@@ -155,7 +149,7 @@ TEST(HazardTest, LinkBusy) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u);
   EXPECT_EQ(r.hazards[0].kind, "link-busy");
   EXPECT_EQ(r.hazards[0].instruction, 1u);
@@ -249,7 +243,7 @@ TEST(HazardTest, SramOverwriteWhileProduced) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(s.b, prog, r, replayOnly()));
   // Two writes to the same banks at once are also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(hazardsOfKind(r, "bank-conflict").size(), 1u);
@@ -269,7 +263,7 @@ TEST(HazardTest, ReadAfterOverwrite) {
 
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(s.b, prog, r, replayOnly()));
   // The copy is still writing t2 (until row::kVxmDone + 1 + kMemLatency) when
   // the relu reads the same banks: also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
@@ -332,7 +326,7 @@ TEST(HazardTest, MaxHazardsKeepsCounting) {
                           DType::F32, {1, 640}, isa::pb::OUTPUT);
     b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_" + std::to_string(i));
   }
-  SimOptions opts;
+  SimOptions opts = replayOnly();
   opts.maxHazards = 2;
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;

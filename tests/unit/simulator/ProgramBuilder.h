@@ -41,6 +41,15 @@ constexpr uint64_t kMemBusy = ceilDiv(kVectors, chip::kMemVectorsPerCycle);
 
 using lpx::test::ProgramBuilder;
 
+/// The replay checks alone, the vector check off: for tests of one replay
+/// rule that count its hazards. VectorCheckTest.cpp shows what the vector
+/// check reports on the same kinds of schedule.
+inline SimOptions replayOnly() {
+  SimOptions o;
+  o.vectorCheck = false;
+  return o;
+}
+
 /// Loads and simulates, failing the test on any error.
 inline bool loadAndSimulate(const ProgramBuilder &b,
                             std::optional<isa::VerifiedProgram> &prog,
@@ -77,13 +86,48 @@ inline ProgramBuilder addThenRelu(uint64_t reluIssue,
   return b;
 }
 
+/// The 1x640 f32 input `x` read by two instructions on node 0, into the
+/// outputs z1 and z2; the three rows sit 4096 bytes apart, in banks of
+/// their own.
+inline ProgramBuilder twoReadersOfX(isa::Opcode first, uint64_t firstIssue,
+                                    const std::string &firstOrigin,
+                                    isa::Opcode second, uint64_t secondIssue,
+                                    const std::string &secondOrigin) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, isa::DType::F32, {1, 640}, isa::pb::INPUT);
+  uint32_t z1 =
+      b.buffer("z1", 0, 4096, isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
+  uint32_t z2 =
+      b.buffer("z2", 0, 8192, isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
+  b.inst(first, 0, firstIssue, {x}, z1, firstOrigin);
+  b.inst(second, 0, secondIssue, {x}, z2, secondOrigin);
+  return b;
+}
+
+/// An f32 [M, K] x [K, N] matmul on node 0 issued at `issue`: input 'a' at
+/// 0, constant weights 'w' at 8192, output 'r' at 65536.
+inline ProgramBuilder f32MatMul(uint64_t M, uint64_t K, uint64_t N,
+                                uint64_t issue) {
+  ProgramBuilder b;
+  using isa::DType;
+  uint32_t a = b.buffer("a", 0, 0, DType::F32,
+                        {int64_t(M), int64_t(K)}, isa::pb::INPUT);
+  uint32_t w = b.buffer("w", 0, 8192, DType::F32,
+                        {int64_t(K), int64_t(N)}, isa::pb::CONSTANT);
+  uint32_t r = b.buffer("r", 0, 65536, DType::F32,
+                        {int64_t(M), int64_t(N)}, isa::pb::OUTPUT);
+  b.inst(isa::Opcode::MatMul, 0, issue, {a, w}, r, "MatMul_0");
+  return b;
+}
+
 /// Loads and simulates a program that must report exactly one hazard, of
 /// `kind`; that hazard, or none (the test has then failed).
 inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
-                                        const std::string &kind) {
+                                        const std::string &kind,
+                                        const SimOptions &opts = {}) {
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  if (!loadAndSimulate(b, prog, r))
+  if (!loadAndSimulate(b, prog, r, opts))
     return std::nullopt;
   if (r.hazardCount != 1 || r.hazards.size() != 1 ||
       r.hazards[0].kind != kind) {

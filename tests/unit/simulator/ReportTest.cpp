@@ -47,7 +47,7 @@ TEST(ReportTest, JsonContents) {
   ProgramBuilder b = brokenChain();
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   std::string s = json(r, *prog);
   auto parsed = llvm::json::parse(s);
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
@@ -87,7 +87,7 @@ TEST(ReportTest, TextReport) {
   ProgramBuilder b = brokenChain();
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
   std::string s = text(r, *prog);
   const uint64_t total = row::kVxmDone - 1 + row::kVxmDone;
   EXPECT_THAT(s, HasSubstr("total cycles:     " + std::to_string(total)));

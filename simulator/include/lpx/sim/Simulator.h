@@ -32,7 +32,9 @@ struct Hazard {
   uint64_t instruction = 0; // index in program.instructions
   uint64_t cycle = 0;       // its issue cycle
   /// "operand-not-ready", "unit-busy", "link-busy", "sram-overwrite",
-  /// "bank-conflict", "arrival-mismatch" or "before-deskew".
+  /// "bank-conflict", "arrival-mismatch" or "before-deskew"; from the
+  /// vector check, "vector-not-ready", "stream-conflict" or
+  /// "sram-port-conflict".
   std::string kind;
   /// One line naming the mnemonic, the origin and the buffer concerned.
   std::string message;
@@ -104,6 +106,10 @@ struct SimOptions {
   /// lifetimes as this run executed them (ExecutionTrace.h). Costs nothing
   /// when null.
   ExecutionTrace *trace = nullptr;
+  /// Also time every instruction with the vector check's own model and
+  /// check each vector's readiness, the queues' streams and the SRAM ports
+  /// per vector (docs/simulator.md, "The vector check").
+  bool vectorCheck = true;
 };
 
 /// Walks the instructions once in issue order. Fails only when an option's
