@@ -110,7 +110,6 @@ static Cost opcodeCost(const Streams &s) {
   case Opcode::Transpose:
   case Opcode::Concat:
   case Opcode::Slice:
-  case Opcode::Gather:
   case Opcode::Broadcast:
   case Opcode::Pad:
   case Opcode::GatherElements:
@@ -119,6 +118,7 @@ static Cost opcodeCost(const Streams &s) {
   case Opcode::ScatterND:
     return scatterCost(s);
   case Opcode::GridSample: return gridSampleCost(s);
+  case Opcode::Gather: return gatherCost(s);
   case Opcode::Copy:
   case Opcode::StateWrite: // the update only (instructionCost)
     return s.streamed(s.chip.mem, 1);

@@ -118,6 +118,8 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
 
   // SRAM bytes and the dependency chain. An operand listed twice is
   // streamed once, as the simulator reads it once.
+  sramBytes[node] =
+      addSat(sramBytes[node], isa::bytesRead(prog.chip(), p, inst));
   uint64_t start = deskew;
   for (int i = 0; i < inst.operands_size(); ++i) {
     const uint32_t id = inst.operands(i);
@@ -126,7 +128,6 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
       seen = inst.operands(j) == id;
     if (seen)
       continue;
-    sramBytes[node] = addSat(sramBytes[node], p.buffers(int(id)).bytes());
     const Hop &via = chainHop[id];
     start = std::max(start, isSend && via.set
                                 ? isa::forwardEarliest(

@@ -249,6 +249,54 @@ TEST(Timing, GridSampleGathersItsTapsPerResultVector) {
             48u);
 }
 
+// A gather reads the slices its indices pick, not its table. lpx3: 320-byte
+// vectors, the SXM takes 4 vectors per cycle, SRAM moves 176 x 2 x 426 =
+// 149,952 bytes per cycle, latency 4 (sxm.latencies.gather) + 20 transport.
+TEST(Timing, GatherReadsTheRowsItPicks) {
+  auto chip = loadChipSpec("lpx3");
+  ASSERT_TRUE(bool(chip));
+  const std::vector<int64_t> axis0{0}, axis1{1};
+  // Llama-2-7B's embedding, one of 8 column blocks: [32000, 512] fp16
+  // (32,768,000 bytes), one token. The index picks one 1024-byte row: 4
+  // vectors (1280 bytes read), the result is 4 vectors, the index 1:
+  // ceil(4 / 4) = 1 cycle; SRAM (1280 + 8 + 1024) / 149,952 -> 1.
+  // Streaming the table would be 102,400 vectors: 25,600 cycles.
+  TensorDesc table = t(DType::F16, {32000, 512});
+  TensorDesc token = t(DType::I64, {1, 1});
+  EXPECT_EQ(gatherReadBytes(*chip, table, token, 0), 1280u);
+  Cost c = instructionCost(*chip, Opcode::Gather, {table, token},
+                           t(DType::F16, {1, 1, 512}), axis0);
+  EXPECT_EQ(c.busy, 1u);
+  EXPECT_EQ(c.latency, 24u);
+  // 128 prompt tokens: 128 rows of 4 vectors = 512 vectors, / 4 = 128.
+  EXPECT_EQ(instructionCost(*chip, Opcode::Gather,
+                            {table, t(DType::I64, {1, 128})},
+                            t(DType::F16, {1, 128, 512}), axis0)
+                .busy,
+            128u);
+  // More rows than the table holds vectors: [64, 8] f32 is 2048 bytes
+  // (7 vectors); 100 indices would read 100 vectors, so the table streams
+  // once. The result [100, 8] f32 (3200 bytes) is the largest stream, 10
+  // vectors: ceil(10 / 4) = 3.
+  TensorDesc small = t(DType::F32, {64, 8});
+  EXPECT_EQ(gatherReadBytes(*chip, small, t(DType::I64, {100}), 0), 2048u);
+  EXPECT_EQ(instructionCost(*chip, Opcode::Gather,
+                            {small, t(DType::I64, {100})},
+                            t(DType::F32, {100, 8}), axis0)
+                .busy,
+            3u);
+  // Along an inner axis each outer row gives its own slices: [4, 1000]
+  // f16, 2 indices along axis 1: 4 x 2 slices of one element, a vector
+  // each: 8 vectors (2560 bytes, against the table's 8000), 2 cycles.
+  TensorDesc wide = t(DType::F16, {4, 1000});
+  EXPECT_EQ(gatherReadBytes(*chip, wide, t(DType::I64, {2}), 1), 2560u);
+  EXPECT_EQ(instructionCost(*chip, Opcode::Gather,
+                            {wide, t(DType::I64, {2})},
+                            t(DType::F16, {4, 2}), axis1)
+                .busy,
+            2u);
+}
+
 // The matrix-unit mapping (MxmCost.cpp) on tsp-v1, from the description: 4
 // planes of 320x320, an int8 tile installs in 40 cycles (x2 for 16-bit), a
 // plane streams one int8 vector per cycle (16-bit: one per 4 cycles), SRAM

@@ -55,6 +55,12 @@ Cost instructionCost(const ChipSpec &chip, Opcode op,
 uint64_t multiplyAccumulates(Opcode op, const std::vector<TensorDesc> &operands,
                              const TensorDesc &result);
 
+/// Bytes a gather of `indices` along `axis` reads from `data`: each index
+/// picks one contiguous slice (the dims after `axis`) per outer position,
+/// read as whole vectors, but never more than streaming all of `data`.
+uint64_t gatherReadBytes(const ChipSpec &chip, const TensorDesc &data,
+                         const TensorDesc &indices, int64_t axis);
+
 /// Multiply-accumulates the MXM can do per cycle at its int8 rate, all
 /// planes together: the peak that MXM utilisation is measured against.
 uint64_t mxmPeakMacsPerCycle(const ChipSpec &chip);
