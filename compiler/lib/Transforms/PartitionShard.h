@@ -12,8 +12,10 @@
 // activation on every node (an all-gather) and is cut by columns, or
 // computes partial sums that a reduce-scatter adds, each node its own
 // columns: one exchange over the group's links either way, whichever
-// sends fewer bytes. Anything else gathers its split operands on its node
-// (the stage's first) and runs there.
+// sends fewer bytes. Resident state (a KV cache) is split like the entry
+// written into it, one state argument per piece, so each chip keeps and
+// appends to its own heads' cache. Anything else gathers its split
+// operands on its node (the stage's first) and runs there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_LIB_TRANSFORMS_PARTITIONSHARD_H
