@@ -37,6 +37,27 @@ uint64_t lpx::isa::bytesWritten(const pb::Program &p,
   return p.buffers(int(inst.result())).bytes();
 }
 
+uint64_t lpx::isa::bytesRead(const ChipSpec &chip, const pb::Program &p,
+                             const pb::Instruction &inst) {
+  const bool gather =
+      opcodeOf(inst) == Opcode::Gather && inst.operands_size() == 2;
+  uint64_t bytes = 0;
+  for (int i = 0; i < inst.operands_size(); ++i) {
+    const uint32_t id = inst.operands(i);
+    bool seen = false;
+    for (int j = 0; j < i && !seen; ++j)
+      seen = inst.operands(j) == id;
+    if (seen)
+      continue;
+    bytes += gather && i == 0
+                 ? gatherReadBytes(chip, descOf(p.buffers(int(id))),
+                                   descOf(p.buffers(int(inst.operands(1)))),
+                                   inst.attributes().axis().axis())
+                 : p.buffers(int(id)).bytes();
+  }
+  return bytes;
+}
+
 Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
                                const pb::Instruction &inst) {
   Opcode op = opcodeOf(inst);

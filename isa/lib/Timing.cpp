@@ -110,7 +110,6 @@ static Cost opcodeCost(const Streams &s) {
   case Opcode::Transpose:
   case Opcode::Concat:
   case Opcode::Slice:
-  case Opcode::Gather:
   case Opcode::Broadcast:
   case Opcode::Pad:
   case Opcode::GatherElements:
@@ -119,6 +118,7 @@ static Cost opcodeCost(const Streams &s) {
   case Opcode::ScatterND:
     return scatterCost(s);
   case Opcode::GridSample: return gridSampleCost(s);
+  case Opcode::Gather: return gatherCost(s);
   case Opcode::Copy:
   case Opcode::StateWrite: // the update only (instructionCost)
     return s.streamed(s.chip.mem, 1);
@@ -179,15 +179,25 @@ uint64_t lpx::isa::mxmPeakMacsPerCycle(const ChipSpec &chip) {
          std::max<uint32_t>(m.cyclesPerVectorInt8, 1);
 }
 
+uint32_t lpx::isa::localLinksPerPeer(const ChipSpec &chip) {
+  const uint32_t peers = std::max<uint32_t>(chip.topology.groupSize, 2) - 1;
+  const uint32_t global = chip.topology.globalLinksPerChip;
+  const uint32_t local = chip.link.perChip > global ? chip.link.perChip - global : 0;
+  return std::max<uint32_t>(local / peers, 1);
+}
+
 LinkRate lpx::isa::localLinkRate(const ChipSpec &chip) {
-  return {chip.link.bytesPerCycle(), chip.link.latency};
+  return {chip.link.bytesPerCycle(), chip.link.latency,
+          localLinksPerPeer(chip)};
 }
 
 Cost lpx::isa::sendCost(const ChipSpec &chip, uint64_t bytes,
                         const LinkRate &rate) {
   uint64_t flits = std::max<uint64_t>(1, ceilDiv(bytes, chip.link.flitPayload));
+  // Flits are dealt out over the parallel links; each is striped over its
+  // link's lanes.
+  flits = ceilDiv(flits, std::max<uint32_t>(rate.links, 1));
   double wire = double(flits) * chip.link.flitBytes;
-  // A flit is striped over the link's lanes.
   uint64_t busy = static_cast<uint64_t>(std::ceil(wire / rate.bytesPerCycle));
   return {std::max<uint64_t>(busy, 1), rate.latency};
 }

@@ -116,17 +116,12 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
   const uint32_t node = inst.node();
   any = true;
 
-  // SRAM bytes and the dependency chain. An operand listed twice is
-  // streamed once, as the simulator reads it once.
+  // SRAM bytes (an operand listed twice is streamed once, as the simulator
+  // reads it once) and the dependency chain.
+  sramBytes[node] =
+      addSat(sramBytes[node], isa::bytesRead(prog.chip(), p, inst));
   uint64_t start = deskew;
-  for (int i = 0; i < inst.operands_size(); ++i) {
-    const uint32_t id = inst.operands(i);
-    bool seen = false;
-    for (int j = 0; j < i && !seen; ++j)
-      seen = inst.operands(j) == id;
-    if (seen)
-      continue;
-    sramBytes[node] = addSat(sramBytes[node], p.buffers(int(id)).bytes());
+  for (uint32_t id : inst.operands()) {
     const Hop &via = chainHop[id];
     start = std::max(start, isSend && via.set
                                 ? isa::forwardEarliest(

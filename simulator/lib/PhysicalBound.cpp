@@ -9,12 +9,14 @@
 #include "lpx/sim/PhysicalBound.h"
 
 #include "lpx/isa/Opcode.h"
+#include "lpx/isa/Program.h"
 #include "lpx/isa/Timing.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <utility>
+#include <vector>
 
 using namespace lpx;
 using namespace lpx::sim;
@@ -57,12 +59,30 @@ double computeCyclesOnOneChip(const isa::pb::Program &p,
 
 /// Every weight, input and resident buffer read once and every output
 /// written once; values made and used inside the program need not touch
-/// SRAM at all in the best case.
+/// SRAM at all in the best case. A table read only by gathers (an
+/// embedding) needs only the rows they pick: their results' bytes.
 uint64_t bytesThatMustMove(const isa::pb::Program &p) {
+  const size_t n = size_t(p.buffers_size());
+  std::vector<uint64_t> picked(n, 0);
+  std::vector<bool> readWhole(n, false);
+  for (const isa::pb::Instruction &inst : p.instructions())
+    for (int i = 0; i < inst.operands_size(); ++i) {
+      const uint32_t id = inst.operands(i);
+      if (i == 0 && isa::opcodeOf(inst) == isa::Opcode::Gather)
+        picked[id] += p.buffers(int(inst.result())).bytes();
+      else
+        readWhole[id] = true;
+    }
   uint64_t bytes = 0;
-  for (const isa::pb::Buffer &b : p.buffers())
-    if (b.kind() != isa::pb::TEMP)
-      bytes += b.bytes();
+  for (size_t id = 0; id < n; ++id) {
+    const isa::pb::Buffer &b = p.buffers(int(id));
+    if (b.kind() == isa::pb::TEMP)
+      continue;
+    const bool onlyGathered = picked[id] > 0 && !readWhole[id] &&
+                              b.kind() != isa::pb::OUTPUT;
+    bytes += onlyGathered ? std::min<uint64_t>(b.bytes(), picked[id])
+                          : b.bytes();
+  }
   return bytes;
 }
 

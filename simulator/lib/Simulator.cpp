@@ -500,14 +500,7 @@ void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
   e.issue = inst.issue();
   e.busyEnd = addSat(e.issue, cost.busy);
   e.done = addSat(e.busyEnd, cost.latency);
-  for (int i = 0; i < inst.operands_size(); ++i) {
-    const isa::pb::Buffer &b = p.buffers(int(inst.operands(i)));
-    bool seen = false; // an operand used twice is read once
-    for (int j = 0; j < i && !seen; ++j)
-      seen = inst.operands(j) == inst.operands(i);
-    if (!seen)
-      e.bytesRead += b.bytes();
-  }
+  e.bytesRead = isa::bytesRead(prog.chip(), p, inst);
   e.bytesWritten = isa::bytesWritten(p, inst);
   // step() described this instruction's tensors (describeAndCost).
   e.macs = isa::multiplyAccumulates(op, operandDescs, resultDesc);

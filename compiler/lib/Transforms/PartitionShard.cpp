@@ -185,7 +185,7 @@ private:
   llvm::DenseMap<Operation *, int64_t> stage;
   llvm::DenseMap<Operation *, int64_t> spread; // stages of a spread table
   llvm::DenseMap<Value, Layout> layouts;
-  llvm::DenseMap<Value, Value> gathered;
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> gathered; // per node
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> slices;
   llvm::DenseSet<Value> pinned;      // resident state and values read from it
   SmallVector<Operation *> split;    // originals replaced by pieces
@@ -214,8 +214,12 @@ private:
   }
 
   /// A split value joined on the node of its first piece (once).
-  Value gather(Value v) {
-    Value &g = gathered[v];
+  Value gather(Value v) { return gatherOn(v, layouts[v].nodes.front()); }
+
+  /// A split value joined on `node` (once per node): every other piece
+  /// crosses one link, straight to the node that reads it.
+  Value gatherOn(Value v, int64_t node) {
+    Value &g = gathered[{v, node}];
     if (g)
       return g;
     const Layout &l = layouts[v];
@@ -223,7 +227,7 @@ private:
     b.setInsertionPointAfter(l.pieces.back().getDefiningOp());
     auto cat = b.create<ConcatOp>(v.getLoc(), v.getType(), l.pieces,
                                   b.getI64IntegerAttr(l.axis));
-    part::setNode(cat, l.nodes.front());
+    part::setNode(cat, node);
     return g = cat;
   }
 
@@ -302,7 +306,7 @@ private:
     bool reads = false;
     for (OpOperand &use : op->getOpOperands()) {
       if (layouts.count(use.get()))
-        use.set(gather(use.get()));
+        use.set(gatherOn(use.get(), base(op)));
       reads = reads || pinned.contains(use.get());
     }
     part::setNode(op, base(op));
@@ -465,6 +469,24 @@ private:
     return true;
   }
 
+  /// Column blocks [lo, hi) of an n-column product `op` over at most
+  /// `most` parts: on head boundaries when its result is reshaped into
+  /// heads. False when fewer than 2 parts.
+  static bool columnBlocks(Operation *op, int64_t n, int64_t most,
+                           SmallVector<int64_t> &lo, SmallVector<int64_t> &hi) {
+    auto [heads, size] = headsOf(op);
+    int64_t unit = heads ? size : 1, units = heads ? heads : n;
+    int64_t parts = heads ? headDivisor(heads, most)
+                          : std::min<int64_t>(most, n);
+    if (parts < 2 || units * unit != n)
+      return false;
+    for (int64_t i = 0; i < parts; ++i) {
+      lo.push_back(units * i / parts * unit);
+      hi.push_back(units * (i + 1) / parts * unit);
+    }
+    return true;
+  }
+
   /// A state write whose update is split along a non-batch axis other
   /// than the written one (a KV cache entry split by KV head): the state is
   /// split the same way, each piece an argument of its own (resident state
@@ -506,24 +528,25 @@ private:
   /// activation: one column block of the weight per node of the stage, on
   /// head boundaries when the result is reshaped into heads; a table
   /// spread over several stages, one block per node of all of them.
-  bool seedColumns(Operation *op) {
+  /// `activationOn` gives the activation on a node (default: the whole
+  /// value where it is).
+  bool seedColumns(Operation *op,
+                   llvm::function_ref<Value(int64_t)> activationOn = nullptr) {
     ConstantOp w = splittableWeight(op);
     if (!w)
       return false;
     int64_t n = rankedOf(w).getDimSize(1);
-    auto [heads, size] = headsOf(op);
-    int64_t unit = heads ? size : 1, units = heads ? heads : n;
-    int64_t parts =
-        heads ? headDivisor(heads, mesh.tp)
-              : std::min<int64_t>(mesh.tp * std::max<int64_t>(1, spread.lookup(op)), n);
-    if (parts < 2)
+    SmallVector<int64_t> los, his;
+    if (!columnBlocks(op, n, mesh.tp * std::max<int64_t>(1, spread.lookup(op)),
+                      los, his))
       return false;
+    int64_t parts = int64_t(los.size());
     Layout l;
     l.axis = rankedOf(op->getResult(0)).getRank() - 1;
     OpBuilder b(op);
     auto type = rankedOf(op->getResult(0));
     for (int64_t i = 0; i < parts; ++i) {
-      int64_t lo = units * i / parts * unit, hi = units * (i + 1) / parts * unit;
+      int64_t lo = los[i], hi = his[i];
       int64_t node = base(op) + i;
       Value slice = sliceOf(w, 1, lo, hi, node);
       SmallVector<int64_t> shape(type.getShape());
@@ -533,7 +556,9 @@ private:
           llvm::isa<GatherOp>(op)
               ? b.create<GatherOp>(op->getLoc(), pieceType, slice,
                                    op->getOperand(1), b.getI64IntegerAttr(0))
-              : b.create<MatMulOp>(op->getLoc(), pieceType, op->getOperand(0),
+              : b.create<MatMulOp>(op->getLoc(), pieceType,
+                                   activationOn ? activationOn(node)
+                                                : op->getOperand(0),
                                    slice)
                     .getOperation();
       part::setNode(piece, node);
@@ -556,34 +581,77 @@ private:
   }
 
   /// A MatMul with a constant weight whose activation is split along the
-  /// reduction axis: each node multiplies its piece by its rows of the
-  /// weight, and a tree over the group's links adds the partial sums
-  /// (log2(tp) rounds, each pair on its own link), ending on the first node.
+  /// reduction axis. In a fully connected group either exchange is one hop
+  /// on every link at once; the smaller one is taken:
+  ///  - activation pieces no larger than the result's columns per node
+  ///    (K <= N: Q, K, V, gate and up): every node joins the whole
+  ///    activation (an all-gather) and multiplies it by its column block;
+  ///  - otherwise (the down projection): each node multiplies its piece by
+  ///    its rows of the weight and sends each other node that node's
+  ///    column block of the partial sum (a reduce-scatter), which adds
+  ///    them. Either way the result stays split by columns.
   bool rowSplit(Operation *op, unsigned which, const Layout &l) {
     auto m = dyn_cast<MatMulOp>(op);
     ConstantOp w = m ? splittableWeight(op) : nullptr;
     if (!w || which != 0 || l.axis != rankedOf(m.getLhs()).getRank() - 1)
       return false;
+    Value x = m.getLhs();
+    int64_t k = rankedOf(x).getDimSize(l.axis);
+    int64_t n = rankedOf(w).getDimSize(1);
+    if (k <= n && seedColumns(op, [&](int64_t node) {
+          return gatherOn(x, node);
+        }))
+      return true;
     OpBuilder b(op);
-    SmallVector<Value> sums;
-    SmallVector<int64_t> nodes = l.nodes;
+    SmallVector<Value> partials;
     for (size_t i = 0; i < l.pieces.size(); ++i) {
       Value rows = sliceOf(w, 0, l.lo[i], l.hi[i], l.nodes[i]);
       auto piece = b.create<MatMulOp>(op->getLoc(), m.getType(), l.pieces[i],
                                       rows);
       part::setNode(piece, l.nodes[i]);
-      sums.push_back(piece);
+      partials.push_back(piece);
     }
-    for (size_t step = 1; step < sums.size(); step *= 2)
-      for (size_t i = 0; i + step < sums.size(); i += 2 * step) {
-        auto add = b.create<AddOp>(op->getLoc(), m.getType(), sums[i],
-                                   sums[i + step]);
-        part::setNode(add, nodes[i]);
-        sums[i] = add;
+    SmallVector<int64_t> los, his;
+    if (!columnBlocks(op, n, int64_t(l.nodes.size()), los, his) ||
+        los.size() != l.nodes.size()) {
+      b.setInsertionPoint(op);
+      Value sum = treeSum(b, op->getLoc(), partials, l.nodes);
+      op->getResult(0).replaceAllUsesWith(sum);
+      op->erase();
+      return true;
+    }
+    int64_t axis = m.getType().getRank() - 1;
+    Layout result{axis, los, his, l.nodes, {}};
+    for (size_t j = 0; j < l.nodes.size(); ++j) {
+      // The destination's own block first, then the others' by distance.
+      SmallVector<Value> blocks;
+      SmallVector<int64_t> where;
+      for (size_t d = 0; d < partials.size(); ++d) {
+        size_t i = (j + d) % partials.size();
+        blocks.push_back(
+            sliceOf(partials[i], axis, los[j], his[j], l.nodes[i]));
+        where.push_back(l.nodes[j]);
       }
-    op->getResult(0).replaceAllUsesWith(sums.front());
-    op->erase();
+      b.setInsertionPoint(op);
+      result.pieces.push_back(treeSum(b, op->getLoc(), blocks, where));
+    }
+    layouts[op->getResult(0)] = std::move(result);
+    split.push_back(op);
     return true;
+  }
+
+  /// Adds `terms` pairwise in log2 rounds, each add on the node of its
+  /// left term (`nodes[i]`); the sum ends on nodes[0].
+  static Value treeSum(OpBuilder &b, Location loc, SmallVector<Value> terms,
+                       ArrayRef<int64_t> nodes) {
+    for (size_t step = 1; step < terms.size(); step *= 2)
+      for (size_t i = 0; i + step < terms.size(); i += 2 * step) {
+        auto add = b.create<AddOp>(loc, terms[i].getType(), terms[i],
+                                   terms[i + step]);
+        part::setNode(add, nodes[i]);
+        terms[i] = add;
+      }
+    return terms.front();
   }
 };
 

@@ -8,11 +8,14 @@
 // columns, on head boundaries when the result is reshaped into heads); one
 // rule per op family says whether an op whose operand is split can run
 // piecewise and along which axis its result is split; a MatMul whose
-// activation is split along its reduction axis computes partial sums that
-// a tree reduction over the group's links adds up. Resident state (a KV
-// cache) is split like the entry written into it, one state argument per
-// piece, so each chip keeps and appends to its own heads' cache. Anything
-// else gathers its split operands on the stage's first node and runs there.
+// activation is split along its reduction axis either joins the
+// activation on every node (an all-gather) and is cut by columns, or
+// computes partial sums that a reduce-scatter adds, each node its own
+// columns: one exchange over the group's links either way, whichever
+// sends fewer bytes. Resident state (a KV cache) is split like the entry
+// written into it, one state argument per piece, so each chip keeps and
+// appends to its own heads' cache. Anything else gathers its split
+// operands on its node (the stage's first) and runs there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_LIB_TRANSFORMS_PARTITIONSHARD_H

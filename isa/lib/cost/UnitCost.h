@@ -55,6 +55,7 @@ Cost detCost(const Streams &s);
 // SxmCost.cpp
 Cost scatterCost(const Streams &s);
 Cost gridSampleCost(const Streams &s);
+Cost gatherCost(const Streams &s);
 
 } // namespace lpx::isa::cost
 

@@ -10,8 +10,11 @@
 // KV head and the 2 query heads that share it. The projections are cut by
 // columns on head boundaries, reshape / transpose / the KV cache concat /
 // the repeat_kv broadcast / the attention matmuls / softmax run per node on
-// their heads, the output projection is cut by rows and its partial sums
-// added; the KV cache input and output are bound in pieces by head.
+// their heads; the output projection's activation (4 columns per node, no
+// more than its 4 result columns per node) is joined on every node in one
+// exchange (an all-gather) and the projection cut by columns, so the
+// residual add runs per node on its columns; the KV cache input and output
+// are bound in pieces by head.
 
 // ATTN-R: remark: placement: tp 2 x pp 1 on 2 of 2 nodes: attention split by KV head over 2 chips (2 nodes; the model has 2 KV heads)
 // The chosen mesh is recorded on the module for emission (Program.tp/pp).
@@ -19,15 +22,15 @@
 // ATTN-LABEL: func.func @attention(%arg0
 // ATTN-SAME: %[[PAST0:.*]]: tensor<1x1x3x2xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0, 0>}
 // ATTN-SAME: %[[PAST1:.*]]: tensor<1x1x3x2xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 1, 0, 0>}
-// ATTN-SAME: -> (tensor<1x1x8xf32>, tensor<1x1x4x2xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0, 0>}, tensor<1x1x4x2xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 1, 0, 0>})
+// ATTN-SAME: -> (tensor<1x1x4xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0>}, tensor<1x1x4xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 0, 4>}, tensor<1x1x4x2xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0, 0>}, tensor<1x1x4x2xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 1, 0, 0>})
 // Query heads 0-1 and 2-3, K head 0 and 1: column blocks of the weights.
 // ATTN-DAG: lpx_graph.constant {lpx_part.node = 0 : i64} dense<1.000000e+00> : tensor<8x4xf32>
 // ATTN-DAG: lpx_graph.constant {lpx_part.node = 1 : i64} dense<1.000000e+00> : tensor<8x4xf32>
 // ATTN-DAG: lpx_graph.constant {lpx_part.node = 0 : i64} dense<2.000000e+00> : tensor<8x2xf32>
 // ATTN-DAG: lpx_graph.constant {lpx_part.node = 1 : i64} dense<2.000000e+00> : tensor<8x2xf32>
-// Rows of the output projection.
-// ATTN-DAG: lpx_graph.constant {lpx_part.node = 0 : i64} dense<3.000000e+00> : tensor<4x8xf32>
-// ATTN-DAG: lpx_graph.constant {lpx_part.node = 1 : i64} dense<3.000000e+00> : tensor<4x8xf32>
+// Columns of the output projection.
+// ATTN-DAG: lpx_graph.constant {lpx_part.node = 0 : i64} dense<3.000000e+00> : tensor<8x4xf32>
+// ATTN-DAG: lpx_graph.constant {lpx_part.node = 1 : i64} dense<3.000000e+00> : tensor<8x4xf32>
 // ATTN: %[[K0:.*]] = lpx_graph.concat %[[PAST0]], %{{.*}} {axis = 2 : i64, lpx_part.node = 0 : i64} : (tensor<1x1x3x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x1x4x2xf32>
 // ATTN: %[[K1:.*]] = lpx_graph.concat %[[PAST1]], %{{.*}} {axis = 2 : i64, lpx_part.node = 1 : i64}
 // ATTN: lpx_graph.broadcast %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x1x1x4x2xf32>) -> tensor<1x1x2x4x2xf32>
@@ -36,10 +39,16 @@
 // ATTN: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 1 : i64} : (tensor<1x2x1x2xf32>, tensor<1x2x2x4xf32>) -> tensor<1x2x1x4xf32>
 // ATTN: lpx_graph.softmax %{{.*}} {axis = 3 : i64, lpx_part.node = 0 : i64} : tensor<1x2x1x4xf32>
 // ATTN: lpx_graph.softmax %{{.*}} {axis = 3 : i64, lpx_part.node = 1 : i64} : tensor<1x2x1x4xf32>
-// ATTN: %[[P0:.*]] = lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>) -> tensor<1x1x8xf32>
-// ATTN: %[[P1:.*]] = lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 1 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>) -> tensor<1x1x8xf32>
-// ATTN: %[[T:.*]] = lpx_part.transfer %[[P1]] {from = 1 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
-// ATTN: %[[SUM:.*]] = lpx_graph.add %[[P0]], %[[T]] {lpx_part.node = 0 : i64}
+// ATTN: %[[O0:.*]] = lpx_graph.reshape %{{.*}} {lpx_part.node = 0 : i64} : tensor<1x1x2x2xf32> to tensor<1x1x4xf32>
+// ATTN: %[[T0:.*]] = lpx_part.transfer %[[O0]] {from = 0 : i64, lpx_part.node = 1 : i64, to = 1 : i64}
+// ATTN: %[[O1:.*]] = lpx_graph.reshape %{{.*}} {lpx_part.node = 1 : i64} : tensor<1x1x2x2xf32> to tensor<1x1x4xf32>
+// ATTN: %[[T1:.*]] = lpx_part.transfer %[[O1]] {from = 1 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
+// ATTN: %[[A1:.*]] = lpx_graph.concat %[[T0]], %[[O1]] {axis = 2 : i64, lpx_part.node = 1 : i64}
+// ATTN: %[[A0:.*]] = lpx_graph.concat %[[O0]], %[[T1]] {axis = 2 : i64, lpx_part.node = 0 : i64}
+// ATTN: %[[P0:.*]] = lpx_graph.matmul %[[A0]], %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x1x8xf32>, tensor<8x4xf32>) -> tensor<1x1x4xf32>
+// ATTN: %[[P1:.*]] = lpx_graph.matmul %[[A1]], %{{.*}} {lpx_part.node = 1 : i64} : (tensor<1x1x8xf32>, tensor<8x4xf32>) -> tensor<1x1x4xf32>
+// ATTN: lpx_graph.add %{{.*}}, %[[P0]] {lpx_part.node = 0 : i64}
+// ATTN: lpx_graph.add %{{.*}}, %[[P1]] {lpx_part.node = 1 : i64}
 module {
 func.func @attention(%x: tensor<1x1x8xf32>, %past: tensor<1x2x3x2xf32>) -> (tensor<1x1x8xf32>, tensor<1x2x4x2xf32>) {
   %wq = lpx_graph.constant dense<1.0> : tensor<8x8xf32>
@@ -71,30 +80,43 @@ func.func @attention(%x: tensor<1x1x8xf32>, %past: tensor<1x2x3x2xf32>) -> (tens
 
 // An MLP (no heads: placed this way only when tp or pp is given). tp 4:
 // gate and up by columns, the SiLU and the product per node, down by rows;
-// the four partial sums meet in a tree (1 into 0 and 3 into 2, then 2 into
-// 0), not a chain on node 0. pp 2 (tp 2): the second block, after the
-// residual add, runs on the second group (nodes 2 and 3), and only the
-// residual stream crosses.
+// its partial sums (8 columns, more than the 4 activation columns per
+// node) are exchanged in one step, a reduce-scatter: each node sends every
+// other node that node's 2 columns and adds the 4 blocks of its own
+// columns (a tree of adds), so the residual add runs per node on its
+// columns. The next block's gate reads the residual stream split by
+// columns (2 per node, no more than its 4 result columns per node): every
+// node joins it (an all-gather) and no whole 8-column value crosses a link
+// again. pp 2 (tp 2): the second block, after the residual add, runs on
+// the second group (nodes 2 and 3), and only the residual stream crosses,
+// each node's columns straight to the second group's first node.
 
 // TP4-R: remark: placement: tp 4 x pp 1 on 4 of 4 nodes: MatMuls split over 4 chips
 // TP4-LABEL: func.func @mlp(%arg0
 // TP4-COUNT-4: lpx_graph.sigmoid %{{.*}} : tensor<1x1x4xf32>
 // TP4: %[[D0:.*]] = lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>) -> tensor<1x1x8xf32>
+// TP4: %[[B03:.*]] = lpx_graph.slice %[[D0]] {lpx_part.node = 0 : i64, starts = array<i64: 0, 0, 6>, {{.*}}} : (tensor<1x1x8xf32>) -> tensor<1x1x2xf32>
+// TP4: lpx_part.transfer %[[B03]] {from = 0 : i64, lpx_part.node = 3 : i64, to = 3 : i64} : tensor<1x1x2xf32>
+// TP4: %[[B00:.*]] = lpx_graph.slice %[[D0]] {lpx_part.node = 0 : i64, starts = array<i64: 0, 0, 0>, {{.*}}} : (tensor<1x1x8xf32>) -> tensor<1x1x2xf32>
 // TP4: %[[D1:.*]] = lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 1 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>)
-// TP4: %[[T1:.*]] = lpx_part.transfer %[[D1]] {from = 1 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
-// TP4: %[[D2:.*]] = lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 2 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>)
-// TP4: %[[D3:.*]] = lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 3 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>)
-// TP4: %[[T3:.*]] = lpx_part.transfer %[[D3]] {from = 3 : i64, lpx_part.node = 2 : i64, to = 2 : i64}
-// TP4: %[[S01:.*]] = lpx_graph.add %[[D0]], %[[T1]] {lpx_part.node = 0 : i64}
-// TP4: %[[S23:.*]] = lpx_graph.add %[[D2]], %[[T3]] {lpx_part.node = 2 : i64}
-// TP4: %[[T23:.*]] = lpx_part.transfer %[[S23]] {from = 2 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
-// TP4: lpx_graph.add %[[S01]], %[[T23]] {lpx_part.node = 0 : i64}
+// TP4: %[[B10:.*]] = lpx_graph.slice %[[D1]] {lpx_part.node = 1 : i64, starts = array<i64: 0, 0, 0>, {{.*}}}
+// TP4: %[[T10:.*]] = lpx_part.transfer %[[B10]] {from = 1 : i64, lpx_part.node = 0 : i64, to = 0 : i64} : tensor<1x1x2xf32>
+// TP4: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 2 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>)
+// TP4: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 3 : i64} : (tensor<1x1x4xf32>, tensor<4x8xf32>)
+// TP4: %[[S0:.*]] = lpx_graph.add %[[B00]], %[[T10]] {lpx_part.node = 0 : i64} : (tensor<1x1x2xf32>, tensor<1x1x2xf32>)
+// TP4: %[[S23:.*]] = lpx_graph.add %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x1x2xf32>, tensor<1x1x2xf32>)
+// TP4: lpx_graph.add %[[S0]], %[[S23]] {lpx_part.node = 0 : i64}
+// The second block's gate: every node joins the 4 pieces.
+// TP4-COUNT-4: lpx_graph.concat {{.*}} {axis = 2 : i64, lpx_part.node = {{[0-3]}} : i64} : (tensor<1x1x2xf32>, tensor<1x1x2xf32>, tensor<1x1x2xf32>, tensor<1x1x2xf32>) -> tensor<1x1x8xf32>
+// TP4-NOT: lpx_part.transfer {{.*}} : tensor<1x1x8xf32>
+// TP4: return
 
 // PP2-R: remark: placement: tp 2 x pp 2 on 4 of 4 nodes: MatMuls split over 2 chips, 2 pipeline stages
 // PP2: module attributes {{.*}}lpx_part.placement = array<i64: 2, 2>
 // PP2-LABEL: func.func @mlp(%arg0
-// PP2: %[[R:.*]] = lpx_graph.add %arg0, %{{.*}} {lpx_part.node = 0 : i64}
-// PP2: %[[X:.*]] = lpx_part.transfer %[[R]] {from = 0 : i64, lpx_part.node = 2 : i64, to = 2 : i64}
+// PP2: %[[X0:.*]] = lpx_part.transfer %{{.*}} {from = 0 : i64, lpx_part.node = 2 : i64, to = 2 : i64} : tensor<1x1x4xf32>
+// PP2: %[[X1:.*]] = lpx_part.transfer %{{.*}} {from = 1 : i64, lpx_part.node = 2 : i64, to = 2 : i64} : tensor<1x1x4xf32>
+// PP2: %[[X:.*]] = lpx_graph.concat %[[X0]], %[[X1]] {axis = 2 : i64, lpx_part.node = 2 : i64}
 // PP2: %[[R2:.*]] = lpx_graph.add %[[X]], %[[X]] {lpx_part.node = 2 : i64}
 // PP2-NOT: from = 0
 // PP2-NOT: from = 1
@@ -187,7 +209,9 @@ func.func @fused(%x: tensor<1x1x8xf32>) -> (tensor<1x1x4x2xf32>, tensor<1x1x4x2x
 // ATTN: lpx_graph.state_write %{{.*}}, %[[P1]] into %[[V1]] {axis = 2 : i64, lpx_part.node = 1 : i64}
 // ATTN: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x2x1x4xf32>, tensor<1x2x4x2xf32>) -> tensor<1x2x1x2xf32>
 // ATTN: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 1 : i64} : (tensor<1x2x1x4xf32>, tensor<1x2x4x2xf32>) -> tensor<1x2x1x2xf32>
-// ATTN-NOT: lpx_graph.concat
+// No cache is joined (only the heads' outputs are, for the output
+// projection's all-gather: 3-D).
+// ATTN-NOT: lpx_graph.concat {{.*}} -> tensor<{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xf32>
 // ATTN: return
 module {
 func.func @resident(%x: tensor<1x1x8xf32>, %pos: tensor<1x1xi64>, %kc: tensor<1x2x2x4xf32> {lpx_graph.name = "past_key_values.0.key", lpx_graph.state}, %vc: tensor<1x2x4x2xf32> {lpx_graph.name = "past_key_values.0.value", lpx_graph.state}) -> tensor<1x1x8xf32> {

@@ -126,6 +126,30 @@ TEST(Timing, VectorAndLinkOpsByHand) {
   Cost s = instructionCost(*chip, Opcode::Send, {v}, v);
   EXPECT_EQ(s.busy, 256u);
   EXPECT_EQ(s.latency, 216u);
+  // tsp-v1's 16 links less 4 global leave 12 for the 7 other chips of a
+  // group: one link per pair.
+  EXPECT_EQ(localLinksPerPeer(*chip), 1u);
+}
+
+// lpx3: 96 links per chip, 32 of them global; the other 64 join the 7
+// other chips of a tray, 9 per pair (one spare). A send inside a group
+// deals its flits out over the pair's 9 links of 14 bytes per cycle (one
+// 112 Gb/s lane each); a global send has one link.
+TEST(Timing, SendInsideAGroupUsesThePairsLinks) {
+  auto chip = loadChipSpec("lpx3");
+  ASSERT_TRUE(bool(chip));
+  EXPECT_EQ(localLinksPerPeer(*chip), 9u);
+  // 4096 fp16 values (a Llama-2-7B hidden state) = 8192 bytes = 26 flits:
+  // ceil(26 / 9) = 3 per link, 3 x 328 / 14 = 70.3 -> 71 cycles, then 350
+  // of flight. Over one link it would be 26 x 328 / 14 = 609.1 -> 610.
+  TensorDesc h = t(DType::F16, {1, 1, 4096});
+  Cost s = instructionCost(*chip, Opcode::Send, {h}, h);
+  EXPECT_EQ(s.busy, 71u);
+  EXPECT_EQ(s.latency, 350u);
+  EXPECT_EQ(sendCost(*chip, 8192, {14.0, 350, 1}).busy, 610u);
+  // One flit (a norm's scalar) takes one link: 328 / 14 = 23.4 -> 24.
+  TensorDesc one = t(DType::F16, {1, 1, 1});
+  EXPECT_EQ(instructionCost(*chip, Opcode::Send, {one}, one).busy, 24u);
 }
 
 /// tsp-v1 with `key=value` applied.
@@ -250,6 +274,52 @@ TEST(Timing, GridSampleGathersItsTapsPerResultVector) {
             10u);
   EXPECT_EQ(instructionCost(*chip, Opcode::GridSample, {x, g}, r, {2, 0, 0}).busy,
             48u);
+}
+
+// A gather reads the slices its indices pick, not its table. lpx3: 320-byte
+// vectors, the SXM takes 4 vectors per cycle, SRAM moves 176 x 2 x 426 =
+// 149,952 bytes per cycle, latency 4 (sxm.latencies.gather) + 20 transport.
+TEST(Timing, GatherReadsTheRowsItPicks) {
+  auto chip = loadChipSpec("lpx3");
+  ASSERT_TRUE(bool(chip));
+  auto gatherBusy = [&](TensorDesc data, TensorDesc indices,
+                        TensorDesc result, int64_t axis) {
+    return instructionCost(*chip, Opcode::Gather, {data, indices}, result,
+                           std::vector<int64_t>{axis})
+        .busy;
+  };
+  // Llama-2-7B's embedding, one of 8 column blocks: [32000, 512] fp16
+  // (32,768,000 bytes), one token. The index picks one 1024-byte row: 4
+  // vectors (1280 bytes read), the result is 4 vectors, the index 1:
+  // ceil(4 / 4) = 1 cycle; SRAM (1280 + 8 + 1024) / 149,952 -> 1.
+  // Streaming the table would be 102,400 vectors: 25,600 cycles.
+  TensorDesc table = t(DType::F16, {32000, 512});
+  TensorDesc token = t(DType::I64, {1, 1});
+  EXPECT_EQ(gatherReadBytes(*chip, table, token, 0), 1280u);
+  EXPECT_EQ(gatherBusy(table, token, t(DType::F16, {1, 1, 512}), 0), 1u);
+  EXPECT_EQ(instructionCost(*chip, Opcode::Gather, {table, token},
+                            t(DType::F16, {1, 1, 512}), std::vector<int64_t>{0})
+                .latency,
+            24u);
+  // 128 prompt tokens: 128 rows of 4 vectors = 512 vectors, / 4 = 128.
+  EXPECT_EQ(gatherBusy(table, t(DType::I64, {1, 128}),
+                       t(DType::F16, {1, 128, 512}), 0),
+            128u);
+  // More rows than the table holds vectors: [64, 8] f32 is 2048 bytes
+  // (7 vectors); 100 indices would read 100 vectors, so the table streams
+  // once. The result [100, 8] f32 (3200 bytes) is the largest stream, 10
+  // vectors: ceil(10 / 4) = 3.
+  TensorDesc small = t(DType::F32, {64, 8});
+  EXPECT_EQ(gatherReadBytes(*chip, small, t(DType::I64, {100}), 0), 2048u);
+  EXPECT_EQ(gatherBusy(small, t(DType::I64, {100}), t(DType::F32, {100, 8}), 0),
+            3u);
+  // Along an inner axis each outer row gives its own slices: [4, 1000]
+  // f16, 2 indices along axis 1: 4 x 2 slices of one element, a vector
+  // each: 8 vectors (2560 bytes, against the table's 8000), 2 cycles.
+  TensorDesc wide = t(DType::F16, {4, 1000});
+  EXPECT_EQ(gatherReadBytes(*chip, wide, t(DType::I64, {2}), 1), 2560u);
+  EXPECT_EQ(gatherBusy(wide, t(DType::I64, {2}), t(DType::F16, {4, 2}), 1),
+            2u);
 }
 
 // The matrix-unit mapping (MxmCost.cpp) on tsp-v1, from the description: 4

@@ -87,6 +87,23 @@ TEST(PhysicalBoundTest, SramBoundElementwise) {
   EXPECT_EQ(r.physical.macs, 0u);
 }
 
+// An embedding table read only by a gather needs only the rows picked:
+// [1000, 160] f32 (640,000 bytes), one index (8 bytes), one row out
+// [1, 160] f32 (640 bytes) written to the output. SRAM: the row read (640)
+// + the index (8) + the output (640) = 1288 bytes, not the table's 640,000.
+TEST(PhysicalBoundTest, GatheredTableCountsTheRowsPicked) {
+  ProgramBuilder b;
+  uint32_t table = b.buffer("table", DType::F32, {1000, 160}, isa::pb::CONSTANT);
+  uint32_t ids = b.input("ids", DType::I64, {1});
+  uint32_t row = b.output("row", DType::F32, {1, 160});
+  b.inst(Opcode::Gather, {table, ids}, row, {0});
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  EXPECT_EQ(r.physical.sramBytes, 640u + 8 + 640);
+  EXPECT_EQ(r.physical.cycles, 1u);
+}
+
 // Node 0 sends 1600 bytes to node 1, which sends its relu back: two hops on
 // the chain and 3200 bytes over the 2 chips' 4 links of 8 bytes per cycle
 // (3200 / 64 = 50 cycles), plus 2 * 50 cycles of flight = 150 cycles.

@@ -22,6 +22,11 @@ Opcode opcodeOf(const pb::Instruction &inst);
 /// Bytes an instruction writes: its result, except a state_write, which
 /// writes its update into the state in place.
 uint64_t bytesWritten(const pb::Program &p, const pb::Instruction &inst);
+/// Bytes an instruction reads from SRAM: each operand once (one listed
+/// twice is streamed once), a gather's data only the slices it picks
+/// (gatherReadBytes).
+uint64_t bytesRead(const ChipSpec &chip, const pb::Program &p,
+                   const pb::Instruction &inst);
 
 /// Structural and semantic checks: ids in range, operands on the issuing
 /// node, shapes consistent with byte sizes, buffers inside SRAM, opcode

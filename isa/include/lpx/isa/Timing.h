@@ -55,17 +55,32 @@ Cost instructionCost(const ChipSpec &chip, Opcode op,
 uint64_t multiplyAccumulates(Opcode op, const std::vector<TensorDesc> &operands,
                              const TensorDesc &result);
 
+/// Bytes a gather of `indices` along `axis` reads from `data`: each index
+/// picks one contiguous slice (the dims after `axis`) per outer position,
+/// read as whole vectors, but never more than streaming all of `data`.
+uint64_t gatherReadBytes(const ChipSpec &chip, const TensorDesc &data,
+                         const TensorDesc &indices, int64_t axis);
+
 /// Multiply-accumulates the MXM can do per cycle at its int8 rate, all
 /// planes together: the peak that MXM utilisation is measured against.
 uint64_t mxmPeakMacsPerCycle(const ChipSpec &chip);
 
-/// What one link carries: bytes per cycle (all lanes) and cycles of flight.
+/// What one link carries: bytes per cycle (all lanes) and cycles of flight;
+/// `links` parallel links join the same pair of chips, and a transfer deals
+/// its flits out over them.
 struct LinkRate {
   double bytesPerCycle = 0;
   uint32_t latency = 0;
+  uint32_t links = 1;
 };
-/// The rate of a link inside a group (`link.*`).
+/// The rate of the links between two chips of a group (`link.*`): the
+/// links a chip has beyond its global ones are spread evenly over the
+/// other chips of its group (localLinksPerPeer).
 LinkRate localLinkRate(const ChipSpec &chip);
+/// Links joining each pair of chips of a group: (link.per_chip -
+/// topology.global_links_per_chip) / (group_size - 1), at least 1 (lpx3:
+/// 64 / 7 = 9; tsp-v1: 12 / 7 = 1).
+uint32_t localLinksPerPeer(const ChipSpec &chip);
 
 /// Flits a transfer of `bytes` takes on a link (at least 1).
 uint64_t flitCount(const ChipSpec &chip, uint64_t bytes);
