@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PartitionShard.h"
+#include "PartitionExperts.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
@@ -191,6 +192,8 @@ public:
     for (BlockArgument arg : f.getArguments())
       if (f.getArgAttr(arg.getArgNumber(), kStateAttr))
         pinned.insert(arg);
+    if (mesh.tp > 1)
+      experts = spreadExperts(f, mesh.tp);
     SmallVector<Operation *> ops = placedOps(f);
     assignStages(ops);
     for (Operation *op : ops) {
@@ -227,8 +230,15 @@ private:
   llvm::DenseSet<Value> pinned;      // resident state and values read from it
   SmallVector<Operation *> split;    // originals replaced by pieces
   llvm::SetVector<Operation *> bypassed; // whole ops cloned into pieces
+  llvm::DenseMap<Operation *, ChipRange> experts; // an expert's chips
 
-  int64_t base(Operation *op) const { return stage.lookup(op) * mesh.tp; }
+  /// The nodes an op may use: its stage's, or its expert's among them.
+  ChipRange groupOf(Operation *op) const {
+    int64_t base = stage.lookup(op) * mesh.tp;
+    if (auto it = experts.find(op); it != experts.end())
+      return {base + it->second.first, it->second.count};
+    return {base, mesh.tp};
+  }
 
   /// An input is written to the lowest node that reads it (the stage's
   /// first node when one whole op reads it).
@@ -338,7 +348,7 @@ private:
         use.set(gather(use.get()));
       reads = reads || pinned.contains(use.get());
     }
-    part::setNode(op, base(op));
+    part::setNode(op, groupOf(op).first);
     // Resident state (a KV cache kept in SRAM by lpx-resident-kv) is not
     // split here: what is computed from it stays with it rather than
     // moving the cache over links every step.
@@ -459,10 +469,12 @@ private:
         which = unsigned(i);
         break;
       }
+    ChipRange group = groupOf(op);
     if (!driver)
-      return mesh.tp > 1 && seedColumns(op);
-    if (driver->nodes.front() != base(op))
-      return false; // another stage's pieces: gather them here
+      return group.count > 1 && seedColumns(op, group);
+    if (driver->nodes.front() != group.first ||
+        driver->nodes.back() >= group.first + group.count)
+      return false; // another stage's or expert's pieces: gather them here
     if (rowSplit(op, which, *driver))
       return true;
     SmallVector<Operand> reads;
@@ -499,15 +511,15 @@ private:
   /// A MatMul (or embedding Gather) with a constant weight and a whole
   /// activation: one column block of the weight per node of the stage, on
   /// head boundaries when the result is reshaped into heads.
-  bool seedColumns(Operation *op) {
+  bool seedColumns(Operation *op, ChipRange group) {
     ConstantOp w = splittableWeight(op);
     if (!w)
       return false;
     int64_t n = rankedOf(w).getDimSize(1);
     auto [heads, size] = headsOf(op);
     int64_t unit = heads ? size : 1, units = heads ? heads : n;
-    int64_t parts = heads ? headDivisor(heads, mesh.tp)
-                          : std::min<int64_t>(mesh.tp, n);
+    int64_t parts = heads ? headDivisor(heads, group.count)
+                          : std::min<int64_t>(group.count, n);
     if (parts < 2)
       return false;
     Layout l;
@@ -516,7 +528,7 @@ private:
     auto type = rankedOf(op->getResult(0));
     for (int64_t i = 0; i < parts; ++i) {
       int64_t lo = units * i / parts * unit, hi = units * (i + 1) / parts * unit;
-      int64_t node = base(op) + i;
+      int64_t node = group.first + i;
       Value slice = sliceOf(w, 1, lo, hi, node);
       SmallVector<int64_t> shape(type.getShape());
       shape.back() = hi - lo;
