@@ -534,8 +534,11 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
                           : std::min(group, nodes);
     // A mixture-of-experts model may use more chips per stage than it has
     // KV heads: its experts spread over them (attention over the first).
-    const int64_t experts = mostExperts(f);
+    // Values live at once get the quarter of a chip the fit check keeps.
+    const uint64_t temporaries = spec.sram.bytes / 4;
+    const int64_t experts = mostExperts(f, temporaries);
     Mesh m;
+    m.temporaries = temporaries;
     m.tp = std::max(headDivisor(heads, std::max<int64_t>(wanted, 1)),
                     experts ? headDivisor(experts, std::max<int64_t>(wanted, 1))
                             : 1);

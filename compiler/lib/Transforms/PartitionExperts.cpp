@@ -8,6 +8,7 @@
 #include "PartitionExperts.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Target/ISABridge.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -98,11 +99,21 @@ std::pair<SmallVector<Operation *>, Value> expertOf(Value term) {
   return {};
 }
 
+/// Bytes of an expert's values live at once on its chip: its widest
+/// result three times (two projections and their product).
+uint64_t liveBytes(ArrayRef<Operation *> ops) {
+  uint64_t widest = 0;
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      widest = std::max(widest, tensorDescOf(r.getType()).bytes());
+  return 3 * widest;
+}
+
 /// The blocks of `f`: chains of adds (each add read only by the next)
 /// of at least two terms, each an expert, all with the same input. A
 /// chain that is not a block (a residual add whose operand is a block's
 /// sum) is not one, but its inner adds are tried on their own.
-SmallVector<ExpertBlock> findBlocks(func::FuncOp f) {
+SmallVector<ExpertBlock> findBlocks(func::FuncOp f, uint64_t temporaries) {
   SmallVector<ExpertBlock> blocks;
   llvm::DenseSet<Operation *> taken;
   SmallVector<AddOp> adds;
@@ -137,8 +148,10 @@ SmallVector<ExpertBlock> findBlocks(func::FuncOp f) {
     }
     if (!ok)
       continue;
-    for (AddOp a : block.chain)
+    for (AddOp a : block.chain) // a block either way: no inner add is one
       taken.insert(a);
+    if (temporaries && liveBytes(block.experts.front()) > temporaries)
+      continue;
     blocks.push_back(std::move(block));
   }
   return blocks;
@@ -146,9 +159,9 @@ SmallVector<ExpertBlock> findBlocks(func::FuncOp f) {
 
 } // namespace
 
-int64_t lpx::mostExperts(func::FuncOp f) {
+int64_t lpx::mostExperts(func::FuncOp f, uint64_t temporaries) {
   int64_t most = 0;
-  for (const ExpertBlock &b : findBlocks(f))
+  for (const ExpertBlock &b : findBlocks(f, temporaries))
     most = std::max<int64_t>(most, int64_t(b.experts.size()));
   return most;
 }
@@ -159,10 +172,10 @@ ChipRange lpx::expertChips(int64_t e, int64_t experts, int64_t tp) {
   return {e * tp / experts, 1};
 }
 
-llvm::DenseMap<Operation *, ChipRange> lpx::spreadExperts(func::FuncOp f,
-                                                          int64_t tp) {
+llvm::DenseMap<Operation *, ChipRange>
+lpx::spreadExperts(func::FuncOp f, int64_t tp, uint64_t temporaries) {
   llvm::DenseMap<Operation *, ChipRange> chips;
-  for (ExpertBlock &block : findBlocks(f)) {
+  for (ExpertBlock &block : findBlocks(f, temporaries)) {
     const int64_t n = int64_t(block.experts.size());
     SmallVector<Value> sums;
     for (auto [e, ops] : llvm::enumerate(block.experts)) {

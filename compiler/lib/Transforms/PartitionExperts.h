@@ -26,9 +26,9 @@ struct ChipRange {
   int64_t first = 0, count = 1;
 };
 
-/// The most experts of any mixture-of-experts block of `f`; 0 if it has
-/// none. Changes nothing.
-int64_t mostExperts(mlir::func::FuncOp f);
+/// The most experts of any mixture-of-experts block of `f` that
+/// spreadExperts places in parallel; 0 if none. Changes nothing.
+int64_t mostExperts(mlir::func::FuncOp f, uint64_t temporaries);
 
 /// Expert `e` of `experts` on a stage of `tp` chips: tp / experts chips
 /// each when there are at least as many chips as experts (the expert is
@@ -39,9 +39,13 @@ ChipRange expertChips(int64_t e, int64_t experts, int64_t tp);
 /// Rewrites each block's sum of weighted expert outputs into a tree of
 /// adds, pairing neighbouring experts first, and returns the chips of the
 /// stage on which every op of each expert (its weighting included) and
-/// every add of the tree runs: an add on its left operand's expert.
-llvm::DenseMap<mlir::Operation *, ChipRange> spreadExperts(mlir::func::FuncOp f,
-                                                           int64_t tp);
+/// every add of the tree runs: an add on its left operand's expert. A
+/// block whose expert holds more than `temporaries` bytes of values live
+/// at once on one chip (three of its widest: gate, up and their product;
+/// a prefill of many tokens) is left to the tensor-parallel placement,
+/// which gives each chip a tp-th of them; 0: no limit.
+llvm::DenseMap<mlir::Operation *, ChipRange>
+spreadExperts(mlir::func::FuncOp f, int64_t tp, uint64_t temporaries);
 
 } // namespace lpx
 

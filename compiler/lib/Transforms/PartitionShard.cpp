@@ -193,7 +193,7 @@ public:
       if (f.getArgAttr(arg.getArgNumber(), kStateAttr))
         pinned.insert(arg);
     if (mesh.tp > 1)
-      experts = spreadExperts(f, mesh.tp);
+      experts = spreadExperts(f, mesh.tp, mesh.temporaries);
     SmallVector<Operation *> ops = placedOps(f);
     assignStages(ops);
     for (Operation *op : ops) {
