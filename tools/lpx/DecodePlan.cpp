@@ -39,7 +39,12 @@ tryChips(const DecodeTarget &t, const DecodeRequest &req, unsigned chips,
   if (req.prefill) {
     if (progress.compiling)
       progress.compiling("prefill", chips);
-    auto prefill = runPhase(t, *req.prefill, chips, failure, progress.stage);
+    // Placed as the step is: the same KV state on the same chips.
+    DecodeTarget placed = t;
+    placed.tp = plan.step.program->program().tp();
+    placed.pp = plan.step.program->program().pp();
+    auto prefill =
+        runPhase(placed, *req.prefill, chips, failure, progress.stage);
     if (!prefill)
       return prefill.takeError();
     if (!*prefill)

@@ -19,6 +19,19 @@ using namespace lpx::graph;
 
 namespace {
 uint64_t bytesOf(Value v) { return tensorDescOf(v.getType()).bytes(); }
+
+/// The constant `v` is when it is a weight seen for the first time: i32/i64
+/// constants are positions, shapes and mask ranges, which differ between a
+/// model's prefill and its step; weights alone decide the stages, so both
+/// cut their layers alike and hold the same KV state on the same chips.
+ConstantOp newWeight(Value v, llvm::DenseSet<Operation *> &seen) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  Type element = c ? c.getType().getElementType() : Type();
+  if (!c || element.isInteger(64) || element.isInteger(32) ||
+      !seen.insert(c).second)
+    return nullptr;
+  return c;
+}
 } // namespace
 
 SmallVector<Operation *> lpx::placedOps(func::FuncOp f) {
@@ -45,7 +58,7 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
   for (Operation *op : ops) {
     residuals = residuals || isResidualAdd(op);
     for (Value v : op->getOperands())
-      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
+      if (ConstantOp c = newWeight(v, seen))
         total += bytesOf(c);
   }
   seen.clear();
@@ -54,7 +67,7 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
   bool due = false, empty = true; // empty: stage s holds no weight yet
   auto account = [&](Operation *op) {
     for (Value v : op->getOperands())
-      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second) {
+      if (ConstantOp c = newWeight(v, seen)) {
         sofar += bytesOf(c);
         empty = false;
       }

@@ -81,6 +81,60 @@ TEST(ProgramFile, RejectsWrongMagicTruncationAndNewerVersions) {
               HasSubstr("this tool reads"));
 }
 
+/// tinyProgram whose input is written into a state "cache" f32 [1, 2] at
+/// position "pos" i64 [1, 1] (a one-entry state_write), with no state
+/// binding.
+pb::Program withUnboundState() {
+  pb::Program p = tinyProgram();
+  auto add = [&](const char *name, uint64_t addr, DType t,
+                 std::vector<int64_t> shape, pb::BufferKind kind) {
+    pb::Buffer *b = p.add_buffers();
+    b->set_name(name);
+    b->set_addr(addr);
+    b->set_dtype(uint32_t(t));
+    uint64_t n = 1;
+    for (int64_t d : shape)
+      b->add_shape(d), n *= uint64_t(d);
+    b->set_bytes(n * dtypeBytes(t));
+    b->set_kind(kind);
+    return uint32_t(p.buffers_size() - 1);
+  };
+  uint32_t update = add("k", 256, DType::F32, {1, 1}, pb::INPUT);
+  uint32_t pos = add("pos", 320, DType::I64, {1, 1}, pb::INPUT);
+  uint32_t state = add("cache", 4096, DType::F32, {1, 2}, pb::STATE);
+  for (auto [name, id] : {std::pair{"k", update}, std::pair{"pos", pos}}) {
+    pb::Binding *b = p.add_inputs();
+    b->set_name(name);
+    b->set_buffer(id);
+  }
+  pb::Instruction *w = p.add_instructions();
+  w->set_opcode(uint32_t(Opcode::StateWrite));
+  w->add_operands(update);
+  w->add_operands(pos);
+  w->set_result(state);
+  w->mutable_attributes()->mutable_axis()->set_axis(1);
+  return p;
+}
+
+TEST(ProgramFile, StateBindingsRequiredFrom32AndImpliedBefore) {
+  pb::Program p = withUnboundState();
+  EXPECT_THAT(check(p), HasSubstr("state buffer cache has no state binding"));
+  // A 3.1 file had no state bindings: its state buffers are bound whole.
+  std::string old = serializeProgram(p);
+  old[6] = char(1); // minor version, little-endian
+  auto loaded = parseProgram(old, "f");
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  ASSERT_EQ(loaded->program().states_size(), 1);
+  EXPECT_EQ(loaded->program().states(0).name(), "cache");
+  // Bound as state, the same program is a 3.2 one.
+  *p.add_states() = loaded->program().states(0);
+  EXPECT_EQ(check(p), "");
+  pb::Binding *twice = p.add_states(); // the same buffer as another state
+  *twice = p.states(0);
+  twice->set_name("cache2");
+  EXPECT_THAT(check(p), HasSubstr("buffer cache is bound twice"));
+}
+
 /// tinyProgram with two 16-byte f32 constants "w1" and "w2" (values 1..4
 /// and 5..8) in `data`.
 pb::Program withConstants(ConstantData &data) {
