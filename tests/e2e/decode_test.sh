@@ -3,8 +3,9 @@
 # model of decode must show (a longer context raises TPOT; slower or longer
 # links never lower it; batch 8 serves more tokens/s than batch 1); chips
 # found by compiling in whole groups, and a clear error when the chips given
-# are too few; --context-sweep output; hostile input gets one line, exit 2
-# and no file. About 5 s.
+# are too few; more pipeline stages raise aggregate tokens/s up to one group
+# of sequences per stage; --context-sweep output; hostile input gets one
+# line, exit 2 and no file. About 6 s.
 source "$(dirname "$0")/common.sh" "$1"
 python=/usr/bin/python3
 
@@ -58,10 +59,17 @@ if [ -f "$tmp/keys.json" ]; then
   check "physical bound counts the step's 106496 MACs ($macs)" '[ "$macs" = 106496 ]'
 fi
 
-# Doubling the context raises TPOT.
-if decode c64 "${base[@]}" --context 64 && decode c128 "${base[@]}" --context 128; then
-  a=$(field c64 tpot_compute_us) b=$(field c128 tpot_compute_us)
-  check "context 64 -> 128 raises TPOT ($a -> $b us)" 'less "$a" "$b"'
+# Doubling the context raises TPOT: one Llama-2-7B layer (shape-only, fp8
+# weights) at context 1024 and 2048 on lpx3. (A tiny preset's whole cache
+# is one tile of the matrix unit, so its step does not depend on the
+# context once attention reads the KV heads without repeat_kv's copies.)
+for c in 1024 2048; do
+  "$lpx" models export llama2-7b --shape-only --layers 1 --context $c -o "$tmp/l7-$c.onnx" >/dev/null
+done
+layer=(--chip lpx3 --weights fp8e4m3 --activations fp16)
+if decode c1k --model "$tmp/l7-1024.onnx" "${layer[@]}" && decode c2k --model "$tmp/l7-2048.onnx" "${layer[@]}"; then
+  a=$(field c1k tpot_compute_us) b=$(field c2k tpot_compute_us)
+  check "context 1024 -> 2048 raises TPOT ($a -> $b us)" 'less "$a" "$b"'
 fi
 
 # On 2 chips, halving the link bandwidth or doubling the latency does not
@@ -78,6 +86,21 @@ fi
 if decode b1 "${base[@]}" --context 64 && decode b8 --model tiny-llama --chip lpx3 --prompt 16 --context 64 --batch 8; then
   a=$(field b1 tokens_per_second) b=$(field b8 tokens_per_second)
   check "batch 8 gives more aggregate tokens/s ($a -> $b)" 'less "$a" "$b"'
+fi
+
+# More pipeline stages in flight raise aggregate throughput, up to the
+# number of stages: tiny-llama with --tp 1 and --pp 1, 2, 4 (one chip per
+# stage). The host's latency is set to 0 so that what makes room for more
+# groups of sequences is the stages' shorter occupancy of their chips, not
+# a host round trip they could hide behind each other.
+staged=(--model tiny-llama --chip lpx3 --prompt 16 --context 64 --tp 1 --set host.latency_us=0)
+if decode pp1 "${staged[@]}" --chips 1 --pp 1 && decode pp2 "${staged[@]}" --chips 2 --pp 2 &&
+   decode pp4 "${staged[@]}" --chips 4 --pp 4; then
+  a=$(field pp1 tokens_per_second) b=$(field pp2 tokens_per_second) c=$(field pp4 tokens_per_second)
+  f1=$(field pp1 sequences_in_flight) f2=$(field pp2 sequences_in_flight) f4=$(field pp4 sequences_in_flight)
+  check "pp 1 -> 2 -> 4 raises aggregate tokens/s ($a -> $b -> $c)" 'less "$a" "$b" && less "$b" "$c"'
+  check "sequences in flight within the stages, more than one when staged ($f1, $f2, $f4)" \
+    '[ "$f1" = 1 ] && [ "$f2" -gt 1 ] && [ "$f2" -le 2 ] && [ "$f4" -gt "$f2" ] && [ "$f4" -le 4 ]'
 fi
 
 # Chips found by compiling: with 400 KiB of SRAM one chip cannot hold the

@@ -75,6 +75,16 @@ unsigned groupsSramHolds(const std::vector<ChipSram> &sram) {
   return fewest == UINT64_MAX ? 0 : unsigned(std::min<uint64_t>(fewest, 1u << 20));
 }
 
+/// Groups of B sequences pipelined through the stages. A group occupies
+/// each chip for that chip's occupancy in the simulated step (first issue
+/// to last completion), so the busiest chip takes a new group every
+/// `longest` cycles; a group comes back for its next token one TPOT (step
+/// plus host I/O) later. With k groups in flight a token period is
+/// max(TPOT, k * longest) and serves k * B tokens. k is at most one group
+/// per pipeline stage (a stage works on one group at a time), no more than
+/// keep the busiest chip busy for a whole period (ceil(TPOT / longest):
+/// more would only wait), and no more than the free SRAM of every
+/// cache-holding chip has room for their KV caches.
 void pipelining(const DecodePlan &plan, DecodeMetrics &m) {
   const PhaseResult &step = plan.step;
   uint64_t longest = 0;
@@ -85,11 +95,14 @@ void pipelining(const DecodePlan &plan, DecodeMetrics &m) {
     }
   const double clock = step.program->chip().clockMHz;
   m.stageUs = double(longest) / clock;
-  const uint64_t byCompute =
-      longest == 0 ? 1 : std::max<uint64_t>(step.sim.totalCycles / longest, 1);
+  m.stages = std::max(m.pp, 1u);
+  const uint64_t filling =
+      m.stageUs > 0 ? uint64_t(std::ceil(m.tpotUs() / m.stageUs - 1e-9)) : 1;
   m.kvLimit = groupsSramHolds(m.sram);
-  m.inFlight = unsigned(m.kvLimit ? std::min<uint64_t>(byCompute, m.kvLimit)
-                                  : byCompute);
+  uint64_t k = std::min<uint64_t>(m.stages, std::max<uint64_t>(filling, 1));
+  if (m.kvLimit)
+    k = std::min<uint64_t>(k, m.kvLimit);
+  m.inFlight = unsigned(k);
   const double cycleUs = std::max(m.tpotUs(), double(m.inFlight) * m.stageUs);
   m.tokensPerSecond =
       cycleUs > 0 ? double(m.inFlight) * double(m.batch) * 1e6 / cycleUs : 0;
@@ -180,14 +193,15 @@ void lpx::cli::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os) {
                 m.tpotUs(), m.tpotComputeUs, m.tpotHostUs);
   os << formatv("  tokens/s per user: {0:f1}\n", m.tokensPerSecondPerUser);
   os << formatv("  tokens/s at batch {0}: {1:f1} ({2} group(s) of {0} in "
-                "flight: the busiest chip, {3}, is occupied {4:f3} us of the "
-                "{5:f3} us step{6})\n",
+                "flight through {7} pipeline stage(s): the busiest chip, {3}, "
+                "is occupied {4:f3} us of the {5:f3} us step{6})\n",
                 m.batch, m.tokensPerSecond, m.inFlight, m.stageChip, m.stageUs,
                 m.tpotComputeUs,
                 m.kvLimit ? formatv("; SRAM holds the caches of {0} group(s)",
                                     m.kvLimit)
                                 .str()
-                          : std::string());
+                          : std::string(),
+                m.stages);
   os << "  bottleneck: " << m.bottleneck << "\n";
   const uint64_t gap = m.gap.serialLatency + m.gap.linkTime + m.gap.idleUnits;
   auto share = [&](uint64_t x) {

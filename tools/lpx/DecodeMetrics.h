@@ -32,11 +32,12 @@ struct DecodeMetrics {
   double tpotUs() const { return tpotComputeUs + tpotHostUs; }
   double tokensPerSecondPerUser = 0;
 
-  /// Groups of `batch` sequences decoding at once: more than one when every
-  /// chip is occupied for less than a step (pipeline stages), as many as
-  /// the step over the longest chip occupancy, and as SRAM holds their KV
-  /// caches.
+  /// Groups of `batch` sequences decoding at once, pipelined through the
+  /// stages: at most one per stage, as many as keep the busiest chip busy
+  /// for a token period (TPOT over the longest chip occupancy, rounded
+  /// up), and as SRAM holds their KV caches.
   unsigned inFlight = 1;
+  unsigned stages = 1;    // pipeline stages a group passes through
   double stageUs = 0;     // the longest time one chip is occupied per step
   unsigned stageChip = 0; // that chip
   unsigned kvLimit = 0;   // groups the free SRAM holds caches for (0: any)

@@ -21,6 +21,8 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
     pm.addNestedPass<func::FuncOp>(createResidentKV(kv));
     ++passes;
   }
+  pm.addNestedPass<func::FuncOp>(createGroupedAttention());
+  ++passes;
   if (stop == StopAfter::Graph)
     return passes;
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));

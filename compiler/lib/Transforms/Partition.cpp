@@ -10,6 +10,7 @@
 //     (constants are cloned instead: weights never travel at run time).
 //
 //===----------------------------------------------------------------------===//
+#include "PartitionExperts.h"
 #include "PartitionGroups.h"
 #include "PartitionPieces.h"
 #include "PartitionShard.h"
@@ -484,15 +485,24 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     int64_t wanted = tp   ? int64_t(tp)
                      : pp ? nodes / pp
                           : std::min(group, nodes);
+    // A mixture-of-experts model may use more chips per stage than it has
+    // KV heads: its experts spread over them (attention over the first).
+    // Values live at once get the quarter of a chip the fit check keeps.
+    const uint64_t temporaries = spec.sram.bytes / 4;
+    const int64_t experts = mostExperts(f, temporaries);
     Mesh m;
-    m.tp = headDivisor(heads, std::max<int64_t>(wanted, 1));
+    m.temporaries = temporaries;
+    m.tp = std::max(headDivisor(heads, std::max<int64_t>(wanted, 1)),
+                    experts ? headDivisor(experts, std::max<int64_t>(wanted, 1))
+                            : 1);
     m.pp = pp ? pp : std::max<int64_t>(1, nodes / m.tp);
     InFlightDiagnostic r = f.emitRemark();
     r << "placement: tp " << m.tp << " x pp " << m.pp << " on "
       << m.tp * m.pp << " of " << nodes << " nodes: ";
+    const int64_t attention = headDivisor(heads, m.tp);
     if (heads)
-      r << "attention split by KV head over " << m.tp << " chip"
-        << (m.tp == 1 ? "" : "s") << " ("
+      r << "attention split by KV head over " << attention << " chip"
+        << (attention == 1 ? "" : "s") << " ("
         << (tp   ? "--tp " + std::to_string(tp)
             : pp ? std::to_string(nodes) + " nodes over --pp " +
                        std::to_string(pp)
@@ -500,9 +510,25 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
                             : std::to_string(group) + " chips per group")
         << (m.tp < wanted ? ", lowered to divide the model's "
                           : "; the model has ")
-        << heads << " KV heads), MLP by columns then rows, ";
+        << heads << " KV heads"
+        << (!experts ? "" : m.tp < wanted ? " or " : " and ")
+        << (experts ? std::to_string(experts) + " experts" : "") << "), "
+        << (experts ? "" : "MLP by columns then rows, ");
     else
       r << "MatMuls split over " << m.tp << " chips, ";
+    if (experts) {
+      ChipRange one = expertChips(0, experts, m.tp);
+      r << "experts in parallel: " << experts << " per layer";
+      if (one.count > 1)
+        r << ", each on its own " << one.count << " chips split by columns "
+          << "then rows";
+      else if (m.tp >= experts)
+        r << ", each on its own chip";
+      else
+        r << ", " << (experts + m.tp - 1) / m.tp << " per chip";
+      r << ", the token sent to each and the weighted outputs added by a "
+        << "tree, ";
+    }
     r << m.pp << " pipeline stage" << (m.pp == 1 ? "" : "s")
       << " of consecutive layers";
     return std::optional<Mesh>(m);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PartitionShard.h"
+#include "PartitionExperts.h"
 #include "PartitionPieces.h"
 #include "PartitionStages.h"
 
@@ -147,6 +148,8 @@ public:
     for (BlockArgument arg : f.getArguments())
       if (f.getArgAttr(arg.getArgNumber(), kStateAttr))
         pinned.insert(arg);
+    if (mesh.tp > 1)
+      experts = spreadExperts(f, mesh.tp, mesh.temporaries);
     SmallVector<Operation *> ops = placedOps(f);
     assignStages(ops);
     for (Operation *op : ops) {
@@ -191,8 +194,16 @@ private:
   SmallVector<Operation *> split;    // originals replaced by pieces
   SmallVector<BlockArgument> splitStates; // whole states replaced by pieces
   llvm::SetVector<Operation *> bypassed; // whole ops cloned into pieces
+  llvm::DenseMap<Operation *, ChipRange> experts; // an expert's chips
 
-  int64_t base(Operation *op) const { return stage.lookup(op) * mesh.tp; }
+  /// The nodes an op may use: its stage's, its expert's among them, or
+  /// those of all the stages a spread table spans.
+  ChipRange groupOf(Operation *op) const {
+    int64_t base = stage.lookup(op) * mesh.tp;
+    if (auto it = experts.find(op); it != experts.end())
+      return {base + it->second.first, it->second.count};
+    return {base, mesh.tp * std::max<int64_t>(1, spread.lookup(op))};
+  }
 
   /// An input is written to the lowest node that reads it (the stage's
   /// first node when one whole op reads it).
@@ -306,10 +317,10 @@ private:
     bool reads = false;
     for (OpOperand &use : op->getOpOperands()) {
       if (layouts.count(use.get()))
-        use.set(gatherOn(use.get(), base(op)));
+        use.set(gatherOn(use.get(), groupOf(op).first));
       reads = reads || pinned.contains(use.get());
     }
-    part::setNode(op, base(op));
+    part::setNode(op, groupOf(op).first);
     // Resident state written whole (its update is not split, so
     // splitStateWrite left it): what is computed from it stays with it
     // rather than moving the cache over links every step.
@@ -432,10 +443,12 @@ private:
       }
     if (auto write = dyn_cast<StateWriteOp>(op))
       return splitStateWrite(write);
+    ChipRange group = groupOf(op);
     if (!driver)
-      return (mesh.tp > 1 || spread.count(op)) && seedColumns(op);
-    if (driver->nodes.front() != base(op))
-      return false; // another stage's pieces: gather them here
+      return group.count > 1 && seedColumns(op, group);
+    if (driver->nodes.front() != group.first ||
+        driver->nodes.back() >= group.first + group.count)
+      return false; // another stage's or expert's pieces: gather them here
     if (rowSplit(op, which, *driver))
       return true;
     SmallVector<Operand> reads;
@@ -496,7 +509,7 @@ private:
     auto it = layouts.find(write.getUpdate());
     if (it == layouts.end() || it->second.axis < 1 ||
         it->second.axis == int64_t(write.getAxis()) ||
-        it->second.nodes.front() != base(write))
+        it->second.nodes.front() != groupOf(write).first)
       return false;
     const Layout l = it->second; // `layouts` grows below
     auto state = cast<BlockArgument>(write.getState());
@@ -528,17 +541,16 @@ private:
   /// activation: one column block of the weight per node of the stage, on
   /// head boundaries when the result is reshaped into heads; a table
   /// spread over several stages, one block per node of all of them.
-  /// `activationOn` gives the activation on a node (default: the whole
-  /// value where it is).
-  bool seedColumns(Operation *op,
+  /// `group` holds the blocks; `activationOn` gives the activation on a
+  /// node (default: the whole value where it is).
+  bool seedColumns(Operation *op, ChipRange group,
                    llvm::function_ref<Value(int64_t)> activationOn = nullptr) {
     ConstantOp w = splittableWeight(op);
     if (!w)
       return false;
     int64_t n = rankedOf(w).getDimSize(1);
     SmallVector<int64_t> los, his;
-    if (!columnBlocks(op, n, mesh.tp * std::max<int64_t>(1, spread.lookup(op)),
-                      los, his))
+    if (!columnBlocks(op, n, group.count, los, his))
       return false;
     int64_t parts = int64_t(los.size());
     Layout l;
@@ -547,7 +559,7 @@ private:
     auto type = rankedOf(op->getResult(0));
     for (int64_t i = 0; i < parts; ++i) {
       int64_t lo = los[i], hi = his[i];
-      int64_t node = base(op) + i;
+      int64_t node = group.first + i;
       Value slice = sliceOf(w, 1, lo, hi, node);
       SmallVector<int64_t> shape(type.getShape());
       shape.back() = hi - lo;
@@ -598,7 +610,7 @@ private:
     Value x = m.getLhs();
     int64_t k = rankedOf(x).getDimSize(l.axis);
     int64_t n = rankedOf(w).getDimSize(1);
-    if (k <= n && seedColumns(op, [&](int64_t node) {
+    if (k <= n && seedColumns(op, groupOf(op), [&](int64_t node) {
           return gatherOn(x, node);
         }))
       return true;

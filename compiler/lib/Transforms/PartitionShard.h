@@ -31,6 +31,9 @@ namespace lpx {
 /// nodes [s * tp, (s + 1) * tp).
 struct Mesh {
   int64_t tp = 1, pp = 1;
+  /// Bytes a chip keeps for values live at once; a mixture-of-experts
+  /// block whose expert needs more is not spread expert-parallel (0: any).
+  uint64_t temporaries = 0;
 };
 
 /// The fewest heads a projection (a MatMul with a constant weight) is

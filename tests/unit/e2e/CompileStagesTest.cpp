@@ -46,9 +46,9 @@ void expectStages(const std::vector<Heard> &heard,
 
 TEST(CompileStages, DefaultPipeline) {
   expectStages(stagesOf(CompileOptions{2}),
-               {"import", "lpx-graph-decompose", "lpx-partition",
-                "lpx-verify-partitioned", "lpx-schedule", "lpx-allocate-sram",
-                "lpx-verify-scheduled", "emit"});
+               {"import", "lpx-graph-decompose", "lpx-grouped-attention",
+                "lpx-partition", "lpx-verify-partitioned", "lpx-schedule",
+                "lpx-allocate-sram", "lpx-verify-scheduled", "emit"});
 }
 
 // The stages that count their work (scheduling, allocation, emission) report
@@ -89,8 +89,9 @@ TEST(CompileStages, WorkIsCountedUpToEachStagesTotal) {
 TEST(CompileStages, WithNumberFormats) {
   expectStages(stagesOf(CompileOptions{1, "bf16", "bf16"}),
                {"import", "lpx-graph-decompose", "lpx-convert-types",
-                "lpx-partition", "lpx-verify-partitioned", "lpx-schedule",
-                "lpx-allocate-sram", "lpx-verify-scheduled", "emit"});
+                "lpx-grouped-attention", "lpx-partition",
+                "lpx-verify-partitioned", "lpx-schedule", "lpx-allocate-sram",
+                "lpx-verify-scheduled", "emit"});
 }
 
 } // namespace

@@ -76,6 +76,24 @@ def ResidentKV : Pass<"lpx-resident-kv", "mlir::func::FuncOp"> {
   let dependentDialects = ["::lpx::graph::GraphDialect"];
 }
 
+def GroupedAttention : Pass<"lpx-grouped-attention", "mlir::func::FuncOp"> {
+  let summary = "Grouped-query attention reads each shared KV head once";
+  let description = [{
+    Stays at IR level 1. A batched MatMul whose right operand is repeat_kv
+    of a KV tensor x [B, kv, m, n] (a reshape to [B, kv, 1, m, n], a
+    broadcast to [B, kv, g, m, n] and a reshape to [B, kv * g, m, n], then
+    possibly a transpose of the last two dims) and whose left operand A is
+    [B, kv * g, s, m] becomes reshape(reshape(A) x x): the g query heads
+    that share a KV head are stacked as the rows of one product with that
+    head, [B, kv, g * s, m] x [B, kv, m, n], and the result reshaped back
+    to [B, kv * g, s, n]. The same products, without the g copies of the
+    cache that repeat_kv writes every step; the copies go when nothing else
+    reads them. Run after lpx-resident-kv, which recognises K^T through the
+    repeat.
+  }];
+  let dependentDialects = ["::lpx::graph::GraphDialect"];
+}
+
 def AttachChip : Pass<"lpx-attach-chip", "mlir::ModuleOp"> {
   let summary = "Attach the resolved chip description to the module";
   let description = [{
