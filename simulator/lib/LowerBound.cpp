@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "lpx/sim/LowerBound.h"
 
+#include "lpx/isa/Chaining.h"
 #include "lpx/isa/Opcode.h"
 #include "lpx/isa/UnitOps.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -49,6 +50,22 @@ uint64_t addSat(uint64_t a, uint64_t b) {
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return b == 0 ? a : a / b + (a % b != 0);
+}
+
+uint64_t elementsOf(const isa::pb::Buffer &b) {
+  uint64_t n = 1;
+  for (int64_t d : b.shape())
+    n *= uint64_t(std::max<int64_t>(d, 0));
+  return n;
+}
+
+// Whether `inst` streams operand `id` (isa::streamsOperand).
+bool streamsOperand(const isa::VerifiedProgram &prog,
+                    const isa::pb::Instruction &inst, uint32_t id) {
+  const isa::pb::Program &p = prog.program();
+  return isa::streamsOperand(prog.chip(), isa::opcodeOf(inst),
+                             elementsOf(p.buffers(int(id))),
+                             elementsOf(p.buffers(int(inst.result()))));
 }
 
 std::string describe(const isa::pb::Instruction &inst, int64_t index) {
@@ -128,11 +145,17 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
       continue;
     sramBytes[node] = addSat(sramBytes[node], p.buffers(int(id)).bytes());
     const Hop &via = chainHop[id];
-    start = std::max(start, isSend && via.set
-                                ? isa::forwardEarliest(
-                                      prog.chip(), p.buffers(int(id)).bytes(),
-                                      via.issue, via.cost, cost)
-                                : chainDone[id]);
+    const uint64_t bytes = p.buffers(int(id)).bytes();
+    uint64_t ready = chainDone[id];
+    if (isSend && via.set)
+      ready = isa::forwardEarliest(prog.chip(), bytes, via.issue, via.cost,
+                                   cost);
+    else if (via.streams && streamsOperand(prog, inst, id))
+      ready = std::max(deskew,
+                       isa::chainEarliest(prog.chip().vectorsFor(bytes),
+                                          {via.issue, via.cost, true}, cost,
+                                          /*streamed=*/true));
+    start = std::max(start, ready);
   }
   const uint32_t result = inst.result();
   const uint32_t resultNode = isSend ? inst.dst_node() : node;
@@ -140,8 +163,10 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
       addSat(sramBytes[resultNode], isa::bytesWritten(p, inst));
   const uint64_t done = addSat(addSat(start, cost.busy), cost.latency);
   chainDone[result] = done;
-  chainHop[result] = Hop{isSend, start, cost};
-  steps.push_back({start, cost.busy, cost.latency, queueOf(node, inst)});
+  chainHop[result] =
+      Hop{isSend, isa::streamsResult(prog.chip(), op), start, cost};
+  steps.push_back(
+      {start, cost.busy, cost.latency, queueOf(node, inst), cost.fill});
   if (longestChainEnd < 0 || done > longestChain) {
     longestChain = done;
     longestChainEnd = index;
@@ -151,13 +176,21 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
 
 // Cycles from operand `id` being complete until the reader `s` has
 // streamed it: its busy time, less for a send forwarding a hop's flits as
-// they arrive (isa::forwardEarliest), which may finish sooner after them.
+// they arrive (isa::forwardEarliest), which may finish sooner after them,
+// and for a chained reader, which ends at least its last vector's share of
+// its streaming window after the producer's last vector
+// (docs/simulator.md, "Chaining").
 uint64_t LowerBoundBuilder::readerLead(const isa::pb::Instruction &inst,
                                        uint32_t id, const Step &s) const {
   const Hop &via = chainHop[id];
+  if (via.streams && streamsOperand(prog, inst, id)) {
+    const uint64_t v = std::max<uint64_t>(
+        prog.chip().vectorsFor(prog.program().buffers(int(id)).bytes()), 1);
+    return ceilDiv(s.busy - s.fill, v);
+  }
   if (!via.set || isa::unitOf(isa::opcodeOf(inst)) != isa::Unit::C2C)
     return s.busy;
-  const isa::Cost next{s.busy, s.latency};
+  const isa::Cost next{s.busy, s.latency, s.fill};
   const uint64_t streamed =
       isa::forwardEarliest(prog.chip(), prog.program().buffers(int(id)).bytes(),
                            0, via.cost, next) +
