@@ -89,3 +89,10 @@ lpx::isa::firstVectorReadEarly(uint64_t vectors, const Emission &producer,
   const Wide slope = Wide(producer.cost.streaming()) - Wide(consumer.streaming());
   return uint64_t(a / slope + 1);
 }
+
+bool lpx::isa::fusesInMesh(const ChipSpec &chip, const Cost &producer,
+                           const Cost &consumer) {
+  return chip.stream.chaining && producer.passes > 0 && consumer.passes > 0 &&
+         (producer.passes + consumer.passes) * chip.vxm.vectorsPerCycle <=
+             chip.vxm.alusPerLane;
+}

@@ -136,6 +136,7 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
   // SRAM bytes and the dependency chain. An operand listed twice is
   // streamed once, as the simulator reads it once.
   uint64_t start = deskew;
+  uint64_t queueWork = cost.busy;
   for (int i = 0; i < inst.operands_size(); ++i) {
     const uint32_t id = inst.operands(i);
     bool seen = false;
@@ -150,11 +151,17 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
     if (isSend && via.set)
       ready = isa::forwardEarliest(prog.chip(), bytes, via.issue, via.cost,
                                    cost);
-    else if (via.streams && streamsOperand(prog, inst, id))
+    else if (via.streams && streamsOperand(prog, inst, id)) {
+      const uint64_t vectors = prog.chip().vectorsFor(bytes);
       ready = std::max(deskew,
-                       isa::chainEarliest(prog.chip().vectorsFor(bytes),
-                                          {via.issue, via.cost, true}, cost,
-                                          /*streamed=*/true));
+                       isa::chainEarliest(vectors, {via.issue, via.cost, true},
+                                          cost, /*streamed=*/true));
+      // Sharing the mesh, it holds its queue only from its producer's end
+      // on: at least its last vector's share of its window.
+      if (isa::fusesInMesh(prog.chip(), via.cost, cost))
+        queueWork = std::min(
+            queueWork, ceilDiv(cost.streaming(), std::max<uint64_t>(vectors, 1)));
+    }
     start = std::max(start, ready);
   }
   const uint32_t result = inst.result();
@@ -166,7 +173,8 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
   chainHop[result] =
       Hop{isSend, isa::streamsResult(prog.chip(), op), start, cost};
   steps.push_back(
-      {start, cost.busy, cost.latency, queueOf(node, inst), cost.fill});
+      {start, cost.busy, cost.latency, queueOf(node, inst), cost.fill,
+       queueWork});
   if (longestChainEnd < 0 || done > longestChain) {
     longestChain = done;
     longestChainEnd = index;
@@ -224,7 +232,7 @@ LowerBounds LowerBoundBuilder::finish() const {
           std::max(bufferTail[id], addSat(readerLead(inst, id, s), after));
     QueueWork &q = work[s.queue];
     q.minHead = std::min(q.minHead, s.head);
-    q.busy = addSat(q.busy, s.busy);
+    q.busy = addSat(q.busy, s.queueWork);
     q.minTail = std::min(q.minTail, after);
   }
   // The busiest queue; ties go to the queue named first.

@@ -47,6 +47,8 @@ struct QueueState {
   uint64_t busy = 0;   // union of occupied cycles
   uint64_t count = 0;
   uint64_t lastInst = kNoInstruction;
+  isa::Cost lastCost;
+  bool lastFused = false; // the last one shares the ALU mesh with its producer
 };
 
 struct BufferState {
@@ -95,6 +97,8 @@ private:
   void step(uint64_t index, const isa::pb::Instruction &inst);
   void checkQueue(uint64_t index, const isa::pb::Instruction &inst,
                   QueueState &q, const isa::Cost &cost, bool isLink);
+  bool fusesWithHolder(const isa::pb::Instruction &inst, const QueueState &q,
+                       const isa::Cost &cost) const;
   void readOperands(uint64_t index, const isa::pb::Instruction &inst,
                     const isa::Cost &cost);
   bool forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
@@ -188,10 +192,32 @@ void Engine::placeInitialTenants() {
   }
 }
 
+// Whether `inst` may share the vector unit's ALU mesh with the instruction
+// still holding queue `q` (docs/simulator.md, "Chaining", item 6): that
+// one produces an operand `inst` streams, did not itself join another,
+// and their passes fit (isa::fusesInMesh). When the vectors are read is
+// readOperands' business.
+bool Engine::fusesWithHolder(const isa::pb::Instruction &inst,
+                             const QueueState &q, const isa::Cost &cost) const {
+  if (q.lastInst == kNoInstruction || q.lastFused ||
+      !isa::fusesInMesh(prog.chip(), q.lastCost, cost))
+    return false;
+  const uint32_t held = p.instructions(int(q.lastInst)).result();
+  for (int i = 0; i < inst.operands_size(); ++i)
+    if (inst.operands(i) == held &&
+        isa::streamsOperand(prog.chip(), isa::opcodeOf(inst),
+                            operandDescs[size_t(i)].elements(),
+                            resultDesc.elements()))
+      return true;
+  return false;
+}
+
 void Engine::checkQueue(uint64_t index, const isa::pb::Instruction &inst,
                         QueueState &q, const isa::Cost &cost, bool isLink) {
   const uint64_t issue = inst.issue();
-  if (q.freeAt > issue) {
+  const bool fused = !isLink && q.freeAt > issue &&
+                     fusesWithHolder(inst, q, cost);
+  if (q.freeAt > issue && !fused) {
     std::string what =
         isLink ? llvm::formatv("link {0}", inst.link()).str()
                : std::string(isa::unitName(isa::unitOf(isa::opcodeOf(inst))));
@@ -212,6 +238,8 @@ void Engine::checkQueue(uint64_t index, const isa::pb::Instruction &inst,
   q.freeAt = std::max(q.freeAt, end);
   ++q.count;
   q.lastInst = index;
+  q.lastCost = cost;
+  q.lastFused = fused;
 }
 
 // A send forwarding a transfer whose previous hop is still arriving: flit j

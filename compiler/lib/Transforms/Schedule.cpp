@@ -186,6 +186,8 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     llvm::DenseMap<Value, uint64_t> ready; // cycle a value is complete
     // Values whose producer streams its result: issue and cost.
     llvm::DenseMap<Value, isa::Emission> streaming;
+    // Values made by vector operations: where, for isa::fusesInMesh.
+    llvm::DenseMap<Value, Placed> meshHolders;
 
     // Longest tail first, then program order.
     auto later = [&](size_t a, size_t b) {
@@ -208,10 +210,14 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
           start = std::max(start, ready.lookup(v));
         scheduleTransfer(transfer, t, spec, start, timeline, ready);
       } else {
-        uint64_t issue = scheduleInstruction(
-            t, spec, operandsReady(t, spec, ready, streaming), timeline, ready);
+        Placed at = scheduleInstruction(
+            t, spec, operandsReady(t, spec, ready, streaming), timeline, ready,
+            meshHolders);
         if (isa::streamsResult(spec, t.opcode))
-          streaming[t.op->getResult(0)] = isa::Emission{issue, t.cost, true};
+          streaming[t.op->getResult(0)] =
+              isa::Emission{at.issue, t.cost, true};
+        if (t.cost.passes > 0)
+          meshHolders[t.op->getResult(0)] = at;
       }
       for (size_t r : t.readers)
         if (--tasks[r].waiting == 0)
@@ -251,16 +257,61 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
                         uint64_t(unit);
   }
 
-  /// Issues at the earliest gap of any of the unit's queues (the lowest
-  /// queue on a tie); returns the issue cycle.
+  /// Where and when an instruction went.
+  struct Placed {
+    uint64_t issue = 0;
+    uint32_t queue = 0;
+    isa::Cost cost;
+    bool fused = false; // shares the ALU mesh with its producer
+  };
+
+  /// A vector operation may join the one holding its queue when that one
+  /// produces an operand it streams (docs/simulator.md, "Chaining", item 6):
+  /// issued at `start` (chained, so at or after the holder's issue), it
+  /// needs the queue only from the holder's end on.
   template <typename Timeline>
-  uint64_t scheduleInstruction(Task &t, const isa::ChipSpec &spec, uint64_t start,
-                           Timeline &timeline,
-                           llvm::DenseMap<Value, uint64_t> &ready) {
+  std::optional<Placed>
+  fuseInMesh(const Task &t, const isa::ChipSpec &spec, uint64_t start,
+             Timeline &timeline, const llvm::DenseMap<Value, Placed> &holders) {
+    const uint64_t resultElements =
+        tensorDescOf(t.op->getResult(0).getType()).elements();
+    for (Value v : t.op->getOperands()) {
+      auto h = holders.find(v);
+      if (h == holders.end() || h->second.fused ||
+          part::getNode(v.getDefiningOp()) != t.node ||
+          !isa::fusesInMesh(spec, h->second.cost, t.cost) ||
+          !isa::streamsOperand(spec, t.opcode,
+                               tensorDescOf(v.getType()).elements(),
+                               resultElements))
+        continue;
+      const uint64_t holderEnd = h->second.issue + h->second.cost.busy;
+      if (start >= holderEnd || start < h->second.issue)
+        continue;
+      auto &queue = timeline(t.node, unitQueueId(t.unit, h->second.queue));
+      const uint64_t end = start + t.cost.busy;
+      if (end > holderEnd &&
+          queue.earliest(holderEnd, end - holderEnd) != holderEnd)
+        continue;
+      if (end > holderEnd)
+        queue.occupy(holderEnd, end - holderEnd);
+      return Placed{start, h->second.queue, t.cost, true};
+    }
+    return std::nullopt;
+  }
+
+  /// Issues at the earliest gap of any of the unit's queues (the lowest
+  /// queue on a tie), or joining the holder of the ALU mesh (fuseInMesh).
+  template <typename Timeline>
+  Placed scheduleInstruction(Task &t, const isa::ChipSpec &spec,
+                             uint64_t start, Timeline &timeline,
+                             llvm::DenseMap<Value, uint64_t> &ready,
+                             const llvm::DenseMap<Value, Placed> &holders) {
+    std::optional<Placed> fused =
+        fuseInMesh(t, spec, start, timeline, holders);
     const uint32_t count = isa::queueCount(spec, t.unit);
-    uint64_t queue = 0;
-    uint64_t issue = UINT64_MAX;
-    for (uint32_t k = 0; k < count; ++k) {
+    uint64_t queue = fused ? fused->queue : 0;
+    uint64_t issue = fused ? fused->issue : UINT64_MAX;
+    for (uint32_t k = 0; k < count && !fused; ++k) {
       uint64_t at =
           timeline(t.node, unitQueueId(t.unit, k)).earliest(start, t.cost.busy);
       if (at < issue) {
@@ -268,14 +319,15 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
         queue = k;
       }
     }
-    timeline(t.node, unitQueueId(t.unit, uint32_t(queue)))
-        .occupy(issue, t.cost.busy);
+    if (!fused)
+      timeline(t.node, unitQueueId(t.unit, uint32_t(queue)))
+          .occupy(issue, t.cost.busy);
     t.op->setAttr(sched::SchedDialect::kSlotAttr,
                   sched::SlotAttr::get(&getContext(), isa::unitName(t.unit),
                                        issue, t.cost.busy, t.cost.latency,
                                        queue));
     ready[t.op->getResult(0)] = t.cost.done(issue);
-    return issue;
+    return Placed{issue, uint32_t(queue), t.cost, bool(fused)};
   }
 
   /// One send per hop; each hop leaves when its link has a gap and the

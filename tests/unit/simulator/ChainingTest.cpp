@@ -16,10 +16,14 @@ using isa::DType;
 
 namespace {
 
-// The test chip with stream.chaining on (its stream transport is 0).
-void withChaining(ProgramBuilder &b) {
+// The test chip with stream.chaining on (its stream transport is 0) and
+// `alus` ALUs per lane (its default: one per vector stream, 4).
+void withChaining(ProgramBuilder &b, uint32_t alus = 4) {
   std::string yaml = testChipYaml() + "stream:\n  transport_cycles: 0\n"
                                       "  chaining: true\n";
+  const std::string vxm = "vxm:\n";
+  yaml.replace(yaml.find(vxm), vxm.size(),
+               vxm + llvm::formatv("  alus_per_lane: {0}\n", alus).str());
   b.program.set_chip_yaml(yaml);
   b.program.set_chip_hash(isa::hashText(yaml));
 }
@@ -162,6 +166,67 @@ TEST(ChainingTest, OvertakingTheProducerIsAHazardAtTheVectorItHappens) {
   // at j = 101, 80.50 >= 80.38).
   EXPECT_THAT(h->message, HasSubstr("reads vector 102 of 103 of 'y'"));
   EXPECT_THAT(h->message, HasSubstr("available at cycle 81"));
+}
+
+// Two vector operations in the ALU mesh (item 6): add x + y -> t then relu
+// t -> z, 1x6400 f32 rows (80 lane-vectors, busy 20, one ALU pass each,
+// latency 3), both on the one VXM queue. With 16 ALUs per lane the two
+// need (1 + 1) x 4 = 8, so the relu may issue while the add holds the
+// queue. Equal rates: the first vector decides, available at 0 + 3 +
+// 20/80 -> issue 4.
+namespace mesh {
+constexpr uint64_t kBusy = 6400 * 4 / chip::kVectorBytes / chip::kVxmVectorsPerCycle;
+static_assert(kBusy == 20);
+constexpr uint64_t kReluIssue = chip::kVxmLatency + 1;
+
+ProgramBuilder program(uint32_t alus, bool third = false) {
+  ProgramBuilder b;
+  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 6400}, isa::pb::INPUT);
+  uint32_t y = b.buffer("y", 0, 32768, DType::F32, {1, 6400}, isa::pb::INPUT);
+  uint32_t t = b.buffer("t", 0, 65536, DType::F32, {1, 6400});
+  uint32_t z = b.buffer("z", 0, 98304, DType::F32, {1, 6400},
+                        third ? isa::pb::TEMP : isa::pb::OUTPUT);
+  b.inst(isa::Opcode::Add, 0, 0, {x, y}, t, "Add_0");
+  b.inst(isa::Opcode::Relu, 0, kReluIssue, {t}, z, "Relu_1");
+  if (third) { // a neg of z, chained at the same pace, joining the pair
+    uint32_t n =
+        b.buffer("n", 0, 131072, DType::F32, {1, 6400}, isa::pb::OUTPUT);
+    b.inst(isa::Opcode::Neg, 0, 2 * kReluIssue, {z}, n, "Neg_2");
+  }
+  withChaining(b, alus);
+  return b;
+}
+} // namespace mesh
+
+TEST(ChainingTest, TwoVectorOperationsShareTheMesh) {
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(mesh::program(16), prog, r));
+  EXPECT_EQ(r.hazardCount, 0u)
+      << (r.hazards.empty() ? "" : r.hazards[0].message);
+  // 4 + 20 + 3 = 27: one pass over the data plus the two pipelines, against
+  // (20 + 3) + 20 + 3 = 46 one after the other. The queue is occupied
+  // during [0, 24).
+  EXPECT_EQ(r.totalCycles, 27u);
+  EXPECT_EQ(r.bounds.criticalPath.cycles, 27u);
+  ASSERT_FALSE(r.queues.empty());
+  for (const QueueStats &q : r.queues)
+    if (q.queue == "vxm")
+      EXPECT_EQ(q.busyCycles, 24u);
+}
+
+TEST(ChainingTest, NoMeshSharingWhenTheAlusDoNotFit) {
+  // 4 ALUs per lane: the add alone needs all of them at 4 vectors a cycle.
+  std::optional<Hazard> h = onlyHazard(mesh::program(4), "unit-busy");
+  ASSERT_TRUE(h);
+  EXPECT_THAT(h->message, HasSubstr("vxm is busy until cycle 20"));
+}
+
+TEST(ChainingTest, OnlyAPairSharesTheMesh) {
+  // The neg would be a third operation in the mesh while the add runs.
+  std::optional<Hazard> h = onlyHazard(mesh::program(16, true), "unit-busy");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->instruction, 2u);
 }
 
 } // namespace

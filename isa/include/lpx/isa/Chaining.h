@@ -53,6 +53,14 @@ std::optional<uint64_t> firstVectorReadEarly(uint64_t vectors,
                                              const Cost &consumer,
                                              bool streamed);
 
+/// Whether a vector operation of cost `consumer`, streaming the result of
+/// a vector operation of cost `producer` on the same queue, may issue
+/// while the producer still holds the queue (item 6): both stream and
+/// their ALU passes together fit the mesh, (passes_p + passes_c) x
+/// vxm.vectors_per_cycle <= vxm.alus_per_lane.
+bool fusesInMesh(const ChipSpec &chip, const Cost &producer,
+                 const Cost &consumer);
+
 } // namespace lpx::isa
 
 #endif

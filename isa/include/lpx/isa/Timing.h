@@ -37,6 +37,9 @@ struct Cost {
   // MXM's first tile install); the streaming window is [issue + fill,
   // issue + busy) (docs/simulator.md, "Chaining").
   uint64_t fill = 0;
+  // ALU passes per lane-vector of a vector operation (0 elsewhere): with
+  // chaining, two of them may share the VXM's ALU mesh (isa::fusesInMesh).
+  uint64_t passes = 0;
   uint64_t done(uint64_t issue) const { return issue + busy + latency; }
   uint64_t streaming() const { return busy > fill ? busy - fill : 0; }
 };

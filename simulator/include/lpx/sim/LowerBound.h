@@ -66,6 +66,9 @@ private:
     uint64_t busy, latency;
     uint32_t queue;    // index into queueNames
     uint64_t fill;     // set-up cycles before it streams (isa::Cost)
+    // Its share of its queue's work: busy, less what it may overlap with
+    // its producer when the two share the ALU mesh (isa::fusesInMesh).
+    uint64_t queueWork;
   };
   uint32_t queueOf(uint32_t node, const isa::pb::Instruction &inst);
   uint64_t readerLead(const isa::pb::Instruction &inst, uint32_t id,
