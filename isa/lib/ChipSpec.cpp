@@ -70,8 +70,9 @@ template <> struct ScalarTraits<ByteSize> {
 template <> struct MappingTraits<StreamSpec> {
   static void mapping(IO &io, StreamSpec &s) {
     io.mapRequired("transport_cycles", s.transportCycles);
-    io.mapOptional("chaining", s.chaining, false);
-    io.mapOptional("registers_per_direction", s.registersPerDirection, 32u);
+    // Written always, so `lpx chip show` says whether a chip chains.
+    io.mapOptional("chaining", s.chaining);
+    io.mapOptional("registers_per_direction", s.registersPerDirection);
   }
 };
 
