@@ -43,11 +43,14 @@ bool lpx::isa::streamsResult(const ChipSpec &chip, Opcode op) {
          op == Opcode::ConvTranspose;
 }
 
+bool lpx::isa::streamsOperands(const ChipSpec &chip, Opcode op) {
+  return chip.stream.chaining && streamsElementwise(op);
+}
+
 bool lpx::isa::streamsOperand(const ChipSpec &chip, Opcode op,
                               uint64_t operandElements,
                               uint64_t resultElements) {
-  return chip.stream.chaining && streamsElementwise(op) &&
-         operandElements == resultElements;
+  return streamsOperands(chip, op) && operandElements == resultElements;
 }
 
 uint64_t lpx::isa::chainEarliest(uint64_t vectors, const Emission &producer,

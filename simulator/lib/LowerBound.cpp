@@ -63,6 +63,8 @@ uint64_t elementsOf(const isa::pb::Buffer &b) {
 bool streamsOperand(const isa::VerifiedProgram &prog,
                     const isa::pb::Instruction &inst, uint32_t id) {
   const isa::pb::Program &p = prog.program();
+  if (!isa::streamsOperands(prog.chip(), isa::opcodeOf(inst)))
+    return false; // before counting elements: most instructions stop here
   return isa::streamsOperand(prog.chip(), isa::opcodeOf(inst),
                              elementsOf(p.buffers(int(id))),
                              elementsOf(p.buffers(int(inst.result()))));

@@ -28,6 +28,18 @@ void withChaining(ProgramBuilder &b, uint32_t alus = 4) {
   b.program.set_chip_hash(isa::hashText(yaml));
 }
 
+// Simulates a program that must have no hazard; its result, or none (the
+// test has then failed).
+std::optional<SimResult> hazardFree(const ProgramBuilder &b) {
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  if (!loadAndSimulate(b, prog, r))
+    return std::nullopt;
+  EXPECT_EQ(r.hazardCount, 0u)
+      << (r.hazards.empty() ? "" : r.hazards[0].message);
+  return r;
+}
+
 // Copy (MEM) then relu (VXM) of a 1x6400 f32 row: 25,600 bytes = 80
 // vectors. The copy is busy 80 / 8 = 10 cycles and done 2 later; the relu
 // (one lane per f32 element: 80 lane-vectors) is busy 80 / 4 = 20, done 3
@@ -59,20 +71,17 @@ ProgramBuilder program(uint64_t reluIssue, bool chaining) {
 } // namespace copyRelu
 
 TEST(ChainingTest, SlowConsumerStartsOneVectorAfterTheProducer) {
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(
-      copyRelu::program(copyRelu::kChainedIssue, true), prog, r));
-  EXPECT_EQ(r.hazardCount, 0u)
-      << (r.hazards.empty() ? "" : r.hazards[0].message);
+  std::optional<SimResult> r =
+      hazardFree(copyRelu::program(copyRelu::kChainedIssue, true));
+  ASSERT_TRUE(r);
   // 3 + 20 + 3 = 26, against 12 + 20 + 3 = 35 with whole tensors. The
   // relu reads t off the stream while the copy still writes it: no bank
   // conflict although both touch t's bank.
-  EXPECT_EQ(r.totalCycles, 26u);
-  EXPECT_EQ(r.totalCycles,
+  EXPECT_EQ(r->totalCycles, 26u);
+  EXPECT_EQ(r->totalCycles,
             copyRelu::kChainedIssue + copyRelu::kReluBusy + chip::kVxmLatency);
   // The lower bound's dependency chain follows the same rule.
-  EXPECT_EQ(r.bounds.criticalPath.cycles, 26u);
+  EXPECT_EQ(r->bounds.criticalPath.cycles, 26u);
 }
 
 TEST(ChainingTest, ReadingTheFirstVectorOneCycleEarlyIsAHazard) {
@@ -147,14 +156,12 @@ ProgramBuilder program(uint64_t reluIssue) {
 } // namespace mxmRelu
 
 TEST(ChainingTest, FastConsumerFinishesJustAfterTheProducer) {
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(mxmRelu::program(mxmRelu::kChainedIssue), prog, r));
-  EXPECT_EQ(r.hazardCount, 0u)
-      << (r.hazards.empty() ? "" : r.hazards[0].message);
+  std::optional<SimResult> r =
+      hazardFree(mxmRelu::program(mxmRelu::kChainedIssue));
+  ASSERT_TRUE(r);
   // 56 + 26 + 3 = 85, against (74 + 7) + 26 + 3 = 110 with whole tensors.
-  EXPECT_EQ(r.totalCycles, 85u);
-  EXPECT_EQ(r.bounds.criticalPath.cycles, 85u);
+  EXPECT_EQ(r->totalCycles, 85u);
+  EXPECT_EQ(r->bounds.criticalPath.cycles, 85u);
 }
 
 TEST(ChainingTest, OvertakingTheProducerIsAHazardAtTheVectorItHappens) {
@@ -199,18 +206,15 @@ ProgramBuilder program(uint32_t alus, bool third = false) {
 } // namespace mesh
 
 TEST(ChainingTest, TwoVectorOperationsShareTheMesh) {
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(mesh::program(16), prog, r));
-  EXPECT_EQ(r.hazardCount, 0u)
-      << (r.hazards.empty() ? "" : r.hazards[0].message);
+  std::optional<SimResult> r = hazardFree(mesh::program(16));
+  ASSERT_TRUE(r);
   // 4 + 20 + 3 = 27: one pass over the data plus the two pipelines, against
   // (20 + 3) + 20 + 3 = 46 one after the other. The queue is occupied
   // during [0, 24).
-  EXPECT_EQ(r.totalCycles, 27u);
-  EXPECT_EQ(r.bounds.criticalPath.cycles, 27u);
-  ASSERT_FALSE(r.queues.empty());
-  for (const QueueStats &q : r.queues)
+  EXPECT_EQ(r->totalCycles, 27u);
+  EXPECT_EQ(r->bounds.criticalPath.cycles, 27u);
+  ASSERT_FALSE(r->queues.empty());
+  for (const QueueStats &q : r->queues)
     if (q.queue == "vxm")
       EXPECT_EQ(q.busyCycles, 24u);
 }

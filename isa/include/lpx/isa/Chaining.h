@@ -24,6 +24,10 @@ namespace lpx::isa {
 /// (contract item 1). Always false without stream.chaining.
 bool streamsResult(const ChipSpec &chip, Opcode op);
 
+/// Whether `op` may read any operand vector by vector: the cheap part of
+/// streamsOperand, before the operand's size is looked at.
+bool streamsOperands(const ChipSpec &chip, Opcode op);
+
 /// Whether `op` reads an operand of `operandElements` vector by vector
 /// (item 2): an elementwise operation (or copy) whose operand has as many
 /// elements as its result. Always false without stream.chaining.
