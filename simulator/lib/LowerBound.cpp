@@ -59,17 +59,6 @@ uint64_t elementsOf(const isa::pb::Buffer &b) {
   return n;
 }
 
-// Whether `inst` streams operand `id` (isa::streamsOperand).
-bool streamsOperand(const isa::VerifiedProgram &prog,
-                    const isa::pb::Instruction &inst, uint32_t id) {
-  const isa::pb::Program &p = prog.program();
-  if (!isa::streamsOperands(prog.chip(), isa::opcodeOf(inst)))
-    return false; // before counting elements: most instructions stop here
-  return isa::streamsOperand(prog.chip(), isa::opcodeOf(inst),
-                             elementsOf(p.buffers(int(id))),
-                             elementsOf(p.buffers(int(inst.result()))));
-}
-
 std::string describe(const isa::pb::Instruction &inst, int64_t index) {
   if (!inst.origin().empty())
     return inst.origin();
@@ -139,6 +128,13 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
   // streamed once, as the simulator reads it once.
   uint64_t start = deskew;
   uint64_t queueWork = cost.busy;
+  // Elements are counted only where chaining may need them.
+  const bool streamsResult = isa::streamsResult(prog.chip(), op);
+  const uint32_t result = inst.result();
+  chainHop[result].elements =
+      streamsResult || isa::streamsOperands(prog.chip(), op)
+          ? elementsOf(p.buffers(int(result)))
+          : 0;
   for (int i = 0; i < inst.operands_size(); ++i) {
     const uint32_t id = inst.operands(i);
     bool seen = false;
@@ -153,7 +149,7 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
     if (isSend && via.set)
       ready = isa::forwardEarliest(prog.chip(), bytes, via.issue, via.cost,
                                    cost);
-    else if (via.streams && streamsOperand(prog, inst, id)) {
+    else if (chainsOperand(inst, id)) {
       const uint64_t vectors = prog.chip().vectorsFor(bytes);
       ready = std::max(deskew,
                        isa::chainEarliest(vectors, {via.issue, via.cost, true},
@@ -166,14 +162,13 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
     }
     start = std::max(start, ready);
   }
-  const uint32_t result = inst.result();
   const uint32_t resultNode = isSend ? inst.dst_node() : node;
   sramBytes[resultNode] =
       addSat(sramBytes[resultNode], isa::bytesWritten(p, inst));
   const uint64_t done = addSat(addSat(start, cost.busy), cost.latency);
   chainDone[result] = done;
-  chainHop[result] =
-      Hop{isSend, isa::streamsResult(prog.chip(), op), start, cost};
+  chainHop[result] = Hop{isSend, streamsResult, start, cost,
+                         chainHop[result].elements};
   steps.push_back(
       {start, cost.busy, cost.latency, queueOf(node, inst), cost.fill,
        queueWork});
@@ -182,6 +177,16 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
     longestChainEnd = index;
   }
   ++index;
+}
+
+// Whether `inst` reads operand `id` chained: its producer streams its
+// result and `inst` streams an operand of that size (isa::streamsOperand).
+bool LowerBoundBuilder::chainsOperand(const isa::pb::Instruction &inst,
+                                      uint32_t id) const {
+  const Hop &via = chainHop[id];
+  return via.streams &&
+         isa::streamsOperand(prog.chip(), isa::opcodeOf(inst), via.elements,
+                             chainHop[inst.result()].elements);
 }
 
 // Cycles from operand `id` being complete until the reader `s` has
@@ -193,7 +198,7 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
 uint64_t LowerBoundBuilder::readerLead(const isa::pb::Instruction &inst,
                                        uint32_t id, const Step &s) const {
   const Hop &via = chainHop[id];
-  if (via.streams && streamsOperand(prog, inst, id)) {
+  if (chainsOperand(inst, id)) {
     const uint64_t v = std::max<uint64_t>(
         prog.chip().vectorsFor(prog.program().buffers(int(id)).bytes()), 1);
     return ceilDiv(s.busy - s.fill, v);

@@ -92,7 +92,11 @@ private:
     bool streams = false; // isa::streamsResult of its producer
     uint64_t issue = 0;
     isa::Cost cost;
+    // Elements of the buffer, counted only when its producer streams its
+    // result or may stream its operands (else 0).
+    uint64_t elements = 0;
   };
+  bool chainsOperand(const isa::pb::Instruction &inst, uint32_t id) const;
   std::vector<Hop> chainHop;
   uint64_t longestChain = 0;
   int64_t longestChainEnd = -1; // instruction index
