@@ -39,12 +39,13 @@ uint64_t Streams::vectorsOf(const TensorDesc &t) const {
 // The vector unit computes lane by lane: an element takes at least one lane,
 // so elements narrower than a lane (vector.bytes / vector.lanes) waste part
 // of it. Measured in whole-vector steps of the lanes.
-static uint64_t laneVectorsOf(const ChipSpec &chip, const TensorDesc &t) {
+static uint64_t laneVectorsOf(const ChipSpec &chip, uint64_t elements,
+                              DType dtype) {
   const double laneBytes = double(chip.vector.bytes) / chip.vector.lanes;
   const double lanesPerElement =
-      std::max(1.0, double(dtypeBytes(t.dtype)) / laneBytes);
+      std::max(1.0, double(dtypeBytes(dtype)) / laneBytes);
   return static_cast<uint64_t>(
-      std::ceil(double(t.elements()) * lanesPerElement / chip.vector.lanes));
+      std::ceil(double(elements) * lanesPerElement / chip.vector.lanes));
 }
 
 Cost Streams::streamed(const StreamUnitSpec &u, uint64_t passes) const {
@@ -68,7 +69,7 @@ Cost Streams::vectorOp(uint64_t passes) const {
   uint64_t byStream = ceilDiv(laneVectors, v.vectorsPerCycle);
   uint64_t byAlus = ceilDiv(laneVectors * passes, alus);
   return Cost{std::max({uint64_t(1), sramFloor, byStream, byAlus}),
-              v.latencyOf(opName) + transport};
+              v.latencyOf(opName) + transport, 0, passes};
 }
 
 // The one cost entry of each opcode.
@@ -141,13 +142,19 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, Opcode op,
   if (op == Opcode::StateWrite && !operands.empty() &&
       &result != &operands.front())
     return instructionCost(chip, op, operands, operands.front(), attrs);
-  uint64_t vectors = chip.vectorsFor(result.bytes());
-  uint64_t laneVectors = laneVectorsOf(chip, result);
-  uint64_t sramBytes = result.bytes();
+  // Each tensor's element count once: the simulator costs every
+  // instruction it replays.
+  const uint64_t resultElements = result.elements();
+  const uint64_t resultBytes = resultElements * dtypeBytes(result.dtype);
+  uint64_t vectors = chip.vectorsFor(resultBytes);
+  uint64_t laneVectors = laneVectorsOf(chip, resultElements, result.dtype);
+  uint64_t sramBytes = resultBytes;
   for (const TensorDesc &t : operands) {
-    vectors = std::max(vectors, chip.vectorsFor(t.bytes()));
-    laneVectors = std::max(laneVectors, laneVectorsOf(chip, t));
-    sramBytes += t.bytes();
+    const uint64_t elements = t.elements();
+    const uint64_t bytes = elements * dtypeBytes(t.dtype);
+    vectors = std::max(vectors, chip.vectorsFor(bytes));
+    laneVectors = std::max(laneVectors, laneVectorsOf(chip, elements, t.dtype));
+    sramBytes += bytes;
   }
   // Every byte an instruction reads or writes passes an SRAM bank port; the
   // node's banks together bound how fast any one instruction can stream.
