@@ -70,6 +70,9 @@ template <> struct ScalarTraits<ByteSize> {
 template <> struct MappingTraits<StreamSpec> {
   static void mapping(IO &io, StreamSpec &s) {
     io.mapRequired("transport_cycles", s.transportCycles);
+    // Written always, so `lpx chip show` says whether a chip chains.
+    io.mapOptional("chaining", s.chaining);
+    io.mapOptional("registers_per_direction", s.registersPerDirection);
   }
 };
 
@@ -308,6 +311,13 @@ template <> struct MappingTraits<ChipSpec> {
     if (auto msg = validateStreamUnit("mem", lpx::isa::Unit::MEM, s.mem);
         !msg.empty())
       return msg;
+    // Every queue's instruction may stream up to three operands and its
+    // result at once; chained reads need that many stream registers.
+    if (s.stream.chaining &&
+        4ull * (s.mxm.queues + s.vxm.queues + s.sxm.queues + s.mem.queues) >
+            2ull * s.stream.registersPerDirection)
+      return "stream.registers_per_direction is too small for chaining: the "
+             "unit queues together may stream 4 vectors each";
     if (s.sram.bytesPerCyclePerBank == 0) // not given: one vector per bank
       s.sram.bytesPerCyclePerBank = s.vector.bytes;
     if (s.vector.bytes != 0 && s.sram.bytes < s.vector.bytes)

@@ -68,7 +68,7 @@ Cost Streams::vectorOp(uint64_t passes) const {
   uint64_t byStream = ceilDiv(laneVectors, v.vectorsPerCycle);
   uint64_t byAlus = ceilDiv(laneVectors * passes, alus);
   return Cost{std::max({uint64_t(1), sramFloor, byStream, byAlus}),
-              v.latencyOf(opName) + transport};
+              v.latencyOf(opName) + transport, 0, passes};
 }
 
 // The one cost entry of each opcode.

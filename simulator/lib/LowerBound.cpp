@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "lpx/sim/LowerBound.h"
 
+#include "lpx/isa/Chaining.h"
 #include "lpx/isa/Opcode.h"
 #include "lpx/isa/UnitOps.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -49,6 +50,22 @@ uint64_t addSat(uint64_t a, uint64_t b) {
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return b == 0 ? a : a / b + (a % b != 0);
+}
+
+uint64_t elementsOf(const isa::pb::Buffer &b) {
+  uint64_t n = 1;
+  for (int64_t d : b.shape())
+    n *= uint64_t(std::max<int64_t>(d, 0));
+  return n;
+}
+
+// Whether `inst` streams operand `id` (isa::streamsOperand).
+bool streamsOperand(const isa::VerifiedProgram &prog,
+                    const isa::pb::Instruction &inst, uint32_t id) {
+  const isa::pb::Program &p = prog.program();
+  return isa::streamsOperand(prog.chip(), isa::opcodeOf(inst),
+                             elementsOf(p.buffers(int(id))),
+                             elementsOf(p.buffers(int(inst.result()))));
 }
 
 std::string describe(const isa::pb::Instruction &inst, int64_t index) {
@@ -119,6 +136,7 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
   // SRAM bytes and the dependency chain. An operand listed twice is
   // streamed once, as the simulator reads it once.
   uint64_t start = deskew;
+  uint64_t queueWork = cost.busy;
   for (int i = 0; i < inst.operands_size(); ++i) {
     const uint32_t id = inst.operands(i);
     bool seen = false;
@@ -128,11 +146,23 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
       continue;
     sramBytes[node] = addSat(sramBytes[node], p.buffers(int(id)).bytes());
     const Hop &via = chainHop[id];
-    start = std::max(start, isSend && via.set
-                                ? isa::forwardEarliest(
-                                      prog.chip(), p.buffers(int(id)).bytes(),
-                                      via.issue, via.cost, cost)
-                                : chainDone[id]);
+    const uint64_t bytes = p.buffers(int(id)).bytes();
+    uint64_t ready = chainDone[id];
+    if (isSend && via.set)
+      ready = isa::forwardEarliest(prog.chip(), bytes, via.issue, via.cost,
+                                   cost);
+    else if (via.streams && streamsOperand(prog, inst, id)) {
+      const uint64_t vectors = prog.chip().vectorsFor(bytes);
+      ready = std::max(deskew,
+                       isa::chainEarliest(vectors, {via.issue, via.cost, true},
+                                          cost, /*streamed=*/true));
+      // Sharing the mesh, it holds its queue only from its producer's end
+      // on: at least its last vector's share of its window.
+      if (isa::fusesInMesh(prog.chip(), via.cost, cost))
+        queueWork = std::min(
+            queueWork, ceilDiv(cost.streaming(), std::max<uint64_t>(vectors, 1)));
+    }
+    start = std::max(start, ready);
   }
   const uint32_t result = inst.result();
   const uint32_t resultNode = isSend ? inst.dst_node() : node;
@@ -140,8 +170,11 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
       addSat(sramBytes[resultNode], isa::bytesWritten(p, inst));
   const uint64_t done = addSat(addSat(start, cost.busy), cost.latency);
   chainDone[result] = done;
-  chainHop[result] = Hop{isSend, start, cost};
-  steps.push_back({start, cost.busy, cost.latency, queueOf(node, inst)});
+  chainHop[result] =
+      Hop{isSend, isa::streamsResult(prog.chip(), op), start, cost};
+  steps.push_back(
+      {start, cost.busy, cost.latency, queueOf(node, inst), cost.fill,
+       queueWork});
   if (longestChainEnd < 0 || done > longestChain) {
     longestChain = done;
     longestChainEnd = index;
@@ -151,13 +184,21 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
 
 // Cycles from operand `id` being complete until the reader `s` has
 // streamed it: its busy time, less for a send forwarding a hop's flits as
-// they arrive (isa::forwardEarliest), which may finish sooner after them.
+// they arrive (isa::forwardEarliest), which may finish sooner after them,
+// and for a chained reader, which ends at least its last vector's share of
+// its streaming window after the producer's last vector
+// (docs/simulator.md, "Chaining").
 uint64_t LowerBoundBuilder::readerLead(const isa::pb::Instruction &inst,
                                        uint32_t id, const Step &s) const {
   const Hop &via = chainHop[id];
+  if (via.streams && streamsOperand(prog, inst, id)) {
+    const uint64_t v = std::max<uint64_t>(
+        prog.chip().vectorsFor(prog.program().buffers(int(id)).bytes()), 1);
+    return ceilDiv(s.busy - s.fill, v);
+  }
   if (!via.set || isa::unitOf(isa::opcodeOf(inst)) != isa::Unit::C2C)
     return s.busy;
-  const isa::Cost next{s.busy, s.latency};
+  const isa::Cost next{s.busy, s.latency, s.fill};
   const uint64_t streamed =
       isa::forwardEarliest(prog.chip(), prog.program().buffers(int(id)).bytes(),
                            0, via.cost, next) +
@@ -191,7 +232,7 @@ LowerBounds LowerBoundBuilder::finish() const {
           std::max(bufferTail[id], addSat(readerLead(inst, id, s), after));
     QueueWork &q = work[s.queue];
     q.minHead = std::min(q.minHead, s.head);
-    q.busy = addSat(q.busy, s.busy);
+    q.busy = addSat(q.busy, s.queueWork);
     q.minTail = std::min(q.minTail, after);
   }
   // The busiest queue; ties go to the queue named first.

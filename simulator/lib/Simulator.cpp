@@ -16,6 +16,7 @@
 #include "VectorCheck.h"
 
 #include "lpx/isa/Banks.h"
+#include "lpx/isa/Chaining.h"
 #include "lpx/isa/Opcode.h"
 #include "lpx/isa/Timing.h"
 #include "lpx/isa/Topology.h"
@@ -48,6 +49,8 @@ struct QueueState {
   uint64_t busy = 0;   // union of occupied cycles
   uint64_t count = 0;
   uint64_t lastInst = kNoInstruction;
+  isa::Cost lastCost;
+  bool lastFused = false; // the last one shares the ALU mesh with its producer
 };
 
 struct BufferState {
@@ -59,11 +62,11 @@ struct BufferState {
   uint32_t clobberedBy = 0;
   uint64_t clobberInst = kNoInstruction; // kNoInstruction: before cycle 0
   uint64_t clobberCycle = 0;
-  // Set when a send delivered it: the hop's issue and cost, so a send
-  // forwarding it can check each flit had arrived (link.cut_through).
+  // Its producer's issue and cost: a send forwarding it checks each flit
+  // had arrived (link.cut_through, overLink), a chained reader each vector
+  // (stream.chaining, producer.streams).
   bool overLink = false;
-  uint64_t linkIssue = 0;
-  isa::Cost linkCost;
+  isa::Emission producer;
 };
 
 unsigned unitSlot(isa::Unit u) {
@@ -99,11 +102,15 @@ private:
   void step(uint64_t index, const isa::pb::Instruction &inst);
   void checkQueue(uint64_t index, const isa::pb::Instruction &inst,
                   QueueState &q, const isa::Cost &cost, bool isLink);
+  bool fusesWithHolder(const isa::pb::Instruction &inst, const QueueState &q,
+                       const isa::Cost &cost) const;
   void readOperands(uint64_t index, const isa::pb::Instruction &inst,
                     const isa::Cost &cost);
   bool forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
                         const BufferState &s, uint32_t id,
                         const isa::Cost &cost);
+  bool readsChained(uint64_t index, const isa::pb::Instruction &inst,
+                    const BufferState &s, int operand, const isa::Cost &cost);
   void writeResult(uint64_t index, const isa::pb::Instruction &inst,
                    uint32_t node);
   void checkBanks(uint64_t index, const isa::pb::Instruction &inst,
@@ -191,10 +198,32 @@ void Engine::placeInitialTenants() {
   }
 }
 
+// Whether `inst` may share the vector unit's ALU mesh with the instruction
+// still holding queue `q` (docs/simulator.md, "Chaining", item 6): that
+// one produces an operand `inst` streams, did not itself join another,
+// and their passes fit (isa::fusesInMesh). When the vectors are read is
+// readOperands' business.
+bool Engine::fusesWithHolder(const isa::pb::Instruction &inst,
+                             const QueueState &q, const isa::Cost &cost) const {
+  if (q.lastInst == kNoInstruction || q.lastFused ||
+      !isa::fusesInMesh(prog.chip(), q.lastCost, cost))
+    return false;
+  const uint32_t held = p.instructions(int(q.lastInst)).result();
+  for (int i = 0; i < inst.operands_size(); ++i)
+    if (inst.operands(i) == held &&
+        isa::streamsOperand(prog.chip(), isa::opcodeOf(inst),
+                            operandDescs[size_t(i)].elements(),
+                            resultDesc.elements()))
+      return true;
+  return false;
+}
+
 void Engine::checkQueue(uint64_t index, const isa::pb::Instruction &inst,
                         QueueState &q, const isa::Cost &cost, bool isLink) {
   const uint64_t issue = inst.issue();
-  if (q.freeAt > issue) {
+  const bool fused = !isLink && q.freeAt > issue &&
+                     fusesWithHolder(inst, q, cost);
+  if (q.freeAt > issue && !fused) {
     std::string what =
         isLink ? llvm::formatv("link {0}", inst.link()).str()
                : std::string(isa::unitName(isa::unitOf(isa::opcodeOf(inst))));
@@ -215,6 +244,8 @@ void Engine::checkQueue(uint64_t index, const isa::pb::Instruction &inst,
   q.freeAt = std::max(q.freeAt, end);
   ++q.count;
   q.lastInst = index;
+  q.lastCost = cost;
+  q.lastFused = fused;
 }
 
 // A send forwarding a transfer whose previous hop is still arriving: flit j
@@ -232,8 +263,8 @@ bool Engine::forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
   const Wide f = flits;
   for (uint64_t j : {uint64_t(0), flits - 1}) {
     Wide leaves = Wide(inst.issue()) * f + Wide(j) * cost.busy;
-    Wide arrives = (Wide(s.linkIssue) + s.linkCost.latency) * f +
-                   Wide(j + 1) * s.linkCost.busy;
+    Wide arrives = (Wide(s.producer.issue) + s.producer.cost.latency) * f +
+                   Wide(j + 1) * s.producer.cost.busy;
     if (leaves < arrives) {
       hazard(index, inst, "operand-not-ready",
              llvm::formatv("{0}: forwards flit {1} of '{2}' at cycle {3}, "
@@ -243,6 +274,39 @@ bool Engine::forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
                  .str());
       break;
     }
+  }
+  forwarded.push_back(id);
+  return true;
+}
+
+// A streaming consumer reading a streaming producer's result before its
+// last vector is available (stream.chaining): vector j must be available
+// when it is read (isa::firstVectorReadEarly). The vectors come off the
+// stream registers, not SRAM, so the read takes no bank window.
+bool Engine::readsChained(uint64_t index, const isa::pb::Instruction &inst,
+                          const BufferState &s, int operand,
+                          const isa::Cost &cost) {
+  const isa::TensorDesc &d = operandDescs[size_t(operand)];
+  if (!s.producer.streams ||
+      !isa::streamsOperand(prog.chip(), isa::opcodeOf(inst), d.elements(),
+                           resultDesc.elements()))
+    return false;
+  const uint32_t id = inst.operands(operand);
+  const uint64_t vectors = prog.chip().vectorsFor(p.buffers(int(id)).bytes());
+  if (std::optional<uint64_t> j = isa::firstVectorReadEarly(
+          vectors, s.producer, inst.issue(), cost, /*streamed=*/true)) {
+    // Times V: vector j is read at issue + fill + j S_c / V and available
+    // at issue_p + latency_p + fill_p + (j + 1) S_p / V.
+    const isa::Emission &e = s.producer;
+    const uint64_t v = std::max<uint64_t>(vectors, 1);
+    const uint64_t read = inst.issue() + cost.fill + *j * cost.streaming() / v;
+    const uint64_t avail = e.issue + e.cost.latency + e.cost.fill +
+                           ((*j + 1) * e.cost.streaming() + v - 1) / v;
+    hazard(index, inst, "operand-not-ready",
+           llvm::formatv("{0}: reads vector {1} of {2} of '{3}' at cycle {4}, "
+                         "before it is available at cycle {5}",
+                         describe(inst), *j, v, nameOf(id), read, avail)
+               .str());
   }
   forwarded.push_back(id);
   return true;
@@ -267,7 +331,8 @@ void Engine::readOperands(uint64_t index, const isa::pb::Instruction &inst,
              llvm::formatv("{0}: operand '{1}' is never produced",
                            describe(inst), nameOf(id))
                  .str());
-    else if (s.readyAt > issue && !forwardsInFlight(index, inst, s, id, cost))
+    else if (s.readyAt > issue && !forwardsInFlight(index, inst, s, id, cost) &&
+             !readsChained(index, inst, s, i, cost))
       hazard(index, inst, "operand-not-ready",
              llvm::formatv("{0}: operand '{1}' is not complete until cycle {2}",
                            describe(inst), nameOf(id), s.readyAt)
@@ -450,13 +515,10 @@ void Engine::step(uint64_t index, const isa::pb::Instruction &inst) {
                            done)
                  .str());
     result.bytesOverLinks += p.buffers(inst.operands(0)).bytes();
-    BufferState &r = buffers[inst.result()];
-    r.overLink = true;
-    r.linkIssue = issue;
-    r.linkCost = cost;
-  } else {
-    buffers[inst.result()].overLink = false;
   }
+  BufferState &r = buffers[inst.result()];
+  r.overLink = isSend;
+  r.producer = isa::Emission{issue, cost, isa::streamsResult(prog.chip(), op)};
   if (isa::unitOf(op) == isa::Unit::MXM)
     result.macs += isa::multiplyAccumulates(op, operandDescs, resultDesc);
   writeResult(index, inst, resultNode);

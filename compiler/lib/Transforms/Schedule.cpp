@@ -3,9 +3,12 @@
 // IR level 2 to 3. A list scheduler: an op becomes ready when its operands'
 // producers are scheduled; of the ready ops, the one with the longest chain
 // of work still behind it (busy + latency down to the end of the program)
-// goes first, and issues at the first cycle when its operands are complete
+// goes first, and issues at the first cycle when its operands are ready
 // and one of its unit's queues (or its outgoing link) has a gap long enough
-// for it. Filling gaps lets an urgent op run ahead of earlier, less urgent
+// for it. An operand is ready when it is complete, or, with
+// stream.chaining, early enough that an elementwise consumer reading a
+// streaming producer's vectors as they come never overtakes them
+// (isa::chainEarliest; docs/simulator.md, "Chaining"). Filling gaps lets an urgent op run ahead of earlier, less urgent
 // ones on the same queue; no queue or link ever holds two instructions in
 // one cycle. A transfer becomes one send per hop of its route (store and
 // forward through the intermediate chips). Multi-chip programs start after
@@ -19,6 +22,7 @@
 #include "lpx/Target/ISABridge.h"
 #include "lpx/Transforms/Passes.h"
 #include "lpx/Transforms/StageWork.h"
+#include "lpx/isa/Chaining.h"
 #include "lpx/isa/Topology.h"
 #include "lpx/isa/UnitOps.h"
 
@@ -100,6 +104,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
   struct Task {
     Operation *op;
     isa::Unit unit = isa::Unit::MEM;
+    isa::Opcode opcode = isa::Opcode::Copy; // unit instructions
     int64_t node = 0;
     isa::Cost cost;               // unit instructions
     std::vector<isa::Hop> hops;   // transfers
@@ -142,7 +147,8 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
         if (!node)
           return op.emitOpError("is not placed on a node; run lpx-partition "
                                 "first");
-        t.unit = isa::unitOf(inst.getOpcode());
+        t.opcode = inst.getOpcode();
+        t.unit = isa::unitOf(t.opcode);
         t.node = *node;
         t.cost = costOf(spec, inst);
         t.own = t.cost.busy + t.cost.latency;
@@ -178,6 +184,10 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       return queues.try_emplace({node, id}, start0).first->second;
     };
     llvm::DenseMap<Value, uint64_t> ready; // cycle a value is complete
+    // Values whose producer streams its result: issue and cost.
+    llvm::DenseMap<Value, isa::Emission> streaming;
+    // Values made by vector operations: where, for isa::fusesInMesh.
+    llvm::DenseMap<Value, Placed> meshHolders;
 
     // Longest tail first, then program order.
     auto later = [&](size_t a, size_t b) {
@@ -194,18 +204,49 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       Task &t = tasks[open.top()];
       open.pop();
       work.step();
-      uint64_t start = 0;
-      for (Value v : t.op->getOperands())
-        start = std::max(start, ready.lookup(v));
-      if (auto transfer = dyn_cast<part::TransferOp>(t.op))
+      if (auto transfer = dyn_cast<part::TransferOp>(t.op)) {
+        uint64_t start = 0;
+        for (Value v : t.op->getOperands())
+          start = std::max(start, ready.lookup(v));
         scheduleTransfer(transfer, t, spec, start, timeline, ready);
-      else
-        scheduleInstruction(t, spec, start, timeline, ready);
+      } else {
+        Placed at = scheduleInstruction(
+            t, spec, operandsReady(t, spec, ready, streaming), timeline, ready,
+            meshHolders);
+        if (isa::streamsResult(spec, t.opcode))
+          streaming[t.op->getResult(0)] =
+              isa::Emission{at.issue, t.cost, true};
+        if (t.cost.passes > 0)
+          meshHolders[t.op->getResult(0)] = at;
+      }
       for (size_t r : t.readers)
         if (--tasks[r].waiting == 0)
           open.push(r);
     }
     return success();
+  }
+
+  /// The first cycle at which instruction `t` may read all its operands:
+  /// each complete, or chained behind its streaming producer.
+  static uint64_t
+  operandsReady(const Task &t, const isa::ChipSpec &spec,
+                const llvm::DenseMap<Value, uint64_t> &ready,
+                const llvm::DenseMap<Value, isa::Emission> &streaming) {
+    const uint64_t resultElements =
+        tensorDescOf(t.op->getResult(0).getType()).elements();
+    uint64_t start = 0;
+    for (Value v : t.op->getOperands()) {
+      uint64_t at = ready.lookup(v);
+      auto producer = streaming.find(v);
+      if (producer != streaming.end()) {
+        isa::TensorDesc d = tensorDescOf(v.getType());
+        if (isa::streamsOperand(spec, t.opcode, d.elements(), resultElements))
+          at = isa::chainEarliest(spec.vectorsFor(d.bytes()), producer->second,
+                                  t.cost, /*streamed=*/true);
+      }
+      start = std::max(start, at);
+    }
+    return start;
   }
 
   /// Key of queue `k` of `unit`; links use (kNumUnits + link), so the other
@@ -216,16 +257,61 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
                         uint64_t(unit);
   }
 
-  /// Issues at the earliest gap of any of the unit's queues (the lowest
-  /// queue on a tie).
+  /// Where and when an instruction went.
+  struct Placed {
+    uint64_t issue = 0;
+    uint32_t queue = 0;
+    isa::Cost cost;
+    bool fused = false; // shares the ALU mesh with its producer
+  };
+
+  /// A vector operation may join the one holding its queue when that one
+  /// produces an operand it streams (docs/simulator.md, "Chaining", item 6):
+  /// issued at `start` (chained, so at or after the holder's issue), it
+  /// needs the queue only from the holder's end on.
   template <typename Timeline>
-  void scheduleInstruction(Task &t, const isa::ChipSpec &spec, uint64_t start,
-                           Timeline &timeline,
-                           llvm::DenseMap<Value, uint64_t> &ready) {
+  std::optional<Placed>
+  fuseInMesh(const Task &t, const isa::ChipSpec &spec, uint64_t start,
+             Timeline &timeline, const llvm::DenseMap<Value, Placed> &holders) {
+    const uint64_t resultElements =
+        tensorDescOf(t.op->getResult(0).getType()).elements();
+    for (Value v : t.op->getOperands()) {
+      auto h = holders.find(v);
+      if (h == holders.end() || h->second.fused ||
+          part::getNode(v.getDefiningOp()) != t.node ||
+          !isa::fusesInMesh(spec, h->second.cost, t.cost) ||
+          !isa::streamsOperand(spec, t.opcode,
+                               tensorDescOf(v.getType()).elements(),
+                               resultElements))
+        continue;
+      const uint64_t holderEnd = h->second.issue + h->second.cost.busy;
+      if (start >= holderEnd || start < h->second.issue)
+        continue;
+      auto &queue = timeline(t.node, unitQueueId(t.unit, h->second.queue));
+      const uint64_t end = start + t.cost.busy;
+      if (end > holderEnd &&
+          queue.earliest(holderEnd, end - holderEnd) != holderEnd)
+        continue;
+      if (end > holderEnd)
+        queue.occupy(holderEnd, end - holderEnd);
+      return Placed{start, h->second.queue, t.cost, true};
+    }
+    return std::nullopt;
+  }
+
+  /// Issues at the earliest gap of any of the unit's queues (the lowest
+  /// queue on a tie), or joining the holder of the ALU mesh (fuseInMesh).
+  template <typename Timeline>
+  Placed scheduleInstruction(Task &t, const isa::ChipSpec &spec,
+                             uint64_t start, Timeline &timeline,
+                             llvm::DenseMap<Value, uint64_t> &ready,
+                             const llvm::DenseMap<Value, Placed> &holders) {
+    std::optional<Placed> fused =
+        fuseInMesh(t, spec, start, timeline, holders);
     const uint32_t count = isa::queueCount(spec, t.unit);
-    uint64_t queue = 0;
-    uint64_t issue = UINT64_MAX;
-    for (uint32_t k = 0; k < count; ++k) {
+    uint64_t queue = fused ? fused->queue : 0;
+    uint64_t issue = fused ? fused->issue : UINT64_MAX;
+    for (uint32_t k = 0; k < count && !fused; ++k) {
       uint64_t at =
           timeline(t.node, unitQueueId(t.unit, k)).earliest(start, t.cost.busy);
       if (at < issue) {
@@ -233,13 +319,15 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
         queue = k;
       }
     }
-    timeline(t.node, unitQueueId(t.unit, uint32_t(queue)))
-        .occupy(issue, t.cost.busy);
+    if (!fused)
+      timeline(t.node, unitQueueId(t.unit, uint32_t(queue)))
+          .occupy(issue, t.cost.busy);
     t.op->setAttr(sched::SchedDialect::kSlotAttr,
                   sched::SlotAttr::get(&getContext(), isa::unitName(t.unit),
                                        issue, t.cost.busy, t.cost.latency,
                                        queue));
     ready[t.op->getResult(0)] = t.cost.done(issue);
+    return Placed{issue, uint32_t(queue), t.cost, bool(fused)};
   }
 
   /// One send per hop; each hop leaves when its link has a gap and the

@@ -69,8 +69,10 @@ static uint64_t mappedCycles(const MxmSpec &m, const Mapping &p,
 // int32 (e.g. quantized values after zero-point subtraction) take the
 // 32-bit rate, like fp32. Installing a tile takes weight_load_cycles per
 // byte of its elements.
-static uint64_t bestCycles(const ChipSpec &chip, DType a, DType b,
-                           const Mapping &weights, const Mapping &activations) {
+// The cost's fill is the chosen mapping's first install, the one part of
+// the busy time before any vector streams.
+static Cost bestCycles(const ChipSpec &chip, DType a, DType b,
+                       const Mapping &weights, const Mapping &activations) {
   const MxmSpec &m = chip.mxm;
   unsigned width = std::max(dtypeBytes(a), dtypeBytes(b));
   bool fp8 = a == DType::F8E4M3 || a == DType::F8E5M2;
@@ -81,10 +83,13 @@ static uint64_t bestCycles(const ChipSpec &chip, DType a, DType b,
   auto load = [&](DType t) {
     return uint64_t(m.weightLoadCycles) * std::max<unsigned>(dtypeBytes(t), 1);
   };
-  uint64_t cycles = mappedCycles(m, weights, perVector, load(b));
-  if (m.eitherOperandStationary)
-    cycles = std::min(cycles, mappedCycles(m, activations, perVector, load(a)));
-  return cycles;
+  Cost best{mappedCycles(m, weights, perVector, load(b)), m.latency, load(b)};
+  if (m.eitherOperandStationary) {
+    uint64_t other = mappedCycles(m, activations, perVector, load(a));
+    if (other < best.busy)
+      best = Cost{other, m.latency, load(a)};
+  }
+  return best;
 }
 
 // [.., M, K] x [.., K, N]: the weight mapping streams the M rows of A through
@@ -105,8 +110,7 @@ static Cost planeCost(const ChipSpec &chip, const TensorDesc &a,
                                 : Mapping{batchR, M, K, N};
   Mapping activations = batchA <= 1 ? Mapping{1, batchR * N, K, M}
                                     : Mapping{batchR, N, K, M};
-  return {bestCycles(chip, a.dtype, b.dtype, weights, activations),
-          chip.mxm.latency};
+  return bestCycles(chip, a.dtype, b.dtype, weights, activations);
 }
 
 // The planes' cost, no faster than SRAM, plus the stream's transport.
@@ -131,10 +135,9 @@ static Cost groupedMatmul(const Streams &s, int64_t group, int64_t rows,
   uint64_t g = static_cast<uint64_t>(group);
   Mapping weights{g, uint64_t(rows), uint64_t(k), uint64_t(m)};
   Mapping activations{g, uint64_t(m), uint64_t(k), uint64_t(rows)};
-  return streamedThroughPlanes(
-      s, {bestCycles(s.chip, s.operands[0].dtype, s.operands[1].dtype, weights,
-                     activations),
-          s.chip.mxm.latency});
+  return streamedThroughPlanes(s, bestCycles(s.chip, s.operands[0].dtype,
+                                             s.operands[1].dtype, weights,
+                                             activations));
 }
 
 // Operands of a convolution the cost model can measure.

@@ -64,6 +64,14 @@ struct StreamSpec {
   // Cycles a stream spends crossing the chip between SRAM and a functional
   // unit and back, added to every instruction's latency.
   uint32_t transportCycles = 0;
+  // Producer-consumer chaining (optional key, default false): a streaming
+  // consumer may read a streaming producer's first vectors while the rest
+  // are still being written (docs/simulator.md, "Chaining"). false: every
+  // instruction reads whole operands and writes a whole result.
+  bool chaining = false;
+  // Stream registers per direction (optional key, default 32): a chained
+  // read takes its vectors off one of them instead of SRAM.
+  uint32_t registersPerDirection = 32;
 };
 
 struct StreamUnitSpec {

@@ -33,7 +33,15 @@ struct TensorDesc {
 struct Cost {
   uint64_t busy = 0;    // cycles the unit or link is occupied
   uint64_t latency = 0; // further cycles until the result is complete
+  // Set-up cycles at the start of `busy` before any vector streams (the
+  // MXM's first tile install); the streaming window is [issue + fill,
+  // issue + busy) (docs/simulator.md, "Chaining").
+  uint64_t fill = 0;
+  // ALU passes per lane-vector of a vector operation (0 elsewhere): with
+  // chaining, two of them may share the VXM's ALU mesh (isa::fusesInMesh).
+  uint64_t passes = 0;
   uint64_t done(uint64_t issue) const { return issue + busy + latency; }
+  uint64_t streaming() const { return busy > fill ? busy - fill : 0; }
 };
 
 /// Cost of one instruction on `chip`. Every instruction occupies its unit for

@@ -65,6 +65,10 @@ private:
     uint64_t head;     // earliest issue: operands complete (chain start)
     uint64_t busy, latency;
     uint32_t queue;    // index into queueNames
+    uint64_t fill;     // set-up cycles before it streams (isa::Cost)
+    // Its share of its queue's work: busy, less what it may overlap with
+    // its producer when the two share the ALU mesh (isa::fusesInMesh).
+    uint64_t queueWork;
   };
   uint32_t queueOf(uint32_t node, const isa::pb::Instruction &inst);
   uint64_t readerLead(const isa::pb::Instruction &inst, uint32_t id,
@@ -80,10 +84,12 @@ private:
   std::vector<std::vector<uint32_t>> linkQueue; // [node][link] -> queue + 1
   std::vector<uint64_t> sramBytes;             // per node
   std::vector<uint64_t> chainDone;             // per buffer, after deskew
-  // Per buffer a send delivered: that hop's earliest issue and cost, from
-  // which a forwarding hop may start early (isa::forwardEarliest).
+  // Per buffer its producer's earliest issue and cost, from which a
+  // forwarding hop (a send delivered it: isa::forwardEarliest) or a chained
+  // reader (it streams its result: isa::chainEarliest) may start early.
   struct Hop {
-    bool set = false;
+    bool set = false;     // a send delivered it
+    bool streams = false; // isa::streamsResult of its producer
     uint64_t issue = 0;
     isa::Cost cost;
   };
