@@ -84,6 +84,9 @@ const Direction kDirections[] = {
   // rate and the embedding's gather now count.
   {"vector.bytes", "x2", nullptr, true, ""},
   {"stream.transport_cycles", "/2", nullptr, true, ""},
+  {"stream.registers_per_direction", "x2", nullptr, false,
+   "a check of the description only: the queues' streams must fit the "
+   "registers, and they fit at 32 already"},
   {"mxm.planes", "x2", nullptr, false,
    "every weight matrix of the decode step is at most one 320x320 tile per "
    "plane already (D=64), so more planes have no tiles to take"},
