@@ -8,6 +8,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
 #include <type_traits>
 
 using namespace lpx::isa;
@@ -291,6 +292,49 @@ TEST(ProgramFile, InputPiecesTileTheWholeTensor) {
     llvm::Error e = verifyProgram(piecesProgram(bad), *chip);
     EXPECT_THAT(llvm::toString(std::move(e)), HasSubstr("gap or overlap"));
   }
+}
+
+/// Pieces of a [4, 4] tensor given as (shape, offsets) lists.
+static std::optional<std::string>
+gridOf(std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> ps,
+       std::vector<int64_t> &whole) {
+  std::vector<PieceBox> boxes;
+  for (auto &[shape, offsets] : ps)
+    boxes.push_back({shape, offsets});
+  return tileGrid(boxes, whole);
+}
+
+TEST(ProgramFile, PiecesMayTileAGrid) {
+  std::vector<int64_t> whole;
+  // 2 x 2 blocks of [2, 2]: the rows and columns of a product split
+  // across groups.
+  EXPECT_EQ(gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 2}}, {{2, 2}, {2, 0}},
+                    {{2, 2}, {2, 2}}},
+                   whole),
+            std::nullopt);
+  EXPECT_EQ(whole, (std::vector<int64_t>{4, 4}));
+  // Uneven blocks along each axis are a grid as long as they line up.
+  EXPECT_EQ(gridOf({{{3, 1}, {0, 0}}, {{3, 3}, {0, 1}}, {{1, 1}, {3, 0}},
+                    {{1, 3}, {3, 1}}},
+                   whole),
+            std::nullopt);
+  // A block missing leaves a gap; one given twice overlaps; rows 0-1 whole
+  // beside two blocks of rows 2-3 cover the tensor but are no grid (its
+  // cuts make 4 cells for 3 pieces); an offset past int64 is refused.
+  EXPECT_THAT(*gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 2}}, {{2, 2}, {2, 0}}},
+                      whole),
+              HasSubstr("gap"));
+  EXPECT_THAT(*gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 0}}, {{2, 2}, {0, 2}},
+                       {{2, 2}, {2, 0}}, {{2, 2}, {2, 2}}},
+                      whole),
+              HasSubstr("overlap"));
+  EXPECT_THAT(*gridOf({{{2, 4}, {0, 0}}, {{2, 2}, {2, 0}}, {{2, 2}, {2, 2}}},
+                      whole),
+              HasSubstr("gap"));
+  EXPECT_THAT(*gridOf({{{2, 4}, {0, 0}},
+                       {{2, 4}, {std::numeric_limits<int64_t>::max() - 1, 0}}},
+                      whole),
+              HasSubstr("out of range"));
 }
 
 TEST(ProgramFile, CopyPieceMovesTheRightBlock) {
