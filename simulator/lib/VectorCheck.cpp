@@ -58,10 +58,10 @@ VectorCheck::VectorCheck(const isa::VerifiedProgram &prog)
   }
 }
 
-// Which operands are read unit by unit as their producer streams them: an
-// elementwise reader of a streaming producer's result (docs/simulator.md,
-// "Chaining"), or a send forwarding a transfer flit by flit
-// (link.cut_through). Any other read needs the whole operand.
+// Which operands are read unit by unit as their producer streams them: with
+// stream.chaining, an elementwise reader of a streaming producer's result
+// (docs/simulator.md, "Chaining"); with link.cut_through, a send forwarding
+// a transfer flit by flit. Any other read needs the whole operand.
 bool VectorCheck::readsInStep(const isa::pb::Instruction &inst,
                               const VectorPlan &plan, uint32_t operand) const {
   const Landing &l = landings[operand];
@@ -69,7 +69,9 @@ bool VectorCheck::readsInStep(const isa::pb::Instruction &inst,
     return false;
   if (isa::unitOf(isa::opcodeOf(inst)) == isa::Unit::C2C)
     return l.overLink && prog.chip().link.cutThrough;
-  return !l.overLink && readsOperandInStep(p, inst, plan, operand);
+  // Without stream.chaining every instruction reads whole operands.
+  return prog.chip().stream.chaining && !l.overLink &&
+         readsOperandInStep(p, inst, plan, operand);
 }
 
 // A read in step that starts before the producer has finished takes the
@@ -153,6 +155,13 @@ void VectorCheck::checkStreams(uint64_t index, const isa::pb::Instruction &inst,
              (isSend ? kUnits * maxQueues + inst.link()
                      : unsigned(unit) * maxQueues + inst.queue())];
   const uint64_t issue = inst.issue();
+  if (q.freeAt > issue && sharesMesh(inst, plan, q)) {
+    q.freeAt = std::max(q.freeAt, issue + plan.span);
+    q.instruction = index;
+    q.passes = plan.passes;
+    q.paired = true;
+    return;
+  }
   if (q.freeAt > issue) {
     std::string what =
         isSend ? llvm::formatv("link {0}", inst.link()).str()
@@ -172,6 +181,30 @@ void VectorCheck::checkStreams(uint64_t index, const isa::pb::Instruction &inst,
   }
   q.freeAt = std::max(q.freeAt, issue + plan.span);
   q.instruction = index;
+  q.passes = plan.passes;
+  q.paired = false;
+}
+
+// Two vector operations in the ALU mesh (docs/simulator.md, "Chaining",
+// item 6): one reading the queue holder's result in step may join it when
+// their passes together fit each lane's ALUs at the queue's rate; a pair
+// at most.
+bool VectorCheck::sharesMesh(const isa::pb::Instruction &inst,
+                             const VectorPlan &plan, const QueueUse &q) const {
+  const isa::ChipSpec &chip = prog.chip();
+  if (q.paired || !plan.readsInStep ||
+      isa::unitOf(isa::opcodeOf(inst)) != isa::Unit::VXM)
+    return false;
+  const isa::pb::Instruction &holder = p.instructions(int(q.instruction));
+  const VectorPlan &held = landings[holder.result()].plan;
+  if (!held.readsInStep || landings[holder.result()].producer != q.instruction ||
+      (q.passes + plan.passes) * chip.vxm.vectorsPerCycle >
+          chip.vxm.alusPerLane)
+    return false;
+  for (uint32_t id : inst.operands())
+    if (id == holder.result() && readsInStep(inst, plan, id))
+      return true;
+  return false;
 }
 
 // One segment per bank the buffer touches. Unit i of n is read in cycle

@@ -59,7 +59,11 @@ private:
   struct QueueUse {
     uint64_t freeAt = 0;
     uint64_t instruction = 0;
+    uint64_t passes = 0;  // the holder's ALU passes (VXM)
+    bool paired = false;  // the holder shares the ALU mesh already
   };
+  bool sharesMesh(const isa::pb::Instruction &inst, const VectorPlan &plan,
+                  const QueueUse &q) const;
 
   void checkReady(uint64_t index, const isa::pb::Instruction &inst,
                   const VectorPlan &plan,

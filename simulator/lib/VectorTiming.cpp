@@ -396,6 +396,7 @@ VectorPlan lpx::sim::planInstruction(const isa::ChipSpec &chip,
     return plan;
   case isa::Unit::VXM: {
     const uint64_t passes = vxmPasses(s);
+    plan.passes = passes;
     plan.span = s.op == Opcode::Pool   ? poolSpan(s)
                 : s.op == Opcode::TopK ? topKSpan(s)
                                        : throughAlus(s, passes);

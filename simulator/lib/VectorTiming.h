@@ -29,6 +29,7 @@ struct VectorPlan {
   uint64_t depth = 0; // pipeline + transport (a send: the hop's flight)
   uint64_t units = 1; // stream units of the result (vectors, flits)
   uint64_t unitBytes = 1;
+  uint64_t passes = 0; // ALU passes per lane-vector of a VXM operation
   /// Result unit i is computed from operand data up to the same position
   /// (elementwise, copy; the MXM with its tiles ordered by result vector;
   /// a send, flit by flit) and lands unit by unit; otherwise (reductions,

@@ -85,13 +85,20 @@ TEST(ChainingTest, SlowConsumerStartsOneVectorAfterTheProducer) {
 }
 
 TEST(ChainingTest, ReadingTheFirstVectorOneCycleEarlyIsAHazard) {
-  std::optional<Hazard> h = onlyHazard(
-      copyRelu::program(copyRelu::kChainedIssue - 1, true),
-      "operand-not-ready");
+  ProgramBuilder b = copyRelu::program(copyRelu::kChainedIssue - 1, true);
+  std::optional<Hazard> h = onlyHazard(b, "operand-not-ready", replayOnly());
   ASSERT_TRUE(h);
   // Vector 0 read at 2, available at 2 + 10/80, i.e. during cycle 3.
   EXPECT_THAT(h->message, HasSubstr("reads vector 0 of 80 of 't' at cycle 2"));
   EXPECT_THAT(h->message, HasSubstr("available at cycle 3"));
+  // The vector check, from its own timing model, finds the same vector.
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  std::vector<Hazard> v = hazardsOfKind(r, "vector-not-ready");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_THAT(v[0].message, HasSubstr("reads vector 0 of 't' at cycle 2, before "
+                                    "it lands in SRAM at cycle 3"));
 }
 
 TEST(ChainingTest, WholeTensorSwitchGivesTodaysCycles) {
@@ -100,7 +107,8 @@ TEST(ChainingTest, WholeTensorSwitchGivesTodaysCycles) {
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(
-      copyRelu::program(copyRelu::kChainedIssue, false), prog, r));
+      copyRelu::program(copyRelu::kChainedIssue, false), prog, r,
+      replayOnly()));
   std::vector<Hazard> early = hazardsOfKind(r, "operand-not-ready");
   ASSERT_EQ(early.size(), 1u);
   EXPECT_THAT(early[0].message, HasSubstr("not complete until cycle 12"));
@@ -165,14 +173,22 @@ TEST(ChainingTest, FastConsumerFinishesJustAfterTheProducer) {
 }
 
 TEST(ChainingTest, OvertakingTheProducerIsAHazardAtTheVectorItHappens) {
-  std::optional<Hazard> h = onlyHazard(
-      mxmRelu::program(mxmRelu::kChainedIssue - 1), "operand-not-ready");
+  ProgramBuilder b = mxmRelu::program(mxmRelu::kChainedIssue - 1);
+  std::optional<Hazard> h = onlyHazard(b, "operand-not-ready", replayOnly());
   ASSERT_TRUE(h);
   // Issued at 55, vector j is read at 55 + 26 j / 103 and available at 17
   // + 64 (j + 1) / 103: the relu first overtakes at j = 102 (80.75 < 81;
   // at j = 101, 80.50 >= 80.38).
   EXPECT_THAT(h->message, HasSubstr("reads vector 102 of 103 of 'y'"));
   EXPECT_THAT(h->message, HasSubstr("available at cycle 81"));
+  // The vector check's own plane model: the last vector decides too.
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  std::vector<Hazard> v = hazardsOfKind(r, "vector-not-ready");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_THAT(v[0].message, HasSubstr("reads vector 102 of 'y' at cycle 80, "
+                                    "before it lands in SRAM at cycle 81"));
 }
 
 // Two vector operations in the ALU mesh (item 6): add x + y -> t then relu
@@ -221,16 +237,31 @@ TEST(ChainingTest, TwoVectorOperationsShareTheMesh) {
 
 TEST(ChainingTest, NoMeshSharingWhenTheAlusDoNotFit) {
   // 4 ALUs per lane: the add alone needs all of them at 4 vectors a cycle.
-  std::optional<Hazard> h = onlyHazard(mesh::program(4), "unit-busy");
+  std::optional<Hazard> h =
+      onlyHazard(mesh::program(4), "unit-busy", replayOnly());
   ASSERT_TRUE(h);
   EXPECT_THAT(h->message, HasSubstr("vxm is busy until cycle 20"));
+  // The vector check's own model of the mesh agrees.
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(mesh::program(4), prog, r));
+  std::vector<Hazard> v = hazardsOfKind(r, "stream-conflict");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_THAT(v[0].message, HasSubstr("until cycle 20"));
 }
 
 TEST(ChainingTest, OnlyAPairSharesTheMesh) {
   // The neg would be a third operation in the mesh while the add runs.
-  std::optional<Hazard> h = onlyHazard(mesh::program(16, true), "unit-busy");
+  std::optional<Hazard> h =
+      onlyHazard(mesh::program(16, true), "unit-busy", replayOnly());
   ASSERT_TRUE(h);
   EXPECT_EQ(h->instruction, 2u);
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(mesh::program(16, true), prog, r));
+  std::vector<Hazard> v = hazardsOfKind(r, "stream-conflict");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].instruction, 2u);
 }
 
 } // namespace

@@ -50,6 +50,15 @@ inline SimOptions replayOnly() {
   return o;
 }
 
+/// Puts the test chip with stream.chaining on (and no stream transport)
+/// into the program.
+inline void chainingChip(ProgramBuilder &b) {
+  std::string yaml = testChipYaml() + "stream:\n  transport_cycles: 0\n"
+                                      "  chaining: true\n";
+  b.proto().set_chip_yaml(yaml);
+  b.proto().set_chip_hash(isa::hashText(yaml));
+}
+
 /// Loads and simulates, failing the test on any error.
 inline bool loadAndSimulate(const ProgramBuilder &b,
                             std::optional<isa::VerifiedProgram> &prog,

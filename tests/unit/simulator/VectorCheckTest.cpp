@@ -65,6 +65,11 @@ std::optional<isa::VerifiedProgram> load(const ProgramBuilder &b) {
   return std::move(*loaded);
 }
 
+ProgramBuilder chained(ProgramBuilder b) {
+  chainingChip(b);
+  return b;
+}
+
 std::vector<Hazard> vectorHazards(const SimResult &r) {
   std::vector<Hazard> out;
   for (const Hazard &h : r.hazards)
@@ -126,6 +131,7 @@ TEST(VectorCheckTest, MatrixUnitTimelineByHand) {
   EXPECT_EQ(small.plan.span, 14u);
   EXPECT_EQ(big.cost.busy, big.plan.span);
   EXPECT_EQ(big.cost.latency, big.plan.depth);
+  EXPECT_EQ(big.cost.fill, big.plan.fill); // the chaining contract's fill
   EXPECT_EQ(small.cost.busy, small.plan.span);
   // Both land by hand: 232 + 7 and 232 + 14 + 7.
   SimResult r;
@@ -155,18 +161,17 @@ TEST(VectorCheckTest, FlitTimelineByHand) {
 // ---- one cycle too early ----------------------------------------------
 
 TEST(VectorCheckTest, InStepReaderMeetsTheFirstVector) {
-  // relu reads 'sum' in step at the same pace (4 a cycle): vector 0 lands
-  // at 4, so at 4 every vector it reads is there (the cost model's
-  // whole-tensor rule still asks for 5: a replay hazard), and at 3 it is
+  // With stream.chaining, relu reads 'sum' in step at the same pace (4 a
+  // cycle): vector 0 lands at 4, so at 4 every vector it reads is there
+  // (the chaining contract says so too: no replay hazard), and at 3 it is
   // one cycle too early. Read before the add is done, 'sum' comes off the
-  // stream registers, so no SRAM port is used by the read.
+  // stream registers, so the read uses no SRAM port.
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(addThenRelu(4, "sum"), prog, r));
-  EXPECT_TRUE(vectorHazards(r).empty());
-  EXPECT_EQ(hazardsOfKind(r, "operand-not-ready").size(), 1u);
+  ASSERT_TRUE(loadAndSimulate(chained(addThenRelu(4, "sum")), prog, r));
+  EXPECT_TRUE(r.hazards.empty()) << r.hazards[0].message;
 
-  ASSERT_TRUE(loadAndSimulate(addThenRelu(3, "sum"), prog, r));
+  ASSERT_TRUE(loadAndSimulate(chained(addThenRelu(3, "sum")), prog, r));
   std::vector<Hazard> h = hazardsOfKind(r, kNotReady);
   ASSERT_EQ(h.size(), 1u);
   EXPECT_EQ(h[0].instruction, 1u);
@@ -181,7 +186,7 @@ TEST(VectorCheckTest, FasterReaderMeetsTheLastVector) {
   // vector 7 passes at t + 7/8, and lands at 5. t = 5 is the first safe
   // cycle; at 4 vector 0 is fine (lands at 4) but vector 7 is not.
   for (uint64_t issue : {5u, 4u}) {
-    ProgramBuilder b = addThenRelu(0, "sum");
+    ProgramBuilder b = chained(addThenRelu(0, "sum"));
     b.proto().mutable_instructions()->RemoveLast();
     uint32_t c = b.buffer("c", 0, 16384, DType::F32, {1, 640}, isa::pb::OUTPUT);
     b.inst(Opcode::Copy, 0, issue, {2}, c, "Copy_1");
@@ -197,6 +202,18 @@ TEST(VectorCheckTest, FasterReaderMeetsTheLastVector) {
     EXPECT_THAT(h[0].message, HasSubstr("reads vector 7 of 'sum' at cycle 4, "
                                         "before it lands in SRAM at cycle 5"));
   }
+}
+
+TEST(VectorCheckTest, WithoutChainingEveryReadIsWhole) {
+  // stream.chaining off (the test chip's default): the relu at 4 reads
+  // 'sum' from SRAM whole, and its last vector lands only at 5.
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(addThenRelu(4, "sum"), prog, r));
+  std::vector<Hazard> h = hazardsOfKind(r, kNotReady);
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_THAT(h[0].message, HasSubstr("reads 'sum' from cycle 4, but its last "
+                                      "vector lands in SRAM only at cycle 5"));
 }
 
 TEST(VectorCheckTest, WholeReaderNeedsTheLastVector) {
