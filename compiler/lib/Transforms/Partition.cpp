@@ -15,6 +15,7 @@
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Topology.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <cstring>
 #include <map>
 
 namespace lpx {
@@ -65,13 +67,7 @@ ConstantOp weightOf(Operation *op) {
 
 /// Weights whose values can be cut by copying bytes (or are splats), and
 /// shape-only weights of the same element types.
-bool canSliceWeight(ConstantOp c) {
-  unsigned bits = c.getValue().getElementType().getIntOrFloatBitWidth();
-  if (isShapeOnly(c.getValue()))
-    return bits % 8 == 0;
-  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-  return dense && (dense.isSplat() || bits % 8 == 0);
-}
+bool canSliceWeight(ConstantOp c) { return isSliceableWeight(c.getValue()); }
 
 Split chooseSplit(Operation *op, unsigned nodes) {
   ConstantOp w = weightOf(op);
@@ -224,19 +220,19 @@ ElementsAttr sliceWeight(ElementsAttr value, int64_t part, int64_t r0,
       RankedTensorType::get({r1 - r0, c1 - c0}, value.getElementType());
   if (isShapeOnly(value))
     return shapeOnlyFrom(value, type, ".part" + llvm::Twine(part));
-  auto w = cast<DenseElementsAttr>(value);
-  if (w.isSplat())
+  if (auto w = dyn_cast<DenseElementsAttr>(value); w && w.isSplat())
     return DenseElementsAttr::get(type, w.getSplatValue<Attribute>());
-  unsigned eb = w.getElementType().getIntOrFloatBitWidth() / 8;
-  int64_t cols = cast<RankedTensorType>(w.getType()).getDimSize(1);
-  ArrayRef<char> raw = w.getRawData();
-  std::vector<char> out;
-  out.reserve(size_t(r1 - r0) * (c1 - c0) * eb);
-  for (int64_t r = r0; r < r1; ++r) {
-    const char *row = raw.data() + (r * cols + c0) * eb;
-    out.insert(out.end(), row, row + (c1 - c0) * eb);
-  }
-  return DenseElementsAttr::getFromRawBuffer(type, out);
+  unsigned eb = value.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t cols = cast<RankedTensorType>(value.getType()).getDimSize(1);
+  ArrayRef<char> raw = *weightBytes(value);
+  return deriveWeight(value, type, ".part" + llvm::Twine(part),
+                      [&](MutableArrayRef<char> out) {
+                        size_t rowBytes = size_t(c1 - c0) * eb;
+                        for (int64_t r = r0; r < r1; ++r)
+                          std::memcpy(out.data() + (r - r0) * rowBytes,
+                                      raw.data() + (r * cols + c0) * eb,
+                                      rowBytes);
+                      });
 }
 
 /// Partial products at least this large are summed by a reduce-scatter
@@ -453,9 +449,12 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       module.emitError() << *why;
       return signalPassFailure();
     }
+    // The whole weights that slices replace are freed at the end.
+    SmallVector<ElementsAttr> weights = blobWeightsUnder(module);
     for (auto f : module.getOps<func::FuncOp>())
       if (failed(partition(f, spec)))
         return signalPassFailure();
+    releaseUnusedWeights(module, weights);
     module->setAttr(part::PartDialect::kNumNodesAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 64),
                                      numNodes));
