@@ -67,21 +67,22 @@ std::optional<ArrayRef<char>> lpx::graph::weightBytes(ElementsAttr value) {
   return dense.getRawData();
 }
 
-void lpx::graph::WeightBuffer::Free::operator()(char *p) const {
-  llvm::deallocate_buffer(p, 0, kAlign);
-}
-
 lpx::graph::WeightBuffer::WeightBuffer(size_t bytes)
     : ptr(static_cast<char *>(llvm::allocate_buffer(bytes, kAlign))),
       size(bytes) {}
 
-lpx::graph::WeightBuffer::~WeightBuffer() = default;
+lpx::graph::WeightBuffer::~WeightBuffer() {
+  if (ptr)
+    llvm::deallocate_buffer(ptr, size, kAlign);
+}
 
 ElementsAttr lpx::graph::WeightBuffer::take(ShapedType type,
                                             StringRef name) && {
-  char *p = ptr.release();
-  AsmResourceBlob blob(ArrayRef<char>(p, size), kAlign,
-                       counted([p] { Free()(p); }), /*dataIsMutable=*/false);
+  char *p = std::exchange(ptr, nullptr);
+  size_t n = size;
+  AsmResourceBlob blob(ArrayRef<char>(p, n), kAlign,
+                       counted([p, n] { llvm::deallocate_buffer(p, n, kAlign); }),
+                       /*dataIsMutable=*/false);
   return cast<ElementsAttr>(makeResource(type, name, std::move(blob)));
 }
 

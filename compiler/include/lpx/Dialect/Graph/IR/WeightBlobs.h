@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace lpx::graph {
 
@@ -47,16 +48,15 @@ class WeightBuffer {
 public:
   explicit WeightBuffer(size_t bytes);
   ~WeightBuffer();
-  WeightBuffer(WeightBuffer &&) = default;
-  llvm::MutableArrayRef<char> data() { return {ptr.get(), size}; }
+  WeightBuffer(WeightBuffer &&other)
+      : ptr(std::exchange(other.ptr, nullptr)), size(other.size) {}
+  WeightBuffer(const WeightBuffer &) = delete;
+  llvm::MutableArrayRef<char> data() { return {ptr, size}; }
   /// The constant of `type` holding these bytes, labelled `name`.
   mlir::ElementsAttr take(mlir::ShapedType type, llvm::StringRef name) &&;
 
 private:
-  struct Free {
-    void operator()(char *p) const;
-  };
-  std::unique_ptr<char, Free> ptr;
+  char *ptr;
   size_t size;
 };
 
