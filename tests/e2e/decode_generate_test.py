@@ -12,10 +12,13 @@ reference's> --tokens <as many> --context <the reference's> --chips CHIPS
 step's logits within the fp32 tolerance of decode_reference_test.py, and
 report host I/O per step of only the token, position, mask and logits (no
 cache). The same model compiled with `lpx compile --resident-kv` must
-simulate without hazards, with that host I/O. About 3 s per model.
+simulate without hazards, with that host I/O, and hold each KV cache as
+resident state split over its tensor-parallel group (one piece per chip, by
+KV head). About 3 s per model.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -78,12 +81,36 @@ def simulate(lpx, model, context, chips, want_in, want_out):
             subprocess.run(cmd, check=True, capture_output=True)
         r = subprocess.run([lpx, "simulate", prog, "--json"], capture_output=True,
                            text=True, check=True)
+        check_split_state(lpx, prog)
     sim = json.loads(r.stdout)
     if sim["hazard_count"] != 0:
         raise AssertionError(f"{sim['hazard_count']} hazards: {sim['hazards'][:2]}")
     if (sim["host_input_bytes"], sim["host_output_bytes"]) != (want_in, want_out):
         raise AssertionError(f"simulated host I/O {sim['host_input_bytes']} in, "
                              f"{sim['host_output_bytes']} out")
+
+
+def check_split_state(lpx, prog):
+    """Every KV cache of the program is resident state split over the chips
+    of its tensor-parallel group (tp > 1 on these chip counts): one state
+    buffer on each of tp distinct chips."""
+    text = subprocess.run([lpx, "inspect", prog], capture_output=True, text=True,
+                          check=True).stdout
+    m = re.search(r"^placement: tensor-parallel groups of (\d+)", text, re.M)
+    tp = int(m.group(1)) if m else 0
+    if tp < 2:
+        raise AssertionError("no tensor-parallel group: the state is not split")
+    states = {}
+    for node, shape, name in re.findall(
+            r"^\s+%\d+\s+node (\d+) @\d+\s+state\s+(\S+)\s+(\S+)$", text, re.M):
+        states.setdefault(name, []).append((int(node), shape))
+    if not states:
+        raise AssertionError("no resident state in the program")
+    for name, pieces in states.items():
+        nodes = {n for n, _ in pieces}
+        if len(pieces) != tp or len(nodes) != tp:
+            raise AssertionError(f"state {name}: {len(pieces)} pieces on chips "
+                                 f"{sorted(nodes)}, not one on each of {tp} chips")
 
 
 def main():

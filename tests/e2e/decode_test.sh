@@ -127,6 +127,19 @@ if decode file --model "$tmp/step.onnx" --chip tsp-v1; then
     '[ "$(field file context) $(field file batch) $(field file ttft_us)" = "48 2 None" ]'
 fi
 
+# The resident KV cache is split by KV head over the tensor-parallel group:
+# every chip holds only its heads' slice. tiny-gpt2 at context 48, batch 2,
+# fp16: 2 layers x (K, V) x 2 rows x 4 heads x 48 positions x 16 x 2 bytes
+# = 49152 bytes in all. tp 4: every chip has one head of both layers,
+# 49152 / 4 = 12288; tp 2 x pp 2: two heads of one layer, also 12288.
+for mesh in "4 1" "2 2"; do
+  set -- $mesh
+  if decode "kv$1" --model "$tmp/step.onnx" --chip lpx3 --chips 4 --tp "$1" --pp "$2" --activations fp16; then
+    kv=$($python -c "import json,sys; print(*[c['kv_cache'] for c in json.load(open(sys.argv[1]))['sram_bytes_by_chip']])" "$tmp/kv$1.json")
+    check "KV cache per chip with tp $1 x pp $2 is its heads' share ($kv)" '[ "$kv" = "12288 12288 12288 12288" ]'
+  fi
+done
+
 # expect_error NAME PATTERN -- args: exit 2, one line matching, no file.
 expect_error() {
   local name="$1" pattern="$2"; shift 3

@@ -55,10 +55,12 @@ std::optional<int64_t> soleUserNode(Value v) {
 }
 
 DictionaryAttr pieceAttrs(Builder &b, StringAttr name, int64_t node,
-                          ArrayRef<int64_t> offsets) {
+                          ArrayRef<int64_t> offsets, bool state = false) {
   SmallVector<NamedAttribute> attrs;
   if (name)
     attrs.push_back(b.getNamedAttr(kInputNameAttr, name));
+  if (state)
+    attrs.push_back(b.getNamedAttr(graph::kStateAttr, b.getUnitAttr()));
   attrs.push_back(b.getNamedAttr(part::PartDialect::kNodeAttr,
                                  b.getI64IntegerAttr(node)));
   attrs.push_back(b.getNamedAttr(part::PartDialect::kOffsetsAttr,
@@ -68,8 +70,20 @@ DictionaryAttr pieceAttrs(Builder &b, StringAttr name, int64_t node,
 
 } // namespace
 
-void lpx::scatterInputs(func::FuncOp f) {
+BlockArgument lpx::addPieceArgument(func::FuncOp f, BlockArgument whole,
+                                    Type type, int64_t node,
+                                    ArrayRef<int64_t> offsets) {
   Builder b(f.getContext());
+  const unsigned i = whole.getArgNumber(), at = f.getNumArguments();
+  f.insertArgument(at, type,
+                   pieceAttrs(b, f.getArgAttrOfType<StringAttr>(i, kInputNameAttr),
+                              node, offsets,
+                              bool(f.getArgAttr(i, graph::kStateAttr))),
+                   whole.getLoc());
+  return f.getArgument(at);
+}
+
+void lpx::scatterInputs(func::FuncOp f) {
   const unsigned original = f.getNumArguments();
   llvm::BitVector erase(original);
   for (unsigned i = 0; i < original; ++i) {
@@ -104,15 +118,10 @@ void lpx::scatterInputs(func::FuncOp f) {
       return std::lexicographical_compare(a.begin(), a.end(), c.begin(),
                                           c.end());
     });
-    auto name = f.getArgAttrOfType<StringAttr>(i, kInputNameAttr);
     for (size_t o : order) {
       graph::SliceOp slice = slices[o];
-      int64_t node = nodes[o];
-      unsigned at = f.getNumArguments();
-      f.insertArgument(at, slice.getType(),
-                       pieceAttrs(b, name, node, slice.getStarts()),
-                       arg.getLoc());
-      slice.getResult().replaceAllUsesWith(f.getArgument(at));
+      slice.getResult().replaceAllUsesWith(addPieceArgument(
+          f, arg, slice.getType(), nodes[o], slice.getStarts()));
       slice.erase();
     }
     erase.set(i);

@@ -13,6 +13,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace lpx {
+/// Appends to `f` the argument for one piece of argument `whole`: of type
+/// `type`, at `offsets` in `whole`, on `node`, with `whole`'s name and,
+/// for resident state, its state mark (a KV cache split by head).
+mlir::BlockArgument addPieceArgument(mlir::func::FuncOp f,
+                                     mlir::BlockArgument whole,
+                                     mlir::Type type, int64_t node,
+                                     llvm::ArrayRef<int64_t> offsets);
 void scatterInputs(mlir::func::FuncOp f);
 void gatherOutputs(mlir::func::FuncOp f);
 } // namespace lpx

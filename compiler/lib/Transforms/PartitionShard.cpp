@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PartitionShard.h"
+#include "PartitionPieces.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
@@ -17,6 +18,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -208,6 +210,11 @@ public:
     for (Operation *op : llvm::reverse(bypassed))
       if (op->use_empty())
         op->erase();
+    // The whole states now replaced by their pieces.
+    llvm::BitVector wholeStates(f.getNumArguments());
+    for (BlockArgument arg : splitStates)
+      wholeStates.set(arg.getArgNumber());
+    f.eraseArguments(wholeStates);
     for (BlockArgument arg : f.getArguments())
       if (!arg.use_empty())
         f.setArgAttr(arg.getArgNumber(), part::PartDialect::kNodeAttr,
@@ -224,6 +231,7 @@ private:
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> slices;
   llvm::DenseSet<Value> pinned;      // resident state and values read from it
   SmallVector<Operation *> split;    // originals replaced by pieces
+  SmallVector<BlockArgument> splitStates; // whole states replaced by pieces
   llvm::SetVector<Operation *> bypassed; // whole ops cloned into pieces
 
   int64_t base(Operation *op) const { return stage.lookup(op) * mesh.tp; }
@@ -337,9 +345,9 @@ private:
       reads = reads || pinned.contains(use.get());
     }
     part::setNode(op, base(op));
-    // Resident state (a KV cache kept in SRAM by lpx-resident-kv) is not
-    // split here: what is computed from it stays with it rather than
-    // moving the cache over links every step.
+    // Resident state written whole (its update is not split, so
+    // splitStateWrite left it): what is computed from it stays with it
+    // rather than moving the cache over links every step.
     if (reads || llvm::isa<StateWriteOp>(op))
       for (Value r : op->getResults())
         pinned.insert(r);
@@ -457,6 +465,8 @@ private:
         which = unsigned(i);
         break;
       }
+    if (auto write = dyn_cast<StateWriteOp>(op))
+      return splitStateWrite(write);
     if (!driver)
       return mesh.tp > 1 && seedColumns(op);
     if (driver->nodes.front() != base(op))
@@ -491,6 +501,43 @@ private:
     }
     layouts[op->getResult(0)] = std::move(result);
     split.push_back(op);
+    return true;
+  }
+
+  /// A state write whose update is split along a non-batch axis other
+  /// than the written one (a KV cache entry split by KV head): the state is
+  /// split the same way, each piece an argument of its own (resident state
+  /// on its node, with its offsets in the whole state) that its node writes
+  /// in place, so readers take the pieces and the cache never crosses links.
+  bool splitStateWrite(StateWriteOp write) {
+    auto it = layouts.find(write.getUpdate());
+    if (it == layouts.end() || it->second.axis < 1 ||
+        it->second.axis == int64_t(write.getAxis()) ||
+        it->second.nodes.front() != base(write))
+      return false;
+    const Layout l = it->second; // `layouts` grows below
+    auto state = cast<BlockArgument>(write.getState());
+    Value position = write.getPosition();
+    if (layouts.count(position))
+      position = gather(position);
+    auto type = rankedOf(state);
+    Layout result{l.axis, l.lo, l.hi, l.nodes, {}};
+    OpBuilder b(write);
+    for (size_t i = 0; i < l.pieces.size(); ++i) {
+      SmallVector<int64_t> shape(type.getShape()), offsets(type.getRank(), 0);
+      shape[l.axis] = l.hi[i] - l.lo[i];
+      offsets[l.axis] = l.lo[i];
+      auto pieceType = RankedTensorType::get(shape, type.getElementType());
+      BlockArgument piece =
+          addPieceArgument(f, state, pieceType, l.nodes[i], offsets);
+      auto w = b.create<StateWriteOp>(write.getLoc(), pieceType, piece,
+                                      l.pieces[i], position, write.getAxis());
+      part::setNode(w, l.nodes[i]);
+      result.pieces.push_back(w.getResult());
+    }
+    layouts[write.getResult()] = std::move(result);
+    split.push_back(write);
+    splitStates.push_back(state);
     return true;
   }
 

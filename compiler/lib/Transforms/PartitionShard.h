@@ -9,8 +9,10 @@
 // rule per op family says whether an op whose operand is split can run
 // piecewise and along which axis its result is split; a MatMul whose
 // activation is split along its reduction axis computes partial sums that
-// a tree reduction over the group's links adds up. Anything else gathers
-// its split operands on the stage's first node and runs there.
+// a tree reduction over the group's links adds up. Resident state (a KV
+// cache) is split like the entry written into it, one state argument per
+// piece, so each chip keeps and appends to its own heads' cache. Anything
+// else gathers its split operands on the stage's first node and runs there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_LIB_TRANSFORMS_PARTITIONSHARD_H

@@ -156,3 +156,87 @@ func.func @fused(%x: tensor<1x1x8xf32>) -> (tensor<1x1x4x2xf32>, tensor<1x1x4x2x
   return %s, %t : tensor<1x1x4x2xf32>, tensor<1x1x4x2xf32>
 }
 }
+
+// -----
+
+// Resident KV state (lpx-resident-kv's output: K kept as K^T [B, kv, hd, L],
+// V as [B, kv, L, hd]) is split by KV head like the entries written into
+// it: each node holds its head's slice of each cache as a state argument of
+// its own (its node and its offsets in the whole cache) and appends to it
+// in place, so scores, softmax and the weighted sum run per node on their
+// heads and no cache is gathered. Only the position crosses, to node 1.
+
+// ATTN-LABEL: func.func @resident(%arg0
+// ATTN-SAME: %[[POS:arg1]]: tensor<1x1xi64> {lpx_part.node = 0 : i64}
+// ATTN-SAME: %[[K0:arg2]]: tensor<1x1x2x4xf32> {lpx_graph.name = "past_key_values.0.key", lpx_graph.state, lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0, 0>}
+// ATTN-SAME: %[[K1:arg3]]: tensor<1x1x2x4xf32> {lpx_graph.name = "past_key_values.0.key", lpx_graph.state, lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 1, 0, 0>}
+// ATTN-SAME: %[[V0:arg4]]: tensor<1x1x4x2xf32> {lpx_graph.name = "past_key_values.0.value", lpx_graph.state, lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0, 0, 0>}
+// ATTN-SAME: %[[V1:arg5]]: tensor<1x1x4x2xf32> {lpx_graph.name = "past_key_values.0.value", lpx_graph.state, lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 1, 0, 0>})
+// ATTN-NOT: tensor<1x2x2x4xf32>
+// ATTN-NOT: tensor<1x2x4x2xf32>
+// ATTN: %[[P1:.*]] = lpx_part.transfer %[[POS]] {from = 0 : i64, lpx_part.node = 1 : i64, to = 1 : i64} : tensor<1x1xi64>
+// ATTN: %[[KS0:.*]] = lpx_graph.state_write %{{.*}}, %[[POS]] into %[[K0]] {axis = 3 : i64, lpx_part.node = 0 : i64} : (tensor<1x1x2x4xf32>, tensor<1x1x2x1xf32>, tensor<1x1xi64>) -> tensor<1x1x2x4xf32>
+// ATTN: %[[KS1:.*]] = lpx_graph.state_write %{{.*}}, %[[P1]] into %[[K1]] {axis = 3 : i64, lpx_part.node = 1 : i64}
+// ATTN: lpx_graph.reshape %[[KS0]] {lpx_part.node = 0 : i64}
+// ATTN: lpx_graph.reshape %[[KS1]] {lpx_part.node = 1 : i64}
+// ATTN: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x2x1x2xf32>, tensor<1x2x2x4xf32>) -> tensor<1x2x1x4xf32>
+// ATTN: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 1 : i64} : (tensor<1x2x1x2xf32>, tensor<1x2x2x4xf32>) -> tensor<1x2x1x4xf32>
+// ATTN: lpx_graph.softmax %{{.*}} {axis = 3 : i64, lpx_part.node = 0 : i64} : tensor<1x2x1x4xf32>
+// ATTN: lpx_graph.softmax %{{.*}} {axis = 3 : i64, lpx_part.node = 1 : i64} : tensor<1x2x1x4xf32>
+// ATTN: lpx_graph.state_write %{{.*}}, %[[POS]] into %[[V0]] {axis = 2 : i64, lpx_part.node = 0 : i64}
+// ATTN: lpx_graph.state_write %{{.*}}, %[[P1]] into %[[V1]] {axis = 2 : i64, lpx_part.node = 1 : i64}
+// ATTN: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 0 : i64} : (tensor<1x2x1x4xf32>, tensor<1x2x4x2xf32>) -> tensor<1x2x1x2xf32>
+// ATTN: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.node = 1 : i64} : (tensor<1x2x1x4xf32>, tensor<1x2x4x2xf32>) -> tensor<1x2x1x2xf32>
+// ATTN-NOT: lpx_graph.concat
+// ATTN: return
+module {
+func.func @resident(%x: tensor<1x1x8xf32>, %pos: tensor<1x1xi64>, %kc: tensor<1x2x2x4xf32> {lpx_graph.name = "past_key_values.0.key", lpx_graph.state}, %vc: tensor<1x2x4x2xf32> {lpx_graph.name = "past_key_values.0.value", lpx_graph.state}) -> tensor<1x1x8xf32> {
+  %wq = lpx_graph.constant dense<1.0> : tensor<8x8xf32>
+  %wk = lpx_graph.constant dense<2.0> : tensor<8x4xf32>
+  %wv = lpx_graph.constant dense<4.0> : tensor<8x4xf32>
+  %wo = lpx_graph.constant dense<3.0> : tensor<8x8xf32>
+  %q = lpx_graph.matmul %x, %wq : (tensor<1x1x8xf32>, tensor<8x8xf32>) -> tensor<1x1x8xf32>
+  %q1 = lpx_graph.reshape %q : tensor<1x1x8xf32> to tensor<1x1x4x2xf32>
+  %q2 = lpx_graph.transpose %q1 {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x1x4x2xf32>) -> tensor<1x4x1x2xf32>
+  %k = lpx_graph.matmul %x, %wk : (tensor<1x1x8xf32>, tensor<8x4xf32>) -> tensor<1x1x4xf32>
+  %k1 = lpx_graph.reshape %k : tensor<1x1x4xf32> to tensor<1x1x2x2xf32>
+  %k2 = lpx_graph.transpose %k1 {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x1x2x2xf32>) -> tensor<1x2x1x2xf32>
+  %k3 = lpx_graph.reshape %k2 : tensor<1x2x1x2xf32> to tensor<1x2x2x1xf32>
+  %ks = lpx_graph.state_write %k3, %pos into %kc {axis = 3 : i64} : (tensor<1x2x2x4xf32>, tensor<1x2x2x1xf32>, tensor<1x1xi64>) -> tensor<1x2x2x4xf32>
+  %k4 = lpx_graph.reshape %ks : tensor<1x2x2x4xf32> to tensor<1x2x1x2x4xf32>
+  %k5 = lpx_graph.broadcast %k4 : (tensor<1x2x1x2x4xf32>) -> tensor<1x2x2x2x4xf32>
+  %k6 = lpx_graph.reshape %k5 : tensor<1x2x2x2x4xf32> to tensor<1x4x2x4xf32>
+  %s = lpx_graph.matmul %q2, %k6 : (tensor<1x4x1x2xf32>, tensor<1x4x2x4xf32>) -> tensor<1x4x1x4xf32>
+  %p = lpx_graph.softmax %s {axis = 3 : i64} : tensor<1x4x1x4xf32>
+  %v = lpx_graph.matmul %x, %wv : (tensor<1x1x8xf32>, tensor<8x4xf32>) -> tensor<1x1x4xf32>
+  %v1 = lpx_graph.reshape %v : tensor<1x1x4xf32> to tensor<1x1x2x2xf32>
+  %v2 = lpx_graph.transpose %v1 {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x1x2x2xf32>) -> tensor<1x2x1x2xf32>
+  %vs = lpx_graph.state_write %v2, %pos into %vc {axis = 2 : i64} : (tensor<1x2x4x2xf32>, tensor<1x2x1x2xf32>, tensor<1x1xi64>) -> tensor<1x2x4x2xf32>
+  %v3 = lpx_graph.reshape %vs : tensor<1x2x4x2xf32> to tensor<1x2x1x4x2xf32>
+  %v4 = lpx_graph.broadcast %v3 : (tensor<1x2x1x4x2xf32>) -> tensor<1x2x2x4x2xf32>
+  %v5 = lpx_graph.reshape %v4 : tensor<1x2x2x4x2xf32> to tensor<1x4x4x2xf32>
+  %o = lpx_graph.matmul %p, %v5 : (tensor<1x4x1x4xf32>, tensor<1x4x4x2xf32>) -> tensor<1x4x1x2xf32>
+  %o1 = lpx_graph.transpose %o {perm = array<i64: 0, 2, 1, 3>} : (tensor<1x4x1x2xf32>) -> tensor<1x1x4x2xf32>
+  %o2 = lpx_graph.reshape %o1 : tensor<1x1x4x2xf32> to tensor<1x1x8xf32>
+  %y = lpx_graph.matmul %o2, %wo : (tensor<1x1x8xf32>, tensor<8x8xf32>) -> tensor<1x1x8xf32>
+  %r = lpx_graph.add %x, %y : (tensor<1x1x8xf32>, tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
+  return %r : tensor<1x1x8xf32>
+}
+}
+
+// -----
+
+// A state whose update is not split (here the input itself) stays whole on
+// the stage's first node, and what reads it runs there with it.
+
+// TP4-LABEL: func.func @whole_state(%arg0
+// TP4-SAME: %[[C:arg2]]: tensor<1x4x8xf32> {lpx_graph.name = "cache", lpx_graph.state, lpx_part.node = 0 : i64})
+// TP4: %[[S:.*]] = lpx_graph.state_write %arg0, %arg1 into %[[C]] {axis = 1 : i64, lpx_part.node = 0 : i64}
+// TP4: lpx_graph.reduce_mean %[[S]] {{.*}}lpx_part.node = 0 : i64
+module {
+func.func @whole_state(%x: tensor<1x1x8xf32>, %pos: tensor<1xi64>, %c: tensor<1x4x8xf32> {lpx_graph.name = "cache", lpx_graph.state}) -> tensor<1x1x8xf32> {
+  %s = lpx_graph.state_write %x, %pos into %c {axis = 1 : i64} : (tensor<1x4x8xf32>, tensor<1x1x8xf32>, tensor<1xi64>) -> tensor<1x4x8xf32>
+  %m = lpx_graph.reduce_mean %s {axes = array<i64: 1>} : (tensor<1x4x8xf32>) -> tensor<1x1x8xf32>
+  return %m : tensor<1x1x8xf32>
+}
+}

@@ -1,8 +1,9 @@
 //===- StateTest.cpp - Resident state: state_write and Machine ------------===//
 //
 // A state buffer [1, 2, 3, 2] (batch, heads, positions, head dim) written one
-// position per run; a copy reads the whole state into an output. Expected
-// values are the written updates at the positions given, zeros elsewhere.
+// position per run; a copy reads the whole state into an output; the same
+// split by head over two nodes. Expected values are the written updates at
+// the positions given, zeros elsewhere.
 //
 //===----------------------------------------------------------------------===//
 #include "TestProgram.h"
@@ -27,6 +28,41 @@ struct StateProgram {
   }
 };
 
+/// A piece's offsets in the whole [1, 2, 3, 2] cache: head `head`.
+void setOffsets(google::protobuf::RepeatedField<int64_t> *offsets,
+                uint32_t head) {
+  for (int64_t o : {int64_t(0), int64_t(head), int64_t(0), int64_t(0)})
+    offsets->Add(o);
+}
+
+/// The same cache split by head over 2 nodes, as lpx-partition splits a KV
+/// cache over a tensor-parallel group: one state buffer "cache" [1, 1, 3, 2]
+/// per node, each written by its node's state_write (node 1 receives the
+/// position), the update and the output bound in pieces by head.
+struct SplitStateProgram {
+  ProgramBuilder b{2};
+  uint32_t state[2];
+  SplitStateProgram() {
+    uint32_t pos = b.input("pos", DType::I64, {1, 1});
+    uint32_t posAt1 = b.buffer("pos@1", DType::I64, {1, 1}, isa::pb::TEMP, 1);
+    b.send(pos, posAt1, 0, 1);
+    for (uint32_t node : {0u, 1u}) {
+      uint32_t k = b.input("k", DType::F32, {1, 1, 1, 2}, node);
+      setOffsets(b.proto().mutable_inputs()->rbegin()->mutable_offsets(), node);
+      state[node] = b.buffer("cache", DType::F32, {1, 1, 3, 2}, isa::pb::STATE,
+                             node);
+      b.inst(Opcode::StateWrite, {k, node ? posAt1 : pos}, state[node], {2},
+             node);
+    }
+    for (uint32_t node : {0u, 1u}) {
+      uint32_t out = b.output("out", DType::F32, {1, 1, 3, 2}, node);
+      setOffsets(b.proto().mutable_outputs()->rbegin()->mutable_offsets(),
+                 node);
+      b.inst(Opcode::Copy, {state[node]}, out, {}, node);
+    }
+  }
+};
+
 std::vector<HostTensor> step(int64_t pos, std::vector<float> k) {
   return {tensor<float>("k", DType::F32, {1, 2, 1, 2}, k),
           tensor<int64_t>("pos", DType::I64, {1, 1}, {pos})};
@@ -39,11 +75,11 @@ std::vector<float> runStep(Machine &m, int64_t pos, std::vector<float> k) {
   ADD_FAILURE() << llvm::toString(out.takeError());
   return {};
 }
-} // namespace
 
-TEST(State, WritesAccumulateAcrossRunsUntilReset) {
-  StateProgram sp;
-  auto lp = sp.b.load();
+/// Three runs of a program holding the [1, 2, 3, 2] cache: writes at
+/// positions 0 and 2 accumulate, a reset zeroes them before the third.
+void expectWritesAccumulate(const ProgramBuilder &b) {
+  auto lp = b.load();
   ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
   auto m = Machine::load(*lp);
   ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
@@ -55,6 +91,27 @@ TEST(State, WritesAccumulateAcrossRunsUntilReset) {
   m->reset();
   EXPECT_EQ(runStep(*m, 1, {9, 9, 9, 9}),
             (std::vector<float>{0, 0, 9, 9, 0, 0, 0, 0, 9, 9, 0, 0}));
+}
+} // namespace
+
+TEST(State, WritesAccumulateAcrossRunsUntilReset) {
+  expectWritesAccumulate(StateProgram().b);
+}
+
+// Each node keeps its head's positions across runs; the host sees the whole
+// cache, as StateProgram's, and reset zeroes both pieces.
+TEST(State, PiecesOnTwoNodesKeepTheirHeads) {
+  expectWritesAccumulate(SplitStateProgram().b);
+}
+
+// A node writes only its own piece: a state_write on node 1 into node 0's.
+TEST(State, VerifierKeepsEachPieceToItsNode) {
+  SplitStateProgram sp;
+  sp.b.proto().mutable_instructions(2)->set_result(sp.state[0]);
+  auto lp = sp.b.load();
+  ASSERT_FALSE(bool(lp));
+  EXPECT_NE(llvm::toString(lp.takeError()).find("result cache is not on node 1"),
+            std::string::npos);
 }
 
 TEST(State, PositionOutsideTheStateIsAnError) {
