@@ -2,9 +2,12 @@
 #include "lpx/isa/Bindings.h"
 #include "lpx/isa/DType.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include <algorithm>
+#include <set>
 #include <cstring>
+#include <limits>
 
 using namespace lpx::isa;
 
@@ -18,12 +21,70 @@ static int64_t offsetOf(const pb::Binding &b, size_t axis) {
   return axis < size_t(b.offsets_size()) ? b.offsets(int(axis)) : 0;
 }
 
-/// Checks that the pieces of `t` cut at most one axis into a contiguous
-/// run, and sets `t.shape` to the whole tensor's shape.
+std::optional<std::string>
+lpx::isa::tileGrid(llvm::ArrayRef<PieceBox> pieces,
+                   std::vector<int64_t> &whole) {
+  if (pieces.empty())
+    return std::string("no pieces");
+  const size_t rank = pieces[0].shape.size();
+  for (const PieceBox &b : pieces)
+    if (b.shape.size() != rank || b.offsets.size() != rank)
+      return std::string("pieces differ in rank");
+  // Along each axis the distinct starting offsets cut it into cells; each
+  // piece must span exactly one cell per axis, and each cell of the grid
+  // must hold exactly one piece.
+  whole.assign(rank, 0);
+  std::vector<std::vector<int64_t>> cuts(rank);
+  for (size_t a = 0; a < rank; ++a) {
+    for (const PieceBox &b : pieces) {
+      if (b.offsets[a] < 0 || b.shape[a] < 0 ||
+          b.offsets[a] > std::numeric_limits<int64_t>::max() - b.shape[a])
+        return "offset " + std::to_string(b.offsets[a]) + " of axis " +
+               std::to_string(a) + " out of range";
+      cuts[a].push_back(b.offsets[a]);
+      whole[a] = std::max(whole[a], b.offsets[a] + b.shape[a]);
+    }
+    llvm::sort(cuts[a]);
+    cuts[a].erase(std::unique(cuts[a].begin(), cuts[a].end()), cuts[a].end());
+    if (cuts[a][0] != 0)
+      return "no piece starts at 0 on axis " + std::to_string(a);
+  }
+  // Cells in the grid; more than the pieces (counted without overflow)
+  // means a gap.
+  uint64_t count = 1;
+  for (size_t a = 0; a < rank; ++a) {
+    count *= cuts[a].size();
+    if (count > pieces.size())
+      return std::string("pieces leave a gap");
+  }
+  std::set<std::vector<size_t>> cells;
+  for (const PieceBox &b : pieces) {
+    std::vector<size_t> cell(rank);
+    for (size_t a = 0; a < rank; ++a) {
+      auto it = llvm::lower_bound(cuts[a], b.offsets[a]);
+      cell[a] = size_t(it - cuts[a].begin());
+      int64_t end = std::next(it) == cuts[a].end() ? whole[a] : *std::next(it);
+      if (b.offsets[a] + b.shape[a] != end)
+        return "pieces leave a gap or overlap at offset " +
+               std::to_string(b.offsets[a]) + " of axis " + std::to_string(a);
+    }
+    if (!cells.insert(cell).second)
+      return std::string("pieces overlap");
+  }
+  if (cells.size() != count)
+    return std::string("pieces leave a gap");
+  return std::nullopt;
+}
+
+/// Checks that the pieces of `t` tile the whole tensor as a grid, and sets
+/// `t.shape` to the whole tensor's shape.
 static llvm::Error checkTiling(const pb::Program &p, HostBinding &t) {
   const pb::Buffer &first = p.buffers(int(t.pieces[0]->buffer()));
   const size_t rank = size_t(first.shape_size());
   t.dtype = first.dtype();
+  std::vector<std::vector<int64_t>> offsets;
+  std::vector<PieceBox> boxes;
+  offsets.reserve(t.pieces.size());
   for (const pb::Binding *b : t.pieces) {
     const pb::Buffer &buf = p.buffers(int(b->buffer()));
     if (buf.dtype() != t.dtype || size_t(buf.shape_size()) != rank)
@@ -35,42 +96,14 @@ static llvm::Error checkTiling(const pb::Program &p, HostBinding &t) {
     for (int64_t o : b->offsets())
       if (o < 0)
         return fail("binding %s: negative offset", t.name.c_str());
-  }
-  t.shape.assign(first.shape().begin(), first.shape().end());
-  if (t.pieces.size() == 1) {
-    if (t.pieces[0]->offsets_size() &&
-        llvm::any_of(t.pieces[0]->offsets(), [](int64_t o) { return o; }))
-      return fail("binding %s: a single piece must start at 0",
-                  t.name.c_str());
-    return llvm::Error::success();
-  }
-  // The cut axis is the one where offsets differ; every other axis is whole.
-  size_t axis = rank;
-  for (size_t a = 0; a < rank; ++a)
-    for (const pb::Binding *b : t.pieces)
-      if (offsetOf(*b, a) != offsetOf(*t.pieces[0], a))
-        axis = a;
-  if (axis == rank)
-    return fail("binding %s: pieces overlap", t.name.c_str());
-  std::vector<const pb::Binding *> sorted = t.pieces;
-  std::sort(sorted.begin(), sorted.end(), [&](auto *a, auto *b) {
-    return offsetOf(*a, axis) < offsetOf(*b, axis);
-  });
-  int64_t next = 0;
-  for (const pb::Binding *b : sorted) {
-    const pb::Buffer &buf = p.buffers(int(b->buffer()));
+    offsets.emplace_back(rank);
     for (size_t a = 0; a < rank; ++a)
-      if (a != axis && (offsetOf(*b, a) != 0 ||
-                        buf.shape(int(a)) != first.shape(int(a))))
-        return fail("binding %s: pieces must cut one axis only",
-                    t.name.c_str());
-    if (offsetOf(*b, axis) != next)
-      return fail("binding %s: pieces leave a gap or overlap at offset "
-                  "%lld of axis %zu",
-                  t.name.c_str(), (long long)next, axis);
-    next += buf.shape(int(axis));
+      offsets.back()[a] = offsetOf(*b, a);
+    boxes.push_back({llvm::ArrayRef<int64_t>(buf.shape().data(), rank),
+                     offsets.back()});
   }
-  t.shape[axis] = next;
+  if (auto why = tileGrid(boxes, t.shape))
+    return fail("binding %s: %s", t.name.c_str(), why->c_str());
   return llvm::Error::success();
 }
 

@@ -69,6 +69,23 @@ static llvm::Error verifyStateBuffers(const pb::Program &p) {
       if (p.buffers(int(bind.buffer())).kind() == pb::STATE)
         return fail("binding %s: a state buffer is not bound to the host",
                     bind.name().c_str());
+  // The state bindings say which state the program expects: each names a
+  // state buffer, and every state buffer is bound exactly once.
+  std::vector<int> bound(p.buffers_size(), 0);
+  for (const pb::Binding &bind : p.states()) {
+    if (p.buffers(int(bind.buffer())).kind() != pb::STATE)
+      return fail("state binding %s: buffer %s is not a state buffer",
+                  bind.name().c_str(),
+                  p.buffers(int(bind.buffer())).name().c_str());
+    if (++bound[bind.buffer()] > 1)
+      return fail("state binding %s: buffer %s is bound twice",
+                  bind.name().c_str(),
+                  p.buffers(int(bind.buffer())).name().c_str());
+  }
+  for (int i = 0; i < p.buffers_size(); ++i)
+    if (p.buffers(i).kind() == pb::STATE && !bound[i])
+      return fail("state buffer %s has no state binding",
+                  p.buffers(i).name().c_str());
   // By start address per node: a buffer overlaps an earlier one when it
   // starts before the furthest end seen so far (of any buffer, or of a
   // state), so one sweep finds every overlap that involves a state.
@@ -154,12 +171,12 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
                   b.name().c_str(), (unsigned long long)c.size(),
                   (unsigned long long)b.bytes());
   }
-  for (const auto *list : {&p.inputs(), &p.outputs()})
+  for (const auto *list : {&p.inputs(), &p.outputs(), &p.states()})
     for (const pb::Binding &bind : *list)
       if (bind.buffer() >= uint32_t(numBuffers))
         return fail("binding %s refers to missing buffer %u",
                     bind.name().c_str(), bind.buffer());
-  for (const auto *list : {&p.inputs(), &p.outputs()})
+  for (const auto *list : {&p.inputs(), &p.outputs(), &p.states()})
     if (auto tensors = groupBindings(p, *list); !tensors)
       return tensors.takeError();
 

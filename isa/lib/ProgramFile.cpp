@@ -28,6 +28,17 @@ static llvm::Error fail(const char *fmt, Ts... args) {
 
 namespace {
 
+/// Format 3.0 and 3.1 had no state bindings: every state buffer was one
+/// whole state named by its buffer.
+void bindStatesWhole(pb::Program &p) {
+  for (int i = 0; i < p.buffers_size(); ++i)
+    if (p.buffers(i).kind() == pb::STATE) {
+      pb::Binding *b = p.add_states();
+      b->set_name(p.buffers(i).name());
+      b->set_buffer(uint32_t(i));
+    }
+}
+
 uint64_t dataRegionStart(uint64_t payloadBytes) {
   return llvm::alignTo(kHeaderBytes + payloadBytes, kSectionAlign);
 }
@@ -140,6 +151,8 @@ parseFile(llvm::StringRef bytes, const std::string &nm,
   pb::Program p;
   if (!p.ParseFromArray(bytes.data() + kHeaderBytes, static_cast<int>(size)))
     return fail("%s: corrupt program payload", nm.c_str());
+  if (minor < 2)
+    bindStatesWhole(p);
   const uint64_t start = dataRegionStart(size);
   const uint64_t region = bytes.size() > start ? bytes.size() - start : 0;
   auto end = checkSections(p, region, nm);

@@ -205,8 +205,9 @@ llvm::Error verifyGridSample(const Check &c, const pb::GridSampleAttrs &a) {
 }
 
 /// state_write: the result is a STATE buffer, the update is its shape with
-/// dim `axis` (not the batch dim 0) of 1 in its type, one position per batch
-/// row.
+/// n positions (1 to the state's) along dim `axis` (not the batch dim 0),
+/// and the position operand holds one index per batch row and position
+/// ([B, n], or [B] when n = 1).
 llvm::Error verifyStateWrite(const Check &c, int64_t axis) {
   const pb::Buffer &state = c.p.buffers(c.inst.result());
   const pb::Buffer &update = c.p.buffers(c.inst.operands(0));
@@ -217,18 +218,22 @@ llvm::Error verifyStateWrite(const Check &c, int64_t axis) {
     return c.fail("axis must index a non-batch dim of the state");
   bool fits = update.dtype() == state.dtype() &&
               update.shape_size() == state.shape_size();
+  const int64_t n = fits ? update.shape(int(axis)) : 0;
+  fits = fits && n >= 1 && n <= state.shape(int(axis));
   for (int d = 0; fits && d < state.shape_size(); ++d)
-    fits = update.shape(d) == (d == axis ? 1 : state.shape(d));
+    fits = d == axis || update.shape(d) == state.shape(d);
   if (!fits)
-    return c.fail("update must have the state's type and shape with dim " +
-                  std::to_string(axis) + " of 1");
+    return c.fail("update must have the state's type and shape with 1 to "
+                  "the state's positions along dim " + std::to_string(axis));
   if (auto e = c.integerIndices(1))
     return e;
-  int64_t rows = 1;
-  for (int64_t d : pos.shape())
-    rows *= d;
-  if (pos.shape_size() > 2 || rows != state.shape(0))
-    return c.fail("position must be [B] or [B, 1], B the state's dim 0");
+  const int64_t rows = state.shape(0);
+  bool posFits = pos.shape_size() == 2
+                     ? pos.shape(0) == rows && pos.shape(1) == n
+                     : pos.shape_size() == 1 && n == 1 && pos.shape(0) == rows;
+  if (!posFits)
+    return c.fail("position must be [B, n] (or [B] when n = 1), B the "
+                  "state's dim 0 and n the positions written");
   return c.ok();
 }
 

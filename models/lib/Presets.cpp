@@ -29,6 +29,10 @@ static const DecoderConfig kPresets[] = {
      10000.0, 1e-5, true, "lpx test model"},
     {"tiny-gpt2", Family::Gpt2, 256, 64, 2, 4, 4, 256, 0, 0, 256, 64, 0, 1e-5,
      true, "lpx test model"},
+    // A vocabulary that outweighs the layers (as Llama 3's on 220 MiB
+    // chips): its embedding and LM head are spread over several stages.
+    {"tiny-vocab", Family::Llama, 1024, 64, 2, 4, 2, 128, 0, 0, 256, 64,
+     10000.0, 1e-5, true, "lpx test model"},
     {"tiny-mixtral", Family::Mixtral, 256, 64, 2, 4, 2, 96, 4, 2, 256, 64,
      10000.0, 1e-5, true, "lpx test model"},
 };

@@ -2,16 +2,20 @@
 // decode path is checked against (issue 9), from an implementation
 // independent of lpx.
 //
-//   ORT_DIR=/tmp/ort node models/reference/decode.mjs LPX OUT_DIR [MODEL...]
+//   ORT_DIR=/tmp/ort node models/reference/decode.mjs LPX OUT_DIR [--batch B] [MODEL...]
 //
 // For each MODEL (default tiny-llama tiny-gpt2) it runs `LPX models export
-// MODEL` (context 64, batch 1), then feeds the prompt ids 1, 2, 3 one token
-// per step and generates 32 tokens greedily, carrying the KV cache: the
-// present.{i}.key/.value of a step, minus its oldest position, is the next
-// step's past_key_values (the cache has a fixed 63 past slots; the
-// attention_mask marks the filled ones, right-aligned). It writes
-// OUT_DIR/MODEL.json: prompt_ids, generated_ids and the logits of every step
-// (prompt steps included), float32 values printed with 9 significant digits.
+// MODEL` (context 64, batch B, default 1), then feeds each sequence's prompt
+// (sequence b: 1, 2, 3 plus 6 b) one token per step and generates 32 tokens
+// per sequence greedily, carrying the KV cache: the present.{i}.key/.value
+// of a step, minus its oldest position, is the next step's past_key_values
+// (the cache has a fixed 63 past slots; the attention_mask marks the filled
+// ones, right-aligned). It writes OUT_DIR/MODEL.json (batch 1) or
+// OUT_DIR/MODEL-batchB.json: prompt_ids, generated_ids and the logits of
+// every step (prompt steps included), float32 values printed with 9
+// significant digits. At batch 1 prompt_ids and generated_ids are lists of
+// ids and logits[step] one row; at batch B they are lists per sequence and
+// logits[step] has a row per sequence.
 //
 // onnxruntime-node is not a dependency of the repository and CI does not need
 // it; install it outside (see models/README.md) with --ignore-scripts.
@@ -26,7 +30,7 @@ const ortDir = process.env.ORT_DIR || "/tmp/ort";
 const require = createRequire(path.join(path.resolve(ortDir), "package.json"));
 const ort = require("onnxruntime-node");
 
-const PROMPT = [1, 2, 3];
+const PROMPT = [1, 2, 3]; // sequence b: each id plus 6 b
 const NEW_TOKENS = 32;
 const CONTEXT = 64;
 
@@ -35,25 +39,34 @@ function dimsOf(session, name) {
   return meta?.shape;
 }
 
-async function decode(lpx, model, outDir) {
+function argmax(row) {
+  let best = 0;
+  for (let v = 1; v < row.length; ++v) if (row[v] > row[best]) best = v;
+  return best;
+}
+
+async function decode(lpx, model, outDir, batch) {
+  const prompts = Array.from({ length: batch }, (_, b) => PROMPT.map((id) => id + 6 * b));
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "lpx-decode-"));
   const file = path.join(tmp, `${model}.onnx`);
-  execFileSync(lpx, ["models", "export", model, "-o", file, "--context", String(CONTEXT)]);
+  execFileSync(lpx, ["models", "export", model, "-o", file, "--context", String(CONTEXT),
+                     "--batch", String(batch)]);
   const session = await ort.InferenceSession.create(file, { graphOptimizationLevel: "disabled" });
   const pastNames = session.inputNames.filter((n) => n.startsWith("past_key_values."));
   // [1, kv, CONTEXT-1, hd] from the first present output's shape after a step;
   // the export's input shapes are static, read them from a dry allocation.
   let past = null;
-  const ids = [...PROMPT];
+  const ids = prompts.map((p) => [...p]);
   const logitsPerStep = [];
   for (let step = 0; step < PROMPT.length + NEW_TOKENS - 1; ++step) {
     const feeds = {
-      input_ids: new ort.Tensor("int64", BigInt64Array.from([BigInt(ids[step])]), [1, 1]),
-      position_ids: new ort.Tensor("int64", BigInt64Array.from([BigInt(step)]), [1, 1]),
+      input_ids: new ort.Tensor("int64", BigInt64Array.from(ids, (s) => BigInt(s[step])), [batch, 1]),
+      position_ids: new ort.Tensor("int64", new BigInt64Array(batch).fill(BigInt(step)), [batch, 1]),
     };
-    const mask = new BigInt64Array(CONTEXT);
-    for (let j = CONTEXT - 1 - step; j < CONTEXT; ++j) mask[j] = 1n;
-    feeds.attention_mask = new ort.Tensor("int64", mask, [1, CONTEXT]);
+    const mask = new BigInt64Array(batch * CONTEXT);
+    for (let b = 0; b < batch; ++b)
+      for (let j = CONTEXT - 1 - step; j < CONTEXT; ++j) mask[b * CONTEXT + j] = 1n;
+    feeds.attention_mask = new ort.Tensor("int64", mask, [batch, CONTEXT]);
     for (const name of pastNames) {
       if (!past) {
         const shape = dimsOf(session, name) || null;
@@ -64,8 +77,10 @@ async function decode(lpx, model, outDir) {
       }
     }
     const out = await session.run(feeds);
-    const logits = out.logits.data;
-    logitsPerStep.push(Array.from(logits, (v) => Number(v.toPrecision(9))));
+    const vocab = out.logits.dims[2];
+    const rows = Array.from({ length: batch }, (_, b) =>
+      Array.from(out.logits.data.subarray(b * vocab, (b + 1) * vocab), (v) => Number(v.toPrecision(9))));
+    logitsPerStep.push(batch === 1 ? rows[0] : rows);
     past = {};
     for (const name of pastNames) {
       const present = out[name.replace("past_key_values.", "present.")];
@@ -75,29 +90,34 @@ async function decode(lpx, model, outDir) {
         keep.set(present.data.subarray((h * len + 1) * hd, (h + 1) * len * hd), h * (len - 1) * hd);
       past[name] = new ort.Tensor("float32", keep, [b, kv, len - 1, hd]);
     }
-    if (step >= PROMPT.length - 1) {
-      let best = 0;
-      for (let v = 1; v < logits.length; ++v) if (logits[v] > logits[best]) best = v;
-      ids.push(best);
-    }
+    if (step >= PROMPT.length - 1)
+      for (let b = 0; b < batch; ++b) ids[b].push(argmax(out.logits.data.subarray(b * vocab, (b + 1) * vocab)));
   }
   fs.rmSync(tmp, { recursive: true });
+  const generated = ids.map((s) => s.slice(PROMPT.length));
   const result = {
     model,
     context: CONTEXT,
-    prompt_ids: PROMPT,
-    generated_ids: ids.slice(PROMPT.length),
+    ...(batch === 1 ? {} : { batch }),
+    prompt_ids: batch === 1 ? prompts[0] : prompts,
+    generated_ids: batch === 1 ? generated[0] : generated,
     logits: logitsPerStep,
     onnxruntime: require("onnxruntime-node/package.json").version,
   };
-  fs.writeFileSync(path.join(outDir, `${model}.json`), JSON.stringify(result) + "\n");
-  console.log(`${model}: generated ${result.generated_ids.join(",")}`);
+  const name = batch === 1 ? `${model}.json` : `${model}-batch${batch}.json`;
+  fs.writeFileSync(path.join(outDir, name), JSON.stringify(result) + "\n");
+  console.log(`${name}: generated ${generated.map((s) => s.join(",")).join(" | ")}`);
 }
 
-const [lpx, outDir, ...models] = process.argv.slice(2);
-if (!lpx || !outDir) {
-  console.error("usage: node decode.mjs LPX OUT_DIR [MODEL...]");
+const [lpx, outDir, ...rest] = process.argv.slice(2);
+let batch = 1;
+if (rest[0] === "--batch") {
+  batch = Number(rest[1]);
+  rest.splice(0, 2);
+}
+if (!lpx || !outDir || !(Number.isInteger(batch) && batch >= 1)) {
+  console.error("usage: node decode.mjs LPX OUT_DIR [--batch B] [MODEL...]");
   process.exit(2);
 }
 fs.mkdirSync(outDir, { recursive: true });
-for (const m of models.length ? models : ["tiny-llama", "tiny-gpt2"]) await decode(lpx, m, outDir);
+for (const m of rest.length ? rest : ["tiny-llama", "tiny-gpt2"]) await decode(lpx, m, outDir, batch);

@@ -1,6 +1,7 @@
 //===- Runtime.cpp - Running a program on the CPU -------------------------===//
 #include "lpx/runtime/Runtime.h"
 #include "lpx/isa/Bindings.h"
+#include "lpx/isa/StateLayout.h"
 #include "Dispatch.h"
 #include "Shape.h"
 #include <cstring>
@@ -173,6 +174,21 @@ void Machine::reset() {
   for (const pb::Buffer &b : prog->program().buffers())
     if (b.kind() == pb::STATE && b.bytes() > 0)
       std::memset(memory[b.node()].data() + b.addr(), 0, b.bytes());
+}
+
+llvm::Error Machine::handStateTo(Machine &next) const {
+  const pb::Program &from = prog->program(), &to = next.prog->program();
+  if (llvm::Error e = isa::checkSameState(from, "the program handing it over",
+                                          to, "the program taking it"))
+    return fail("cannot hand the resident state over: " +
+                llvm::toString(std::move(e)));
+  // Same names, nodes and addresses: copy each state buffer where it lies.
+  for (const pb::Binding &s : from.states()) {
+    const pb::Buffer &b = from.buffers(int(s.buffer()));
+    std::memcpy(next.memory[b.node()].data() + b.addr(),
+                memory[b.node()].data() + b.addr(), b.bytes());
+  }
+  return llvm::Error::success();
 }
 
 void Machine::placeConstant(int buffer) {

@@ -2,10 +2,13 @@
 # Activations placed where they fit. A MatMul whose partial products are
 # large is split by the reduction: the host writes each chip its slice of the
 # input (input pieces), the partials are summed by a group-wise
-# reduce-scatter, and the output stays in pieces on the chips. The runtime
-# result matches numpy on 2 and 16 chips (two groups of 8); the published
-# GEMM [800x32576] x [32576x8192] in fp16 (shape-only weight) compiles and
-# simulates without hazards on 8 to 104 tsp-v1 chips, faster on 64 than on 8.
+# reduce-scatter, and the output stays in pieces on the chips. Past one
+# group the rows are split across groups (each group holds the weight, cut
+# by the reduction over its chips), so the input and output are grids of
+# pieces. The runtime result matches numpy on 2, 16 and 24 chips (two and
+# three groups of 8, the last with uneven row blocks); the published GEMM
+# [800x32576] x [32576x8192] in fp16 (shape-only weight) compiles and
+# simulates without hazards on 8 to 104 tsp-v1 chips, faster at each step.
 lpx="$1"
 set -uo pipefail
 . "$(dirname "$0")/testlib.sh"
@@ -45,10 +48,12 @@ m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 open(os.path.join(out, "gemm.onnx"), "wb").write(m.SerializeToString())
 PY
 
-for n in 2 16; do
+for n in 2 16 24; do
   "$lpx" compile "$tmp/mm/model.onnx" --nodes $n -o "$tmp/mm$n.lpxb" >/dev/null
   pieces=$("$lpx" inspect "$tmp/mm$n.lpxb" | grep -c ' input .* A$')
   check "matmul on $n chips: input A in $n pieces" '[ "$pieces" -eq $n ]'
+  pieces=$("$lpx" inspect "$tmp/mm$n.lpxb" | grep -c ' output .* Y$')
+  check "matmul on $n chips: output Y in $n pieces" '[ "$pieces" -eq $n ]'
   check "matmul on $n chips: runtime matches numpy" '"$lpx" run "$tmp/mm$n.lpxb" --data "$tmp/mm/data" --rtol 1e-4 --atol 1e-4 >/dev/null'
 done
 
@@ -58,7 +63,9 @@ for n in 8 16 32 64 104; do
   check "GEMM on $n tsp-v1 chips: compiles, simulates without hazards" \
     '"$lpx" simulate "$tmp/g$n.lpxb" | grep -q "hazards: none"'
 done
-check "GEMM: 64 chips are faster than 8" \
-  "awk -v a=\$(us $tmp/g64.lpxb) -v b=\$(us $tmp/g8.lpxb) 'BEGIN { exit !(a > 0 && a < b) }'"
+for pair in 8:16 16:32 32:64 64:104; do
+  check "GEMM: ${pair#*:} chips are faster than ${pair%:*}" \
+    "awk -v a=\$(us $tmp/g${pair#*:}.lpxb) -v b=\$(us $tmp/g${pair%:*}.lpxb) 'BEGIN { exit !(a > 0 && a < b) }'"
+done
 
 finish

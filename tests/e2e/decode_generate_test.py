@@ -4,17 +4,22 @@ on the CPU runtime, against onnxruntime's (models/reference/decode/*.json,
 made by models/reference/decode.mjs from the same exported models with their
 cache inputs and outputs).
 
-Usage: decode_generate_test.py LPX REFERENCE_DIR CHIPS [MODEL...]
+Usage: decode_generate_test.py LPX REFERENCE_DIR CHIPS [REFERENCE...]
 
-For each model, `lpx decode --model MODEL --run --prompt-ids <the
-reference's> --tokens <as many> --context <the reference's> --chips CHIPS
---json` must print the reference's generated ids token for token and every
-step's logits within the fp32 tolerance of decode_reference_test.py, and
-report host I/O per step of only the token, position, mask and logits (no
-cache). The same model compiled with `lpx compile --resident-kv` must
-simulate without hazards, with that host I/O, and hold each KV cache as
-resident state split over its tensor-parallel group (one piece per chip, by
-KV head). About 3 s per model.
+Each REFERENCE names REFERENCE_DIR/REFERENCE.json: MODEL (batch 1) or
+MODEL-batchB (B sequences, made with decode.mjs --batch B). For each, `lpx
+decode --model MODEL --run --prompt-ids <each sequence's prompt> ...
+--tokens <as many> --context <the reference's> --chips CHIPS [--batch B]
+--json` must print the reference's generated ids token for token (a list
+per sequence at batch B) and every position's logits within the fp32
+tolerance of decode_reference_test.py. The prompt goes through the prefill
+program into the resident cache: host I/O is the prompt's ids, positions
+and mask in and its logits out, then per step only the token, position,
+mask and logits (no cache). The same step compiled with `lpx compile
+--resident-kv` must simulate without hazards, with that host I/O, and on
+more than one chip hold each KV cache as resident state split over its
+tensor-parallel group (one piece per chip, by KV head). About 3 s per
+reference.
 """
 import json
 import os
@@ -30,13 +35,19 @@ from decode_reference_test import run_each
 ATOL, RTOL = 1e-4, 1e-3
 
 
-def check(lpx, ref_dir, chips, model):
-    with open(f"{ref_dir}/{model}.json") as f:
+def check(lpx, ref_dir, chips, name):
+    with open(f"{ref_dir}/{name}.json") as f:
         ref = json.load(f)
+    model, batch = ref["model"], ref.get("batch", 1)
+    prompts = ref["prompt_ids"] if batch > 1 else [ref["prompt_ids"]]
+    tokens = len(ref["generated_ids"][0] if batch > 1 else ref["generated_ids"])
     cmd = [lpx, "decode", "--model", model, "--run", "--json",
-           "--prompt-ids", ",".join(map(str, ref["prompt_ids"])),
-           "--tokens", str(len(ref["generated_ids"])),
-           "--context", str(ref["context"]), "--chips", str(chips)]
+           "--tokens", str(tokens), "--context", str(ref["context"]),
+           "--chips", str(chips)]
+    for p in prompts:
+        cmd += ["--prompt-ids", ",".join(map(str, p))]
+    if batch > 1:
+        cmd += ["--batch", str(batch)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise AssertionError(f"lpx decode failed: {r.stderr.strip()}")
@@ -54,34 +65,40 @@ def check(lpx, ref_dir, chips, model):
         worst = max(worst, float(err.max()))
         if not np.all(err <= ATOL + RTOL * np.abs(b)):
             raise AssertionError(f"step {step}: logits differ by {err.max():.3g}")
-    # Per step the host sends ids, position (8 bytes each) and the mask
-    # (8 per position) and reads the logits (4 per vocabulary entry).
-    vocab = len(ref["logits"][0])
-    want_in = 16 + 8 * ref["context"]
-    if got["host_input_bytes_per_step"] != want_in or \
-            got["host_output_bytes_per_step"] != 4 * vocab:
-        raise AssertionError(f"host I/O per step {got['host_input_bytes_per_step']} "
-                             f"in, {got['host_output_bytes_per_step']} out; "
-                             f"expected {want_in} and {4 * vocab}")
+    # Per sequence and position the host sends the id and the position (8
+    # bytes each), per sequence the mask (8 per position the program
+    # attends to: the prompt's in the prefill, the cache's in the step),
+    # and reads the logits (4 per vocabulary entry and position): the
+    # prefill for the whole prompt once, then the step for one token.
+    vocab, prompt = len(np.array(ref["logits"][0]).reshape(-1)) // batch, len(prompts[0])
+    want = {"prefill_host_input_bytes": batch * 24 * prompt,
+            "prefill_host_output_bytes": batch * 4 * vocab * prompt,
+            "host_input_bytes_per_step": batch * (16 + 8 * ref["context"]),
+            "host_output_bytes_per_step": batch * 4 * vocab}
+    io = {k: got[k] for k in want}
+    if not got["prefill"] or io != want:
+        raise AssertionError(f"host I/O {io} (prefill: {got['prefill']}); expected {want}")
     if got["kv_cache_bytes"] <= 0:
         raise AssertionError("no resident KV cache reported")
-    simulate(lpx, model, ref["context"], chips, want_in, 4 * vocab)
-    print(f"ok   {model} on {chips} chips: {len(ref['generated_ids'])} ids match "
+    simulate(lpx, model, ref["context"], batch, chips,
+             want["host_input_bytes_per_step"], want["host_output_bytes_per_step"])
+    print(f"ok   {name} on {chips} chips: {batch} x {tokens} ids match "
           f"onnxruntime, worst logit error {worst:.2e}, cache "
           f"{got['kv_cache_bytes']} bytes resident")
 
 
-def simulate(lpx, model, context, chips, want_in, want_out):
+def simulate(lpx, model, context, batch, chips, want_in, want_out):
     with tempfile.TemporaryDirectory() as tmp:
         onnx_file, prog = os.path.join(tmp, "m.onnx"), os.path.join(tmp, "m.lpxb")
         for cmd in ([lpx, "models", "export", model, "-o", onnx_file, "--context",
-                     str(context)],
+                     str(context), "--batch", str(batch)],
                     [lpx, "compile", onnx_file, "-o", prog, "--nodes", str(chips),
                      "--resident-kv"]):
             subprocess.run(cmd, check=True, capture_output=True)
         r = subprocess.run([lpx, "simulate", prog, "--json"], capture_output=True,
                            text=True, check=True)
-        check_split_state(lpx, prog)
+        if chips > 1:
+            check_split_state(lpx, prog)
     sim = json.loads(r.stdout)
     if sim["hazard_count"] != 0:
         raise AssertionError(f"{sim['hazard_count']} hazards: {sim['hazards'][:2]}")

@@ -3,10 +3,14 @@
 onnxruntime's (models/reference/decode/*.json, made by
 models/reference/decode.mjs).
 
-Usage: decode_reference_test.py LPX REFERENCE_DIR [--nodes N] [--tp T] [--pp P] [MODEL...]
+Usage: decode_reference_test.py LPX REFERENCE_DIR [--nodes N] [--tp T] [--pp P]
+       [--set KEY=VALUE] [--tables-on K] [MODEL...]
 
 For each model: `lpx models export` (context 64), `lpx compile` for N chips
-(default 2; the placement the compiler chooses, or the given --tp / --pp),
+(default 2; the placement the compiler chooses, or the given --tp / --pp;
+--set changes the chip, as `lpx compile --set`; with --tables-on, the
+pieces of the embedding table and of the logits (the LM head's) must be on
+at least K chips together),
 then the reference's steps one by one with `lpx run --out`: prompt ids 1, 2, 3
 and the generated ids, position = step, the cache carried as the reference
 script carries it (present minus its oldest position is the next past, the
@@ -32,7 +36,21 @@ def write(dirname, index, name, array):
         f.write(t.SerializeToString())
 
 
-def run_model(lpx, ref_dir, model, tmp, placement):
+def tables_on(lpx, prog):
+    """Chips holding a piece of the embedding table or computing a piece of
+    the logits (the LM head's), from `lpx inspect`'s buffer list."""
+    r = subprocess.run([lpx, "inspect", prog], capture_output=True, text=True,
+                       check=True)
+    nodes = set()
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if len(f) == 7 and f[1] == "node" and (f[6], f[4]) in (
+                ("model.embed_tokens.weight", "const"), ("logits", "output")):
+            nodes.add(int(f[2]))
+    return len(nodes)
+
+
+def run_model(lpx, ref_dir, model, tmp, placement, min_tables=0):
     with open(os.path.join(ref_dir, f"{model}.json")) as f:
         ref = json.load(f)
     context = ref["context"]
@@ -42,6 +60,10 @@ def run_model(lpx, ref_dir, model, tmp, placement):
                     "--context", str(context)], check=True, capture_output=True)
     subprocess.run([lpx, "compile", onnx_file, "-o", prog, *placement],
                    check=True, capture_output=True)
+    if min_tables and tables_on(lpx, prog) < min_tables:
+        raise AssertionError(f"the embedding and LM head are on "
+                             f"{tables_on(lpx, prog)} chips, expected at "
+                             f"least {min_tables}")
     import onnx
     g = onnx.load(onnx_file).graph
     past_shapes = {i.name: [d.dim_value for d in i.type.tensor_type.shape.dim]
@@ -104,20 +126,25 @@ def main(run=None):
     placement options --nodes / --tp / --pp) for the models on the command
     line, or the tiny presets (also used by prefill_reference_test.py)."""
     lpx, ref_dir, *rest = sys.argv[1:]
-    placement, models = ["--nodes", "2"], []
+    nodes, placement, models, min_tables = "2", [], [], 0
     while rest:
-        if rest[0] in ("--nodes", "--tp", "--pp"):
-            if rest[0] == "--nodes":
-                placement = []
+        if rest[0] == "--tables-on":
+            min_tables = int(rest[1])
+        elif rest[0] == "--nodes":
+            nodes = rest[1]
+        elif rest[0] in ("--tp", "--pp", "--set"):
             placement += rest[:2]
-            rest = rest[2:]
         else:
             models.append(rest.pop(0))
+            continue
+        rest = rest[2:]
+    placement = ["--nodes", nodes] + placement
     with tempfile.TemporaryDirectory() as tmp:
         if run:
             check = lambda m: run(lpx, ref_dir, m, tmp)
         else:
-            check = lambda m: run_model(lpx, ref_dir, m, tmp, placement)
+            check = lambda m: run_model(lpx, ref_dir, m, tmp, placement,
+                                        min_tables)
         return run_each(models or ["tiny-llama", "tiny-gpt2", "tiny-mixtral"], check)
 
 

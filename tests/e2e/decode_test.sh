@@ -95,14 +95,24 @@ if decode asked "${base[@]}" --context 64 --chips 4 --tp 1 --pp 4; then
   mesh="$(field asked tp) x $(field asked pp)"
   check "--tp 1 --pp 4 is the placement used ($mesh)" '[ "$mesh" = "1 x 4" ]'
 fi
-"$lpx" decode "${small[@]}" --chips 1 >"$tmp/stdout" 2>"$tmp/stderr"
-rc=$?
-if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] &&
-   grep -q "does not fit on --chips 1: .*bytes of weights" "$tmp/stderr"; then
-  ok "too few chips: $(cat "$tmp/stderr")"
-else
-  fail "too few chips: exit $rc" "$(head -2 "$tmp/stderr")"
-fi
+# expect_error NAME PATTERN -- args: exit 2, one line matching, no file.
+expect_error() {
+  local name="$1" pattern="$2"; shift 3
+  "$lpx" decode "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$? lines
+  lines=$(wc -l <"$tmp/stderr")
+  if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qE -- "$pattern" "$tmp/stderr"; then
+    fail "$name: exit $rc, $lines lines" "$(head -2 "$tmp/stderr")"
+  elif ls "$tmp" | grep -q "^bad"; then
+    fail "$name: left a file behind"
+  else
+    ok "$name: $(cat "$tmp/stderr")"
+  fi
+}
+expect_error "too few chips" "does not fit on --chips 1: .*bytes of weights" -- "${small[@]}" --chips 1
+# No count holds one MLP block (49 KB per chip) in 8 KiB chips: the search
+# ends at the topology's largest count (lpx3: 4,096), not past it.
+expect_error "no count fits" "does not fit on 4096 chips: .*no count of stages" -- "${small[@]}" --set sram.bytes=8KiB
 
 # The sweep writes a CSV row per context and an SVG.
 if "$lpx" decode --model tiny-gpt2 --chip tsp-v1 --context-sweep 32,64,128 \
@@ -140,20 +150,6 @@ for mesh in "4 1" "2 2"; do
   fi
 done
 
-# expect_error NAME PATTERN -- args: exit 2, one line matching, no file.
-expect_error() {
-  local name="$1" pattern="$2"; shift 3
-  "$lpx" decode "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-  local rc=$? lines
-  lines=$(wc -l <"$tmp/stderr")
-  if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qE -- "$pattern" "$tmp/stderr"; then
-    fail "$name: exit $rc, $lines lines" "$(head -2 "$tmp/stderr")"
-  elif ls "$tmp" | grep -q "^bad"; then
-    fail "$name: left a file behind"
-  else
-    ok "$name: $(cat "$tmp/stderr")"
-  fi
-}
 expect_error "unknown preset" "unknown model preset 'llama9-1t'" -- --model llama9-1t --context 64 --prompt 8
 expect_error "zero prompt" "--prompt '0' is not a positive integer" -- --model tiny-llama --context 64 --prompt 0
 expect_error "context below the prompt" "--context 8 is smaller than --prompt 16" -- --model tiny-llama --context 8 --prompt 16

@@ -30,6 +30,7 @@ struct CompileArgs {
   std::string emit = "program";         // program | graph | partitioned | scheduled
   std::string weights, activations;     // number formats; empty: the model's
   bool residentKV = false;              // lpx-resident-kv
+  int64_t kvContext = 0;                // its context option; 0: none
 };
 int runCompile(const CompileArgs &args);
 
@@ -126,11 +127,12 @@ struct DecodeArgs {
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
 };
 int runDecode(const DecodeArgs &args);
-/// `lpx decode --run`: greedy generation of `tokens` ids after `promptIds`
-/// ("1,2,3"; default "1") on the CPU runtime (DecodeGenerate.h), with the
-/// model, chip, --chips and --context of `args`.
-int runDecodeRun(const DecodeArgs &args, const std::string &promptIds,
-                 unsigned tokens);
+/// `lpx decode --run`: greedy generation of `tokens` ids after each of
+/// `promptIds` (one "1,2,3" per sequence, of one length; default one "1")
+/// on the CPU runtime (DecodeGenerate.h), with the model, chip, --chips,
+/// --context and --batch (the number of prompts) of `args`.
+int runDecodeRun(const DecodeArgs &args,
+                 const std::vector<std::string> &promptIds, unsigned tokens);
 
 /// `text` as a non-zero integer (ranges are the caller's to check); empty
 /// text leaves `out` as it is. The

@@ -29,6 +29,8 @@ int lpx::cli::runCompile(const CompileArgs &args) {
   auto chip = isa::loadChipWithOverrides(chipName, args.sets);
   if (!chip)
     return reportError(cmd, chip.takeError());
+  if (args.kvContext && !args.residentKV)
+    return reportError(cmd, "--kv-context applies with --resident-kv");
 
   auto ctx = makeCompilerContext();
   unsigned errors = 0;
@@ -57,7 +59,7 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     return kError;
   };
   CompileOptions opts{args.nodes, args.weights, args.activations,
-                      args.residentKV, args.tp, args.pp};
+                      args.residentKV, args.tp, args.pp, args.kvContext};
 
   if (args.emit != "program") {
     StopAfter stop = args.emit == "graph"         ? StopAfter::Graph

@@ -105,17 +105,19 @@ llvm::Error checkShapes(const DecodeTarget &t, const DecodeOptions &o) {
                    " is smaller than --prompt " + llvm::Twine(o.prompt) +
                    ": the cache must hold the prompt");
     contexts.push_back(o.context);
-    models::ExportOptions prefill;
-    prefill.context = prefill.prompt = o.prompt;
-    prefill.batch = o.batch;
-    if (auto e = models::resolveOptions(*t.preset, prefill))
-      return e;
   }
   for (int64_t l : contexts) {
     models::ExportOptions step;
     step.context = l;
     step.batch = o.batch;
     if (auto e = models::resolveOptions(*t.preset, step))
+      return e;
+  }
+  if (o.sweep.empty()) { // the prefill: the prompt, no past
+    models::ExportOptions prefill;
+    prefill.context = prefill.prompt = o.prompt;
+    prefill.batch = o.batch;
+    if (auto e = models::resolveOptions(*t.preset, prefill))
       return e;
   }
   return llvm::Error::success();
@@ -189,7 +191,7 @@ DecodeRequest requestFor(const DecodeTarget &t, const DecodeOptions &o,
   req.chips = unsigned(o.chips);
   req.step = PhaseShape{context, 1, o.batch};
   if (t.preset && o.sweep.empty())
-    req.prefill = PhaseShape{o.prompt, o.prompt, o.batch};
+    req.prefill = PhaseShape{o.prompt, o.prompt, o.batch, context};
   return req;
 }
 
@@ -247,7 +249,8 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   return kOk;
 }
 
-int lpx::cli::runDecodeRun(const DecodeArgs &a, const std::string &promptIds,
+int lpx::cli::runDecodeRun(const DecodeArgs &a,
+                           const std::vector<std::string> &promptIds,
                            unsigned tokens) {
   DecodeOptions o;
   if (auto e = parseNumbers(a, o))
@@ -258,9 +261,17 @@ int lpx::cli::runDecodeRun(const DecodeArgs &a, const std::string &promptIds,
   run.chips = o.chips ? unsigned(o.chips) : 1;
   run.context = o.context;
   run.tokens = tokens;
-  auto ids = parseIdList(promptIds.empty() ? "1" : promptIds);
-  if (!ids)
-    return reportError(kCmd, ids.takeError());
-  run.promptIds = std::move(*ids);
+  for (const std::string &text : promptIds) {
+    auto ids = parseIdList(text);
+    if (!ids)
+      return reportError(kCmd, ids.takeError());
+    run.prompts.push_back(std::move(*ids));
+  }
+  if (run.prompts.empty())
+    run.prompts.push_back({1});
+  if (o.batch != int64_t(run.prompts.size()) && !(o.batch == 1 && a.batch == "1"))
+    return reportError(kCmd, error("--batch " + a.batch + " needs " + a.batch +
+                                   " --prompt-ids (one per sequence), not " +
+                                   llvm::Twine(run.prompts.size())));
   return runDecodeGenerate(run, a.json);
 }

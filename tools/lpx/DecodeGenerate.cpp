@@ -38,10 +38,17 @@ struct TempDir {
   }
 };
 
-/// The ONNX file of `opts.model`: the file itself, or a preset exported
-/// into `tmp` (weights with data: the runtime needs them).
-llvm::Expected<std::string> modelFile(const DecodeRunOptions &opts,
-                                      TempDir &tmp) {
+/// The ONNX files of `opts.model`: the decode step, and for a preset with
+/// a prompt of 2 or more tokens the prefill (`prompt` tokens per sequence,
+/// no past: `lpx models export --prompt S --context S`), both exported into
+/// `tmp` with weights (the runtime needs them).
+struct ModelFiles {
+  std::string step, prefill; // prefill empty: none
+  int64_t context = 0;       // the step's cache positions (0: a file's own)
+};
+
+llvm::Expected<ModelFiles> modelFiles(const DecodeRunOptions &opts,
+                                      int64_t prompt, TempDir &tmp) {
   const models::DecoderConfig *preset = models::findPreset(opts.model);
   if (!preset) {
     if (opts.context)
@@ -50,25 +57,50 @@ llvm::Expected<std::string> modelFile(const DecodeRunOptions &opts,
     if (!llvm::sys::fs::is_regular_file(opts.model))
       return fail("'" + opts.model + "' is neither a model preset (see `lpx "
                   "models list`) nor an ONNX file");
-    return opts.model;
+    return ModelFiles{opts.model, ""};
   }
-  models::ExportOptions o;
-  o.context = opts.context;
-  if (llvm::Error e = models::resolveOptions(*preset, o))
-    return std::move(e);
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("lpx-decode", tmp.path))
     return fail("cannot make a temporary folder: " + ec.message());
-  llvm::SmallString<128> file(tmp.path);
-  llvm::sys::path::append(file, opts.model + ".onnx");
-  if (auto summary = models::exportModel(*preset, o, file); !summary)
-    return summary.takeError();
-  return std::string(file);
+  ModelFiles files;
+  auto exportAs = [&](int64_t query, int64_t context,
+                      const char *suffix) -> llvm::Expected<std::string> {
+    models::ExportOptions o;
+    o.context = context;
+    o.batch = int64_t(opts.prompts.size());
+    o.prompt = query;
+    if (llvm::Error e = models::resolveOptions(*preset, o))
+      return std::move(e);
+    files.context = std::max(files.context, o.context);
+    llvm::SmallString<128> file(tmp.path);
+    llvm::sys::path::append(file, opts.model + suffix + ".onnx");
+    if (auto summary = models::exportModel(*preset, o, file); !summary)
+      return summary.takeError();
+    return std::string(file);
+  };
+  auto step = exportAs(1, opts.context, "-step");
+  if (!step)
+    return step.takeError();
+  files.step = *step;
+  if (prompt >= files.context)
+    return fail(llvm::Twine(prompt) + " prompt tokens fill the model's " +
+                llvm::Twine(files.context) + " cache positions; no token can "
+                "follow (use a longer --context)");
+  if (prompt > 1) {
+    auto prefill = exportAs(prompt, prompt, "-prefill");
+    if (!prefill)
+      return prefill.takeError();
+    files.prefill = *prefill;
+  }
+  return files;
 }
 
-/// The model compiled for `opts.chips` chips with its KV cache resident.
-llvm::Expected<isa::VerifiedProgram> compileResident(const DecodeRunOptions &opts,
-                                                     llvm::StringRef file) {
+/// The model compiled for `opts.chips` chips with its KV cache resident,
+/// with the placement `placement` (a program's tp and pp; none: the
+/// compiler's choice); `kvContext`: see CompileOptions.
+llvm::Expected<isa::VerifiedProgram>
+compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
+                const isa::pb::Program *placement, int64_t kvContext) {
   std::string chipName =
       opts.chip.empty() ? isa::presetNames().front() : opts.chip;
   auto chip = isa::loadChipWithOverrides(chipName, {});
@@ -86,6 +118,11 @@ llvm::Expected<isa::VerifiedProgram> compileResident(const DecodeRunOptions &opt
   CompileOptions copts;
   copts.nodes = opts.chips;
   copts.residentKV = true;
+  copts.kvContext = kvContext;
+  if (placement) {
+    copts.tp = placement->tp();
+    copts.pp = placement->pp();
+  }
   auto program = compileToProgram(*ctx, file, ImportOptions(), copts, *chip);
   if (failed(program))
     return fail(firstError.empty() ? "cannot compile '" + opts.model + "'"
@@ -94,39 +131,50 @@ llvm::Expected<isa::VerifiedProgram> compileResident(const DecodeRunOptions &opt
   return isa::VerifiedProgram::verify(std::move(*program), std::move(*chip));
 }
 
-/// What a decode step exchanges with the host, checked against the program.
-struct StepShape {
-  int64_t context = 0, vocab = 0;
+/// What a resident-cache program exchanges with the host: `query` tokens
+/// for each of `batch` sequences into a cache of `context` positions,
+/// checked against the program's bindings.
+struct IoShape {
+  int64_t batch = 0, query = 0, context = 0, vocab = 0;
+  uint64_t inputBytes = 0, outputBytes = 0, stateBytes = 0;
 };
 
-llvm::Expected<StepShape> stepShape(const isa::pb::Program &p) {
+llvm::Expected<IoShape> ioShape(const isa::pb::Program &p, llvm::StringRef what) {
   auto ins = isa::groupBindings(p, p.inputs());
   auto outs = isa::groupBindings(p, p.outputs());
   if (!ins || !outs)
     return fail("the program's bindings do not group");
-  StepShape s;
+  IoShape s;
   auto i64 = uint32_t(isa::DType::I64);
+  auto twoDims = [&](const isa::HostBinding &b) {
+    return b.shape.size() == 2 && b.dtype == i64;
+  };
   for (const isa::HostBinding &b : *ins) {
-    bool one = b.shape == std::vector<int64_t>{1, 1};
-    if ((b.name == "input_ids" || b.name == "position_ids") && one &&
-        b.dtype == i64)
+    if ((b.name == "input_ids" || b.name == "position_ids") && twoDims(b) &&
+        (!s.batch || std::tie(s.batch, s.query) == std::tie(b.shape[0], b.shape[1]))) {
+      std::tie(s.batch, s.query) = std::tie(b.shape[0], b.shape[1]);
       continue;
-    if (b.name == "attention_mask" && b.shape.size() == 2 &&
-        b.shape[0] == 1 && b.dtype == i64) {
+    }
+    if (b.name == "attention_mask" && twoDims(b)) {
       s.context = b.shape[1];
       continue;
     }
-    return fail("the resident-cache program has input '" + b.name +
-                "'; a decode step at batch 1 takes only input_ids [1, 1], "
-                "position_ids [1, 1] and attention_mask [1, L], all i64");
+    return fail("the resident-cache " + what + " has input '" + b.name +
+                "'; it takes only input_ids and position_ids [B, S] and "
+                "attention_mask [B, L], all i64");
   }
   for (const isa::HostBinding &b : *outs)
     if (b.name == "logits" && b.dtype == uint32_t(isa::DType::F32) &&
-        !b.shape.empty())
+        b.shape.size() == 3)
       s.vocab = b.shape.back();
   if (!s.context || !s.vocab || ins->size() != 3)
-    return fail("a decode step needs inputs input_ids, position_ids, "
-                "attention_mask and an f32 output logits");
+    return fail("the resident-cache " + what + " needs inputs input_ids, "
+                "position_ids, attention_mask and an f32 output logits [B, S, V]");
+  for (const isa::pb::Buffer &b : p.buffers()) {
+    s.inputBytes += b.kind() == isa::pb::INPUT ? b.bytes() : 0;
+    s.outputBytes += b.kind() == isa::pb::OUTPUT ? b.bytes() : 0;
+    s.stateBytes += b.kind() == isa::pb::STATE ? b.bytes() : 0;
+  }
   return s;
 }
 
@@ -138,70 +186,178 @@ rt::HostTensor int64Tensor(const char *name, std::vector<int64_t> shape,
   return t;
 }
 
+/// One run of a resident-cache program: `ids` [B][Q] at positions
+/// `first`..`first`+Q-1 of every sequence, positions 0..`first`+Q-1 unmasked.
+/// Returns the logits per position and sequence, [Q][B][V].
+llvm::Expected<std::vector<std::vector<std::vector<float>>>>
+feed(rt::Machine &m, const IoShape &s,
+     const std::vector<std::vector<int64_t>> &ids, int64_t first) {
+  std::vector<int64_t> flatIds, positions, mask;
+  for (const std::vector<int64_t> &row : ids)
+    for (int64_t q = 0; q < s.query; ++q) {
+      flatIds.push_back(row[size_t(q)]);
+      positions.push_back(first + q);
+    }
+  for (int64_t b = 0; b < s.batch; ++b)
+    for (int64_t j = 0; j < s.context; ++j)
+      mask.push_back(j < first + s.query ? 1 : 0);
+  auto outs = m.run({int64Tensor("input_ids", {s.batch, s.query}, flatIds),
+                     int64Tensor("position_ids", {s.batch, s.query}, positions),
+                     int64Tensor("attention_mask", {s.batch, s.context}, mask)});
+  if (!outs)
+    return outs.takeError();
+  auto logits = llvm::find_if(*outs, [](const rt::HostTensor &t) {
+    return t.name == "logits";
+  });
+  const float *data = reinterpret_cast<const float *>(logits->data.data());
+  std::vector<std::vector<std::vector<float>>> rows(size_t(s.query));
+  for (int64_t q = 0; q < s.query; ++q)
+    for (int64_t b = 0; b < s.batch; ++b) {
+      const float *row = data + (b * s.query + q) * s.vocab;
+      rows[size_t(q)].emplace_back(row, row + s.vocab);
+    }
+  return rows;
+}
+
+/// The first of the largest logits.
+int64_t argmax(const std::vector<float> &row) {
+  size_t best = 0;
+  for (size_t v = 1; v < row.size(); ++v)
+    if (row[v] > row[best])
+      best = v;
+  return int64_t(best);
+}
+
+/// The prompts' ids in the vocabulary and room in the cache for the tokens
+/// asked for.
+llvm::Error checkPrompts(const DecodeRunOptions &opts, const IoShape &step) {
+  const size_t length = opts.prompts.front().size();
+  for (const std::vector<int64_t> &p : opts.prompts) {
+    for (int64_t id : p)
+      if (id < 0 || id >= step.vocab)
+        return fail("prompt id " + llvm::Twine(id) +
+                    " is outside the vocabulary of " + llvm::Twine(step.vocab));
+  }
+  const size_t positions = length + opts.tokens - 1;
+  if (int64_t(positions) > step.context)
+    return fail(llvm::Twine(length) + " prompt tokens and " +
+                llvm::Twine(opts.tokens) + " generated need " +
+                llvm::Twine(positions) + " cache positions; the model holds " +
+                llvm::Twine(step.context));
+  return llvm::Error::success();
+}
+
+/// A compiled resident-cache program and what it exchanges with the host.
+struct ResidentProgram {
+  std::optional<isa::VerifiedProgram> program;
+  IoShape io;
+};
+
+llvm::Expected<ResidentProgram>
+compileChecked(const DecodeRunOptions &opts, llvm::StringRef file,
+               llvm::StringRef what, int64_t query,
+               const isa::pb::Program *placement = nullptr,
+               int64_t kvContext = 0) {
+  auto prog = compileResident(opts, file, placement, kvContext);
+  if (!prog)
+    return prog.takeError();
+  auto io = ioShape(prog->program(), what);
+  if (!io)
+    return io.takeError();
+  if (io->query != query || io->batch != int64_t(opts.prompts.size()))
+    return fail("the " + what + " takes " + llvm::Twine(io->batch) + " x " +
+                llvm::Twine(io->query) + " tokens, not " +
+                llvm::Twine(opts.prompts.size()) + " x " + llvm::Twine(query));
+  ResidentProgram r;
+  r.program.emplace(std::move(*prog));
+  r.io = *io;
+  return r;
+}
+
 } // namespace
 
 llvm::Expected<DecodeRunResult>
 lpx::cli::generateGreedy(const DecodeRunOptions &opts) {
-  if (opts.promptIds.empty())
+  if (opts.prompts.empty() || opts.prompts.front().empty())
     return fail("--prompt-ids needs at least one token id");
+  const int64_t length = int64_t(opts.prompts.front().size());
+  for (const std::vector<int64_t> &p : opts.prompts)
+    if (int64_t(p.size()) != length)
+      return fail("the prompts have " + llvm::Twine(length) + " and " +
+                  llvm::Twine(p.size()) + " tokens; a batch needs prompts "
+                  "of one length");
   TempDir tmp;
-  auto file = modelFile(opts, tmp);
-  if (!file)
-    return file.takeError();
-  auto prog = compileResident(opts, *file);
-  if (!prog)
-    return prog.takeError();
-  const isa::pb::Program &p = prog->program();
-  auto shape = stepShape(p);
-  if (!shape)
-    return shape.takeError();
-  const size_t steps = opts.promptIds.size() + opts.tokens - 1;
-  if (int64_t(steps) > shape->context)
-    return fail(llvm::Twine(opts.promptIds.size()) + " prompt tokens and " +
-                llvm::Twine(opts.tokens) + " generated need " +
-                llvm::Twine(steps) + " cache positions; the model holds " +
-                llvm::Twine(shape->context));
-  for (int64_t id : opts.promptIds)
-    if (id < 0 || id >= shape->vocab)
-      return fail("prompt id " + llvm::Twine(id) + " is outside the vocabulary of " +
-                  llvm::Twine(shape->vocab));
+  auto files = modelFiles(opts, length, tmp);
+  if (!files)
+    return files.takeError();
+  auto step = compileChecked(opts, files->step, "decode step", 1);
+  if (!step)
+    return step.takeError();
+  if (llvm::Error e = checkPrompts(opts, step->io))
+    return std::move(e);
+  auto stepMachine = rt::Machine::load(*step->program);
+  if (!stepMachine)
+    return stepMachine.takeError();
 
   DecodeRunResult r;
-  r.context = shape->context;
-  for (const isa::pb::Buffer &b : p.buffers()) {
-    r.hostInputBytes += b.kind() == isa::pb::INPUT ? b.bytes() : 0;
-    r.hostOutputBytes += b.kind() == isa::pb::OUTPUT ? b.bytes() : 0;
-    r.stateBytes += b.kind() == isa::pb::STATE ? b.bytes() : 0;
-  }
-  auto machine = rt::Machine::load(*prog);
-  if (!machine)
-    return machine.takeError();
-  std::vector<int64_t> ids = opts.promptIds, mask(size_t(shape->context), 0);
-  for (size_t step = 0; step < steps; ++step) {
-    mask[step] = 1; // positions 0..step hold tokens; the rest is masked
-    std::vector<rt::HostTensor> inputs = {
-        int64Tensor("input_ids", {1, 1}, {ids[step]}),
-        int64Tensor("position_ids", {1, 1}, {int64_t(step)}),
-        int64Tensor("attention_mask", {1, shape->context}, mask)};
-    auto outs = machine->run(inputs);
-    if (!outs)
-      return fail("step " + llvm::Twine(step) + ": " +
-                  llvm::toString(outs.takeError()));
-    auto logits = llvm::find_if(*outs, [](const rt::HostTensor &t) {
-      return t.name == "logits";
-    });
-    std::vector<float> row(size_t(shape->vocab));
-    std::memcpy(row.data(), logits->data.data(), row.size() * sizeof(float));
-    if (step + 1 >= opts.promptIds.size()) {
-      size_t best = 0;
-      for (size_t v = 1; v < row.size(); ++v)
-        if (row[v] > row[best])
-          best = v;
-      ids.push_back(int64_t(best));
+  r.context = step->io.context;
+  r.hostInputBytes = step->io.inputBytes;
+  r.hostOutputBytes = step->io.outputBytes;
+  r.stateBytes = step->io.stateBytes;
+  r.generatedIds.assign(opts.prompts.size(), {});
+  std::vector<std::vector<int64_t>> next(opts.prompts.size());
+  // Takes each sequence's next token from the logits of its last position.
+  auto record = [&](std::vector<std::vector<std::vector<float>>> rows) {
+    for (size_t b = 0; b < opts.prompts.size(); ++b)
+      next[b] = {argmax(rows.back()[b])};
+    for (auto &row : rows)
+      r.logits.push_back(std::move(row));
+  };
+  int64_t position = 0;
+  if (!files->prefill.empty()) {
+    // Placed as the step is, with its cache length, so that each chip
+    // holds the same state.
+    auto prefill = compileChecked(opts, files->prefill, "prefill", length,
+                                  &step->program->program(), step->io.context);
+    if (!prefill)
+      return prefill.takeError();
+    auto machine = rt::Machine::load(*prefill->program);
+    if (!machine)
+      return machine.takeError();
+    auto rows = feed(*machine, prefill->io, opts.prompts, 0);
+    if (!rows)
+      return fail("prefill: " + llvm::toString(rows.takeError()));
+    if (llvm::Error e = machine->handStateTo(*stepMachine))
+      return fail("prefill to decode step: " + llvm::toString(std::move(e)));
+    record(std::move(*rows));
+    r.prefill = true;
+    r.prefillInputBytes = prefill->io.inputBytes;
+    r.prefillOutputBytes = prefill->io.outputBytes;
+    position = length;
+  } else {
+    // No prefill program: the prompt goes through the step, a token a run.
+    for (; position < length; ++position) {
+      std::vector<std::vector<int64_t>> ids;
+      for (const std::vector<int64_t> &p : opts.prompts)
+        ids.push_back({p[size_t(position)]});
+      auto rows = feed(*stepMachine, step->io, ids, position);
+      if (!rows)
+        return fail("step " + llvm::Twine(position) + ": " +
+                    llvm::toString(rows.takeError()));
+      record(std::move(*rows));
     }
-    r.logits.push_back(std::move(row));
   }
-  r.generatedIds.assign(ids.begin() + opts.promptIds.size(), ids.end());
+  for (unsigned t = 0; t < opts.tokens; ++t, ++position) {
+    for (size_t b = 0; b < next.size(); ++b)
+      r.generatedIds[b].push_back(next[b].front());
+    if (t + 1 == opts.tokens)
+      break; // the last token needs no step after it
+    auto rows = feed(*stepMachine, step->io, next, position);
+    if (!rows)
+      return fail("step " + llvm::Twine(position) + ": " +
+                  llvm::toString(rows.takeError()));
+    record(std::move(*rows));
+  }
   return r;
 }
 
@@ -219,49 +375,3 @@ lpx::cli::parseIdList(llvm::StringRef text) {
   return ids;
 }
 
-int lpx::cli::runDecodeGenerate(const DecodeRunOptions &opts, bool json) {
-  auto r = generateGreedy(opts);
-  if (!r)
-    return reportError("decode", r.takeError());
-  auto &os = llvm::outs();
-  if (!json) {
-    os << "generated " << r->generatedIds.size() << " tokens on "
-       << opts.chips << " chip(s), KV cache resident (" << r->stateBytes
-       << " bytes), host I/O per step " << r->hostInputBytes << " bytes in, "
-       << r->hostOutputBytes << " bytes out:\n";
-    for (size_t i = 0; i < r->generatedIds.size(); ++i)
-      os << (i ? "," : "") << r->generatedIds[i];
-    os << "\n";
-    return kOk;
-  }
-  llvm::json::OStream j(os);
-  j.object([&] {
-    j.attribute("model", opts.model);
-    j.attribute("chips", int64_t(opts.chips));
-    j.attribute("context", r->context);
-    j.attributeArray("prompt_ids", [&] {
-      for (int64_t id : opts.promptIds)
-        j.value(id);
-    });
-    j.attributeArray("generated_ids", [&] {
-      for (int64_t id : r->generatedIds)
-        j.value(id);
-    });
-    j.attribute("kv_cache_bytes", int64_t(r->stateBytes));
-    j.attribute("host_input_bytes_per_step", int64_t(r->hostInputBytes));
-    j.attribute("host_output_bytes_per_step", int64_t(r->hostOutputBytes));
-    j.attributeArray("logits", [&] {
-      for (const std::vector<float> &row : r->logits)
-        j.array([&] {
-          for (float v : row) { // 9 significant digits: float32 exactly
-            if (std::isfinite(v))
-              j.rawValue(fmt::format("{:.9g}", v));
-            else
-              j.value(nullptr); // JSON has no NaN or infinity
-          }
-        });
-    });
-  });
-  os << "\n";
-  return kOk;
-}

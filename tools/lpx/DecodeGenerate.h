@@ -1,10 +1,13 @@
 //===- DecodeGenerate.h - Greedy generation through the CPU runtime -*- C++ -*-===//
 //
-// `lpx decode --run`: the decode path checked for values. The model is
-// compiled with its KV cache resident in SRAM (lpx-resident-kv) for N chips
-// and run step by step on rt::Machine, which keeps the cache between runs:
-// each step the host writes only the token, its position and the attention
-// mask, and reads only the logits.
+// `lpx decode --run`: the decode path checked for values. A preset is
+// compiled twice with its KV cache resident in SRAM (lpx-resident-kv) for N
+// chips: the prefill of the prompt (S tokens per sequence, written into the
+// cache in place) and the decode step. Both programs expect the same state
+// (program format 3.2 binds it by name); the prefill runs once on one
+// rt::Machine, hands the cache to the step's machine, and the step runs per
+// token. The host writes only token ids, positions and the attention mask,
+// and reads only the logits. B prompts of equal length run as one batch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_TOOLS_DECODEGENERATE_H
@@ -22,26 +25,33 @@ struct DecodeRunOptions {
   std::string chip;             // preset or description file; empty: default
   unsigned chips = 1;
   int64_t context = 0;          // a preset's cache positions; 0: its default
-  std::vector<int64_t> promptIds;
-  unsigned tokens = 32;         // tokens to generate
+  /// One prompt per sequence of the batch, all of one length.
+  std::vector<std::vector<int64_t>> prompts;
+  unsigned tokens = 32;         // tokens to generate per sequence
 };
 
 struct DecodeRunResult {
-  std::vector<int64_t> generatedIds;
-  std::vector<std::vector<float>> logits; // per step, prompt steps included
+  std::vector<std::vector<int64_t>> generatedIds; // per sequence
+  /// Per position fed (prompt positions included), per sequence: the logits.
+  std::vector<std::vector<std::vector<float>>> logits;
   int64_t context = 0;
-  uint64_t hostInputBytes = 0, hostOutputBytes = 0; // per step
+  /// Whether the prompt ran through a prefill program (a preset with a
+  /// prompt of 2 or more tokens); otherwise one step per prompt token.
+  bool prefill = false;
+  uint64_t hostInputBytes = 0, hostOutputBytes = 0; // per decode step
+  uint64_t prefillInputBytes = 0, prefillOutputBytes = 0; // once, if prefill
   uint64_t stateBytes = 0; // resident KV cache, all chips
 };
 
 /// Compiles `opts.model` with a resident KV cache and generates greedily:
-/// prompt tokens are fed one step at a time (position = step, the mask
-/// covering positions 0..step), then each step's argmax (the first of
-/// equal maxima) is the next token. Errors are one line.
+/// the prompts go through the prefill (an ONNX file, which is a decode step
+/// only, takes them one token per step), then each step's argmax (the first
+/// of equal maxima) is every sequence's next token. Errors are one line.
 llvm::Expected<DecodeRunResult> generateGreedy(const DecodeRunOptions &opts);
 
 /// `lpx decode --run`: prints the generated ids (or, with `json`, an object
-/// with `generated_ids` and every step's `logits`). Returns an exit code.
+/// with `generated_ids` and every position's `logits`; with more than one
+/// prompt both are lists per sequence). Returns an exit code.
 int runDecodeGenerate(const DecodeRunOptions &opts, bool json);
 
 /// "1,2,3" as ids; an error names the bad entry.

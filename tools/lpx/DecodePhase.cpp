@@ -113,9 +113,12 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   if (!model)
     return model.takeError();
   CompileOptions opts{chips, t.weights, t.activations};
-  // A decode step keeps its KV cache resident in SRAM, as a deployment
-  // does; the prefill (no past to append to) returns it.
-  opts.residentKV = shape.query == 1 && !t.noResidentKV;
+  // Both phases keep the KV cache resident in SRAM, as a deployment does:
+  // the prefill (exported without a past) writes the prompt's positions
+  // into the `cache` positions the step reads.
+  opts.residentKV = !t.noResidentKV;
+  if (shape.query > 1)
+    opts.kvContext = shape.cache;
   opts.tp = t.tp; // 0: the partition pass chooses
   opts.pp = t.pp;
 

@@ -35,9 +35,12 @@ struct DecodeTarget {
 };
 
 /// The shape of one phase: `query` tokens per sequence into a cache of
-/// `context` positions, for `batch` sequences.
+/// `context` positions, for `batch` sequences. A prefill (query = context,
+/// no past) keeps the prompt's cache resident in the `cache` positions of
+/// its decode step's state.
 struct PhaseShape {
   int64_t context = 0, query = 1, batch = 1;
+  int64_t cache = 0;
 };
 
 /// One chip's SRAM as the program's buffer table lays it out.

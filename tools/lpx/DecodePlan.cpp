@@ -1,6 +1,7 @@
 //===- DecodePlan.cpp - The chips a deployment needs, both phases timed ---===//
 #include "DecodePlan.h"
 
+#include "lpx/isa/Topology.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 
@@ -38,7 +39,12 @@ tryChips(const DecodeTarget &t, const DecodeRequest &req, unsigned chips,
   if (req.prefill) {
     if (progress.compiling)
       progress.compiling("prefill", chips);
-    auto prefill = runPhase(t, *req.prefill, chips, failure, progress.stage);
+    // Placed as the step is: the same KV state on the same chips.
+    DecodeTarget placed = t;
+    placed.tp = plan.step.program->program().tp();
+    placed.pp = plan.step.program->program().pp();
+    auto prefill =
+        runPhase(placed, *req.prefill, chips, failure, progress.stage);
     if (!prefill)
       return prefill.takeError();
     if (!*prefill)
@@ -72,8 +78,12 @@ llvm::Expected<DecodePlan> lpx::cli::planDecode(const DecodeTarget &t,
   // that compile, in O(log) compiles when the allocator (not the
   // partitioner's count) decides.
   unsigned failed = 0, step = group;
+  // The topology's largest count (whole groups) is tried last rather than
+  // skipped over: past it the compiler refuses the count, not the model.
+  const unsigned most = unsigned(
+      std::min<uint64_t>(kMaxChips, isa::maxChips(t.chip)) / group * group);
   std::optional<DecodePlan> found;
-  for (unsigned chips = 1; chips <= kMaxChips && !found;) {
+  for (unsigned chips = 1; chips <= most && !found;) {
     auto plan = tryChips(t, req, chips, failure, progress);
     if (!plan)
       return plan.takeError();
@@ -88,10 +98,12 @@ llvm::Expected<DecodePlan> lpx::cli::planDecode(const DecodeTarget &t,
     chips = named > chips ? named : roundUpToGroups(chips + step, group);
     if (named <= failed)
       step *= 2;
+    if (chips > most && failed < most)
+      chips = most;
   }
   if (!found)
     return error(llvm::formatv("the model does not fit on {0} chips: {1}",
-                               kMaxChips, failure.message));
+                               failed, failure.message));
   // Whole-group counts strictly between `failed` and the success.
   unsigned lo = failed / group + 1, hi = found->chips / group;
   while (found->chips > group && lo < hi) {

@@ -49,6 +49,11 @@ int main(int argc, char **argv) {
   c->add_flag("--resident-kv", compile.residentKV,
              "Keep a decoder's KV cache resident in SRAM, appended in place "
              "at position_ids (its past/present inputs and outputs go)");
+  c->add_option("--kv-context", compile.kvContext,
+                "With --resident-kv, for a prefill exported without a past: "
+                "the cache positions its present outputs are written into "
+                "(the decode step's context)")
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 30));
   c->add_option("--set", compile.sets,
                 "Change a chip parameter: key=value, e.g. link.latency=108 or "
                 "sram.bytes=128MiB (repeatable; see `lpx chip show`)");
@@ -221,12 +226,14 @@ int main(int argc, char **argv) {
                 "SVG of --context-sweep (default: the CSV's name with .svg)");
   // --run: greedy generation on the CPU runtime (DecodeGenerate.h).
   bool decodeRun = false;
-  std::string promptIds;
+  std::vector<std::string> promptIds;
   unsigned decodeTokens = 32;
   d->add_flag("--run", decodeRun,
               "Generate tokens on the CPU runtime with the KV cache resident "
               "(instead of timing)");
-  d->add_option("--prompt-ids", promptIds, "With --run: prompt token ids: 1,2,3");
+  d->add_option("--prompt-ids", promptIds,
+                "With --run: a prompt's token ids, 1,2,3; repeat for a batch "
+                "(one per sequence, all of one length)");
   d->add_option("--tokens", decodeTokens,
                 "With --run: tokens to generate (default 32)")
       ->check(CLI::Range(1u, 1u << 20));

@@ -16,7 +16,9 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
     ++passes;
   }
   if (opts.residentKV) {
-    pm.addNestedPass<func::FuncOp>(createResidentKV());
+    ResidentKVOptions kv;
+    kv.context = opts.kvContext;
+    pm.addNestedPass<func::FuncOp>(createResidentKV(kv));
     ++passes;
   }
   if (stop == StopAfter::Graph)

@@ -277,13 +277,22 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
           statesBeside[other].push_back(state);
     }
 
-    // Per node, in order of start cycle (stable: program order breaks ties).
+    // Per node, in order of start cycle (stable: program order breaks ties),
+    // resident states first, each from the first bank after the states
+    // before it (so no two states share a bank, whatever the program does
+    // with them): they then lie at the same addresses in every program that
+    // holds the same states on the node (a model's prefill and its decode
+    // step), so one program's state is the next one's.
     std::vector<size_t> order(tenants.size());
-    for (size_t i = 0; i < order.size(); ++i)
+    std::vector<bool> isState(tenants.size(), false);
+    for (size_t i = 0; i < order.size(); ++i) {
       order[i] = i;
+      if (auto arg = dyn_cast<BlockArgument>(tenants[i].value))
+        isState[i] = bool(f.getArgAttr(arg.getArgNumber(), graph::kStateAttr));
+    }
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return std::tie(tenants[a].node, tenants[a].start) <
-             std::tie(tenants[b].node, tenants[b].start);
+      return std::make_tuple(tenants[a].node, !isState[a], tenants[a].start) <
+             std::make_tuple(tenants[b].node, !isState[b], tenants[b].start);
     });
     const uint64_t bankBytes = isa::bankBytes(spec);
     std::vector<bool> placed(tenants.size(), false);
@@ -292,6 +301,7 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
     using Active = std::pair<uint64_t, size_t>; // (end, tenant)
     std::priority_queue<Active, std::vector<Active>, std::greater<>> active;
     lpx::StageWork work(order.size());
+    SmallVector<size_t> statesOfNode; // placed on the current node
     for (size_t idx : order) {
       work.step();
       Tenant &t = tenants[idx];
@@ -299,6 +309,7 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
         node = t.node;
         freeList.emplace(spec.sram.bytes);
         active = {};
+        statesOfNode.clear();
       }
       while (!active.empty() && active.top().first <= t.start) {
         freeList->release(tenants[active.top().second].addr);
@@ -310,10 +321,16 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
           forbidden.push_back(
               isa::banksOf(spec, tenants[other].addr, tenants[other].bytes));
       };
-      for (size_t other : banks.touchedWhileWriting(idx))
-        forbid(other);
-      for (size_t state : statesBeside.lookup(idx))
-        forbid(state);
+      if (isState[idx]) {
+        for (size_t other : statesOfNode)
+          forbid(other);
+        statesOfNode.push_back(idx);
+      } else {
+        for (size_t other : banks.touchedWhileWriting(idx))
+          forbid(other);
+        for (size_t state : statesBeside.lookup(idx))
+          forbid(state);
+      }
       llvm::sort(forbidden, [](auto &a, auto &b) { return a.first < b.first; });
       std::optional<uint64_t> addr =
           freeList->allocate(t.bytes, forbidden, bankBytes);

@@ -10,8 +10,10 @@
 //     (constants are cloned instead: weights never travel at run time).
 //
 //===----------------------------------------------------------------------===//
+#include "PartitionGroups.h"
 #include "PartitionPieces.h"
 #include "PartitionShard.h"
+#include "PartitionStages.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
@@ -24,7 +26,6 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include <cstring>
 #include <map>
 
 namespace lpx {
@@ -48,11 +49,13 @@ struct Split {
   SplitKind kind = SplitKind::None;
   int64_t parts = 0;
   int64_t extent = 0; // size of the dimension that is cut
+  // A reduction split by rows across this many groups of `parts` chips
+  // (PartitionGroups.h): chip i holds the weight's rows range(i % parts).
+  int64_t groups = 1;
   std::pair<int64_t, int64_t> range(int64_t i) const {
-    int64_t base = extent / parts, extra = extent % parts;
-    int64_t lo = i * base + std::min(i, extra);
-    return {lo, lo + base + (i < extra ? 1 : 0)};
+    return blockRange(extent, parts, i);
   }
+  int64_t nodes() const { return parts * groups; }
 };
 
 /// The constant a tensor-parallel split cuts: a MatMul's weight, or the
@@ -69,7 +72,10 @@ ConstantOp weightOf(Operation *op) {
 /// shape-only weights of the same element types.
 bool canSliceWeight(ConstantOp c) { return isSliceableWeight(c.getValue()); }
 
-Split chooseSplit(Operation *op, unsigned nodes) {
+/// How `op` is cut over `nodes` chips in groups of `group`, each with
+/// `capacity` bytes of SRAM.
+Split chooseSplit(Operation *op, unsigned nodes, int64_t group,
+                  uint64_t capacity) {
   ConstantOp w = weightOf(op);
   if (nodes < 2 || !w || !canSliceWeight(w))
     return {};
@@ -84,17 +90,21 @@ Split chooseSplit(Operation *op, unsigned nodes) {
                   : Split{};
   // Column split sends the activation (K) to every node and gathers N
   // outputs; reduction split scatters K and reduces N per node.
-  if (k > n && k >= 2)
+  if (k > n && k >= 2) {
+    int64_t groups = rowGroupsFor(cast<MatMulOp>(op), w, nodes, group, capacity);
+    if (groups > 1 && k >= group)
+      return {SplitKind::Reduction, group, k, groups};
     return {SplitKind::Reduction, std::min<int64_t>(nodes, k), k};
+  }
   if (n >= 2)
     return {SplitKind::Columns, std::min<int64_t>(nodes, n), n};
   return {};
 }
 
-/// Bytes of the weight slice a node holds for part `i` of a split.
+/// Bytes of the weight slice node `i` holds under a split.
 uint64_t sliceBytes(Operation *op, const Split &s, int64_t i) {
   auto wt = cast<RankedTensorType>(weightOf(op).getType());
-  auto [lo, hi] = s.range(i);
+  auto [lo, hi] = s.range(i % s.parts);
   int64_t other = s.kind == SplitKind::Columns ? wt.getDimSize(0)
                                                : wt.getDimSize(1);
   return uint64_t(hi - lo) * other *
@@ -124,7 +134,8 @@ struct Plan {
 /// 1/kScheduleReserve of its SRAM.
 constexpr uint64_t kScheduleReserve = 2;
 
-Plan planPlacement(func::FuncOp f, unsigned nodes, uint64_t capacity) {
+Plan planPlacement(func::FuncOp f, unsigned nodes, int64_t group,
+                   uint64_t capacity) {
   Plan plan;
   plan.capacity = capacity;
   plan.weightBytes.assign(nodes, 0);
@@ -147,9 +158,9 @@ Plan planPlacement(func::FuncOp f, unsigned nodes, uint64_t capacity) {
          it != deaths.end() && it->first < index[&op];
          it = deaths.erase(it))
       live[it->second.first] -= it->second.second;
-    Split s = chooseSplit(&op, nodes);
+    Split s = chooseSplit(&op, nodes, group, capacity);
     if (s.kind != SplitKind::None)
-      for (int64_t i = 0; i < s.parts; ++i)
+      for (int64_t i = 0; i < s.nodes(); ++i)
         plan.weightBytes[i] += sliceBytes(&op, s, i);
     // Resident bytes this op brings to `node`: its unplaced constants (a
     // split op's weight is already counted), its inputs not yet placed, and
@@ -213,81 +224,20 @@ Plan planPlacement(func::FuncOp f, unsigned nodes, uint64_t capacity) {
   return plan;
 }
 
-/// Part `part` of a 2-D weight: rows [r0, r1) and columns [c0, c1).
-ElementsAttr sliceWeight(ElementsAttr value, int64_t part, int64_t r0,
-                         int64_t r1, int64_t c0, int64_t c1) {
-  auto type =
-      RankedTensorType::get({r1 - r0, c1 - c0}, value.getElementType());
-  if (isShapeOnly(value))
-    return shapeOnlyFrom(value, type, ".part" + llvm::Twine(part));
-  if (auto w = dyn_cast<DenseElementsAttr>(value); w && w.isSplat())
-    return DenseElementsAttr::get(type, w.getSplatValue<Attribute>());
-  unsigned eb = value.getElementType().getIntOrFloatBitWidth() / 8;
-  int64_t cols = cast<RankedTensorType>(value.getType()).getDimSize(1);
-  ArrayRef<char> raw = *weightBytes(value);
-  return deriveWeight(value, type, ".part" + llvm::Twine(part),
-                      [&](MutableArrayRef<char> out) {
-                        size_t rowBytes = size_t(c1 - c0) * eb;
-                        for (int64_t r = r0; r < r1; ++r)
-                          std::memcpy(out.data() + (r - r0) * rowBytes,
-                                      raw.data() + (r * cols + c0) * eb,
-                                      rowBytes);
-                      });
-}
-
-/// Partial products at least this large are summed by a reduce-scatter
-/// rather than a chain of adds on the home node: a chain moves every
-/// partial through the home node's links and holds them in its SRAM.
-constexpr uint64_t kReduceScatterBytes = 1 << 20;
-
-/// Sums the partial products of a reduction split, given as blocks[i][j]:
-/// node i's partial of column block j. Node j owns block j. Inside each
-/// group of `group` chips the block is first summed on the member with j's
-/// position in the group, so one sum per group crosses the global links;
-/// node j adds the group sums, and the home node concatenates the blocks
-/// (or they stay where they are as pieces of a program output).
-Value reduceScatter(OpBuilder &b, Location loc,
-                    ArrayRef<SmallVector<Value>> blocks, RankedTensorType type,
-                    int64_t home, int64_t group) {
-  const int64_t parts = int64_t(blocks.size());
-  group = std::clamp<int64_t>(group, 1, parts);
-  const int64_t groups = (parts + group - 1) / group;
-  auto chainAdd = [&](Value sum, Value v, int64_t node) -> Value {
-    if (!sum)
-      return v;
-    auto add = b.create<AddOp>(loc, v.getType(), sum, v);
-    part::setNode(add, node);
-    return add;
-  };
-  SmallVector<Value> sums;
-  for (int64_t j = 0; j < parts; ++j) {
-    Value total;
-    for (int64_t g = 0; g < groups; ++g) {
-      int64_t first = ((j / group + g) % groups) * group; // j's group first
-      int64_t last = std::min(first + group, parts);
-      int64_t collector = std::min(first + j % group, last - 1);
-      Value sum = blocks[collector][j]; // the collector's own block first
-      for (int64_t i = first; i < last; ++i)
-        if (i != collector)
-          sum = chainAdd(sum, blocks[i][j], collector);
-      total = chainAdd(total, sum, j);
-    }
-    sums.push_back(total);
-  }
-  auto cat = b.create<ConcatOp>(loc, type, sums,
-                                b.getI64IntegerAttr(type.getRank() - 1));
-  part::setNode(cat, home);
-  return cat;
-}
-
 /// Rewrites one split op (a MatMul or an embedding Gather) into per-node
 /// parts, each with its slice of the weight, joined on its home node. A
 /// large reduction split computes each node's partial as column blocks
 /// (one per node, a 2-D tiling of the weight) for the reduce-scatter.
 void splitOp(Operation *op, const Split &s, int64_t home, int64_t group) {
+  ElementsAttr w = weightOf(op).getValue();
+  if (s.groups > 1) {
+    op->getResult(0).replaceAllUsesWith(splitRowsAcrossGroups(
+        cast<MatMulOp>(op), w, s.parts, s.groups, home));
+    op->erase();
+    return;
+  }
   OpBuilder b(op);
   Location loc = op->getLoc();
-  ElementsAttr w = weightOf(op).getValue();
   auto wt = cast<RankedTensorType>(w.getType());
   Value lhs0 = op->getOperand(llvm::isa<GatherOp>(op) ? 1 : 0);
   auto lhsType = cast<RankedTensorType>(lhs0.getType());
@@ -349,7 +299,7 @@ void splitOp(Operation *op, const Split &s, int64_t home, int64_t group) {
     part::setNode(cat, home);
     result = cat;
   } else if (scatter) {
-    result = reduceScatter(b, loc, blocks, resType, home, group);
+    result = reduceScatter(b, loc, blocks, resType, home, group, 0);
   } else {
     result = blocks.front().front();
     for (auto &row : ArrayRef<SmallVector<Value>>(blocks).drop_front()) {
@@ -475,14 +425,15 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       f->getParentOfType<ModuleOp>()->setAttr(
           part::PartDialect::kPlacementAttr,
           DenseI64ArrayAttr::get(&getContext(), {(*mesh)->tp, (*mesh)->pp}));
-      placeOnMesh(f, **mesh);
+      placeOnMesh(f, **mesh, usable * uint64_t((*mesh)->tp));
       scatterInputs(f);
       gatherOutputs(f);
       materializeOutputs(f);
       connect(f);
       return checkMeshFits(f, **mesh, spec, stages);
     }
-    Plan plan = planPlacement(f, numNodes, spec.sram.bytes);
+    const int64_t group = spec.topology.groupSize;
+    Plan plan = planPlacement(f, numNodes, group, spec.sram.bytes);
     if (!plan.fits())
       return reportTooBig(f, plan, spec);
     for (auto [arg, node] : plan.argNode)
@@ -495,8 +446,9 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       if (llvm::isa<ConstantOp>(op))
         continue;
       int64_t home = plan.home.lookup(&op);
-      if (Split s = chooseSplit(&op, numNodes); s.kind != SplitKind::None) {
-        splitOp(&op, s, home, spec.topology.groupSize);
+      if (Split s = chooseSplit(&op, numNodes, group, spec.sram.bytes);
+          s.kind != SplitKind::None) {
+        splitOp(&op, s, home, group);
         continue;
       }
       part::setNode(&op, home);
@@ -613,7 +565,9 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     while (lo < hi) {
       uint64_t mid = (lo + hi) / 2;
       if (candidate(mid) > limit ||
-          planPlacement(f, unsigned(candidate(mid)), spec.sram.bytes).fits())
+          planPlacement(f, unsigned(candidate(mid)), spec.topology.groupSize,
+                        spec.sram.bytes)
+              .fits())
         hi = mid;
       else
         lo = mid + 1;
@@ -651,7 +605,7 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     }
     uint64_t most = isa::maxChips(spec);
     Plan at = planPlacement(f, unsigned(std::min<uint64_t>(most, 1u << 20)),
-                            spec.sram.bytes);
+                            spec.topology.groupSize, spec.sram.bytes);
     size_t k = 0;
     for (size_t i = 0; i < at.weightBytes.size(); ++i)
       if (at.weightBytes[i] + at.activationBytes[i] >

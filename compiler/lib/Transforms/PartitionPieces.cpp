@@ -4,6 +4,7 @@
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/Program/EmitProgram.h"
+#include "lpx/isa/Bindings.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/BitVector.h"
@@ -14,32 +15,15 @@ using namespace lpx;
 
 namespace {
 
-/// The axis along which `pieces` (shapes and offsets) tile `whole`
-/// contiguously, each piece whole on every other axis; -1 if they do not.
-int64_t tiledAxis(ArrayRef<int64_t> whole,
-                  ArrayRef<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>>
-                      pieces) {
-  const int64_t rank = int64_t(whole.size());
-  for (int64_t axis = 0; axis < rank; ++axis) {
-    SmallVector<std::pair<int64_t, int64_t>> spans; // offset, extent
-    bool ok = true;
-    for (auto [shape, offsets] : pieces) {
-      for (int64_t a = 0; a < rank && ok; ++a)
-        ok = a == axis || (offsets[a] == 0 && shape[a] == whole[a]);
-      spans.push_back({offsets[axis], shape[axis]});
-    }
-    if (!ok)
-      continue;
-    llvm::sort(spans);
-    int64_t next = 0;
-    for (auto [offset, extent] : spans) {
-      ok = ok && offset == next;
-      next += extent;
-    }
-    if (ok && next == whole[axis])
-      return axis;
-  }
-  return -1;
+/// Whether `pieces` (shapes and offsets) tile `whole` as a grid: along
+/// one axis, or the row and column blocks of a product split across groups.
+bool tiles(ArrayRef<int64_t> whole,
+           ArrayRef<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>> pieces) {
+  SmallVector<isa::PieceBox> boxes;
+  for (auto [shape, offsets] : pieces)
+    boxes.push_back({shape, offsets});
+  std::vector<int64_t> covered;
+  return !isa::tileGrid(boxes, covered) && ArrayRef<int64_t>(covered) == whole;
 }
 
 /// The one node all users of `v` are on, or nullopt.
@@ -108,7 +92,7 @@ void lpx::scatterInputs(func::FuncOp f) {
       pieces.push_back({slice.getType().getShape(), slice.getStarts()});
     }
     auto whole = cast<RankedTensorType>(arg.getType()).getShape();
-    if (slices.size() < 2 || tiledAxis(whole, pieces) < 0)
+    if (slices.size() < 2 || !tiles(whole, pieces))
       continue;
     // Pieces in the order of their offsets, so arguments read naturally.
     SmallVector<size_t> order(slices.size());
@@ -130,6 +114,42 @@ void lpx::scatterInputs(func::FuncOp f) {
   f.eraseArguments(erase);
 }
 
+namespace {
+
+/// The per-node blocks a returned value is the concat of (nested concats,
+/// each read only by the next, give a grid of blocks), with their offsets.
+struct OutputPieces {
+  SmallVector<Value> values;
+  SmallVector<SmallVector<int64_t>> offsets;
+  SmallVector<Operation *> concats;
+
+  /// Adds `v` at `at`; false when a block is not computed into a buffer of
+  /// its own on a node (a constant, an input, a value used twice here).
+  bool add(Value v, SmallVector<int64_t> at) {
+    auto cat = v.getDefiningOp<graph::ConcatOp>();
+    if (cat && v.hasOneUse() && cat.getInputs().size() >= 2) {
+      concats.push_back(cat);
+      const int64_t axis = int64_t(cat.getAxis());
+      for (Value in : cat.getInputs()) {
+        if (!add(in, at))
+          return false;
+        at[axis] += cast<RankedTensorType>(in.getType()).getDimSize(axis);
+      }
+      return true;
+    }
+    // (A block may have other readers: the KV cache a split attention reads.)
+    Operation *def = v.getDefiningOp();
+    if (!def || llvm::isa<graph::ConstantOp>(def) || !part::getNode(def) ||
+        llvm::is_contained(values, v))
+      return false;
+    values.push_back(v);
+    offsets.push_back(std::move(at));
+    return true;
+  }
+};
+
+} // namespace
+
 void lpx::gatherOutputs(func::FuncOp f) {
   Builder b(f.getContext());
   auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
@@ -143,39 +163,28 @@ void lpx::gatherOutputs(func::FuncOp f) {
     Attribute name = names && i < names.size()
                          ? names[i]
                          : b.getStringAttr("output" + std::to_string(i));
-    auto cat = v.getDefiningOp<graph::ConcatOp>();
-    SmallVector<SmallVector<int64_t>> offsets;
+    auto type = cast<RankedTensorType>(v.getType());
+    OutputPieces out;
     SmallVector<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>> pieces;
-    bool ok = cat && v.hasOneUse() && cat.getInputs().size() >= 2;
-    int64_t axis = ok ? int64_t(cat.getAxis()) : 0, at = 0;
-    for (Value in : ok ? cat.getInputs() : ValueRange()) {
-      auto shape = cast<RankedTensorType>(in.getType()).getShape();
-      offsets.emplace_back(shape.size(), 0);
-      offsets.back()[axis] = at;
-      at += shape[axis];
-      // A piece must be computed into its own buffer on a node.
-      Operation *def = in.getDefiningOp();
-      // (It may have other readers: the KV cache a split attention reads.)
-      ok = ok && def && !llvm::isa<graph::ConstantOp>(def) &&
-           llvm::count(cat->getOperands(), in) == 1 && part::getNode(def);
-    }
-    for (auto [in, off] : llvm::zip(ok ? cat.getInputs() : ValueRange(),
-                                    offsets))
+    bool ok = v.getDefiningOp<graph::ConcatOp>() &&
+              out.add(v, SmallVector<int64_t>(type.getRank(), 0)) &&
+              out.values.size() >= 2;
+    for (auto [in, off] : llvm::zip(ok ? out.values : SmallVector<Value>(),
+                                    out.offsets))
       pieces.push_back({cast<RankedTensorType>(in.getType()).getShape(), off});
-    if (!ok || tiledAxis(cast<RankedTensorType>(v.getType()).getShape(),
-                         pieces) < 0) {
+    if (!ok || !tiles(type.getShape(), pieces)) {
       operands.push_back(v);
       newNames.push_back(name);
       attrs.push_back(f.getResultAttrDict(unsigned(i)));
       continue;
     }
-    for (auto [in, off] : llvm::zip(cat.getInputs(), offsets)) {
+    for (auto [in, off] : llvm::zip(out.values, out.offsets)) {
       operands.push_back(in);
       newNames.push_back(name);
       attrs.push_back(
           pieceAttrs(b, nullptr, *part::getNode(in.getDefiningOp()), off));
     }
-    dead.push_back(cat);
+    dead.append(out.concats.begin(), out.concats.end());
     changed = true;
   }
   if (!changed)

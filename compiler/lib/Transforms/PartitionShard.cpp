@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "PartitionShard.h"
 #include "PartitionPieces.h"
+#include "PartitionStages.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
@@ -86,8 +87,10 @@ bool isPointwise(Operation *op) {
       op);
 }
 
+} // namespace
+
 /// A MatMul's or an embedding Gather's constant 2-D weight that can be cut.
-ConstantOp splittableWeight(Operation *op) {
+static ConstantOp splittableWeight(Operation *op) {
   ConstantOp c;
   if (auto m = dyn_cast<MatMulOp>(op))
     c = m.getRhs().getDefiningOp<ConstantOp>();
@@ -97,6 +100,8 @@ ConstantOp splittableWeight(Operation *op) {
     return nullptr;
   return isSliceableWeight(c.getValue()) ? c : nullptr;
 }
+
+namespace {
 
 /// The add of a constant bias that is `v`'s only reader, or null.
 AddOp biasAddOf(Value v) {
@@ -131,61 +136,10 @@ std::pair<int64_t, int64_t> headsOf(Operation *op) {
   return {to[to.size() - 2], to.back()};
 }
 
-/// A residual add: both operands have the result's shape and the result
-/// feeds several ops (the next norm and the next residual add).
-bool isResidualAdd(Operation *op) {
-  auto add = dyn_cast<AddOp>(op);
-  if (!add || add.getLhs().getType() != add.getType() ||
-      add.getRhs().getType() != add.getType() || add.getType().getRank() < 2)
-    return false;
-  return !add.getResult().hasOneUse();
-}
-
-/// The ops of `f` that get a stage: all but constants and the return.
-SmallVector<Operation *> placedOps(func::FuncOp f) {
-  SmallVector<Operation *> ops;
-  for (Operation &op : f.getBody().front().without_terminator())
-    if (!llvm::isa<ConstantOp>(op))
-      ops.push_back(&op);
-  return ops;
-}
-
-/// Stage of each op under `pp` stages: stage s takes the ops up to the one
-/// where the weights read so far pass (s + 1) / pp of all weights, and on
-/// to the next residual add (so only the residual stream and values
-/// computed once cross stages).
-SmallVector<int64_t> stagesOf(ArrayRef<Operation *> ops, int64_t pp) {
-  llvm::DenseSet<Operation *> seen;
-  uint64_t total = 0, sofar = 0;
-  bool residuals = false;
-  for (Operation *op : ops) {
-    residuals = residuals || isResidualAdd(op);
-    for (Value v : op->getOperands())
-      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
-        total += tensorDescOf(c.getType()).bytes();
-  }
-  seen.clear();
-  SmallVector<int64_t> stages;
-  int64_t s = 0;
-  bool due = false;
-  for (Operation *op : ops) {
-    stages.push_back(s);
-    for (Value v : op->getOperands())
-      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
-        sofar += tensorDescOf(c.getType()).bytes();
-    due = due ||
-          (s + 1 < pp && sofar * uint64_t(pp) >= total * uint64_t(s + 1));
-    if (due && (!residuals || isResidualAdd(op))) {
-      ++s;
-      due = false;
-    }
-  }
-  return stages;
-}
-
 class Sharder {
 public:
-  Sharder(func::FuncOp f, const Mesh &mesh) : f(f), mesh(mesh) {}
+  Sharder(func::FuncOp f, const Mesh &mesh, uint64_t stageBytes)
+      : f(f), mesh(mesh), stageBytes(stageBytes) {}
 
   void run() {
     for (BlockArgument arg : f.getArguments())
@@ -225,7 +179,9 @@ public:
 private:
   func::FuncOp f;
   Mesh mesh;
+  uint64_t stageBytes;
   llvm::DenseMap<Operation *, int64_t> stage;
+  llvm::DenseMap<Operation *, int64_t> spread; // stages of a spread table
   llvm::DenseMap<Value, Layout> layouts;
   llvm::DenseMap<Value, Value> gathered;
   llvm::DenseMap<std::tuple<Value, int64_t, int64_t, int64_t>, Value> slices;
@@ -247,9 +203,12 @@ private:
   }
 
   void assignStages(ArrayRef<Operation *> ops) {
-    SmallVector<int64_t> stages = stagesOf(ops, mesh.pp);
-    for (auto [op, st] : llvm::zip(ops, stages))
-      stage[op] = st;
+    SmallVector<StageSpan> spans = stagesOf(ops, mesh.pp, stageBytes);
+    for (auto [op, span] : llvm::zip(ops, spans)) {
+      stage[op] = span.first;
+      if (span.count > 1)
+        spread[op] = span.count;
+    }
   }
 
   /// A split value joined on the node of its first piece (once).
@@ -468,7 +427,7 @@ private:
     if (auto write = dyn_cast<StateWriteOp>(op))
       return splitStateWrite(write);
     if (!driver)
-      return mesh.tp > 1 && seedColumns(op);
+      return (mesh.tp > 1 || spread.count(op)) && seedColumns(op);
     if (driver->nodes.front() != base(op))
       return false; // another stage's pieces: gather them here
     if (rowSplit(op, which, *driver))
@@ -543,7 +502,8 @@ private:
 
   /// A MatMul (or embedding Gather) with a constant weight and a whole
   /// activation: one column block of the weight per node of the stage, on
-  /// head boundaries when the result is reshaped into heads.
+  /// head boundaries when the result is reshaped into heads; a table
+  /// spread over several stages, one block per node of all of them.
   bool seedColumns(Operation *op) {
     ConstantOp w = splittableWeight(op);
     if (!w)
@@ -551,8 +511,9 @@ private:
     int64_t n = rankedOf(w).getDimSize(1);
     auto [heads, size] = headsOf(op);
     int64_t unit = heads ? size : 1, units = heads ? heads : n;
-    int64_t parts = heads ? headDivisor(heads, mesh.tp)
-                          : std::min<int64_t>(mesh.tp, n);
+    int64_t parts =
+        heads ? headDivisor(heads, mesh.tp)
+              : std::min<int64_t>(mesh.tp * std::max<int64_t>(1, spread.lookup(op)), n);
     if (parts < 2)
       return false;
     Layout l;
@@ -625,6 +586,24 @@ private:
 };
 
 } // namespace
+
+Value lpx::returnedAs(Value v) {
+  while (v.hasOneUse()) {
+    Operation *user = *v.getUsers().begin();
+    if (llvm::isa<func::ReturnOp>(user))
+      return v;
+    if (!isPointwise(user) || user->getNumResults() != 1)
+      return nullptr;
+    v = user->getResult(0);
+  }
+  return nullptr;
+}
+
+ConstantOp lpx::spreadableTable(Operation *op) {
+  bool table = llvm::isa<GatherOp>(op) ||
+               (llvm::isa<MatMulOp>(op) && returnedAs(op->getResult(0)));
+  return table ? splittableWeight(op) : nullptr;
+}
 
 int64_t lpx::projectionHeads(func::FuncOp f) {
   int64_t fewest = 0;
@@ -703,41 +682,8 @@ int64_t lpx::headDivisor(int64_t heads, int64_t limit) {
   return 1;
 }
 
-int64_t lpx::stagesNeeded(func::FuncOp f, int64_t tp, uint64_t usable,
-                          int64_t most) {
-  SmallVector<Operation *> ops = placedOps(f);
-  Operation *ret = f.getBody().front().getTerminator();
-  // The fullest stage's resident bytes, over tp chips: its weights, the
-  // inputs it reads first, the outputs it computes.
-  auto fullest = [&](int64_t pp) {
-    SmallVector<int64_t> stages = stagesOf(ops, pp);
-    SmallVector<uint64_t> bytes(pp, 0);
-    llvm::DenseSet<Value> seen;
-    for (auto [op, st] : llvm::zip(ops, stages)) {
-      for (Value v : op->getOperands())
-        if ((v.getDefiningOp<ConstantOp>() || llvm::isa<BlockArgument>(v)) &&
-            seen.insert(v).second)
-          bytes[st] += tensorDescOf(v.getType()).bytes();
-      if (llvm::is_contained(ret->getOperands(), op->getResult(0)))
-        bytes[st] += tensorDescOf(op->getResult(0).getType()).bytes();
-    }
-    return *llvm::max_element(bytes) / uint64_t(tp);
-  };
-  int64_t lo = 1, hi = most; // the first count that fits is in [lo, hi]
-  if (fullest(hi) > usable)
-    return 0;
-  while (lo < hi) {
-    int64_t mid = (lo + hi) / 2;
-    if (fullest(mid) <= usable)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo;
-}
-
-void lpx::placeOnMesh(func::FuncOp f, const Mesh &mesh) {
-  Sharder(f, mesh).run();
+void lpx::placeOnMesh(func::FuncOp f, const Mesh &mesh, uint64_t stageBytes) {
+  Sharder(f, mesh, stageBytes).run();
 }
 
 ElementsAttr lpx::sliceElements(ElementsAttr value, int64_t axis, int64_t lo,

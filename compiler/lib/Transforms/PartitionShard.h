@@ -19,6 +19,7 @@
 #define LPX_LIB_TRANSFORMS_PARTITIONSHARD_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 
 namespace lpx {
@@ -42,16 +43,21 @@ void unfuseProjections(mlir::func::FuncOp f);
 /// The largest divisor of `heads` not above `limit` (heads 0: `limit`).
 int64_t headDivisor(int64_t heads, int64_t limit);
 
-/// The fewest pipeline stages (up to `most`; 0 if none) whose fullest
-/// stage keeps at most `usable` bytes on each of its `tp` chips (weights,
-/// inputs and outputs, spread evenly), stages being cut as placeOnMesh
-/// cuts them. Read before placing.
-int64_t stagesNeeded(mlir::func::FuncOp f, int64_t tp, uint64_t usable,
-                     int64_t most);
+/// The constant 2-D table of an embedding (a Gather along axis 0) or an LM
+/// head (a MatMul whose result the function returns, perhaps through a
+/// cast), which may be spread by columns over several pipeline stages;
+/// null for other ops.
+graph::ConstantOp spreadableTable(mlir::Operation *op);
+
+/// The function result `v` becomes, directly or through pointwise ops that
+/// are each its only reader (the logits' cast to f32); null if none.
+mlir::Value returnedAs(mlir::Value v);
 
 /// Rewrites `f` for `mesh`: every op gets its node, split ops become one op
 /// per piece. Values that cross nodes are left for the caller to connect.
-void placeOnMesh(mlir::func::FuncOp f, const Mesh &mesh);
+/// `stageBytes`: what one stage's chips hold (a larger table is spread
+/// over several stages, see stagesOf).
+void placeOnMesh(mlir::func::FuncOp f, const Mesh &mesh, uint64_t stageBytes);
 
 /// Rows [lo, hi) along `axis` of a constant's value (dense data whose
 /// elements are whole bytes, a splat, or shape-only); null if it cannot be

@@ -5,7 +5,9 @@
 // moves the whole cache through the host and copies it once more on chip.
 // Deployments keep the cache in SRAM and write the new position in place;
 // this pass rewrites each such pair into a state argument and one
-// lpx_graph.state_write (see Passes.td).
+// lpx_graph.state_write (see Passes.td). A prefill exported without a past
+// (it returns the prompt's K and V as present) writes them into states of
+// `context` positions instead, named and laid out as its step's.
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
@@ -54,7 +56,7 @@ std::optional<CachePair> matchPair(ConcatOp concat, func::ReturnOp ret) {
       behindCast(concat.getInputs()[0], p.pastCast));
   int64_t axis = concat.getAxis();
   auto entry = cast<RankedTensorType>(concat.getInputs()[1].getType());
-  if (!past || !past.hasOneUse() || axis < 1 || entry.getDimSize(axis) != 1)
+  if (!past || !past.hasOneUse() || axis < 1 || entry.getDimSize(axis) < 1)
     return std::nullopt;
   p.past = past;
   for (OpOperand &use : concat->getUses()) {
@@ -109,6 +111,36 @@ SmallVector<Operation *> pathToTranspose(Value v) {
   return {};
 }
 
+/// The return operands named `present.*` (the cache outputs of an
+/// HF-optimum export), each with the value behind its output cast.
+struct PresentOutput {
+  unsigned index;
+  Value value;
+  Operation *cast = nullptr;
+};
+
+SmallVector<PresentOutput> presentOutputs(func::FuncOp f, func::ReturnOp ret) {
+  SmallVector<PresentOutput> out;
+  auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    auto name = names && i < names.size() ? dyn_cast<StringAttr>(names[i])
+                                          : StringAttr();
+    if (!name || !name.getValue().starts_with("present."))
+      continue;
+    PresentOutput p{unsigned(i), v};
+    if (auto c = v.getDefiningOp<CastOp>(); c && c->hasOneUse())
+      p.cast = c, p.value = c.getInput();
+    out.push_back(p);
+  }
+  return out;
+}
+
+StringAttr outputName(func::FuncOp f, unsigned index) {
+  auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+  return names && index < names.size() ? dyn_cast<StringAttr>(names[index])
+                                       : StringAttr();
+}
+
 BlockArgument namedArgument(func::FuncOp f, StringRef name) {
   for (BlockArgument arg : f.getArguments())
     if (auto n = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
@@ -131,9 +163,13 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
       if (auto p = matchPair(c, ret))
         pairs.push_back(*p);
     });
-    if (pairs.empty()) {
+    SmallVector<PresentOutput> presents;
+    if (pairs.empty() && context > 0)
+      presents = presentOutputs(f, ret);
+    if (pairs.empty() && presents.empty()) {
       f.emitError("no KV cache to keep resident: no input is concatenated "
-                  "with a one-position entry into an output");
+                  "with new entries into an output")
+          << (context > 0 ? ", and no output is named present.*" : "");
       return signalPassFailure();
     }
     BlockArgument pos = namedArgument(f, positions);
@@ -143,6 +179,8 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
       return signalPassFailure();
     }
     auto posType = cast<RankedTensorType>(pos.getType());
+    if (!presents.empty())
+      return writePrefill(f, ret, presents, pos);
     llvm::BitVector dropped(ret.getNumOperands());
     for (CachePair &p : pairs) {
       auto state = cast<RankedTensorType>(p.concat.getType());
@@ -151,11 +189,15 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
         f.emitError("input '") << positions << "' must hold integers";
         return signalPassFailure();
       }
-      if (posType.getRank() > 2 ||
-          posType.getNumElements() != state.getDimSize(0)) {
+      // One position per batch row and new entry: [B, n] ([B] when n = 1).
+      const int64_t rows = state.getDimSize(0);
+      const int64_t n = cast<RankedTensorType>(p.concat.getInputs()[1].getType())
+                            .getDimSize(p.concat.getAxis());
+      if (posType.getRank() > 2 || posType.getNumElements() != rows * n ||
+          (posType.getRank() == 2 && posType.getDimSize(0) != rows)) {
         f.emitError("input '") << positions << "' must hold one position per "
-                               << "batch row ([B] or [B, 1], B = "
-                               << state.getDimSize(0) << ")";
+                               << "batch row and new entry ([B, " << n
+                               << "], B = " << rows << ")";
         return signalPassFailure();
       }
       rewrite(f, p, pos);
@@ -172,12 +214,81 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
     }
   }
 
+  /// A prefill without a past: each present output [B, kv, S, hd] becomes
+  /// a state of `context` positions (named as the output, laid out as the
+  /// step's: K^T when attention reads it so) and a state_write of the S
+  /// entries at the positions; attention keeps reading the S entries.
+  void writePrefill(func::FuncOp f, func::ReturnOp ret,
+                    ArrayRef<PresentOutput> presents, Value pos) {
+    auto posType = cast<RankedTensorType>(pos.getType());
+    llvm::BitVector dropped(ret.getNumOperands());
+    for (const PresentOutput &p : presents)
+      dropped.set(p.index);
+    SmallVector<std::pair<StringAttr, Value>> entries;
+    for (const PresentOutput &p : presents) {
+      auto type = cast<RankedTensorType>(p.value.getType());
+      const int64_t rank = type.getRank();
+      if (rank < 3 || posType.getRank() != 2 ||
+          posType.getDimSize(0) != type.getDimSize(0) ||
+          posType.getDimSize(1) != type.getDimSize(rank - 2) ||
+          type.getDimSize(rank - 2) > context) {
+        f.emitError("output '")
+            << outputName(f, p.index).getValue() << "' is not "
+            << "[B, heads, S, head dim] with '" << positions << "' [B, S] and "
+            << "S at most the " << int64_t(context)
+            << " positions of the cache";
+        return signalPassFailure();
+      }
+      entries.push_back({outputName(f, p.index), p.value});
+    }
+    dropOutputs(f, ret, dropped);
+    for (const PresentOutput &p : presents)
+      if (p.cast)
+        p.cast->erase();
+    for (auto [name, entry] : entries)
+      writeEntries(f, name, entry, pos);
+  }
+
+  /// A new state argument named `name` holding `context` positions of
+  /// `entry`'s rows, and the state_write of `entry` into it.
+  void writeEntries(func::FuncOp f, StringAttr name, Value entry, Value pos) {
+    auto type = cast<RankedTensorType>(entry.getType());
+    const int64_t rank = type.getRank();
+    SmallVector<int64_t> shape(type.getShape());
+    shape[rank - 2] = context;
+    RankedTensorType state = type.clone(shape);
+    int64_t axis = rank - 2;
+    OpBuilder b(&getContext());
+    b.setInsertionPointAfterValue(entry);
+    Value update = entry;
+    if (!pathToTranspose(entry).empty()) { // kept as K^T, as in the step
+      state = swapLastTwo(state);
+      axis = rank - 1;
+      SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      std::swap(perm[rank - 2], perm[rank - 1]);
+      update = b.create<TransposeOp>(entry.getLoc(), swapLastTwo(type), entry,
+                                     b.getDenseI64ArrayAttr(perm));
+    }
+    const unsigned arg = f.getNumArguments();
+    (void)f.insertArgument(arg, state,
+                           b.getDictionaryAttr({
+                               b.getNamedAttr(kInputNameAttr, name),
+                               b.getNamedAttr(kStateAttr, b.getUnitAttr())}),
+                           entry.getLoc());
+    b.create<StateWriteOp>(entry.getLoc(), state, f.getArgument(arg), update,
+                           pos, axis);
+  }
+
   /// The input becomes the state (every position, the concat's type) and
   /// the concat a state_write into it; readers of the concat read the state.
+  /// The state is named after the cache output it replaces (present.*), as
+  /// a prefill's state is.
   void rewrite(func::FuncOp f, CachePair &p, Value pos) {
     Type state = p.concat.getType();
     p.past.setType(state);
     f.setArgAttr(p.past.getArgNumber(), kStateAttr, UnitAttr::get(&getContext()));
+    if (StringAttr name = outputName(f, p.outputs.front()))
+      f.setArgAttr(p.past.getArgNumber(), kInputNameAttr, name);
     if (p.pastCast)
       p.pastCast->getResult(0).replaceAllUsesWith(p.past);
     OpBuilder b(p.concat);
@@ -193,8 +304,9 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
   }
 
   /// A K cache that attention reads as K^T is kept transposed, [.., hd, L]:
-  /// the append writes a column, and no step transposes the whole cache.
-  /// The new entry [.., 1, hd] holds the same bytes as [.., hd, 1].
+  /// the append writes columns, and no step transposes the whole cache.
+  /// A step's one new entry [.., 1, hd] holds the same bytes as [.., hd, 1]
+  /// (a reshape); a prompt's n entries are transposed, n x hd, not L x hd.
   void keepTransposed(StateWriteOp write, BlockArgument state) {
     const int64_t rank = cast<RankedTensorType>(state.getType()).getRank();
     SmallVector<Operation *> path = pathToTranspose(write.getResult());
@@ -202,8 +314,17 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
       return;
     OpBuilder b(write);
     Value entry = write.getUpdate();
-    write.getUpdateMutable().assign(b.create<ReshapeOp>(
-        entry.getLoc(), swapLastTwo(entry.getType()), entry));
+    Type swapped = swapLastTwo(entry.getType());
+    Value columns;
+    if (cast<RankedTensorType>(entry.getType()).getDimSize(rank - 2) == 1) {
+      columns = b.create<ReshapeOp>(entry.getLoc(), swapped, entry);
+    } else {
+      SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      std::swap(perm[rank - 2], perm[rank - 1]);
+      columns = b.create<TransposeOp>(entry.getLoc(), swapped, entry,
+                                      b.getDenseI64ArrayAttr(perm));
+    }
+    write.getUpdateMutable().assign(columns);
     RankedTensorType transposed = swapLastTwo(state.getType());
     state.setType(transposed);
     write.getResult().setType(transposed);

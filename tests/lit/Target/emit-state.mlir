@@ -1,8 +1,9 @@
 // RUN: lpx-opt %s --lpx-compile="resident-kv=true chip=%S/../Inputs/test-chip.yaml" | lpx-translate --emit-program-text | FileCheck %s
 //
 // A K cache through the whole pipeline with lpx-resident-kv: the past input
-// becomes a state buffer of every position (1x2x4x4xf32, 128 bytes), not
-// bound to the host; the concat becomes a state_write on MEM whose result
+// becomes a state buffer of every position (1x2x4x4xf32, 128 bytes), named
+// as the present output it replaces, not bound to the host but bound as
+// state (format 3.2); the concat becomes a state_write on MEM whose result
 // is that buffer and whose operands are the entry and the position; the
 // negation reads the state. test-chip: 64-byte vectors, MEM one vector per
 // cycle: the 32-byte entry is 1 vector, so busy 1 (the whole state would
@@ -10,7 +11,7 @@
 // output; present is gone.
 // CHECK: buffers:
 // CHECK-NEXT: %0 node 0 @{{[0-9]+}} input 1x1xi64 position_ids
-// CHECK-NEXT: %1 node 0 @[[S:[0-9]+]] state 1x2x4x4xf32 past_key_values.0.key
+// CHECK-NEXT: %1 node 0 @[[S:[0-9]+]] state 1x2x4x4xf32 present.0.key
 // CHECK-NEXT: %2 node 0 @{{[0-9]+}} input 1x2x1x4xf32 k
 // CHECK-NEXT: %3 node 0 @{{[0-9]+}} output 1x2x4x4xf32 logits
 // CHECK-NEXT: node 0:

@@ -8,6 +8,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
 #include <type_traits>
 
 using namespace lpx::isa;
@@ -78,6 +79,60 @@ TEST(ProgramFile, RejectsWrongMagicTruncationAndNewerVersions) {
   otherMajor[4] = char(kFormatMajor + 1);
   EXPECT_THAT(errorOf(parseProgram(otherMajor, "f")),
               HasSubstr("this tool reads"));
+}
+
+/// tinyProgram whose input is written into a state "cache" f32 [1, 2] at
+/// position "pos" i64 [1, 1] (a one-entry state_write), with no state
+/// binding.
+pb::Program withUnboundState() {
+  pb::Program p = tinyProgram();
+  auto add = [&](const char *name, uint64_t addr, DType t,
+                 std::vector<int64_t> shape, pb::BufferKind kind) {
+    pb::Buffer *b = p.add_buffers();
+    b->set_name(name);
+    b->set_addr(addr);
+    b->set_dtype(uint32_t(t));
+    uint64_t n = 1;
+    for (int64_t d : shape)
+      b->add_shape(d), n *= uint64_t(d);
+    b->set_bytes(n * dtypeBytes(t));
+    b->set_kind(kind);
+    return uint32_t(p.buffers_size() - 1);
+  };
+  uint32_t update = add("k", 256, DType::F32, {1, 1}, pb::INPUT);
+  uint32_t pos = add("pos", 320, DType::I64, {1, 1}, pb::INPUT);
+  uint32_t state = add("cache", 4096, DType::F32, {1, 2}, pb::STATE);
+  for (auto [name, id] : {std::pair{"k", update}, std::pair{"pos", pos}}) {
+    pb::Binding *b = p.add_inputs();
+    b->set_name(name);
+    b->set_buffer(id);
+  }
+  pb::Instruction *w = p.add_instructions();
+  w->set_opcode(uint32_t(Opcode::StateWrite));
+  w->add_operands(update);
+  w->add_operands(pos);
+  w->set_result(state);
+  w->mutable_attributes()->mutable_axis()->set_axis(1);
+  return p;
+}
+
+TEST(ProgramFile, StateBindingsRequiredFrom32AndImpliedBefore) {
+  pb::Program p = withUnboundState();
+  EXPECT_THAT(check(p), HasSubstr("state buffer cache has no state binding"));
+  // A 3.1 file had no state bindings: its state buffers are bound whole.
+  std::string old = serializeProgram(p);
+  old[6] = char(1); // minor version, little-endian
+  auto loaded = parseProgram(old, "f");
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  ASSERT_EQ(loaded->program().states_size(), 1);
+  EXPECT_EQ(loaded->program().states(0).name(), "cache");
+  // Bound as state, the same program is a 3.2 one.
+  *p.add_states() = loaded->program().states(0);
+  EXPECT_EQ(check(p), "");
+  pb::Binding *twice = p.add_states(); // the same buffer as another state
+  *twice = p.states(0);
+  twice->set_name("cache2");
+  EXPECT_THAT(check(p), HasSubstr("buffer cache is bound twice"));
 }
 
 /// tinyProgram with two 16-byte f32 constants "w1" and "w2" (values 1..4
@@ -291,6 +346,49 @@ TEST(ProgramFile, InputPiecesTileTheWholeTensor) {
     llvm::Error e = verifyProgram(piecesProgram(bad), *chip);
     EXPECT_THAT(llvm::toString(std::move(e)), HasSubstr("gap or overlap"));
   }
+}
+
+/// Pieces of a [4, 4] tensor given as (shape, offsets) lists.
+static std::optional<std::string>
+gridOf(std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> ps,
+       std::vector<int64_t> &whole) {
+  std::vector<PieceBox> boxes;
+  for (auto &[shape, offsets] : ps)
+    boxes.push_back({shape, offsets});
+  return tileGrid(boxes, whole);
+}
+
+TEST(ProgramFile, PiecesMayTileAGrid) {
+  std::vector<int64_t> whole;
+  // 2 x 2 blocks of [2, 2]: the rows and columns of a product split
+  // across groups.
+  EXPECT_EQ(gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 2}}, {{2, 2}, {2, 0}},
+                    {{2, 2}, {2, 2}}},
+                   whole),
+            std::nullopt);
+  EXPECT_EQ(whole, (std::vector<int64_t>{4, 4}));
+  // Uneven blocks along each axis are a grid as long as they line up.
+  EXPECT_EQ(gridOf({{{3, 1}, {0, 0}}, {{3, 3}, {0, 1}}, {{1, 1}, {3, 0}},
+                    {{1, 3}, {3, 1}}},
+                   whole),
+            std::nullopt);
+  // A block missing leaves a gap; one given twice overlaps; rows 0-1 whole
+  // beside two blocks of rows 2-3 cover the tensor but are no grid (its
+  // cuts make 4 cells for 3 pieces); an offset past int64 is refused.
+  EXPECT_THAT(*gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 2}}, {{2, 2}, {2, 0}}},
+                      whole),
+              HasSubstr("gap"));
+  EXPECT_THAT(*gridOf({{{2, 2}, {0, 0}}, {{2, 2}, {0, 0}}, {{2, 2}, {0, 2}},
+                       {{2, 2}, {2, 0}}, {{2, 2}, {2, 2}}},
+                      whole),
+              HasSubstr("overlap"));
+  EXPECT_THAT(*gridOf({{{2, 4}, {0, 0}}, {{2, 2}, {2, 0}}, {{2, 2}, {2, 2}}},
+                      whole),
+              HasSubstr("gap"));
+  EXPECT_THAT(*gridOf({{{2, 4}, {0, 0}},
+                       {{2, 4}, {std::numeric_limits<int64_t>::max() - 1, 0}}},
+                      whole),
+              HasSubstr("out of range"));
 }
 
 TEST(ProgramFile, CopyPieceMovesTheRightBlock) {

@@ -21,7 +21,7 @@ struct StateProgram {
   StateProgram() {
     update = b.input("k", DType::F32, {1, 2, 1, 2});
     position = b.input("pos", DType::I64, {1, 1});
-    state = b.buffer("cache", DType::F32, {1, 2, 3, 2}, isa::pb::STATE);
+    state = b.state("cache", DType::F32, {1, 2, 3, 2});
     out = b.output("out", DType::F32, {1, 2, 3, 2});
     b.inst(Opcode::StateWrite, {update, position}, state, {2});
     b.inst(Opcode::Copy, {state}, out);
@@ -37,8 +37,9 @@ void setOffsets(google::protobuf::RepeatedField<int64_t> *offsets,
 
 /// The same cache split by head over 2 nodes, as lpx-partition splits a KV
 /// cache over a tensor-parallel group: one state buffer "cache" [1, 1, 3, 2]
-/// per node, each written by its node's state_write (node 1 receives the
-/// position), the update and the output bound in pieces by head.
+/// per node (bound as state in pieces by head), each written by its node's
+/// state_write (node 1 receives the position), the update and the output
+/// bound in pieces by head.
 struct SplitStateProgram {
   ProgramBuilder b{2};
   uint32_t state[2];
@@ -49,8 +50,8 @@ struct SplitStateProgram {
     for (uint32_t node : {0u, 1u}) {
       uint32_t k = b.input("k", DType::F32, {1, 1, 1, 2}, node);
       setOffsets(b.proto().mutable_inputs()->rbegin()->mutable_offsets(), node);
-      state[node] = b.buffer("cache", DType::F32, {1, 1, 3, 2}, isa::pb::STATE,
-                             node);
+      state[node] = b.state("cache", DType::F32, {1, 1, 3, 2}, node);
+      setOffsets(b.proto().mutable_states()->rbegin()->mutable_offsets(), node);
       b.inst(Opcode::StateWrite, {k, node ? posAt1 : pos}, state[node], {2},
              node);
     }
@@ -127,6 +128,20 @@ TEST(State, PositionOutsideTheStateIsAnError) {
             std::string::npos);
 }
 
+namespace {
+/// The verifier's error for a state_write of an update and positions of
+/// these shapes into a state [1, 2, 3, 2]; empty if it is accepted.
+std::string writeError(std::vector<int64_t> update, std::vector<int64_t> pos) {
+  ProgramBuilder b;
+  uint32_t k = b.input("k", DType::F32, update);
+  uint32_t p = b.input("pos", DType::I64, pos);
+  uint32_t s = b.state("cache", DType::F32, {1, 2, 3, 2});
+  b.inst(Opcode::StateWrite, {k, p}, s, {2});
+  auto lp = b.load();
+  return lp ? std::string() : llvm::toString(lp.takeError());
+}
+} // namespace
+
 TEST(State, VerifierKeepsStateToStateWrite) {
   { // a state written by another opcode
     StateProgram sp;
@@ -156,15 +171,77 @@ TEST(State, VerifierKeepsStateToStateWrite) {
     EXPECT_NE(llvm::toString(lp.takeError()).find("overlaps buffer cache; a state buffer shares no byte"),
               std::string::npos);
   }
-  { // an update of the wrong shape
-    ProgramBuilder b;
-    uint32_t k = b.input("k", DType::F32, {1, 2, 2, 2});
-    uint32_t p = b.input("pos", DType::I64, {1, 1});
-    uint32_t s = b.buffer("cache", DType::F32, {1, 2, 3, 2}, isa::pb::STATE);
-    b.inst(Opcode::StateWrite, {k, p}, s, {2});
-    auto lp = b.load();
+  // An update of more positions than the state holds; two positions
+  // written with one position per row.
+  EXPECT_NE(writeError({1, 2, 4, 2}, {1, 4}).find("update must have the state's"),
+            std::string::npos);
+  EXPECT_NE(writeError({1, 2, 2, 2}, {1, 1}).find("position must be [B, n]"),
+            std::string::npos);
+  { // a state buffer the program does not bind as state
+    StateProgram sp;
+    sp.b.proto().clear_states();
+    auto lp = sp.b.load();
     ASSERT_FALSE(bool(lp));
-    EXPECT_NE(llvm::toString(lp.takeError()).find("update must have the state's"),
+    EXPECT_NE(llvm::toString(lp.takeError()).find("state buffer cache has no state binding"),
               std::string::npos);
   }
+}
+
+namespace {
+/// A prefill's write: two positions [1, 2, 2, 2] into the same state.
+struct PrefillProgram {
+  ProgramBuilder b;
+  PrefillProgram() {
+    uint32_t k = b.input("k", DType::F32, {1, 2, 2, 2});
+    uint32_t pos = b.input("pos", DType::I64, {1, 2});
+    uint32_t s = b.state("cache", DType::F32, {1, 2, 3, 2});
+    uint32_t out = b.output("out", DType::F32, {1, 2, 3, 2});
+    b.inst(Opcode::StateWrite, {k, pos}, s, {2});
+    b.inst(Opcode::Copy, {s}, out);
+  }
+};
+} // namespace
+
+TEST(State, PrefillWritesEveryPositionThenHandsTheStateToTheStep) {
+  PrefillProgram pp;
+  StateProgram sp;
+  // Both lay the state out alike: the builders place 'cache' third.
+  auto prefill = pp.b.load();
+  auto stepProg = sp.b.load();
+  ASSERT_TRUE(bool(prefill) && bool(stepProg));
+  auto pm = Machine::load(*prefill);
+  auto m = Machine::load(*stepProg);
+  ASSERT_TRUE(bool(pm) && bool(m));
+  // Positions 0 and 1 of head 0 get (1, 2) and (3, 4); of head 1 (5, 6), (7, 8).
+  auto out = pm->run({tensor<float>("k", DType::F32, {1, 2, 2, 2},
+                                    {1, 2, 3, 4, 5, 6, 7, 8}),
+                      tensor<int64_t>("pos", DType::I64, {1, 2}, {0, 1})});
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  EXPECT_EQ(valuesOf<float>((*out)[0].data),
+            (std::vector<float>{1, 2, 3, 4, 0, 0, 5, 6, 7, 8, 0, 0}));
+  ASSERT_FALSE(bool(pm->handStateTo(*m)));
+  // The step appends position 2 to what the prefill wrote.
+  EXPECT_EQ(runStep(*m, 2, {9, 9, 9, 9}),
+            (std::vector<float>{1, 2, 3, 4, 9, 9, 5, 6, 7, 8, 9, 9}));
+}
+
+TEST(State, HandingStateToAProgramThatPlacesItElsewhereIsAnError) {
+  PrefillProgram pp;
+  ProgramBuilder other; // the same state, one buffer placed before it
+  uint32_t k = other.input("k", DType::F32, {1, 2, 1, 2});
+  uint32_t pad = other.input("pad", DType::F32, {64});
+  uint32_t pos = other.input("pos", DType::I64, {1, 1});
+  uint32_t s = other.state("cache", DType::F32, {1, 2, 3, 2});
+  other.inst(Opcode::StateWrite, {k, pos}, s, {2});
+  other.inst(Opcode::Neg, {pad}, other.output("out", DType::F32, {64}));
+  auto a = pp.b.load();
+  auto b = other.load();
+  ASSERT_TRUE(bool(a) && bool(b)) << llvm::toString(b.takeError());
+  auto ma = Machine::load(*a);
+  auto mb = Machine::load(*b);
+  ASSERT_TRUE(bool(ma) && bool(mb));
+  llvm::Error e = ma->handStateTo(*mb);
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("state 'cache' is f32[1,2,3,2] in 1 piece: node 0 @"),
+            std::string::npos);
 }

@@ -188,6 +188,9 @@ TEST(ExecutionTraceTest, StateWriteMovesTheUpdateAndNoHostIo) {
   uint32_t k = b.buffer("k", 0, 65536, DType::F32, {1, 2, 1, 80}, isa::pb::INPUT);
   uint32_t pos = b.buffer("pos", 0, 69632, DType::I64, {1, 1}, isa::pb::INPUT);
   uint32_t state = b.buffer("cache", 0, 0, DType::F32, {1, 2, 64, 80}, isa::pb::STATE);
+  auto *stateBinding = b.proto().add_states();
+  stateBinding->set_name("cache");
+  stateBinding->set_buffer(state);
   for (auto [name, id] : {std::pair{"k", k}, std::pair{"pos", pos}}) {
     auto *bind = b.proto().add_inputs();
     bind->set_name(name);

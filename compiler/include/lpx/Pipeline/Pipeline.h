@@ -17,6 +17,9 @@ struct CompileOptions {
   bool residentKV = false; // KV cache resident in SRAM (lpx-resident-kv)
   unsigned tp = 0;         // chips per tensor-parallel group; 0: chosen
   unsigned pp = 0;         // pipeline stages; 0: chosen
+  /// With residentKV: the cache positions of a prefill exported without a
+  /// past (its present outputs become states this long); 0: none.
+  int64_t kvContext = 0;
 };
 
 /// How far the pipeline goes: each IR level can be stopped at and printed.

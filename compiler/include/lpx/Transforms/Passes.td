@@ -38,25 +38,40 @@ def ResidentKV : Pass<"lpx-resident-kv", "mlir::func::FuncOp"> {
   let summary = "Keep a decoder's KV cache resident in SRAM, appended in place";
   let description = [{
     Stays at IR level 1. Every pair of a cache input, a concat of it with
-    the new token's entry along a non-batch axis and the concat's result
-    returned as an output (`past_key_values.{i}.key` -> Concat ->
-    `present.{i}.key` in an HF-optimum export; the input and the output may
-    sit behind the casts of lpx-convert-types) becomes resident state: the
-    input turns into a state argument (`lpx_graph.state`) of the concat's
-    type, holding every position, and the concat into
-    `lpx_graph.state_write` of the new entry at the position read at run
-    time from the `positions` input; the output is dropped. Readers of the
-    concat read the whole state; a cache that reaches attention's
-    transpose of its last two dims through reshapes and broadcasts alone
-    (K^T, after repeat_kv) is kept transposed, so the append writes a
-    column and no step transposes the cache. The positions not yet
-    written must be masked by the model (the exported decoders mask them
-    with their attention_mask), so a step's results are the model's. A function with
-    no such pair, or without the positions input, is an error.
+    the new entries along a non-batch axis (one position for a decode
+    step; S for a step of S tokens, `lpx models export --prompt S
+    --context L` with S < L) and the concat's result returned as an
+    output (`past_key_values.{i}.key` -> Concat -> `present.{i}.key` in an
+    HF-optimum export; the input and the output may sit behind the casts
+    of lpx-convert-types) becomes resident state: the input turns into a
+    state argument (`lpx_graph.state`) named as the output, of the
+    concat's type, holding every position, and the concat into
+    `lpx_graph.state_write` of the new entries at the positions read at
+    run time from the `positions` input ([B, S]); the output is dropped.
+    Readers of the concat read the whole state; a cache that reaches
+    attention's transpose of its last two dims through reshapes and
+    broadcasts alone (K^T, after repeat_kv) is kept transposed, so the
+    append writes columns and no step transposes the cache. The positions
+    not yet written must be masked by the model (the exported decoders
+    mask them with their attention_mask), so a step's results are the
+    model's.
+
+    With `context` = L, a function with no such pair (the prefill of a
+    prompt exported without a past, `--prompt S --context S`) has each
+    output named `present.*` ([B, heads, S, head dim], behind a cast or
+    not) dropped and written by `lpx_graph.state_write` at the positions
+    into a new state argument of L positions, named as the output and laid
+    out as the step's (K^T when attention reads it so). Attention keeps
+    reading the S entries it computed, so the prefill costs what it did;
+    its step then continues from the same states (names, shapes, layout).
+    A function with neither, or without the positions input, is an error.
   }];
   let options = [
     Option<"positions", "positions", "std::string", "\"position_ids\"",
            "Name of the input holding each batch row's current position">,
+    Option<"context", "context", "int64_t", "0",
+           "Cache positions of a prefill exported without a past: its "
+           "present.* outputs become states of this many positions (0: none)">,
   ];
   let dependentDialects = ["::lpx::graph::GraphDialect"];
 }

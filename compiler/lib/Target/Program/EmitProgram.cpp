@@ -75,14 +75,10 @@ public:
         return f.emitError("argument ") << n << " has no SRAM address; run "
                                                "lpx-allocate-sram first";
       // Resident state lives in SRAM across runs; the host never sees it.
-      if (f.getArgAttr(arg.getArgNumber(), graph::kStateAttr)) {
-        addBuffer(arg, n, part::getNodeOfValue(arg), addr.getInt(),
-                  isa::pb::STATE);
-        continue;
-      }
-      uint32_t id = addBuffer(arg, n, part::getNodeOfValue(arg),
-                              addr.getInt(), isa::pb::INPUT);
-      auto *bind = program.add_inputs();
+      const bool state = bool(f.getArgAttr(arg.getArgNumber(), graph::kStateAttr));
+      uint32_t id = addBuffer(arg, n, part::getNodeOfValue(arg), addr.getInt(),
+                              state ? isa::pb::STATE : isa::pb::INPUT);
+      auto *bind = state ? program.add_states() : program.add_inputs();
       bind->set_name(isa::validUtf8(n));
       bind->set_buffer(id);
       if (auto offsets = f.getArgAttrOfType<DenseI64ArrayAttr>(

@@ -16,9 +16,12 @@ namespace lpx::isa {
 // 3: constant data in 64-byte-aligned data sections after the payload
 // (Constant.offset and size) instead of inside the message, so a program
 // of any size can be written and read; 3.0 holds everything of 2.2.
-// 3 minors: 1 Program.tp and pp, the placement the partition chose.
+// 3 minors: 1 Program.tp and pp, the placement the partition chose;
+// 2 a tensor's bound pieces may cut several axes (a grid, isa::tileGrid),
+// and Program.states, the resident state a program expects, bound by name
+// (a 3.0/3.1 file's state buffers are read as bound whole, by buffer name).
 inline constexpr uint16_t kFormatMajor = 3;
-inline constexpr uint16_t kFormatMinor = 1;
+inline constexpr uint16_t kFormatMinor = 2;
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.
 inline constexpr char kMagic[4] = {'L', 'P', 'X', 'B'};
 inline constexpr unsigned kHeaderBytes = 16;

@@ -34,6 +34,13 @@ public:
   run(const std::vector<HostTensor> &inputs);
   /// Zeroes every state buffer, as after load: a new sequence starts.
   void reset();
+  /// Hands this machine's resident state to `next`, whose program must
+  /// expect the same state (isa::checkSameState: names, shapes, types, and
+  /// per piece node, address and offsets), so that on the chip the state
+  /// stays where it is and `next`'s program continues from it (a prefill,
+  /// then decode steps). Here the machines' memories are apart, so the
+  /// state's bytes are copied. Other bytes of `next` are left alone.
+  llvm::Error handStateTo(Machine &next) const;
 
 private:
   explicit Machine(const isa::VerifiedProgram &prog) : prog(&prog) {}

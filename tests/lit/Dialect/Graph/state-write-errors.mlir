@@ -16,8 +16,24 @@ func.func @batch_axis(%s: tensor<1x2x4x4xf32> {lpx_graph.state}, %k: tensor<1x2x
 
 // -----
 
-func.func @update_shape(%s: tensor<1x2x4x4xf32> {lpx_graph.state}, %k: tensor<1x2x2x4xf32>, %p: tensor<1x1xi64>) -> tensor<1x2x4x4xf32> {
-  // expected-error @below {{update must be 1x2x1x4 of the state's element type, not 1x2x2x4}}
+func.func @update_shape(%s: tensor<1x2x4x4xf32> {lpx_graph.state}, %k: tensor<1x2x2x3xf32>, %p: tensor<1x2xi64>) -> tensor<1x2x4x4xf32> {
+  // expected-error @below {{update must be the state's shape 1x2x4x4 with 1 to 4 positions along axis 2, of the state's element type, not 1x2x2x3}}
+  %0 = lpx_graph.state_write %k, %p into %s {axis = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<1x2x2x3xf32>, tensor<1x2xi64>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+func.func @too_many_positions(%s: tensor<1x2x4x4xf32> {lpx_graph.state}, %k: tensor<1x2x5x4xf32>, %p: tensor<1x5xi64>) -> tensor<1x2x4x4xf32> {
+  // expected-error @below {{with 1 to 4 positions along axis 2}}
+  %0 = lpx_graph.state_write %k, %p into %s {axis = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<1x2x5x4xf32>, tensor<1x5xi64>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+func.func @one_position_for_two(%s: tensor<1x2x4x4xf32> {lpx_graph.state}, %k: tensor<1x2x2x4xf32>, %p: tensor<1x1xi64>) -> tensor<1x2x4x4xf32> {
+  // expected-error @below {{position must be [B, n] (or [B] when n = 1) with B = 1 and n = 2 positions written}}
   %0 = lpx_graph.state_write %k, %p into %s {axis = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<1x2x2x4xf32>, tensor<1x1xi64>) -> tensor<1x2x4x4xf32>
   return %0 : tensor<1x2x4x4xf32>
 }
@@ -25,7 +41,7 @@ func.func @update_shape(%s: tensor<1x2x4x4xf32> {lpx_graph.state}, %k: tensor<1x
 // -----
 
 func.func @positions(%s: tensor<2x2x4x4xf32> {lpx_graph.state}, %k: tensor<2x2x1x4xf32>, %p: tensor<1x1xi64>) -> tensor<2x2x4x4xf32> {
-  // expected-error @below {{position must be [B] or [B, 1] with B = 2}}
+  // expected-error @below {{position must be [B, n] (or [B] when n = 1) with B = 2 and n = 1}}
   %0 = lpx_graph.state_write %k, %p into %s {axis = 2 : i64} : (tensor<2x2x4x4xf32>, tensor<2x2x1x4xf32>, tensor<1x1xi64>) -> tensor<2x2x4x4xf32>
   return %0 : tensor<2x2x4x4xf32>
 }

@@ -259,18 +259,27 @@ LogicalResult StateWriteOp::verify() {
   if (axis < 1 || axis >= rank)
     return emitOpError("axis ") << axis << " must index a non-batch dim of "
                                 << shapeStr(state.getShape());
+  // The update holds n positions (1 for a decode step, a prompt's S for a
+  // prefill) of the state's shape otherwise.
+  const int64_t n = update.getRank() == rank ? update.getDimSize(axis) : 0;
   SmallVector<int64_t> want(state.getShape());
-  want[axis] = 1;
+  want[axis] = n;
   if (update.getElementType() != state.getElementType() ||
-      update.getShape() != ArrayRef<int64_t>(want))
-    return emitOpError("update must be ")
-           << shapeStr(want) << " of the state's element type, not "
+      update.getShape() != ArrayRef<int64_t>(want) || n < 1 ||
+      n > state.getDimSize(axis))
+    return emitOpError("update must be the state's shape ")
+           << shapeStr(state.getShape()) << " with 1 to "
+           << state.getDimSize(axis) << " positions along axis " << axis
+           << ", of the state's element type, not "
            << shapeStr(update.getShape());
   if (!position.getElementType().isInteger(64) &&
       !position.getElementType().isInteger(32))
     return emitOpError("position must be i32 or i64");
-  if (position.getRank() > 2 || position.getNumElements() != state.getDimSize(0))
-    return emitOpError("position must be [B] or [B, 1] with B = ")
-           << state.getDimSize(0);
+  const int64_t rows = state.getDimSize(0);
+  if (position.getRank() > 2 || position.getNumElements() != rows * n ||
+      (position.getRank() == 1 && n != 1) ||
+      (position.getRank() == 2 && position.getDimSize(0) != rows))
+    return emitOpError("position must be [B, n] (or [B] when n = 1) with B = ")
+           << rows << " and n = " << n << " positions written";
   return success();
 }

@@ -97,6 +97,12 @@ public:
     return bind(program.add_outputs(), name,
                 buffer(name, t, shape, isa::pb::OUTPUT, node));
   }
+  /// A resident state buffer, bound as state `name` (format 3.2).
+  uint32_t state(const std::string &name, isa::DType t,
+                 const std::vector<int64_t> &shape, uint32_t node = 0) {
+    return bind(program.add_states(), name,
+                buffer(name, t, shape, isa::pb::STATE, node));
+  }
   template <typename T>
   uint32_t constant(const std::string &name, isa::DType t,
                     const std::vector<int64_t> &shape,

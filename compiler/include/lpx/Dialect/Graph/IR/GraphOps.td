@@ -628,15 +628,16 @@ def Graph_DetOp : Graph_Op<"det", [Pure, InferTypeOpAdaptor,
 
 def Graph_StateWriteOp : Graph_Op<"state_write",
                                   [Lpx_Instruction<"StateWrite", 1>]> {
-  let summary = "Write one position of resident state in place (a KV cache append)";
+  let summary = "Write positions of resident state in place (a KV cache append)";
   let description = [{
     `state` is a function argument marked `lpx_graph.state`: a buffer that
     stays in SRAM across runs (zero when the program is loaded) and is never
-    bound to the host. For every batch row b, `update` (the state's shape
-    with dim `axis` of 1) is written at index `position[b]` of dim `axis`;
-    the result is the whole state after the write, in the state's own
-    buffer (no copy). `position` holds one integer per batch row ([B] or
-    [B, 1]). Not pure: it writes memory that outlives the run. Made by
+    bound to the host. `update` has the state's shape except n positions
+    along dim `axis` (n = 1 for a decode step, a prompt's length for a
+    prefill); for every batch row b and i < n, entry i is written at index
+    `position[b, i]` of dim `axis`. The result is the whole state after the
+    write, in the state's own buffer (no copy). `position` is [B, n], or [B]
+    when n = 1. Not pure: it writes memory that outlives the run. Made by
     `lpx-resident-kv`; the program opcode is `state_write`.
     ```mlir
     %s = lpx_graph.state_write %k, %pos into %state {axis = 2 : i64}

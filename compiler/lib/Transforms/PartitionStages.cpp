@@ -1,0 +1,162 @@
+//===- PartitionStages.cpp - Pipeline stages of consecutive ops -----------===//
+//
+// See PartitionStages.h. One walk in program order per stage count; the
+// fewest stages that fit are found by a binary search over counts.
+//
+//===----------------------------------------------------------------------===//
+#include "PartitionStages.h"
+#include "PartitionShard.h"
+
+#include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Target/ISABridge.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace lpx;
+using namespace lpx::graph;
+
+namespace {
+uint64_t bytesOf(Value v) { return tensorDescOf(v.getType()).bytes(); }
+
+/// The constant `v` is when it is a weight seen for the first time: i32/i64
+/// constants are positions, shapes and mask ranges, which differ between a
+/// model's prefill and its step; weights alone decide the stages, so both
+/// cut their layers alike and hold the same KV state on the same chips.
+ConstantOp newWeight(Value v, llvm::DenseSet<Operation *> &seen) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  Type element = c ? c.getType().getElementType() : Type();
+  if (!c || element.isInteger(64) || element.isInteger(32) ||
+      !seen.insert(c).second)
+    return nullptr;
+  return c;
+}
+} // namespace
+
+SmallVector<Operation *> lpx::placedOps(func::FuncOp f) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : f.getBody().front().without_terminator())
+    if (!llvm::isa<ConstantOp>(op))
+      ops.push_back(&op);
+  return ops;
+}
+
+bool lpx::isResidualAdd(Operation *op) {
+  auto add = dyn_cast<AddOp>(op);
+  if (!add || add.getLhs().getType() != add.getType() ||
+      add.getRhs().getType() != add.getType() || add.getType().getRank() < 2)
+    return false;
+  return !add.getResult().hasOneUse();
+}
+
+SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
+                                     uint64_t stageBytes) {
+  llvm::DenseSet<Operation *> seen;
+  uint64_t total = 0, sofar = 0;
+  bool residuals = false;
+  for (Operation *op : ops) {
+    residuals = residuals || isResidualAdd(op);
+    for (Value v : op->getOperands())
+      if (ConstantOp c = newWeight(v, seen))
+        total += bytesOf(c);
+  }
+  seen.clear();
+  SmallVector<StageSpan> spans;
+  int64_t s = 0;
+  bool due = false, empty = true; // empty: stage s holds no weight yet
+  auto account = [&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (ConstantOp c = newWeight(v, seen)) {
+        sofar += bytesOf(c);
+        empty = false;
+      }
+  };
+  // An LM head's spread result, and the pointwise ops between it and the
+  // return (the logits' cast), which run on its pieces.
+  llvm::DenseMap<Value, StageSpan> spreadResults;
+  for (Operation *op : ops) {
+    auto from = llvm::find_if(op->getOperands(), [&](Value v) {
+      return spreadResults.count(v);
+    });
+    if (from != op->operand_end() && op->getNumResults() == 1 &&
+        returnedAs(op->getResult(0))) {
+      spans.push_back(spreadResults.lookup(*from));
+      spreadResults[op->getResult(0)] = spans.back();
+      account(op);
+      continue;
+    }
+    ConstantOp table = pp > 1 ? spreadableTable(op) : nullptr;
+    // An LM head's logits stay with it (in pieces) as program outputs.
+    Value out = table ? returnedAs(op->getResult(0)) : nullptr;
+    uint64_t bytes = table ? bytesOf(table) + (out ? bytesOf(out) : 0) : 0;
+    uint64_t stages = table && !seen.contains(table) && stageBytes
+                          ? (bytes + stageBytes - 1) / stageBytes
+                          : 0;
+    if (stages >= 2) {
+      // A fresh stage (its readers' other values cross to it), then as
+      // many as hold it; the ops after it start the next one.
+      if (!empty && s + 1 < pp)
+        ++s;
+      int64_t count = std::min<int64_t>(int64_t(stages), pp - s);
+      spans.push_back({s, count});
+      if (out)
+        spreadResults[op->getResult(0)] = spans.back();
+      account(op);
+      if (s + count < pp) {
+        s += count;
+        empty = true;
+      }
+      due = false;
+      continue;
+    }
+    spans.push_back({s, 1});
+    account(op);
+    due = due ||
+          (s + 1 < pp && sofar * uint64_t(pp) >= total * uint64_t(s + 1));
+    if (due && (!residuals || isResidualAdd(op))) {
+      ++s;
+      due = false;
+      empty = true;
+    }
+  }
+  return spans;
+}
+
+int64_t lpx::stagesNeeded(func::FuncOp f, int64_t tp, uint64_t usable,
+                          int64_t most) {
+  SmallVector<Operation *> ops = placedOps(f);
+  Operation *ret = f.getBody().front().getTerminator();
+  llvm::DenseSet<Value> outputs(ret->operand_begin(), ret->operand_end());
+  // The fullest stage's resident bytes, over tp chips: its weights, the
+  // inputs it reads first, the outputs it computes; a spread op's over all
+  // of its stages.
+  auto fullest = [&](int64_t pp) {
+    SmallVector<StageSpan> spans = stagesOf(ops, pp, usable * uint64_t(tp));
+    SmallVector<uint64_t> bytes(pp, 0);
+    llvm::DenseSet<Value> seen;
+    for (auto [op, span] : llvm::zip(ops, spans)) {
+      uint64_t resident = 0;
+      for (Value v : op->getOperands())
+        if ((v.getDefiningOp<ConstantOp>() || llvm::isa<BlockArgument>(v)) &&
+            seen.insert(v).second)
+          resident += bytesOf(v);
+      if (outputs.contains(op->getResult(0)))
+        resident += bytesOf(op->getResult(0));
+      for (int64_t st = span.first; st < span.first + span.count; ++st)
+        bytes[st] += (resident + span.count - 1) / span.count;
+    }
+    return *llvm::max_element(bytes) / uint64_t(tp);
+  };
+  int64_t lo = 1, hi = most; // the first count that fits is in [lo, hi]
+  if (fullest(hi) > usable)
+    return 0;
+  while (lo < hi) {
+    int64_t mid = (lo + hi) / 2;
+    if (fullest(mid) <= usable)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
