@@ -1,11 +1,13 @@
 //===- ConvertTypes.cpp - Weights and activations in chosen formats -------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cmath>
+#include <cstring>
 
 namespace lpx {
 #define GEN_PASS_DEF_CONVERTTYPES
@@ -38,20 +40,61 @@ bool isFloatTensor(Type t) {
   return r && isa<FloatType>(r.getElementType());
 }
 
+/// The float values of a constant held in a blob, one at a time, read from
+/// its bytes (no dense copy is made).
+struct BlobFloats {
+  ArrayRef<char> bytes;
+  const llvm::fltSemantics &sem;
+  unsigned width; // bytes per element
+  BlobFloats(ElementsAttr w)
+      : bytes(*weightBytes(w)),
+        sem(cast<FloatType>(w.getElementType()).getFloatSemantics()),
+        width(w.getElementType().getIntOrFloatBitWidth() / 8) {}
+  size_t size() const { return bytes.size() / width; }
+  APFloat operator[](size_t i) const {
+    uint64_t raw = 0;
+    std::memcpy(&raw, bytes.data() + i * width, width); // little-endian host
+    return APFloat(sem, APInt(width * 8, raw));
+  }
+};
+
+/// Calls `each` with every value of a float weight, dense or in a blob.
+void forEachFloat(ElementsAttr w, llvm::function_ref<void(const APFloat &)> each) {
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(w)) {
+    for (const APFloat &v : dense.getValues<APFloat>())
+      each(v);
+    return;
+  }
+  BlobFloats values(w);
+  for (size_t i = 0, n = values.size(); i < n; ++i)
+    each(values[i]);
+}
+
 /// A weight quantized to int8 with one symmetric scale for the tensor:
-/// q = round(w / s), s = max|w| / 127. Returns the int8 constant and s.
-std::pair<ElementsAttr, double> quantizeInt8(DenseFPElementsAttr w) {
+/// q = round(w / s), s = max|w| / 127. Returns the int8 constant and s; a
+/// weight in a blob gives one in a blob.
+std::pair<ElementsAttr, double> quantizeInt8(ElementsAttr w) {
   double maxAbs = 0;
-  for (const APFloat &v : w.getValues<APFloat>())
+  forEachFloat(w, [&](const APFloat &v) {
     maxAbs = std::max(maxAbs, std::fabs(v.convertToDouble()));
+  });
   double scale = maxAbs > 0 ? maxAbs / 127.0 : 1.0;
-  SmallVector<int8_t> q;
-  q.reserve(w.getNumElements());
-  for (const APFloat &v : w.getValues<APFloat>())
-    q.push_back(int8_t(std::lround(v.convertToDouble() / scale)));
   auto type = RankedTensorType::get(
       cast<RankedTensorType>(w.getType()).getShape(),
       IntegerType::get(w.getContext(), 8));
+  if (isBlobWeight(w)) {
+    WeightBuffer out(size_t(w.getNumElements()));
+    int8_t *q = reinterpret_cast<int8_t *>(out.data().data());
+    forEachFloat(w, [&](const APFloat &v) {
+      *q++ = int8_t(std::lround(v.convertToDouble() / scale));
+    });
+    return {std::move(out).take(type, derivedName(w, ".i8")), scale};
+  }
+  SmallVector<int8_t> q;
+  q.reserve(w.getNumElements());
+  forEachFloat(w, [&](const APFloat &v) {
+    q.push_back(int8_t(std::lround(v.convertToDouble() / scale)));
+  });
   return {DenseElementsAttr::get(type, ArrayRef<int8_t>(q)), scale};
 }
 
@@ -63,22 +106,43 @@ std::string formatName(Type t) {
   return s;
 }
 
+/// `v` rounded to `sem` (nearest even), as bits.
+APInt roundTo(const APFloat &v, const llvm::fltSemantics &sem) {
+  APFloat x = v;
+  bool lost;
+  x.convert(sem, APFloat::rmNearestTiesToEven, &lost);
+  return x.bitcastToAPInt();
+}
+
+/// A weight in a blob rounded to `to`, in a new blob.
+ElementsAttr convertBlob(ElementsAttr value, FloatType to) {
+  const llvm::fltSemantics &sem = to.getFloatSemantics();
+  unsigned width = to.getWidth() / 8;
+  BlobFloats values(value);
+  WeightBuffer out(values.size() * width);
+  char *p = out.data().data();
+  for (size_t i = 0, n = values.size(); i < n; ++i, p += width) {
+    uint64_t bits = roundTo(values[i], sem).getZExtValue();
+    std::memcpy(p, &bits, width); // little-endian host
+  }
+  return std::move(out).take(withElement(value.getType(), to),
+                             derivedName(value, "." + formatName(to)));
+}
+
 /// The constant's values rounded to `to` (nearest even), or null if it has
 /// no values to convert.
 ElementsAttr convertConstant(ElementsAttr value, FloatType to) {
   if (isShapeOnly(value))
     return shapeOnlyFrom(value, withElement(value.getType(), to),
                          "." + formatName(to));
+  if (isBlobWeight(value) && isa<FloatType>(value.getElementType()))
+    return convertBlob(value, to);
   auto dense = dyn_cast<DenseFPElementsAttr>(value);
   if (!dense)
     return nullptr;
   const llvm::fltSemantics &sem = to.getFloatSemantics();
-  return dense.mapValues(to, [&](const APFloat &v) {
-    APFloat x = v;
-    bool lost;
-    x.convert(sem, APFloat::rmNearestTiesToEven, &lost);
-    return x.bitcastToAPInt();
-  });
+  return dense.mapValues(
+      to, [&](const APFloat &v) { return roundTo(v, sem); });
 }
 
 /// Float ops that carry values from integers back to integers only
@@ -133,11 +197,13 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
 
   /// Replaces a float weight by int8 values and multiplies every MatMul
   /// reading it by the scale (in the activations' format, or the weight's).
-  LogicalResult quantizeWeight(ConstantOp c, FloatType act) {
+  LogicalResult quantizeWeight(ConstantOp c, FloatType act,
+                               WeightHolders &holders) {
     ElementsAttr value = c.getValue();
-    auto dense = dyn_cast<DenseFPElementsAttr>(value);
+    bool hasValues = isa<DenseFPElementsAttr>(value) ||
+                     (isBlobWeight(value) && isa<FloatType>(value.getElementType()));
     bool shapeOnly = isShapeOnly(value);
-    if (!dense && !shapeOnly)
+    if (!hasValues && !shapeOnly)
       return c.emitOpError("has no values to quantize");
     // A shape-only weight stays so, and so does its scale: one comes from
     // the values of the other.
@@ -148,10 +214,9 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
                                            IntegerType::get(c.getContext(), 8)),
                         ".i8");
     else
-      std::tie(q, scale) = quantizeInt8(dense);
+      std::tie(q, scale) = quantizeInt8(value);
     Type floatElem = act ? Type(act) : value.getElementType();
-    c.setValueAttr(q);
-    c.getResult().setType(cast<RankedTensorType>(q.getType()));
+    holders.setValue(c, q);
     for (Operation *user : llvm::make_early_inc_range(c->getUsers())) {
       auto mm = cast<MatMulOp>(user);
       OpBuilder b(mm->getContext());
@@ -210,6 +275,8 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
       }
     }
     llvm::DenseSet<Operation *> keep = integerIslands(body);
+    WeightHolders holders(f);
+    llvm::DenseMap<std::pair<Attribute, Type>, ElementsAttr> convertedOf;
     for (Operation &op : body.without_terminator()) {
       if (op.getNumResults() != 1 ||
           !isFloatTensor(op.getResult(0).getType()) || keep.contains(&op))
@@ -222,20 +289,23 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
                                     use.getOperandNumber() == 1;
                            });
         if (onlyWeights && int8Weights) {
-          if (failed(quantizeWeight(c, act)))
+          if (failed(quantizeWeight(c, act, holders)))
             return signalPassFailure();
           continue;
         }
         FloatType to = onlyWeights && wgt ? wgt : act;
         if (!to)
           continue;
-        ElementsAttr converted = convertConstant(c.getValue(), to);
+        // Constants sharing a value (clones for integer islands) share
+        // the converted one too.
+        ElementsAttr &converted = convertedOf[{c.getValue(), to}];
+        if (!converted)
+          converted = convertConstant(c.getValue(), to);
         if (!converted) {
           c.emitOpError("has no values to convert to another format");
           return signalPassFailure();
         }
-        c.setValueAttr(converted);
-        v.setType(converted.getType());
+        holders.setValue(c, converted);
         continue;
       }
       // Entry casts already produce the activation format; the model's own

@@ -1,6 +1,7 @@
 //===- GraphDecompose.cpp - Composite graph ops into chip ops -------------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -38,21 +39,19 @@ ElementsAttr transposedConstant(ConstantOp c, RankedTensorType type) {
                ? shapeOnlyFrom(c.getValue(), type, ".T")
                : nullptr;
   auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-  if (!dense)
-    return nullptr;
-  if (dense.isSplat())
+  if (dense && dense.isSplat())
     return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  if (bits % 8 != 0)
+  std::optional<ArrayRef<char>> raw = weightBytes(c.getValue());
+  if (!raw)
     return nullptr;
-  size_t eb = bits / 8;
+  size_t eb = type.getElementType().getIntOrFloatBitWidth() / 8;
   int64_t rows = type.getDimSize(1), cols = type.getDimSize(0); // of input
-  ArrayRef<char> raw = dense.getRawData();
-  std::vector<char> out(raw.size());
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c2 = 0; c2 < cols; ++c2)
-      std::memcpy(&out[(c2 * rows + r) * eb], &raw[(r * cols + c2) * eb], eb);
-  return DenseElementsAttr::getFromRawBuffer(type, out);
+  return deriveWeight(c.getValue(), type, ".T", [&](MutableArrayRef<char> out) {
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c2 = 0; c2 < cols; ++c2)
+        std::memcpy(&out[(c2 * rows + r) * eb], &(*raw)[(r * cols + c2) * eb],
+                    eb);
+  });
 }
 
 /// Transposes a 2-D value; a constant (a Gemm weight with transB, the
@@ -109,9 +108,12 @@ struct GraphDecomposePass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeGemm>(&getContext());
+    // Weights that a transposed copy replaced are freed at the end.
+    SmallVector<ElementsAttr> weights = blobWeightsUnder(getOperation());
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(patterns))))
       signalPassFailure();
+    releaseUnusedWeights(getOperation(), weights);
   }
 };
 

@@ -18,6 +18,7 @@
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Topology.h"
@@ -70,13 +71,7 @@ ConstantOp weightOf(Operation *op) {
 
 /// Weights whose values can be cut by copying bytes (or are splats), and
 /// shape-only weights of the same element types.
-bool canSliceWeight(ConstantOp c) {
-  unsigned bits = c.getValue().getElementType().getIntOrFloatBitWidth();
-  if (isShapeOnly(c.getValue()))
-    return bits % 8 == 0;
-  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-  return dense && (dense.isSplat() || bits % 8 == 0);
-}
+bool canSliceWeight(ConstantOp c) { return isSliceableWeight(c.getValue()); }
 
 /// How `op` is cut over `nodes` chips in groups of `group`, each with
 /// `capacity` bytes of SRAM.
@@ -405,9 +400,12 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       module.emitError() << *why;
       return signalPassFailure();
     }
+    // The whole weights that slices replace are freed at the end.
+    SmallVector<ElementsAttr> weights = blobWeightsUnder(module);
     for (auto f : module.getOps<func::FuncOp>())
       if (failed(partition(f, spec)))
         return signalPassFailure();
+    releaseUnusedWeights(module, weights);
     module->setAttr(part::PartDialect::kNumNodesAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 64),
                                      numNodes));

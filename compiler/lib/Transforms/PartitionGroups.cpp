@@ -6,8 +6,11 @@
 #include "PartitionGroups.h"
 
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/ISABridge.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace lpx;
@@ -26,19 +29,19 @@ ElementsAttr lpx::sliceWeight(ElementsAttr value, int64_t part, int64_t r0,
       RankedTensorType::get({r1 - r0, c1 - c0}, value.getElementType());
   if (isShapeOnly(value))
     return shapeOnlyFrom(value, type, ".part" + llvm::Twine(part));
-  auto w = cast<DenseElementsAttr>(value);
-  if (w.isSplat())
+  if (auto w = dyn_cast<DenseElementsAttr>(value); w && w.isSplat())
     return DenseElementsAttr::get(type, w.getSplatValue<Attribute>());
-  unsigned eb = w.getElementType().getIntOrFloatBitWidth() / 8;
-  int64_t cols = cast<RankedTensorType>(w.getType()).getDimSize(1);
-  ArrayRef<char> raw = w.getRawData();
-  std::vector<char> out;
-  out.reserve(size_t(r1 - r0) * (c1 - c0) * eb);
-  for (int64_t r = r0; r < r1; ++r) {
-    const char *row = raw.data() + (r * cols + c0) * eb;
-    out.insert(out.end(), row, row + (c1 - c0) * eb);
-  }
-  return DenseElementsAttr::getFromRawBuffer(type, out);
+  unsigned eb = value.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t cols = cast<RankedTensorType>(value.getType()).getDimSize(1);
+  ArrayRef<char> raw = *weightBytes(value);
+  return deriveWeight(value, type, ".part" + llvm::Twine(part),
+                      [&](MutableArrayRef<char> out) {
+                        size_t rowBytes = size_t(c1 - c0) * eb;
+                        for (int64_t r = r0; r < r1; ++r)
+                          std::memcpy(out.data() + (r - r0) * rowBytes,
+                                      raw.data() + (r * cols + c0) * eb,
+                                      rowBytes);
+                      });
 }
 
 Value lpx::reduceScatter(OpBuilder &b, Location loc,

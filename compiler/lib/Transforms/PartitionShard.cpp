@@ -14,6 +14,7 @@
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/ISABridge.h"
 
@@ -23,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include <cstring>
 
 using namespace mlir;
 using namespace lpx;
@@ -97,11 +99,7 @@ static ConstantOp splittableWeight(Operation *op) {
     c = g.getData().getDefiningOp<ConstantOp>();
   if (!c || rankedOf(c).getRank() != 2)
     return nullptr;
-  unsigned bits = c.getValue().getElementType().getIntOrFloatBitWidth();
-  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-  bool ok = isShapeOnly(c.getValue()) ? bits % 8 == 0
-                                      : dense && (dense.isSplat() || bits % 8 == 0);
-  return ok ? c : nullptr;
+  return isSliceableWeight(c.getValue()) ? c : nullptr;
 }
 
 namespace {
@@ -776,23 +774,21 @@ ElementsAttr lpx::sliceElements(ElementsAttr value, int64_t axis, int64_t lo,
   auto type = RankedTensorType::get(shape, value.getElementType());
   if (isShapeOnly(value))
     return shapeOnlyFrom(value, type, ".part" + llvm::Twine(part));
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense)
-    return nullptr;
-  if (dense.isSplat())
+  if (auto dense = dyn_cast<DenseElementsAttr>(value); dense && dense.isSplat())
     return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
-  unsigned bits = value.getElementType().getIntOrFloatBitWidth();
-  if (bits % 8)
+  std::optional<ArrayRef<char>> raw = weightBytes(value);
+  if (!raw)
     return nullptr;
+  unsigned bits = value.getElementType().getIntOrFloatBitWidth();
   int64_t inner = product(whole.getShape().drop_front(axis + 1)) * (bits / 8);
   int64_t outer = product(whole.getShape().take_front(axis));
   int64_t extent = whole.getDimSize(axis);
-  ArrayRef<char> raw = dense.getRawData();
-  std::vector<char> out;
-  out.reserve(size_t(outer * (hi - lo) * inner));
-  for (int64_t o = 0; o < outer; ++o) {
-    const char *from = raw.data() + (o * extent + lo) * inner;
-    out.insert(out.end(), from, from + (hi - lo) * inner);
-  }
-  return DenseElementsAttr::getFromRawBuffer(type, out);
+  size_t run = size_t((hi - lo) * inner);
+  return deriveWeight(value, type, ".part" + llvm::Twine(part),
+                      [&](MutableArrayRef<char> out) {
+                        for (int64_t o = 0; o < outer; ++o)
+                          std::memcpy(out.data() + o * run,
+                                      raw->data() + (o * extent + lo) * inner,
+                                      run);
+                      });
 }

@@ -5,25 +5,77 @@
 #include "Tensors.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Import/ShapeOnlyWeights.h"
 
 using namespace mlir;
 
 namespace lpx::onnximport {
 
-/// The values of a constant with data, as a dense attribute.
-static llvm::Expected<ElementsAttr> denseConstant(MLIRContext &ctx,
-                                                  const onnx::TensorProto &t,
-                                                  llvm::StringRef name) {
+/// Whether a tensor of these bytes is held in a blob (WeightBlobs.h); i1
+/// stays dense, whose bit-packed form the bool API makes.
+static bool heldInBlob(const TensorBytes &t) {
+  return t.dataType != onnx::TensorProto::BOOL &&
+         t.bytes().size() >= graph::kBlobMinBytes;
+}
+
+/// The values of a constant with data: a weight's in a blob (viewing the
+/// proto's raw_data until adoptBlobs, or taking the decoded bytes), a small
+/// constant's in a dense attribute.
+static llvm::Expected<ElementsAttr> valuesConstant(GraphState &st,
+                                                   const onnx::TensorProto &t,
+                                                   llvm::StringRef name) {
+  auto fail = [&](llvm::Error e) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "constant '" + name + "': " +
+                                       llvm::toString(std::move(e)));
+  };
   auto bytes = decodeTensor(t);
   if (!bytes)
     return bytes.takeError();
-  auto attr = toElementsAttr(ctx, *bytes);
-  if (!attr)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "constant '" + name + "': " +
-                                       llvm::toString(attr.takeError()));
-  return cast<ElementsAttr>(*attr);
+  if (!heldInBlob(*bytes)) {
+    auto attr = toElementsAttr(st.ctx, *bytes);
+    if (!attr)
+      return fail(attr.takeError());
+    return cast<ElementsAttr>(*attr);
+  }
+  if (ElementsAttr seen = st.blobs.lookup(&t))
+    return seen; // the same proto under a second name
+  auto elt = elementTypeOf(st.ctx, bytes->dataType);
+  if (!elt)
+    return fail(elt.takeError());
+  auto type = RankedTensorType::get(bytes->shape, *elt);
+  ElementsAttr attr;
+  if (bytes->borrowed.data()) {
+    attr = graph::blobViewing(type, name,
+                              ArrayRef<char>(bytes->borrowed.data(),
+                                             bytes->borrowed.size()));
+    st.viewing.insert(&t);
+  } else {
+    attr = graph::blobFromString(
+        type, name, std::make_unique<std::string>(std::move(bytes->owned)));
+  }
+  st.blobs[&t] = attr;
+  return attr;
+}
+
+GraphState::~GraphState() {
+  for (auto &[proto, attr] : blobs)
+    graph::releaseWeight(attr);
+}
+
+void GraphState::adoptBlobs(Operation *root) {
+  SmallVector<ElementsAttr> made;
+  for (auto &[proto, attr] : blobs)
+    made.push_back(attr);
+  graph::releaseUnusedWeights(root, made);
+  for (auto &[proto, attr] : blobs)
+    if (viewing.contains(proto) && graph::isBlobWeight(attr))
+      graph::adoptBlob(attr, std::make_unique<std::string>(std::move(
+                                 *const_cast<onnx::TensorProto *>(proto)
+                                      ->mutable_raw_data())));
+  blobs.clear();
+  viewing.clear();
 }
 
 FailureOr<Value> GraphState::lookup(llvm::StringRef name) {
@@ -36,11 +88,11 @@ FailureOr<Value> GraphState::lookup(llvm::StringRef name) {
   LocationAttr locAttr = constantLocs.lookup(name);
   Location loc = locAttr ? Location(locAttr)
                          : Location(NameLoc::get(StringAttr::get(&ctx, name)));
-  // A shape-only weight becomes a values-free constant; anything else is
-  // decoded into a dense one.
+  // A shape-only weight becomes a values-free constant; anything else
+  // holds its values (valuesConstant).
   llvm::Expected<ElementsAttr> attr =
       isShapeOnlyTensor(*c->second) ? shapeOnlyAttr(ctx, *c->second)
-                                    : denseConstant(ctx, *c->second, name);
+                                    : valuesConstant(*this, *c->second, name);
   if (!attr) {
     emitError(loc) << llvm::toString(attr.takeError());
     ++errors;

@@ -13,6 +13,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -30,6 +32,9 @@ namespace lpx::onnximport {
 struct GraphState {
   GraphState(mlir::MLIRContext &ctx, int64_t opset)
       : ctx(ctx), builder(&ctx), opset(opset) {}
+  GraphState(const GraphState &) = delete;
+  /// Frees the blobs not adopted (an import that failed).
+  ~GraphState();
 
   mlir::MLIRContext &ctx;
   mlir::OpBuilder builder;
@@ -63,8 +68,19 @@ struct GraphState {
   std::function<void(const onnx::NodeProto &, const std::string &name)>
       importNode;
 
+  /// The blob-held constant made from each TensorProto. Those in `viewing`
+  /// view the proto's raw_data while the import runs (other importers may
+  /// still read the proto); adoptBlobs then moves the bytes into the blobs,
+  /// so the data is never copied.
+  llvm::MapVector<const onnx::TensorProto *, mlir::ElementsAttr> blobs;
+  llvm::DenseSet<const onnx::TensorProto *> viewing;
+
   /// The value of `name`, materialising a constant at the insertion point.
   mlir::FailureOr<mlir::Value> lookup(llvm::StringRef name);
+  /// Gives each viewing blob that a constant under `root` still holds its
+  /// proto's bytes (moved) and frees the blobs no constant holds; the
+  /// import's last step.
+  void adoptBlobs(mlir::Operation *root);
 };
 
 class NodeContext {

@@ -112,6 +112,30 @@ llvm::Expected<onnx::TensorProto> loadTensorFile(llvm::StringRef file) {
   return std::move(t);
 }
 
+/// Reads `length` bytes of `file` from `offset` into `out`.
+static llvm::Error readSlice(llvm::StringRef file, int64_t offset,
+                             int64_t length, std::string &out) {
+  auto fd = fs::openNativeFileForRead(file);
+  if (!fd)
+    return fd.takeError();
+  out.resize(size_t(length));
+  llvm::MutableArrayRef<char> rest(out.data(), out.size());
+  llvm::Error result = llvm::Error::success();
+  while (!rest.empty()) {
+    auto n = fs::readNativeFileSlice(*fd, rest, uint64_t(offset));
+    if (!n || *n == 0) {
+      result = n ? error("the file ends early") : n.takeError();
+      break;
+    }
+    rest = rest.drop_front(*n);
+    offset += int64_t(*n);
+  }
+  fs::closeFile(*fd);
+  if (result)
+    out.clear();
+  return result;
+}
+
 llvm::Error loadExternalData(onnx::TensorProto &t, llvm::StringRef modelDir) {
   std::string location;
   int64_t offset = 0, length = -1;
@@ -175,12 +199,10 @@ llvm::Error loadExternalData(onnx::TensorProto &t, llvm::StringRef modelDir) {
     return error(what + ": offset " + llvm::Twine(offset) + " + length " +
                  llvm::Twine(length) + " exceeds the file size (" +
                  llvm::Twine(size) + " bytes)");
-  // Only the tensor's bytes are read: external data files can be large.
-  auto buf = llvm::MemoryBuffer::getFileSlice(realFile, length, offset,
-                                              /*IsVolatile=*/false);
-  if (!buf)
-    return error(what + " cannot be read: " + buf.getError().message());
-  t.set_raw_data((*buf)->getBufferStart(), (*buf)->getBufferSize());
+  // Only the tensor's bytes are read, straight into raw_data (whose bytes
+  // the importer's blob then takes): external data files can be large.
+  if (llvm::Error e = readSlice(realFile, offset, length, *t.mutable_raw_data()))
+    return error(what + " cannot be read: " + llvm::toString(std::move(e)));
   t.clear_external_data();
   t.set_data_location(onnx::TensorProto::DEFAULT);
   return llvm::Error::success();

@@ -274,6 +274,7 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
     return failure();
   st.builder.create<func::ReturnOp>(fileLoc, results);
   eraseUnusedConstants(*body);
+  st.adoptBlobs(*module);
   func.setFunctionType(
       st.builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   func->setAttr(kOutputNamesAttr, st.builder.getArrayAttr(outNames));

@@ -37,6 +37,7 @@
 #include "Tensors.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -300,22 +301,22 @@ FailureOr<Value> Unroller::weightT(unsigned i, int64_t d, int64_t row,
   int64_t rows = s[1], k = s[2];
   auto type = n.tensorOf({k, count}, elt);
   if (auto c = w->getDefiningOp<ConstantOp>()) {
-    if (auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue())) {
-      if (dense.isSplat())
-        return Value(n.create<ConstantOp>(
-            DenseElementsAttr::get(type, dense.getSplatValue<Attribute>())));
-      unsigned bits = elt.getIntOrFloatBitWidth();
-      if (bits % 8 == 0) {
-        size_t eb = bits / 8;
-        ArrayRef<char> raw = dense.getRawData();
-        std::vector<char> out(size_t(k * count) * eb);
+    auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue());
+    if (dense && dense.isSplat())
+      return Value(n.create<ConstantOp>(
+          DenseElementsAttr::get(type, dense.getSplatValue<Attribute>())));
+    // Dense or in a blob (WeightBlobs.h); the result is of the same kind.
+    if (std::optional<ArrayRef<char>> raw = weightBytes(c.getValue())) {
+      size_t eb = elt.getIntOrFloatBitWidth() / 8;
+      auto fill = [&](MutableArrayRef<char> out) {
         for (int64_t r = 0; r < count; ++r)
           for (int64_t c2 = 0; c2 < k; ++c2)
             std::memcpy(&out[size_t(c2 * count + r) * eb],
-                        &raw[size_t((d * rows + row + r) * k + c2) * eb], eb);
-        return Value(n.create<ConstantOp>(
-            cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(type, out))));
-      }
+                        &(*raw)[size_t((d * rows + row + r) * k + c2) * eb], eb);
+      };
+      return Value(n.create<ConstantOp>(deriveWeight(
+          c.getValue(), type,
+          ".d" + llvm::Twine(d) + ".r" + llvm::Twine(row) + ".T", fill)));
     }
   }
   Value part = n.reshape(slice(*w, {d, row, 0}, {1, count, k}), {count, k});

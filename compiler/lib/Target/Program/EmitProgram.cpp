@@ -3,6 +3,7 @@
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "lpx/Transforms/StageWork.h"
@@ -111,13 +112,16 @@ public:
                << v.getType() << ", an element type the chip cannot hold";
       if (auto c = dyn_cast<graph::ConstantOp>(op)) {
         auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-        if (!dense && !graph::isShapeOnly(c.getValue()))
+        bool blob = graph::isBlobWeight(c.getValue());
+        if (!dense && !blob && !graph::isShapeOnly(c.getValue()))
           return c.emitOpError("has values in a form the program cannot "
-                               "hold (a dense or shape-only constant is "
-                               "needed)");
+                               "hold (a dense, blob or shape-only constant "
+                               "is needed)");
         uint32_t id = addBuffer(v, origin.empty() ? "const" : origin, *node,
                                 addr.getInt(), isa::pb::CONSTANT);
-        if (!dense) // shape-only: simulated, not run
+        if (blob) // the blob's bytes, written from where they lie
+          data.addView(program, id, *graph::weightBytes(c.getValue()));
+        else if (!dense) // shape-only: simulated, not run
           data.addView(program, id, {});
         else if (dense.isSplat() || dense.getElementType().isInteger(1))
           data.addOwned(program, id, expandedBytes(dense));
