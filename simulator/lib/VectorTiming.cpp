@@ -54,6 +54,7 @@ struct Streams {
   const isa::pb::Instruction &inst;
   Opcode op;
   std::vector<const isa::pb::Buffer *> in; // operands, each once
+  std::vector<uint64_t> inBytes;           // what is read of each
   const isa::pb::Buffer *out;              // what the unit writes
 
   Streams(const isa::ChipSpec &chip, const isa::pb::Program &p,
@@ -62,22 +63,40 @@ struct Streams {
         out(&p.buffers(int(inst.result()))) {
     for (int i = 0; i < inst.operands_size(); ++i) {
       const isa::pb::Buffer *b = &p.buffers(int(inst.operands(i)));
-      if (std::find(in.begin(), in.end(), b) == in.end())
+      if (std::find(in.begin(), in.end(), b) == in.end()) {
         in.push_back(b);
+        inBytes.push_back(b->bytes());
+      }
     }
+    if (op == Opcode::Gather && in.size() == 2)
+      inBytes.front() = gatheredBytes(*in[0], *in[1]);
     // A state write streams the update into place, not the whole state.
     if (op == Opcode::StateWrite && !in.empty())
       out = in.front();
   }
 
+  /// A gather reads the slices its indices pick (the dims after its axis,
+  /// once per index and outer position), each as whole vectors, and no
+  /// more than the table.
+  uint64_t gatheredBytes(const isa::pb::Buffer &table,
+                         const isa::pb::Buffer &indices) const {
+    const int axis = int(inst.attributes().axis().axis());
+    if (axis < 0 || axis >= table.shape_size())
+      return table.bytes();
+    const uint64_t slice = extent(table, axis + 1, table.shape_size()) *
+                           widthOf(table);
+    const uint64_t picked = extent(table, 0, axis) * elementsOf(indices) *
+                            divUp(slice, chip.vector.bytes) * chip.vector.bytes;
+    return std::min<uint64_t>(picked, table.bytes());
+  }
   uint64_t vectors(const isa::pb::Buffer &b) const {
     return std::max<uint64_t>(divUp(b.bytes(), chip.vector.bytes), 1);
   }
-  /// Vectors of the longest stream (an operand or the result).
+  /// Vectors of the longest stream (an operand as read, or the result).
   uint64_t longest() const {
     uint64_t v = vectors(*out);
-    for (const isa::pb::Buffer *b : in)
-      v = std::max(v, vectors(*b));
+    for (uint64_t bytes : inBytes)
+      v = std::max(v, std::max<uint64_t>(divUp(bytes, chip.vector.bytes), 1));
     return v;
   }
   /// The VXM computes one element per lane, a wide element on several
@@ -98,8 +117,8 @@ struct Streams {
   /// together bound any one instruction.
   uint64_t sramCycles() const {
     uint64_t bytes = out->bytes();
-    for (const isa::pb::Buffer *b : in)
-      bytes += b->bytes();
+    for (uint64_t read : inBytes)
+      bytes += read;
     return divUp(bytes, std::max<uint64_t>(chip.sramBytesPerCycle(), 1));
   }
   uint64_t atLeast(uint64_t cycles) const {
@@ -364,13 +383,16 @@ VectorPlan lpx::sim::planInstruction(const isa::ChipSpec &chip,
   const uint64_t transport = chip.stream.transportCycles;
   switch (isa::unitOf(s.op)) {
   case isa::Unit::C2C: {
-    // Flits striped over the link's lanes, then the hop's flight.
+    // Flits dealt out over the pair's parallel links, each striped over
+    // its lanes, then the hop's flight.
     const isa::LinkRate rate =
         isa::linkRate(chip, p.num_nodes(), inst.node(), inst.link());
     const uint64_t bytes = s.in.empty() ? s.out->bytes() : s.in.front()->bytes();
     plan.unitBytes = std::max<uint32_t>(chip.link.flitPayload, 1);
     plan.units = std::max<uint64_t>(divUp(bytes, plan.unitBytes), 1);
-    const double wire = double(plan.units) * chip.link.flitBytes;
+    const double wire =
+        double(divUp(plan.units, std::max<uint32_t>(rate.links, 1))) *
+        chip.link.flitBytes;
     plan.span = std::max<uint64_t>(
         uint64_t(std::ceil(wire / std::max(rate.bytesPerCycle, 1e-9))), 1);
     plan.depth = rate.latency;

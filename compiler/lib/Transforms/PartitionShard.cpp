@@ -608,9 +608,15 @@ private:
     Value x = m.getLhs();
     int64_t k = rankedOf(x).getDimSize(l.axis);
     int64_t n = rankedOf(w).getDimSize(1);
-    if (k <= n && seedColumns(op, groupOf(op), [&](int64_t node) {
-          return gatherOn(x, node);
-        }))
+    // The reduce-scatter needs a column block per piece; with fewer (fewer
+    // heads than chips) the all-gather keeps the result split by head.
+    SmallVector<int64_t> los, his;
+    const bool scatter =
+        columnBlocks(op, n, int64_t(l.nodes.size()), los, his) &&
+        los.size() == l.nodes.size();
+    if ((k <= n || !scatter) &&
+        seedColumns(op, groupOf(op),
+                    [&](int64_t node) { return gatherOn(x, node); }))
       return true;
     OpBuilder b(op);
     SmallVector<Value> partials;
@@ -621,9 +627,7 @@ private:
       part::setNode(piece, l.nodes[i]);
       partials.push_back(piece);
     }
-    SmallVector<int64_t> los, his;
-    if (!columnBlocks(op, n, int64_t(l.nodes.size()), los, his) ||
-        los.size() != l.nodes.size()) {
+    if (!scatter) {
       b.setInsertionPoint(op);
       Value sum = treeSum(b, op->getLoc(), partials, l.nodes);
       op->getResult(0).replaceAllUsesWith(sum);

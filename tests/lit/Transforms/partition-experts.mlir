@@ -104,22 +104,27 @@ func.func @moe4(%x: tensor<1x1x8xf32>, %route: tensor<1x1x4xf32>) -> tensor<1x1x
 // -----
 
 // Two experts on tp 4: each on its own two chips (0-1 and 2-3), split
-// there as a tensor-parallel MLP: gate and up by columns, down by rows
-// with its partial sums added on the expert's first chip; then the two
-// weighted outputs meet on chip 0.
+// there as a tensor-parallel MLP: gate and up by columns; the down
+// projection's activation (K = 6 <= N = 8) is joined on both chips of the
+// expert (one exchange) and its columns split; each chip weights its
+// columns and the halves meet on chip 0 with the other expert's.
 
 // TP4-R: remark: placement: tp 4 x pp 1 on 4 of 4 nodes: MatMuls split over 4 chips, experts in parallel: 2 per layer, each on its own 2 chips split by columns then rows, the token sent to each and the weighted outputs added by a tree, 1 pipeline stage of consecutive layers
 // TP4-LABEL: func.func @moe2(
 // TP4-DAG: lpx_graph.constant {lpx_part.node = 2 : i64} dense<2.000000e+00> : tensor<8x3xf32>
 // TP4-DAG: lpx_graph.constant {lpx_part.node = 3 : i64} dense<2.000000e+00> : tensor<8x3xf32>
-// TP4-DAG: lpx_graph.constant {lpx_part.node = 2 : i64} dense<2.250000e+00> : tensor<3x8xf32>
-// TP4-DAG: lpx_graph.constant {lpx_part.node = 3 : i64} dense<2.250000e+00> : tensor<3x8xf32>
-// TP4-DAG: %[[T0:.*]] = lpx_graph.mul %{{.*}}, %arg1 {lpx_part.node = 0 : i64}
-// TP4: %[[P3:.*]] = lpx_part.transfer %{{.*}} {from = 3 : i64, lpx_part.node = 2 : i64, to = 2 : i64} : tensor<1x1x8xf32>
-// TP4: %[[Y1:.*]] = lpx_graph.add %{{.*}}, %[[P3]] {lpx_part.node = 2 : i64}
-// TP4: %[[T1:.*]] = lpx_graph.mul %[[Y1]], %arg2 {lpx_part.node = 2 : i64}
-// TP4: %[[S1:.*]] = lpx_part.transfer %[[T1]] {from = 2 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
-// TP4: lpx_graph.add %[[T0]], %[[S1]] {lpx_part.node = 0 : i64}
+// TP4-DAG: lpx_graph.constant {lpx_part.node = 2 : i64} dense<2.250000e+00> : tensor<6x4xf32>
+// TP4-DAG: lpx_graph.constant {lpx_part.node = 3 : i64} dense<2.250000e+00> : tensor<6x4xf32>
+// TP4: %[[X3:.*]] = lpx_part.transfer %[[A2:[0-9]+]] {from = 2 : i64, lpx_part.node = 3 : i64, to = 3 : i64} : tensor<1x1x3xf32>
+// TP4: %[[X2:.*]] = lpx_part.transfer %[[A3:[0-9]+]] {from = 3 : i64, lpx_part.node = 2 : i64, to = 2 : i64} : tensor<1x1x3xf32>
+// TP4: lpx_graph.concat %[[X3]], %[[A3]] {axis = 2 : i64, lpx_part.node = 3 : i64}
+// TP4: %[[J2:.*]] = lpx_graph.concat %[[A2]], %[[X2]] {axis = 2 : i64, lpx_part.node = 2 : i64}
+// TP4: %[[D2:.*]] = lpx_graph.matmul %[[J2]], %{{.*}} {lpx_part.node = 2 : i64} : (tensor<1x1x6xf32>, tensor<6x4xf32>) -> tensor<1x1x4xf32>
+// TP4: %[[W2:.*]] = lpx_graph.mul %[[D2]], %{{.*}} {lpx_part.node = 2 : i64}
+// TP4: lpx_part.transfer %[[W2]] {from = 2 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
+// TP4: lpx_part.transfer %{{.*}} {from = 3 : i64, lpx_part.node = 0 : i64, to = 0 : i64}
+// TP4: %[[H1:.*]] = lpx_graph.concat %{{.*}}, %{{.*}} {axis = 2 : i64, lpx_part.node = 0 : i64} : (tensor<1x1x4xf32>, tensor<1x1x4xf32>) -> tensor<1x1x8xf32>
+// TP4: lpx_graph.add %{{.*}}, %[[H1]] {lpx_part.node = 0 : i64}
 
 module {
 func.func @moe2(%x: tensor<1x1x8xf32>, %route: tensor<1x1x2xf32>) -> tensor<1x1x8xf32> {

@@ -137,9 +137,9 @@ const Direction kDirections[] = {
   {"mem.latency", "/2", nullptr, true, ""},
   {"mem.queues", "x2", nullptr, false,
    "the decode step's copies are never ready at the same time"},
-  {"link.per_chip", "x2", nullptr, false,
-   "a capacity check only (a group needs group_size - 1 local links); the "
-   "topology, not per_chip, decides which links exist"},
+  // More local links per chip are more parallel links per pair of a
+  // group (isa::localLinksPerPeer), over which a transfer deals its flits.
+  {"link.per_chip", "x2", nullptr, true, ""},
   {"link.lanes", "x2", nullptr, true, ""},
   {"link.lane_bytes_per_cycle", "x2", nullptr, true, ""},
   {"link.latency", "/2", nullptr, true, ""},
