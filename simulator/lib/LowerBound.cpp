@@ -137,13 +137,8 @@ void LowerBoundBuilder::add(const isa::pb::Instruction &inst,
       streamsResult || isa::streamsOperands(prog.chip(), op)
           ? elementsOf(p.buffers(int(result)))
           : 0;
-  for (int i = 0; i < inst.operands_size(); ++i) {
-    const uint32_t id = inst.operands(i);
-    bool seen = false;
-    for (int j = 0; j < i && !seen; ++j)
-      seen = inst.operands(j) == id;
-    if (seen)
-      continue;
+  // An operand listed twice gives the same ready cycle twice: no dedupe.
+  for (uint32_t id : inst.operands()) {
     const Hop &via = chainHop[id];
     const uint64_t bytes = p.buffers(int(id)).bytes();
     uint64_t ready = chainDone[id];
