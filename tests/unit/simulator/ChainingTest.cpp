@@ -92,12 +92,9 @@ TEST(ChainingTest, ReadingTheFirstVectorOneCycleEarlyIsAHazard) {
   EXPECT_THAT(h->message, HasSubstr("reads vector 0 of 80 of 't' at cycle 2"));
   EXPECT_THAT(h->message, HasSubstr("available at cycle 3"));
   // The vector check, from its own timing model, finds the same vector.
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  std::vector<Hazard> v = hazardsOfKind(r, "vector-not-ready");
-  ASSERT_EQ(v.size(), 1u);
-  EXPECT_THAT(v[0].message, HasSubstr("reads vector 0 of 't' at cycle 2, before "
+  std::optional<Hazard> v = oneHazardOfKind(b, "vector-not-ready");
+  ASSERT_TRUE(v);
+  EXPECT_THAT(v->message, HasSubstr("reads vector 0 of 't' at cycle 2, before "
                                     "it lands in SRAM at cycle 3"));
 }
 
@@ -182,12 +179,9 @@ TEST(ChainingTest, OvertakingTheProducerIsAHazardAtTheVectorItHappens) {
   EXPECT_THAT(h->message, HasSubstr("reads vector 102 of 103 of 'y'"));
   EXPECT_THAT(h->message, HasSubstr("available at cycle 81"));
   // The vector check's own plane model: the last vector decides too.
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  std::vector<Hazard> v = hazardsOfKind(r, "vector-not-ready");
-  ASSERT_EQ(v.size(), 1u);
-  EXPECT_THAT(v[0].message, HasSubstr("reads vector 102 of 'y' at cycle 80, "
+  std::optional<Hazard> v = oneHazardOfKind(b, "vector-not-ready");
+  ASSERT_TRUE(v);
+  EXPECT_THAT(v->message, HasSubstr("reads vector 102 of 'y' at cycle 80, "
                                     "before it lands in SRAM at cycle 81"));
 }
 

@@ -165,6 +165,25 @@ namespace lpx::sim::test {
 using namespace lpx::test::prelude;
 using namespace lpx::sim;
 using ::testing::HasSubstr;
+/// Loads and simulates a program that must report exactly one hazard of
+/// `kind` (others may come with it: the replay's and the vector check's
+/// findings of one mistake); that hazard, or none (the test has failed).
+inline std::optional<Hazard> oneHazardOfKind(const ProgramBuilder &b,
+                                             const std::string &kind,
+                                             const SimOptions &opts = {}) {
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  if (!loadAndSimulate(b, prog, r, opts))
+    return std::nullopt;
+  std::vector<Hazard> found = hazardsOfKind(r, kind);
+  if (found.size() != 1) {
+    ADD_FAILURE() << "expected one " << kind << " hazard, got "
+                  << found.size();
+    return std::nullopt;
+  }
+  return found.front();
+}
+
 } // namespace lpx::sim::test
 
 #endif
