@@ -4,7 +4,8 @@ on the CPU runtime, against onnxruntime's (models/reference/decode/*.json,
 made by models/reference/decode.mjs from the same exported models with their
 cache inputs and outputs).
 
-Usage: decode_generate_test.py LPX REFERENCE_DIR CHIPS [REFERENCE...]
+Usage: decode_generate_test.py LPX REFERENCE_DIR CHIPS [--set KEY=VALUE]...
+       [--expect-remark TEXT] [REFERENCE...]
 
 Each REFERENCE names REFERENCE_DIR/REFERENCE.json: MODEL (batch 1) or
 MODEL-batchB (B sequences, made with decode.mjs --batch B). For each, `lpx
@@ -18,8 +19,10 @@ and mask in and its logits out, then per step only the token, position,
 mask and logits (no cache). The same step compiled with `lpx compile
 --resident-kv` must simulate without hazards, with that host I/O, and on
 more than one chip hold each KV cache as resident state split over its
-tensor-parallel group (one piece per chip, by KV head). About 3 s per
-reference.
+tensor-parallel group (one piece per chip, by KV head). --set changes the
+chip for both (a smaller SRAM makes the placement spread more); the
+compile's remarks must then include each --expect-remark text. About 3 s
+per reference.
 """
 import json
 import os
@@ -35,7 +38,7 @@ from decode_reference_test import run_each
 ATOL, RTOL = 1e-4, 1e-3
 
 
-def check(lpx, ref_dir, chips, name):
+def check(lpx, ref_dir, chips, name, chip_sets=(), remarks=()):
     with open(f"{ref_dir}/{name}.json") as f:
         ref = json.load(f)
     model, batch = ref["model"], ref.get("batch", 1)
@@ -43,7 +46,7 @@ def check(lpx, ref_dir, chips, name):
     tokens = len(ref["generated_ids"][0] if batch > 1 else ref["generated_ids"])
     cmd = [lpx, "decode", "--model", model, "--run", "--json",
            "--tokens", str(tokens), "--context", str(ref["context"]),
-           "--chips", str(chips)]
+           "--chips", str(chips)] + list(chip_sets)
     for p in prompts:
         cmd += ["--prompt-ids", ",".join(map(str, p))]
     if batch > 1:
@@ -81,20 +84,26 @@ def check(lpx, ref_dir, chips, name):
     if got["kv_cache_bytes"] <= 0:
         raise AssertionError("no resident KV cache reported")
     simulate(lpx, model, ref["context"], batch, chips,
-             want["host_input_bytes_per_step"], want["host_output_bytes_per_step"])
+             want["host_input_bytes_per_step"], want["host_output_bytes_per_step"],
+             chip_sets, remarks)
     print(f"ok   {name} on {chips} chips: {batch} x {tokens} ids match "
           f"onnxruntime, worst logit error {worst:.2e}, cache "
           f"{got['kv_cache_bytes']} bytes resident")
 
 
-def simulate(lpx, model, context, batch, chips, want_in, want_out):
+def simulate(lpx, model, context, batch, chips, want_in, want_out,
+             chip_sets=(), remarks=()):
     with tempfile.TemporaryDirectory() as tmp:
         onnx_file, prog = os.path.join(tmp, "m.onnx"), os.path.join(tmp, "m.lpxb")
         for cmd in ([lpx, "models", "export", model, "-o", onnx_file, "--context",
                      str(context), "--batch", str(batch)],
                     [lpx, "compile", onnx_file, "-o", prog, "--nodes", str(chips),
-                     "--resident-kv"]):
-            subprocess.run(cmd, check=True, capture_output=True)
+                     "--resident-kv"] + list(chip_sets)):
+            said = subprocess.run(cmd, check=True, capture_output=True,
+                                  text=True).stderr
+        for text in remarks:
+            if text not in said:
+                raise AssertionError(f"the compile does not say {text!r}: {said}")
         r = subprocess.run([lpx, "simulate", prog, "--json"], capture_output=True,
                            text=True, check=True)
         if chips > 1:
@@ -135,9 +144,18 @@ def check_split_state(lpx, prog):
 
 
 def main():
-    lpx, ref_dir, chips, *models = sys.argv[1:]
+    lpx, ref_dir, chips, *rest = sys.argv[1:]
+    chip_sets, remarks, models = [], [], []
+    while rest:
+        if rest[0] in ("--set", "--expect-remark") and len(rest) > 1:
+            (chip_sets if rest[0] == "--set" else remarks).extend(
+                rest[:2] if rest[0] == "--set" else rest[1:2])
+            rest = rest[2:]
+        else:
+            models.append(rest.pop(0))
     return run_each(models or ["tiny-llama", "tiny-gpt2"],
-                    lambda m: check(lpx, ref_dir, int(chips), m))
+                    lambda m: check(lpx, ref_dir, int(chips), m, chip_sets,
+                                    remarks))
 
 
 if __name__ == "__main__":

@@ -258,6 +258,7 @@ int lpx::cli::runDecodeRun(const DecodeArgs &a,
   DecodeRunOptions run;
   run.model = a.model;
   run.chip = a.chip;
+  run.sets = a.sets;
   run.chips = o.chips ? unsigned(o.chips) : 1;
   run.context = o.context;
   run.tokens = tokens;

@@ -103,7 +103,7 @@ compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
                 const isa::pb::Program *placement, int64_t kvContext) {
   std::string chipName =
       opts.chip.empty() ? isa::presetNames().front() : opts.chip;
-  auto chip = isa::loadChipWithOverrides(chipName, {});
+  auto chip = isa::loadChipWithOverrides(chipName, opts.sets);
   if (!chip)
     return chip.takeError();
   // Shared: the program's constant data are views into the context's

@@ -23,6 +23,7 @@ namespace lpx::cli {
 struct DecodeRunOptions {
   std::string model;            // a preset name (`lpx models list`) or FILE.onnx
   std::string chip;             // preset or description file; empty: default
+  std::vector<std::string> sets; // --set key=value changes to the chip
   unsigned chips = 1;
   int64_t context = 0;          // a preset's cache positions; 0: its default
   /// One prompt per sequence of the batch, all of one length.

@@ -426,7 +426,9 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       f->getParentOfType<ModuleOp>()->setAttr(
           part::PartDialect::kPlacementAttr,
           DenseI64ArrayAttr::get(&getContext(), {(*mesh)->tp, (*mesh)->pp}));
-      placeOnMesh(f, **mesh, usable * uint64_t((*mesh)->tp));
+      MeshReport placed =
+          placeOnMesh(f, **mesh, usable * uint64_t((*mesh)->tp));
+      remarkExperts(f, placed, (*mesh)->tp, usable * uint64_t((*mesh)->tp));
       scatterInputs(f);
       gatherOutputs(f);
       materializeOutputs(f);
@@ -487,7 +489,7 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     // KV heads: its experts spread over them (attention over the first).
     // Values live at once get the quarter of a chip the fit check keeps.
     const uint64_t temporaries = spec.sram.bytes / 4;
-    const int64_t experts = mostExperts(f, temporaries);
+    const int64_t experts = findExpertBlocks(f).mostExperts();
     Mesh m;
     m.temporaries = temporaries;
     m.tp = std::max(headDivisor(heads, std::max<int64_t>(wanted, 1)),
@@ -514,22 +516,41 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
         << (experts ? "" : "MLP by columns then rows, ");
     else
       r << "MatMuls split over " << m.tp << " chips, ";
-    if (experts) {
-      ChipRange one = expertChips(0, experts, m.tp);
-      r << "experts in parallel: " << experts << " per layer";
-      if (one.count > 1)
-        r << ", each on its own " << one.count << " chips split by columns "
-          << "then rows";
-      else if (m.tp >= experts)
-        r << ", each on its own chip";
-      else
-        r << ", " << (experts + m.tp - 1) / m.tp << " per chip";
-      r << ", the token sent to each and the weighted outputs added by a "
-        << "tree, ";
-    }
     r << m.pp << " pipeline stage" << (m.pp == 1 ? "" : "s")
       << " of consecutive layers";
     return std::optional<Mesh>(m);
+  }
+
+  /// What became of the mixture-of-experts blocks, in a remark.
+  static void remarkExperts(func::FuncOp f, const MeshReport &placed,
+                            int64_t tp, uint64_t stageBytes) {
+    if (placed.experts) {
+      InFlightDiagnostic r = f.emitRemark();
+      r << "experts in parallel: " << placed.experts << " per layer";
+      if (placed.chipsPerExpert > 1)
+        r << ", each on its own " << placed.chipsPerExpert
+          << " chips split by columns then rows";
+      else if (placed.chips >= placed.experts)
+        r << ", each on its own chip";
+      else
+        r << ", " << (placed.experts + placed.chips - 1) / placed.chips
+          << " per chip";
+      if (placed.stages > 1)
+        r << ", on " << placed.chips << " chips over " << placed.stages
+          << " stages of their own (the " << placed.weightBytes
+          << " bytes of a layer's experts pass the " << stageBytes
+          << " a stage of " << tp << " keeps for weights)";
+      r << ", the token sent to each and the weighted outputs added by a "
+           "tree";
+    }
+    if (placed.leftToTensorParallel)
+      f.emitRemark() << placed.leftToTensorParallel
+                     << " mixture-of-experts block(s) split like an MLP "
+                        "over their chips instead: an expert's values "
+                        "live at once on each of its chips ("
+                     << placed.liveBytes << " bytes) would pass the "
+                     << placed.temporaries
+                     << " bytes a chip keeps for them";
   }
 
   /// Every node's weights, inputs and outputs within its SRAM; else the

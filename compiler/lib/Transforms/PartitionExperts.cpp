@@ -109,11 +109,22 @@ uint64_t liveBytes(ArrayRef<Operation *> ops) {
   return 3 * widest;
 }
 
+/// Bytes of the constant weights an expert's ops read.
+uint64_t weightBytes(ArrayRef<Operation *> ops) {
+  uint64_t bytes = 0;
+  llvm::DenseSet<Operation *> seen;
+  for (Operation *op : ops)
+    for (Value v : op->getOperands())
+      if (auto c = v.getDefiningOp<ConstantOp>(); c && seen.insert(c).second)
+        bytes += tensorDescOf(c.getType()).bytes();
+  return bytes;
+}
+
 /// The blocks of `f`: chains of adds (each add read only by the next)
 /// of at least two terms, each an expert, all with the same input. A
 /// chain that is not a block (a residual add whose operand is a block's
 /// sum) is not one, but its inner adds are tried on their own.
-SmallVector<ExpertBlock> findBlocks(func::FuncOp f, uint64_t temporaries) {
+SmallVector<ExpertBlock> findBlocks(func::FuncOp f) {
   SmallVector<ExpertBlock> blocks;
   llvm::DenseSet<Operation *> taken;
   SmallVector<AddOp> adds;
@@ -150,39 +161,64 @@ SmallVector<ExpertBlock> findBlocks(func::FuncOp f, uint64_t temporaries) {
       continue;
     for (AddOp a : block.chain) // a block either way: no inner add is one
       taken.insert(a);
-    if (temporaries && liveBytes(block.experts.front()) > temporaries)
-      continue;
     blocks.push_back(std::move(block));
   }
   return blocks;
 }
 
+/// The sites of a block's experts' ops, and its sizes, added to `out`.
+void addBlock(const ExpertBlock &block, ExpertBlocks &out) {
+  const int64_t id = int64_t(out.weightBytes.size()), n = block.experts.size();
+  uint64_t weights = 0;
+  for (auto [e, ops] : llvm::enumerate(block.experts)) {
+    for (Operation *op : ops)
+      out.sites[op] = {id, int64_t(e), n};
+    weights += weightBytes(ops);
+  }
+  out.weightBytes.push_back(weights);
+  out.liveBytes.push_back(liveBytes(block.experts.front()));
+}
+
 } // namespace
 
-int64_t lpx::mostExperts(func::FuncOp f, uint64_t temporaries) {
+int64_t ExpertBlocks::mostExperts() const {
   int64_t most = 0;
-  for (const ExpertBlock &b : findBlocks(f, temporaries))
-    most = std::max<int64_t>(most, int64_t(b.experts.size()));
+  for (const auto &[op, site] : sites)
+    most = std::max(most, site.experts);
   return most;
 }
 
-ChipRange lpx::expertChips(int64_t e, int64_t experts, int64_t tp) {
-  if (tp >= experts)
-    return {e * (tp / experts), tp / experts};
-  return {e * tp / experts, 1};
+ExpertBlocks lpx::findExpertBlocks(func::FuncOp f) {
+  ExpertBlocks out;
+  for (const ExpertBlock &block : findBlocks(f)) {
+    addBlock(block, out);
+    for (AddOp a : block.chain) // the sum, with the first expert
+      out.sites[a] = {int64_t(out.weightBytes.size()) - 1, 0,
+                      int64_t(block.experts.size())};
+  }
+  return out;
 }
 
-llvm::DenseMap<Operation *, ChipRange>
-lpx::spreadExperts(func::FuncOp f, int64_t tp, uint64_t temporaries) {
-  llvm::DenseMap<Operation *, ChipRange> chips;
-  for (ExpertBlock &block : findBlocks(f, temporaries)) {
+ChipRange lpx::expertChips(int64_t e, int64_t experts, int64_t chips) {
+  if (chips >= experts)
+    return {e * (chips / experts), chips / experts};
+  return {e * chips / experts, 1};
+}
+
+uint64_t lpx::liveBytesPerChip(uint64_t live, int64_t experts, int64_t chips) {
+  // Split over its chips when it has several; else one expert at a time.
+  return chips >= experts ? live / uint64_t(chips / experts) : live;
+}
+
+ExpertBlocks lpx::spreadExperts(func::FuncOp f) {
+  ExpertBlocks out;
+  for (ExpertBlock &block : findBlocks(f)) {
+    addBlock(block, out);
+    const int64_t id = int64_t(out.weightBytes.size()) - 1;
     const int64_t n = int64_t(block.experts.size());
     SmallVector<Value> sums;
-    for (auto [e, ops] : llvm::enumerate(block.experts)) {
-      for (Operation *op : ops)
-        chips[op] = expertChips(int64_t(e), n, tp);
+    for (const auto &ops : block.experts)
       sums.push_back(ops.back()->getResult(0));
-    }
     // The tree, built where the chain ended (after every term).
     AddOp last = block.chain.front();
     OpBuilder b(last);
@@ -190,12 +226,12 @@ lpx::spreadExperts(func::FuncOp f, int64_t tp, uint64_t temporaries) {
       for (int64_t i = 0; i + step < n; i += 2 * step) {
         auto add = b.create<AddOp>(last.getLoc(), last.getType(), sums[i],
                                    sums[i + step]);
-        chips[add] = expertChips(i, n, tp);
+        out.sites[add] = {id, i, n};
         sums[i] = add;
       }
     last.getResult().replaceAllUsesWith(sums.front());
     for (AddOp a : block.chain) // from the last add inwards
       a.erase();
   }
-  return chips;
+  return out;
 }

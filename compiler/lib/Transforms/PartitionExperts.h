@@ -11,6 +11,9 @@
 // stage: x is sent to every expert's chips, each chip computes its experts
 // and weights their outputs, and the weighted outputs are added by a tree
 // over those chips (log2(experts) rounds) instead of one after another.
+// A block whose experts hold more than one stage's chips keep is given
+// stages of its own (PartitionStages.h), its experts spread over all of
+// their chips, across groups.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_LIB_TRANSFORMS_PARTITIONEXPERTS_H
@@ -26,26 +29,42 @@ struct ChipRange {
   int64_t first = 0, count = 1;
 };
 
-/// The most experts of any mixture-of-experts block of `f` that
-/// spreadExperts places in parallel; 0 if none. Changes nothing.
-int64_t mostExperts(mlir::func::FuncOp f, uint64_t temporaries);
+/// Where an op of a mixture-of-experts block belongs: its block and the
+/// expert it computes (a tree add: the expert of its left operand) of the
+/// block's `experts`.
+struct ExpertSite {
+  int64_t block = 0, expert = 0, experts = 1;
+};
 
-/// Expert `e` of `experts` on a stage of `tp` chips: tp / experts chips
-/// each when there are at least as many chips as experts (the expert is
-/// then split tensor-parallel over them), else one chip shared by
-/// consecutive experts.
-ChipRange expertChips(int64_t e, int64_t experts, int64_t tp);
+/// The blocks of a function: the site of each of their ops (the experts'
+/// ops with their weighting, and the adds of the sum) and, per block, the
+/// bytes of its experts' weights and of the values one expert keeps live
+/// at once (three of its widest: gate, up and their product).
+struct ExpertBlocks {
+  llvm::DenseMap<mlir::Operation *, ExpertSite> sites;
+  llvm::SmallVector<uint64_t> weightBytes, liveBytes;
+  /// The most experts of any block; 0 if none.
+  int64_t mostExperts() const;
+};
+
+/// The blocks of `f`, found by their shape. Changes nothing.
+ExpertBlocks findExpertBlocks(mlir::func::FuncOp f);
+
+/// Expert `e` of `experts` on `chips` chips (a stage's, or those of the
+/// several stages a block spans): chips / experts chips each when there
+/// are at least as many chips as experts (the expert is then split
+/// tensor-parallel over them), else one chip shared by consecutive experts.
+ChipRange expertChips(int64_t e, int64_t experts, int64_t chips);
+
+/// Bytes one chip keeps live for a block whose expert keeps `live` bytes
+/// live, when its `experts` experts are placed on `chips` chips.
+uint64_t liveBytesPerChip(uint64_t live, int64_t experts, int64_t chips);
 
 /// Rewrites each block's sum of weighted expert outputs into a tree of
-/// adds, pairing neighbouring experts first, and returns the chips of the
-/// stage on which every op of each expert (its weighting included) and
-/// every add of the tree runs: an add on its left operand's expert. A
-/// block whose expert holds more than `temporaries` bytes of values live
-/// at once on one chip (three of its widest: gate, up and their product;
-/// a prefill of many tokens) is left to the tensor-parallel placement,
-/// which gives each chip a tp-th of them; 0: no limit.
-llvm::DenseMap<mlir::Operation *, ChipRange>
-spreadExperts(mlir::func::FuncOp f, int64_t tp, uint64_t temporaries);
+/// adds, pairing neighbouring experts first (an add runs with its left
+/// operand's expert), and returns the blocks with the tree's adds as
+/// sites in place of the chain's.
+ExpertBlocks spreadExperts(mlir::func::FuncOp f);
 
 } // namespace lpx
 

@@ -142,14 +142,18 @@ public:
   Sharder(func::FuncOp f, const Mesh &mesh, uint64_t stageBytes)
       : f(f), mesh(mesh), stageBytes(stageBytes) {}
 
+  MeshReport report;
+
   void run() {
     for (BlockArgument arg : f.getArguments())
       if (f.getArgAttr(arg.getArgNumber(), kStateAttr))
         pinned.insert(arg);
-    if (mesh.tp > 1)
-      experts = spreadExperts(f, mesh.tp, mesh.temporaries);
+    ExpertBlocks blocks;
+    if (mesh.tp > 1 || mesh.pp > 1)
+      blocks = spreadExperts(f);
     SmallVector<Operation *> ops = placedOps(f);
-    assignStages(ops);
+    assignStages(ops, blocks);
+    placeExperts(blocks);
     for (Operation *op : ops) {
       if (!shard(op))
         placeWhole(op);
@@ -213,13 +217,54 @@ private:
     return node.value_or(0);
   }
 
-  void assignStages(ArrayRef<Operation *> ops) {
-    SmallVector<StageSpan> spans = stagesOf(ops, mesh.pp, stageBytes);
+  void assignStages(ArrayRef<Operation *> ops, const ExpertBlocks &blocks) {
+    SmallVector<StageSpan> spans =
+        stagesOf(ops, mesh.pp, stageBytes, blocks);
     for (auto [op, span] : llvm::zip(ops, spans)) {
       stage[op] = span.first;
       if (span.count > 1)
         spread[op] = span.count;
     }
+  }
+
+  /// Each expert's chips among its block's (its stage's, or all those of
+  /// the stages it spans), unless one chip would keep more values live
+  /// than `mesh.temporaries` (a prefill of many tokens on too few chips):
+  /// such a block is left to the tensor-parallel placement, which gives
+  /// each of its chips a share of every expert.
+  void placeExperts(const ExpertBlocks &blocks) {
+    const size_t n = blocks.weightBytes.size();
+    SmallVector<int64_t> stages(n, 1), count(n, 0); // experts per block
+    for (const auto &[op, site] : blocks.sites) {
+      stages[site.block] = std::max<int64_t>(1, spread.lookup(op));
+      count[site.block] = site.experts;
+    }
+    // Each block either placed expert-parallel or left whole, in order.
+    SmallVector<bool> parallel(n, false);
+    for (size_t b = 0; b < n; ++b) {
+      const int64_t chips = mesh.tp * stages[b];
+      if (chips < 2)
+        continue;
+      const uint64_t live =
+          liveBytesPerChip(blocks.liveBytes[b], count[b], chips);
+      if (mesh.temporaries && live > mesh.temporaries) {
+        ++report.leftToTensorParallel;
+        report.liveBytes = live;
+        report.temporaries = mesh.temporaries;
+        continue;
+      }
+      parallel[b] = true;
+      if (stages[b] > report.stages)
+        std::tie(report.experts, report.chips, report.stages,
+                 report.chipsPerExpert, report.weightBytes) =
+            std::make_tuple(count[b], chips, stages[b],
+                            expertChips(0, count[b], chips).count,
+                            blocks.weightBytes[b]);
+    }
+    for (const auto &[op, site] : blocks.sites)
+      if (parallel[site.block])
+        experts[op] = expertChips(site.expert, site.experts,
+                                  mesh.tp * stages[site.block]);
   }
 
   /// A split value joined on the node of its first piece (once).
@@ -445,8 +490,16 @@ private:
     if (!driver)
       return group.count > 1 && seedColumns(op, group);
     if (driver->nodes.front() != group.first ||
-        driver->nodes.back() >= group.first + group.count)
-      return false; // another stage's or expert's pieces: gather them here
+        driver->nodes.back() >= group.first + group.count) {
+      // Another stage's or expert's pieces: a product with a constant
+      // weight joins them on each of its chips and is cut by columns
+      // there (an expert on chips of its own); anything else gathers
+      // them on its first chip.
+      Value x = op->getOperand(0);
+      return which == 0 && group.count > 1 && llvm::isa<MatMulOp>(op) &&
+             seedColumns(op, group,
+                         [&](int64_t node) { return gatherOn(x, node); });
+    }
     if (rowSplit(op, which, *driver))
       return true;
     SmallVector<Operand> reads;
@@ -766,8 +819,11 @@ int64_t lpx::headDivisor(int64_t heads, int64_t limit) {
   return 1;
 }
 
-void lpx::placeOnMesh(func::FuncOp f, const Mesh &mesh, uint64_t stageBytes) {
-  Sharder(f, mesh, stageBytes).run();
+MeshReport lpx::placeOnMesh(func::FuncOp f, const Mesh &mesh,
+                            uint64_t stageBytes) {
+  Sharder sharder(f, mesh, stageBytes);
+  sharder.run();
+  return sharder.report;
 }
 
 ElementsAttr lpx::sliceElements(ElementsAttr value, int64_t axis, int64_t lo,

@@ -32,7 +32,8 @@ namespace lpx {
 struct Mesh {
   int64_t tp = 1, pp = 1;
   /// Bytes a chip keeps for values live at once; a mixture-of-experts
-  /// block whose expert needs more is not spread expert-parallel (0: any).
+  /// block whose experts would need more on one of their chips is not
+  /// placed expert-parallel (0: any).
   uint64_t temporaries = 0;
 };
 
@@ -59,11 +60,25 @@ graph::ConstantOp spreadableTable(mlir::Operation *op);
 /// are each its only reader (the logits' cast to f32); null if none.
 mlir::Value returnedAs(mlir::Value v);
 
+/// What placeOnMesh did with the mixture-of-experts blocks, which the mesh
+/// does not say: of the block placed expert-parallel over the most stages,
+/// its experts, the chips they share, the stages those span, each
+/// expert's chips and the block's weight bytes; and how many blocks were
+/// split like an MLP instead, with the bytes an expert would keep live on
+/// each of its chips and the bytes a chip keeps for them.
+struct MeshReport {
+  int64_t experts = 0, chips = 0, stages = 0, chipsPerExpert = 0;
+  uint64_t weightBytes = 0;
+  int64_t leftToTensorParallel = 0;
+  uint64_t liveBytes = 0, temporaries = 0;
+};
+
 /// Rewrites `f` for `mesh`: every op gets its node, split ops become one op
 /// per piece. Values that cross nodes are left for the caller to connect.
-/// `stageBytes`: what one stage's chips hold (a larger table is spread
-/// over several stages, see stagesOf).
-void placeOnMesh(mlir::func::FuncOp f, const Mesh &mesh, uint64_t stageBytes);
+/// `stageBytes`: what one stage's chips hold (a larger table or expert
+/// block is spread over several stages, see stagesOf).
+MeshReport placeOnMesh(mlir::func::FuncOp f, const Mesh &mesh,
+                       uint64_t stageBytes);
 
 /// Rows [lo, hi) along `axis` of a constant's value (dense data whose
 /// elements are whole bytes, a splat, or shape-only); null if it cannot be

@@ -51,7 +51,8 @@ bool lpx::isResidualAdd(Operation *op) {
 }
 
 SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
-                                     uint64_t stageBytes) {
+                                     uint64_t stageBytes,
+                                     const ExpertBlocks &blocks) {
   llvm::DenseSet<Operation *> seen;
   uint64_t total = 0, sofar = 0;
   bool residuals = false;
@@ -75,7 +76,47 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
   // An LM head's spread result, and the pointwise ops between it and the
   // return (the logits' cast), which run on its pieces.
   llvm::DenseMap<Value, StageSpan> spreadResults;
-  for (Operation *op : ops) {
+  // A table, or an expert block, that starts a fresh stage and takes as
+  // many as hold it; the ops after it start the next one.
+  auto spreadOver = [&](uint64_t bytes) {
+    if (!empty && s + 1 < pp)
+      ++s;
+    return StageSpan{s, std::min<int64_t>(
+                            int64_t((bytes + stageBytes - 1) / stageBytes),
+                            pp - s)};
+  };
+  auto after = [&](StageSpan span) {
+    if (span.first + span.count < pp) {
+      s = span.first + span.count;
+      empty = true;
+    }
+    due = false;
+  };
+  // The expert block being walked (spread over its stages), and the
+  // position of its last op.
+  std::optional<StageSpan> block;
+  size_t blockEnd = 0;
+  llvm::DenseMap<int64_t, size_t> lastOfBlock;
+  for (auto [i, op] : llvm::enumerate(ops))
+    if (auto it = blocks.sites.find(op); it != blocks.sites.end())
+      lastOfBlock[it->second.block] = i;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    auto site = blocks.sites.find(op);
+    if (!block && site != blocks.sites.end() && pp > 1 && stageBytes &&
+        blocks.weightBytes[site->second.block] > stageBytes) {
+      block = spreadOver(blocks.weightBytes[site->second.block]);
+      blockEnd = lastOfBlock.lookup(site->second.block);
+    }
+    if (block) {
+      spans.push_back(site != blocks.sites.end() ? *block
+                                                 : StageSpan{block->first, 1});
+      account(op);
+      if (i == blockEnd) {
+        after(*block);
+        block.reset();
+      }
+      continue;
+    }
     auto from = llvm::find_if(op->getOperands(), [&](Value v) {
       return spreadResults.count(v);
     });
@@ -90,24 +131,13 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
     // An LM head's logits stay with it (in pieces) as program outputs.
     Value out = table ? returnedAs(op->getResult(0)) : nullptr;
     uint64_t bytes = table ? bytesOf(table) + (out ? bytesOf(out) : 0) : 0;
-    uint64_t stages = table && !seen.contains(table) && stageBytes
-                          ? (bytes + stageBytes - 1) / stageBytes
-                          : 0;
-    if (stages >= 2) {
-      // A fresh stage (its readers' other values cross to it), then as
-      // many as hold it; the ops after it start the next one.
-      if (!empty && s + 1 < pp)
-        ++s;
-      int64_t count = std::min<int64_t>(int64_t(stages), pp - s);
-      spans.push_back({s, count});
+    if (table && !seen.contains(table) && stageBytes && bytes > stageBytes) {
+      // (its readers' other values cross to its fresh stage)
+      spans.push_back(spreadOver(bytes));
       if (out)
         spreadResults[op->getResult(0)] = spans.back();
       account(op);
-      if (s + count < pp) {
-        s += count;
-        empty = true;
-      }
-      due = false;
+      after(spans.back());
       continue;
     }
     spans.push_back({s, 1});
@@ -128,11 +158,13 @@ int64_t lpx::stagesNeeded(func::FuncOp f, int64_t tp, uint64_t usable,
   SmallVector<Operation *> ops = placedOps(f);
   Operation *ret = f.getBody().front().getTerminator();
   llvm::DenseSet<Value> outputs(ret->operand_begin(), ret->operand_end());
+  const ExpertBlocks blocks = findExpertBlocks(f);
   // The fullest stage's resident bytes, over tp chips: its weights, the
   // inputs it reads first, the outputs it computes; a spread op's over all
   // of its stages.
   auto fullest = [&](int64_t pp) {
-    SmallVector<StageSpan> spans = stagesOf(ops, pp, usable * uint64_t(tp));
+    SmallVector<StageSpan> spans =
+        stagesOf(ops, pp, usable * uint64_t(tp), blocks);
     SmallVector<uint64_t> bytes(pp, 0);
     llvm::DenseSet<Value> seen;
     for (auto [op, span] : llvm::zip(ops, spans)) {

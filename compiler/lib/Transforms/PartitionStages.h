@@ -4,18 +4,22 @@
 // consecutive ops by weight bytes and end after a residual add, so only the
 // residual stream (and values computed once) crosses stages. A table too
 // large for one stage's share of the weights (a 128,256-token embedding or
-// LM head on 220 MiB chips) is spread by columns over stages of its own.
+// LM head on 220 MiB chips) is spread by columns over stages of its own,
+// and so is a mixture-of-experts block whose experts are (Mixtral's 1.4 GB
+// of experts per layer on tsp-v1): its experts placed over all their chips.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_LIB_TRANSFORMS_PARTITIONSTAGES_H
 #define LPX_LIB_TRANSFORMS_PARTITIONSTAGES_H
+
+#include "PartitionExperts.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace lpx {
 
 /// The stages an op runs on: [first, first + count). count > 1 only for a
-/// table spread over several stages.
+/// table or an expert block spread over several stages.
 struct StageSpan {
   int64_t first = 0, count = 1;
 };
@@ -34,9 +38,13 @@ bool isResidualAdd(mlir::Operation *op);
 /// starts a fresh stage and gets as many of its own as hold it (fewer when
 /// the stages run out: the fit check then asks for more); the pointwise
 /// ops between an LM head so spread and the return (the logits' cast) get
-/// its stages too, so they run on its pieces.
+/// its stages too, so they run on its pieces. A block of `blocks` whose
+/// experts' weights pass `stageBytes` is spread alike: all its ops get its
+/// stages, and the ops among them that are not the block's (the routing
+/// weights' slices) its first.
 llvm::SmallVector<StageSpan> stagesOf(llvm::ArrayRef<mlir::Operation *> ops,
-                                      int64_t pp, uint64_t stageBytes);
+                                      int64_t pp, uint64_t stageBytes,
+                                      const ExpertBlocks &blocks);
 
 /// The fewest pipeline stages (up to `most`; 0 if none) whose fullest
 /// stage keeps at most `usable` bytes on each of its `tp` chips (weights,
