@@ -109,14 +109,28 @@ small=(--model tiny-llama --chip lpx3 --set sram.bytes=400KiB --prompt 4 --conte
 if decode search "${small[@]}"; then
   n=$(field search chips)
   check "the fewest whole groups that compile ($n chips)" '[ "$n" = 8 ]'
-  # The placement reported is the compiler's: tiny-llama's 2 KV heads cap
-  # the tensor-parallel group at 2, so 8 chips are 2 x 4 stages.
-  mesh="$(field search tp) x $(field search pp)"
-  check "the compiler's placement is reported ($mesh)" '[ "$mesh" = "2 x 4" ]'
+  # The compiler's placement is tried first: tiny-llama's 2 KV heads cap
+  # the tensor-parallel group at 2, so 8 chips are 2 x 4 stages; then the
+  # narrower width, 1 x 8. The placement reported is the faster decode
+  # step of the two, and the step timed is that one's.
+  if $python - "$tmp/search.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+tried = r["placements_tried"]
+assert [(t["tp"], t["pp"]) for t in tried] == [(2, 4), (1, 8)], tried
+best = min(tried, key=lambda t: t["step_us"])
+assert (r["tp"], r["pp"]) == (best["tp"], best["pp"]), (r["tp"], r["pp"], tried)
+assert abs(r["tpot_compute_us"] - best["step_us"]) < 1e-9
+PY
+  then ok "the compiler's placement and the narrower one tried, the faster step kept"
+  else fail "placements tried" "$(cat "$tmp/search.json" | head -c 300)"; fi
 fi
+# --tp/--pp given: that placement alone, nothing else tried.
 if decode asked "${base[@]}" --context 64 --chips 4 --tp 1 --pp 4; then
   mesh="$(field asked tp) x $(field asked pp)"
   check "--tp 1 --pp 4 is the placement used ($mesh)" '[ "$mesh" = "1 x 4" ]'
+  n=$($python -c "import json,sys; print(len(json.load(open(sys.argv[1]))['placements_tried']))" "$tmp/asked.json")
+  check "no other placement tried when one is asked for ($n)" '[ "$n" = 0 ]'
 fi
 # expect_error NAME PATTERN -- args: exit 2, one line matching, no file.
 expect_error() {

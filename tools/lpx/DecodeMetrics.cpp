@@ -127,6 +127,7 @@ DecodeMetrics lpx::cli::measureDecode(const DecodeTarget &t,
     m.pp = plan.step.program->program().pp();
   }
   m.placementAsked = t.tp || t.pp;
+  m.trials = plan.trials;
   m.context = req.step.context;
   m.prompt = req.prefill ? req.prefill->query : 0;
   m.batch = req.step.batch;
@@ -177,10 +178,23 @@ void lpx::cli::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os) {
   os << formatv(", context {0}, prompt {1}, batch {2}\n", m.context, m.prompt,
                 m.batch);
   os << (m.tp ? formatv("  placement: tp {0} x pp {1}{2}\n", m.tp, m.pp,
-                        m.placementAsked ? " (asked for)" : " (the compiler's choice)")
+                        m.placementAsked ? " (asked for)"
+                        : m.trials.size() > 1
+                            ? " (the fastest decode step of those tried on "
+                              "these chips)"
+                            : " (the compiler's choice)")
                     .str()
               : std::string("  placement: no tensor-parallel mesh (one chip, or "
                             "no attention heads to split)\n"));
+  if (m.trials.size() > 1) {
+    os << "    decode steps tried (the compiler's own first):";
+    for (const auto &[i, p] : llvm::enumerate(m.trials))
+      os << formatv("{0} tp {1} x pp {2}: {3}", i ? ";" : "", p.tp, p.pp,
+                    p.compiled     ? formatv("{0:f1} us", p.stepUs).str()
+                    : p.doesNotFit ? std::string("does not fit")
+                                   : std::string("does not compile"));
+    os << "\n";
+  }
   if (m.hasPrefill)
     os << formatv("  time to first token: {0:f3} us = prefill {1:f3} us "
                   "(simulated, P50 = P99) + host I/O {2:f3} us\n",
@@ -236,6 +250,20 @@ static llvm::json::Object sramJson(const ChipSram &c) {
                             {"capacity", c.capacity}};
 }
 
+/// Each placement tried: its step time, or why it did not compile.
+static llvm::json::Array trialsJson(const std::vector<PlacementTrial> &trials) {
+  llvm::json::Array out;
+  for (const PlacementTrial &p : trials) {
+    llvm::json::Object o{{"tp", p.tp}, {"pp", p.pp}};
+    if (p.compiled)
+      o["step_us"] = p.stepUs;
+    else
+      o["error"] = p.failure;
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
 llvm::json::Object lpx::cli::decodeJson(const DecodeMetrics &m) {
   llvm::json::Array perChip;
   for (const ChipSram &c : m.sram)
@@ -275,5 +303,6 @@ llvm::json::Object lpx::cli::decodeJson(const DecodeMetrics &m) {
                           {"link", m.gap.linkTime},
                           {"idle_units", m.gap.idleUnits}}},
       {"schedule_efficiency", m.scheduleEfficiency},
+      {"placements_tried", trialsJson(m.trials)},
   };
 }

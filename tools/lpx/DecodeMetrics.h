@@ -23,6 +23,7 @@ struct DecodeMetrics {
   bool searched = false;
   unsigned tp = 0, pp = 0; // the step program's placement; 0: no mesh
   bool placementAsked = false; // --tp/--pp given
+  std::vector<PlacementTrial> trials; // placements tried (DecodePlan.h)
   int64_t context = 0, prompt = 0, batch = 0;
 
   bool hasPrefill = false;

@@ -54,6 +54,44 @@ tryChips(const DecodeTarget &t, const DecodeRequest &req, unsigned chips,
   return std::optional<DecodePlan>(std::move(plan));
 }
 
+/// Without --tp/--pp, on the plan's chips: each tensor-parallel width
+/// that divides the compiler's, narrowest last, both phases compiled and
+/// the step simulated; the fastest step is kept (the compiler's on a tie).
+llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
+                        DecodePlan &plan, const PlanProgress &progress) {
+  if (t.tp || t.pp || !plan.step.program)
+    return llvm::Error::success();
+  const unsigned tp = plan.step.program->program().tp();
+  if (tp < 2)
+    return llvm::Error::success();
+  PlacementTrial own{tp, unsigned(plan.step.program->program().pp()),
+                     plan.step.computeUs(), true};
+  plan.trials.push_back(own);
+  for (unsigned width = tp - 1; width >= 1; --width) {
+    if (tp % width)
+      continue;
+    DecodeTarget narrower = t;
+    narrower.tp = width;
+    PhaseFailure failure;
+    auto tried = tryChips(narrower, req, plan.chips, failure, progress);
+    if (!tried)
+      return tried.takeError();
+    if (!*tried) {
+      plan.trials.push_back({width, plan.chips / width, 0, false,
+                             failure.doesNotFit, failure.message});
+      continue;
+    }
+    DecodePlan &other = **tried;
+    plan.trials.push_back({width, unsigned(other.step.program->program().pp()),
+                           other.step.computeUs(), true});
+    if (other.step.computeUs() < plan.step.computeUs()) {
+      plan.step = std::move(other.step);
+      plan.prefill = std::move(other.prefill);
+    }
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Expected<DecodePlan> lpx::cli::planDecode(const DecodeTarget &t,
@@ -64,8 +102,11 @@ llvm::Expected<DecodePlan> lpx::cli::planDecode(const DecodeTarget &t,
     auto plan = tryChips(t, req, req.chips, failure, progress);
     if (!plan)
       return plan.takeError();
-    if (*plan)
+    if (*plan) {
+      if (auto e = tryNarrower(t, req, **plan, progress))
+        return std::move(e);
       return std::move(**plan);
+    }
     if (failure.doesNotFit)
       return error(llvm::formatv("the model does not fit on --chips {0}: {1}",
                                  req.chips, failure.message));
@@ -119,5 +160,7 @@ llvm::Expected<DecodePlan> lpx::cli::planDecode(const DecodeTarget &t,
     }
   }
   found->searched = true;
+  if (auto e = tryNarrower(t, req, *found, progress))
+    return std::move(e);
   return std::move(*found);
 }

@@ -6,8 +6,9 @@
 // the decode step compile (assuming that a model that fits on n chips fits
 // on more). Chip counts the compiler itself rules out (its "N nodes would
 // hold them") are skipped; past them the search gallops over groups and
-// bisects back, so large models take few compiles. Nothing is guessed from a
-// formula.
+// bisects back, so large models take few compiles. On the count found, the
+// narrower tensor-parallel widths are tried too and the fastest decode step
+// kept. Nothing is guessed from a formula.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_TOOLS_DECODEPLAN_H
@@ -23,11 +24,26 @@ struct DecodeRequest {
   unsigned chips = 0;             // 0: the fewest that compile
 };
 
+/// A placement tried on the plan's chips: its decode step's simulated
+/// time, or why it did not compile.
+struct PlacementTrial {
+  unsigned tp = 0, pp = 0;
+  double stepUs = 0;
+  bool compiled = false, doesNotFit = false;
+  std::string failure;
+};
+
 struct DecodePlan {
   unsigned chips = 0;
   bool searched = false; // chips found by compiling, not given
   std::optional<PhaseResult> prefill;
   PhaseResult step;
+  /// Without --tp/--pp: the compiler's placement, then each narrower
+  /// tensor-parallel width that divides its (more stages of fewer chips)
+  /// on the same chips; the plan is the fastest step of those whose both
+  /// phases compile. Empty when the placement was asked for or there is
+  /// no tensor-parallel mesh.
+  std::vector<PlacementTrial> trials;
 };
 
 /// Told before each compile: which phase, on how many chips, and the
@@ -37,7 +53,8 @@ struct PlanProgress {
   PhaseProgress stage;
 };
 
-/// Compiles and simulates both phases. A model that does not fit on the
+/// Compiles and simulates both phases, and picks the fastest placement on
+/// those chips (`DecodePlan::trials`). A model that does not fit on the
 /// chips given, or on any count up to the topology's reach, is an error
 /// whose message has the compiler's numbers.
 llvm::Expected<DecodePlan> planDecode(const DecodeTarget &target,
