@@ -35,9 +35,33 @@ double lpx::sim::mxmPeakMacsPerCycle(const isa::ChipSpec &chip, isa::DType a,
   return double(m.planes) * m.rows * m.cols / double(std::max(perVector, 1u));
 }
 
+double lpx::sim::mxmIngestElementsPerCycle(const isa::ChipSpec &chip,
+                                           isa::DType a, isa::DType b) {
+  const isa::MxmSpec &m = chip.mxm;
+  // Installing a rows x cols tile takes weight_load_cycles per byte of an
+  // element, so as many elements per cycle at any width; a streamed vector
+  // carries `rows` elements per plane every cycles_per_vector.
+  const double installed = double(m.planes) * m.rows * m.cols /
+                           double(std::max(m.weightLoadCycles, 1u));
+  const double perVector =
+      double(m.planes) * m.rows * m.cols / mxmPeakMacsPerCycle(chip, a, b);
+  return installed + double(m.planes) * m.rows / std::max(perVector, 1.0);
+}
+
 namespace {
 
-/// Cycles of all MXM work at the peak of one chip (divided by chips later).
+uint64_t elementsOf(const isa::TensorDesc &t) {
+  uint64_t n = 1;
+  for (int64_t d : t.shape)
+    n *= uint64_t(std::max<int64_t>(d, 0));
+  return n;
+}
+
+/// Cycles of all MXM work at the peak of one chip (divided by chips later):
+/// per product the larger of its MACs at the MAC peak and its operands'
+/// elements at the rate they can enter the MXM. A matrix-vector product
+/// (a decode step's projections) uses each weight once, so the weights'
+/// entry, not the MACs, sets its time.
 double computeCyclesOnOneChip(const isa::pb::Program &p,
                               const isa::ChipSpec &chip, uint64_t &macs) {
   double cycles = 0;
@@ -51,8 +75,14 @@ double computeCyclesOnOneChip(const isa::pb::Program &p,
     const uint64_t n = isa::multiplyAccumulates(
         op, operands, isa::descOf(p.buffers(int(inst.result()))));
     macs += n;
-    cycles += double(n) / mxmPeakMacsPerCycle(chip, operands[0].dtype,
-                                              operands[1].dtype);
+    const double entering = double(elementsOf(operands[0]) +
+                                   elementsOf(operands[1])) /
+                            mxmIngestElementsPerCycle(chip, operands[0].dtype,
+                                                      operands[1].dtype);
+    cycles += std::max(double(n) / mxmPeakMacsPerCycle(
+                                       chip, operands[0].dtype,
+                                       operands[1].dtype),
+                       entering);
   }
   return cycles;
 }

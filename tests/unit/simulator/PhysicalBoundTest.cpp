@@ -67,6 +67,34 @@ TEST(PhysicalBoundTest, ComputeBoundMatmul) {
             r.totalCycles - p.cycles);
 }
 
+// A matrix-vector product, [1, 512] x [512, 256] fp16: its 131072 MACs
+// take 32 cycles at the 16-bit peak, but each weight is used once, so the
+// operands' entry into the MXM bounds it: 2 planes install 64 * 64
+// elements per 10 cycles each (819.2 per cycle) and stream 64 elements per
+// 2 cycles each (64 per cycle); 512 + 131072 elements at 883.2 per cycle
+// take 148.99 cycles.
+TEST(PhysicalBoundTest, MatrixVectorBoundByOperandEntry) {
+  auto chipSpec = isa::parseChipSpec(testChipYaml(), "test chip");
+  ASSERT_TRUE(bool(chipSpec)) << llvm::toString(chipSpec.takeError());
+  EXPECT_DOUBLE_EQ(
+      mxmIngestElementsPerCycle(*chipSpec, DType::F16, DType::F16),
+      2.0 * 64 * 64 / 10 + 2.0 * 64 / 2);
+  ProgramBuilder b;
+  uint32_t x = b.input("x", DType::F16, {1, 512});
+  uint32_t w = b.buffer("w", DType::F16, {512, 256}, isa::pb::CONSTANT);
+  uint32_t y = b.output("y", DType::F16, {1, 256});
+  b.inst(Opcode::MatMul, {x, w}, y);
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  EXPECT_EQ(r.physical.macs, 512u * 256);
+  EXPECT_DOUBLE_EQ(r.physical.computeCycles, (512.0 + 512 * 256) / 883.2);
+  EXPECT_EQ(r.physical.cycles, 149u);
+  EXPECT_EQ(r.physical.limit, "MXM peak");
+  // The cost model installs 32 tiles two planes at a time: slower still.
+  EXPECT_GT(r.totalCycles, r.physical.cycles);
+}
+
 // Elementwise ops on [320, 160] fp32 tensors: no MACs, 3 * 204800 bytes
 // (two inputs, one output) at 163840 bytes per cycle = 3.75, so 4 cycles.
 TEST(PhysicalBoundTest, SramBoundElementwise) {

@@ -7,7 +7,10 @@
 // uses, of which the largest is the bound:
 //  - compute: the multiply-accumulates of the model's matrix products over
 //    the MXM peak at the operands' rate (planes * rows * cols MACs per
-//    cycles_per_vector of that width);
+//    cycles_per_vector of that width), or, when larger, their operands'
+//    elements over the rate at which they can enter the MXM (installed
+//    into the planes or streamed through them): a matrix-vector product
+//    uses each weight once, so its weights' entry bounds it;
 //  - SRAM: the bytes that must be read at least once (weights, inputs and
 //    resident state) and the outputs written once,
 //    over the SRAM bandwidth of all chips;
@@ -74,6 +77,13 @@ GapAttribution attributeGap(const PhysicalBound &bound, uint64_t simulated,
 /// MACs per cycle one chip's MXM sustains with operands of these types.
 double mxmPeakMacsPerCycle(const isa::ChipSpec &chip, isa::DType a,
                            isa::DType b);
+
+/// Operand elements per cycle that can enter one chip's MXM: installed
+/// into its planes (planes * rows * cols per weight_load_cycles, at any
+/// width) plus streamed through them (a vector of `rows` elements per
+/// plane per cycles_per_vector of the operands' width).
+double mxmIngestElementsPerCycle(const isa::ChipSpec &chip, isa::DType a,
+                                 isa::DType b);
 
 } // namespace lpx::sim
 
