@@ -167,6 +167,22 @@ else
   fail "context sweep" "$(head -1 "$tmp/stderr")"
 fi
 
+# A stage holds a group from the token's arrival, not from cycle 0: 4
+# shape-only Llama-2-7B layers as 2 stages of 8 lpx3 chips. The second
+# stage prepares its rotary tables and mask from the positions at once,
+# then waits for the residual stream; only the first stage's work and the
+# hop precede its span, so no chip is occupied for most of the step and
+# both stages take a group each.
+"$lpx" models export llama2-7b --shape-only --layers 4 --context 256 \
+  -o "$tmp/l7.onnx" >/dev/null
+if decode staged7b --model "$tmp/l7.onnx" --chip lpx3 --chips 16 --tp 8 --pp 2 \
+     --weights fp8e4m3 --activations fp16; then
+  occ=$(field staged7b stage_occupied_us) step=$(field staged7b tpot_compute_us)
+  n=$(field staged7b sequences_in_flight)
+  check "a stage's occupancy starts with the token's path ($occ of $step us, $n in flight)" \
+    'less "$occ" "$($python -c "print(0.6 * $step)")" && [ "$n" = 2 ]'
+fi
+
 # An ONNX decode step as it is: its own batch and context, no prefill.
 "$lpx" models export tiny-gpt2 -o "$tmp/step.onnx" --context 48 --batch 2 >/dev/null
 if decode file --model "$tmp/step.onnx" --chip tsp-v1; then

@@ -292,6 +292,8 @@ llvm::json::Object lpx::cli::decodeJson(const DecodeMetrics &m) {
       {"tokens_per_second_per_user", m.tokensPerSecondPerUser},
       {"tokens_per_second", m.tokensPerSecond},
       {"sequences_in_flight", int64_t(m.inFlight) * m.batch},
+      {"stage_occupied_us", m.stageUs},
+      {"stage_chip", m.stageChip},
       {"bottleneck", m.bottleneck},
       {"sram_bytes_per_chip", sramJson(m.sram[m.sramChip])},
       {"sram_bytes_by_chip", std::move(perChip)},

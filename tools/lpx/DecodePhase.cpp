@@ -52,6 +52,51 @@ struct ScratchFiles {
   }
 };
 
+/// Per chip, the cycles one group of sequences holds it in the simulated
+/// step: from its first instruction on the tokens' path (computed from the
+/// `input_ids` input: the embedding rows and all that follows them) to its
+/// last completion. What is computed from positions, masks and constants
+/// alone (rotary tables, the causal mask, their forwarding) is left out of
+/// the span: a chip can prepare it for the next group while it works on
+/// this one, and counting it would make every stage after the first look
+/// busy from cycle 0. No less than the chip's busiest queue, which does
+/// its work for every group. A program without `input_ids` counts every
+/// instruction.
+std::vector<uint64_t> occupancyByChip(const isa::pb::Program &p,
+                                      const sim::ExecutionTrace &trace,
+                                      const sim::SimResult &sim,
+                                      size_t chips) {
+  std::vector<bool> onPath(size_t(p.buffers_size()), false);
+  bool hasIds = false;
+  for (int id = 0; id < p.buffers_size(); ++id)
+    if (p.buffers(id).kind() == isa::pb::INPUT &&
+        p.buffers(id).name() == "input_ids")
+      hasIds = onPath[size_t(id)] = true;
+  std::vector<bool> counted(size_t(p.instructions_size()), !hasIds);
+  for (int i = 0; hasIds && i < p.instructions_size(); ++i) {
+    const isa::pb::Instruction &inst = p.instructions(i);
+    bool path = false;
+    for (uint32_t id : inst.operands())
+      path = path || onPath[id];
+    counted[size_t(i)] = path;
+    onPath[inst.result()] = onPath[inst.result()] || path;
+  }
+  std::vector<uint64_t> first(chips, UINT64_MAX), last(chips, 0), busiest(chips, 0);
+  for (const sim::InstructionEvent &e : trace.instructions) {
+    last[e.node] = std::max(last[e.node], e.done);
+    if (counted[e.instruction])
+      first[e.node] = std::min(first[e.node], e.issue);
+  }
+  for (const sim::QueueStats &q : sim.queues)
+    if (q.node < chips)
+      busiest[q.node] = std::max(busiest[q.node], q.busyCycles);
+  std::vector<uint64_t> occupied(chips, 0);
+  for (size_t c = 0; c < chips; ++c)
+    occupied[c] = std::max(first[c] == UINT64_MAX ? 0 : last[c] - first[c],
+                           busiest[c]);
+  return occupied;
+}
+
 } // namespace
 
 double PhaseResult::computeUs() const {
@@ -154,13 +199,7 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
     return sim.takeError();
   r.sim = std::move(*sim);
   r.sram = sramByChip(*r.program);
-  std::vector<uint64_t> first(r.sram.size(), UINT64_MAX), last(r.sram.size(), 0);
-  for (const sim::InstructionEvent &e : trace.instructions) {
-    first[e.node] = std::min(first[e.node], e.issue);
-    last[e.node] = std::max(last[e.node], e.done);
-  }
-  r.occupied.resize(r.sram.size());
-  for (size_t i = 0; i < r.sram.size(); ++i)
-    r.occupied[i] = first[i] == UINT64_MAX ? 0 : last[i] - first[i];
+  r.occupied = occupancyByChip(r.program->program(), trace, r.sim,
+                               r.sram.size());
   return std::optional<PhaseResult>(std::move(r));
 }

@@ -56,9 +56,10 @@ struct PhaseResult {
   std::optional<isa::VerifiedProgram> program;
   sim::SimResult sim;
   std::vector<ChipSram> sram; // per chip
-  /// Per chip: cycles from its first issue to its last completion in the
-  /// simulation (0 for a chip with no instruction): the stage time a second
-  /// group of sequences would wait for.
+  /// Per chip: cycles from its first instruction on the tokens' path to
+  /// its last completion in the simulation, no less than its busiest
+  /// queue's busy cycles (0 for a chip with no instruction): the stage
+  /// time a second group of sequences would wait for.
   std::vector<uint64_t> occupied;
   double computeUs() const;
   double hostUs() const { return sim.hostInputUs + sim.hostOutputUs; }
