@@ -147,6 +147,9 @@ expect_error() {
   fi
 }
 expect_error "too few chips" "does not fit on --chips 1: .*bytes of weights" -- "${small[@]}" --chips 1
+# --run compiles the preset's scratch export: the error names the preset.
+expect_error "too few chips to run" "^lpx decode: error: tiny-llama: model does not fit on 1 node" -- \
+  --model tiny-llama --run --prompt-ids 1,2 --tokens 2 --context 16 --chips 1 --set sram.bytes=64KiB
 # No count holds one MLP block (49 KB per chip) in 8 KiB chips: the search
 # ends at the topology's largest count (lpx3: 4,096), not past it.
 expect_error "no count fits" "does not fit on 4096 chips: .*no count of stages" -- "${small[@]}" --set sram.bytes=8KiB

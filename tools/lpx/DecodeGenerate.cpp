@@ -124,9 +124,15 @@ compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
     copts.pp = placement->pp();
   }
   auto program = compileToProgram(*ctx, file, ImportOptions(), copts, *chip);
-  if (failed(program))
+  if (failed(program)) {
+    // A preset's export is a scratch file whose path says nothing.
+    llvm::StringRef said = firstError;
+    if (models::findPreset(opts.model) && said.consume_front(file) &&
+        said.consume_front(": "))
+      return fail(opts.model + ": " + said);
     return fail(firstError.empty() ? "cannot compile '" + opts.model + "'"
                                    : firstError);
+  }
   program->data.keepAlive(ctx);
   return isa::VerifiedProgram::verify(std::move(*program), std::move(*chip));
 }
