@@ -37,19 +37,26 @@ TEST(PhysicalBoundTest, PeakFollowsTheOperandsWidth) {
   EXPECT_EQ(mxmPeakMacsPerCycle(*chipSpec, DType::F16, DType::I8), 4096.0);
 }
 
+/// [rows, 512] x [512, 256] in fp16 (the weight a constant) on one chip,
+/// simulated.
+bool simulateMatMul(int64_t rows, std::optional<isa::VerifiedProgram> &prog,
+                    SimResult &r) {
+  ProgramBuilder b;
+  uint32_t x = b.input("x", DType::F16, {rows, 512});
+  uint32_t w = b.buffer("w", DType::F16, {512, 256}, isa::pb::CONSTANT);
+  uint32_t y = b.output("y", DType::F16, {rows, 256});
+  b.inst(Opcode::MatMul, {x, w}, y);
+  return loadAndSimulate(b, prog, r);
+}
+
 // A [256, 512] x [512, 256] fp16 matmul on one chip: 256 * 512 * 256 =
 // 33554432 MACs at 4096 per cycle = 8192 cycles. Its bytes (input 262144,
 // weight 262144, output 131072 = 655360) take 4 cycles of SRAM: the MXM
 // sets the bound.
 TEST(PhysicalBoundTest, ComputeBoundMatmul) {
-  ProgramBuilder b;
-  uint32_t x = b.input("x", DType::F16, {256, 512});
-  uint32_t w = b.buffer("w", DType::F16, {512, 256}, isa::pb::CONSTANT);
-  uint32_t y = b.output("y", DType::F16, {256, 256});
-  b.inst(Opcode::MatMul, {x, w}, y);
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulateMatMul(256, prog, r));
 
   const PhysicalBound &p = r.physical;
   EXPECT_EQ(p.macs, 256u * 512 * 256);
@@ -79,14 +86,9 @@ TEST(PhysicalBoundTest, MatrixVectorBoundByOperandEntry) {
   EXPECT_DOUBLE_EQ(
       mxmIngestElementsPerCycle(*chipSpec, DType::F16, DType::F16),
       2.0 * 64 * 64 / 10 + 2.0 * 64 / 2);
-  ProgramBuilder b;
-  uint32_t x = b.input("x", DType::F16, {1, 512});
-  uint32_t w = b.buffer("w", DType::F16, {512, 256}, isa::pb::CONSTANT);
-  uint32_t y = b.output("y", DType::F16, {1, 256});
-  b.inst(Opcode::MatMul, {x, w}, y);
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulateMatMul(1, prog, r));
   EXPECT_EQ(r.physical.macs, 512u * 256);
   EXPECT_DOUBLE_EQ(r.physical.computeCycles, (512.0 + 512 * 256) / 883.2);
   EXPECT_EQ(r.physical.cycles, 149u);
