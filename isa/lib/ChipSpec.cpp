@@ -420,3 +420,13 @@ uint64_t lpx::isa::hashText(llvm::StringRef text) {
   }
   return h;
 }
+
+uint32_t MxmSpec::cyclesPerVector(DType a, DType b) const {
+  const unsigned width = std::max(dtypeBytes(a), dtypeBytes(b));
+  const auto fp8 = [](DType t) {
+    return t == DType::F8E4M3 || t == DType::F8E5M2;
+  };
+  if (width <= 1)
+    return fp8(a) || fp8(b) ? cyclesPerVectorFp8 : cyclesPerVectorInt8;
+  return width == 2 ? cyclesPerVector16 : cyclesPerVector32;
+}

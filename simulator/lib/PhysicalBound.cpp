@@ -24,15 +24,10 @@ using namespace lpx::sim;
 double lpx::sim::mxmPeakMacsPerCycle(const isa::ChipSpec &chip, isa::DType a,
                                      isa::DType b) {
   const isa::MxmSpec &m = chip.mxm;
-  // The operands' width sets the streaming rate, as in the cost model's
-  // description of the MXM (the chip's figure, not a priced instruction).
-  const unsigned width = std::max(isa::dtypeBytes(a), isa::dtypeBytes(b));
-  const bool fp8 = a == isa::DType::F8E4M3 || a == isa::DType::F8E5M2;
-  const uint32_t perVector = fp8          ? m.cyclesPerVectorFp8
-                             : width <= 1 ? m.cyclesPerVectorInt8
-                             : width == 2 ? m.cyclesPerVector16
-                                          : m.cyclesPerVector32;
-  return double(m.planes) * m.rows * m.cols / double(std::max(perVector, 1u));
+  // The operands' width sets the streaming rate (the chip's figure, not a
+  // priced instruction).
+  return double(m.planes) * m.rows * m.cols /
+         double(std::max(m.cyclesPerVector(a, b), 1u));
 }
 
 double lpx::sim::mxmIngestElementsPerCycle(const isa::ChipSpec &chip,

@@ -74,12 +74,7 @@ static uint64_t mappedCycles(const MxmSpec &m, const Mapping &p,
 static Cost bestCycles(const ChipSpec &chip, DType a, DType b,
                        const Mapping &weights, const Mapping &activations) {
   const MxmSpec &m = chip.mxm;
-  unsigned width = std::max(dtypeBytes(a), dtypeBytes(b));
-  bool fp8 = a == DType::F8E4M3 || a == DType::F8E5M2;
-  uint64_t perVector = fp8          ? m.cyclesPerVectorFp8
-                       : width <= 1 ? m.cyclesPerVectorInt8
-                       : width == 2 ? m.cyclesPerVector16
-                                    : m.cyclesPerVector32;
+  const uint64_t perVector = m.cyclesPerVector(a, b);
   auto load = [&](DType t) {
     return uint64_t(m.weightLoadCycles) * std::max<unsigned>(dtypeBytes(t), 1);
   };

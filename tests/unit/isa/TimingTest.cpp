@@ -109,6 +109,23 @@ TEST(Timing, IntegerMatrixRateFollowsOperandWidth) {
   EXPECT_EQ(c.busy, 176u);
 }
 
+TEST(Timing, MixedFp8ProductStreamsAtTheWiderRate) {
+  auto chip = loadChipSpec("lpx3");
+  ASSERT_TRUE(bool(chip));
+  // fp8 x fp16 [320,320] x [320,320] on lpx3's 6 planes: the fp16 operand
+  // sets the rate, 4 cycles a vector, in either order. One tile, copied
+  // into the 6 planes, which stream ceil(320 / 6) = 54 vectors each: 216
+  // cycles. Installing the fp8 operand takes 40 cycles, the fp16 one 80:
+  // the fp8 operand is the stationary one, 40 + 216 = 256.
+  for (auto [a, b] : {std::pair(DType::F8E4M3, DType::F16),
+                      std::pair(DType::F16, DType::F8E4M3)}) {
+    Cost c = instructionCost(*chip, Opcode::MatMul,
+                             {t(a, {320, 320}), t(b, {320, 320})},
+                             t(DType::F16, {320, 320}));
+    EXPECT_EQ(c.busy, 256u);
+  }
+}
+
 TEST(Timing, VectorAndLinkOpsByHand) {
   auto chip = loadChipSpec("tsp-v1");
   ASSERT_TRUE(bool(chip));

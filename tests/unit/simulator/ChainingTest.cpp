@@ -224,9 +224,11 @@ TEST(ChainingTest, TwoVectorOperationsShareTheMesh) {
   EXPECT_EQ(r->totalCycles, 27u);
   EXPECT_EQ(r->bounds.criticalPath.cycles, 27u);
   ASSERT_FALSE(r->queues.empty());
-  for (const QueueStats &q : r->queues)
-    if (q.queue == "vxm")
+  for (const QueueStats &q : r->queues) {
+    if (q.queue == "vxm") {
       EXPECT_EQ(q.busyCycles, 24u);
+    }
+  }
 }
 
 TEST(ChainingTest, NoMeshSharingWhenTheAlusDoNotFit) {

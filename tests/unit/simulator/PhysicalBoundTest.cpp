@@ -33,8 +33,10 @@ TEST(PhysicalBoundTest, PeakFollowsTheOperandsWidth) {
   EXPECT_EQ(mxmPeakMacsPerCycle(*chipSpec, DType::I8, DType::I8), 8192.0);
   EXPECT_EQ(mxmPeakMacsPerCycle(*chipSpec, DType::F16, DType::F16), 4096.0);
   EXPECT_EQ(mxmPeakMacsPerCycle(*chipSpec, DType::F32, DType::F32), 2048.0);
-  // A 16-bit activation against int8 weights streams at the 16-bit rate.
+  // A 16-bit activation against int8 weights streams at the 16-bit rate,
+  // and so does an fp8 one against 16-bit weights.
   EXPECT_EQ(mxmPeakMacsPerCycle(*chipSpec, DType::F16, DType::I8), 4096.0);
+  EXPECT_EQ(mxmPeakMacsPerCycle(*chipSpec, DType::F8E4M3, DType::F16), 4096.0);
 }
 
 /// [rows, 512] x [512, 256] in fp16 (the weight a constant) on one chip,

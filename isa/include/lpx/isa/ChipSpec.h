@@ -9,6 +9,7 @@
 #ifndef LPX_ISA_CHIPSPEC_H
 #define LPX_ISA_CHIPSPEC_H
 
+#include "lpx/isa/DType.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
@@ -58,6 +59,11 @@ struct MxmSpec {
   // activations' rows, or the activations, streaming the weights' columns.
   // false: the weights are always the stationary operand.
   bool eitherOperandStationary = true;
+
+  /// Cycles per streamed vector for a product of `a` and `b`: the wider
+  /// operand sets the rate (fp8 x fp16 streams at the 16-bit rate); two
+  /// one-byte operands take the fp8 rate when either is fp8, else int8.
+  uint32_t cyclesPerVector(DType a, DType b) const;
 };
 
 struct StreamSpec {
