@@ -54,7 +54,8 @@ static void printPhysical(const SimResult &r, const isa::ChipSpec &chip,
                       "cycles ({2:f3} us, limit: {3})\n",
                       r.physicalEfficiency, b.cycles,
                       double(b.cycles) / chip.clockMHz, b.limit);
-  os << llvm::formatv("    work: {0} MACs -> {1:f0} cycles at the MXM peaks (MACs, operand entry); "
+  os << llvm::formatv("    work: {0} MACs -> {1:f0} cycles at the MXM peaks "
+                      "(MACs, operand entry); "
                       "{2} bytes of SRAM -> {3:f0} cycles; {4} bytes over "
                       "links, {5} hop(s) -> {6:f0} cycles (this placement's); "
                       "{7} chip(s)\n",

@@ -81,7 +81,8 @@ std::vector<uint64_t> occupancyByChip(const isa::pb::Program &p,
     counted[size_t(i)] = path;
     onPath[inst.result()] = onPath[inst.result()] || path;
   }
-  std::vector<uint64_t> first(chips, UINT64_MAX), last(chips, 0), busiest(chips, 0);
+  std::vector<uint64_t> first(chips, UINT64_MAX), last(chips, 0);
+  std::vector<uint64_t> busiest(chips, 0);
   for (const sim::InstructionEvent &e : trace.instructions) {
     last[e.node] = std::max(last[e.node], e.done);
     if (counted[e.instruction])

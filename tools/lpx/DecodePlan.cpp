@@ -64,9 +64,8 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
   const unsigned tp = plan.step.program->program().tp();
   if (tp < 2)
     return llvm::Error::success();
-  PlacementTrial own{tp, unsigned(plan.step.program->program().pp()),
-                     plan.step.computeUs(), true};
-  plan.trials.push_back(own);
+  plan.trials.push_back({tp, unsigned(plan.step.program->program().pp()),
+                         plan.step.computeUs(), true});
   for (unsigned width = tp - 1; width >= 1; --width) {
     if (tp % width)
       continue;
@@ -82,7 +81,8 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
       continue;
     }
     DecodePlan &other = **tried;
-    plan.trials.push_back({width, unsigned(other.step.program->program().pp()),
+    const isa::pb::Program &placed = other.step.program->program();
+    plan.trials.push_back({unsigned(placed.tp()), unsigned(placed.pp()),
                            other.step.computeUs(), true});
     if (other.step.computeUs() < plan.step.computeUs()) {
       plan.step = std::move(other.step);
