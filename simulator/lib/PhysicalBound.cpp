@@ -38,19 +38,11 @@ double lpx::sim::mxmIngestElementsPerCycle(const isa::ChipSpec &chip,
   // carries `rows` elements per plane every cycles_per_vector.
   const double installed = double(m.planes) * m.rows * m.cols /
                            double(std::max(m.weightLoadCycles, 1u));
-  const double perVector =
-      double(m.planes) * m.rows * m.cols / mxmPeakMacsPerCycle(chip, a, b);
-  return installed + double(m.planes) * m.rows / std::max(perVector, 1.0);
+  const double perVector = std::max(m.cyclesPerVector(a, b), 1u);
+  return installed + double(m.planes) * m.rows / perVector;
 }
 
 namespace {
-
-uint64_t elementsOf(const isa::TensorDesc &t) {
-  uint64_t n = 1;
-  for (int64_t d : t.shape)
-    n *= uint64_t(std::max<int64_t>(d, 0));
-  return n;
-}
 
 /// Cycles of all MXM work at the peak of one chip (divided by chips later):
 /// per product the larger of its MACs at the MAC peak and its operands'
@@ -70,8 +62,8 @@ double computeCyclesOnOneChip(const isa::pb::Program &p,
     const uint64_t n = isa::multiplyAccumulates(
         op, operands, isa::descOf(p.buffers(int(inst.result()))));
     macs += n;
-    const double entering = double(elementsOf(operands[0]) +
-                                   elementsOf(operands[1])) /
+    const double entering = double(operands[0].elements() +
+                                   operands[1].elements()) /
                             mxmIngestElementsPerCycle(chip, operands[0].dtype,
                                                       operands[1].dtype);
     cycles += std::max(double(n) / mxmPeakMacsPerCycle(

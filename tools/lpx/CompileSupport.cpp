@@ -22,3 +22,10 @@ std::string lpx::cli::describeDiagnostic(mlir::Diagnostic &d) {
     os << "; " << note.str();
   return os.str();
 }
+
+llvm::StringRef lpx::cli::withoutFile(llvm::StringRef message,
+                                      llvm::StringRef file) {
+  llvm::StringRef rest = message;
+  return rest.consume_front(file) && rest.consume_front(": ") ? rest
+                                                               : message;
+}

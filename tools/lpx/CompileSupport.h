@@ -15,6 +15,11 @@ namespace lpx::cli {
 /// One line per diagnostic: "<where>: <message>; <notes>".
 std::string describeDiagnostic(mlir::Diagnostic &d);
 
+/// `message` without the leading "<file>: " a diagnostic located in `file`
+/// starts with (a scratch export's path says nothing to the user); the
+/// whole message otherwise.
+llvm::StringRef withoutFile(llvm::StringRef message, llvm::StringRef file);
+
 /// While alive, keeps the first error diagnostic of `ctx` as one line and
 /// silences the rest (for callers that report one failure per compile).
 class FirstErrorCapture {

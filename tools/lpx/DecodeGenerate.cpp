@@ -109,12 +109,7 @@ compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
   // Shared: the program's constant data are views into the context's
   // attributes, so the program keeps it alive.
   std::shared_ptr<mlir::MLIRContext> ctx = makeCompilerContext();
-  std::string firstError;
-  mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
-    if (d.getSeverity() == mlir::DiagnosticSeverity::Error && firstError.empty())
-      firstError = describeDiagnostic(d);
-    return mlir::success();
-  });
+  FirstErrorCapture errors(ctx.get());
   CompileOptions copts;
   copts.nodes = opts.chips;
   copts.residentKV = true;
@@ -125,13 +120,14 @@ compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
   }
   auto program = compileToProgram(*ctx, file, ImportOptions(), copts, *chip);
   if (failed(program)) {
-    // A preset's export is a scratch file whose path says nothing.
-    llvm::StringRef said = firstError;
-    if (models::findPreset(opts.model) && said.consume_front(file) &&
-        said.consume_front(": "))
-      return fail(opts.model + ": " + said);
-    return fail(firstError.empty() ? "cannot compile '" + opts.model + "'"
-                                   : firstError);
+    const std::string &said = errors.message();
+    if (said.empty())
+      return fail("cannot compile '" + opts.model + "'");
+    // A preset's export is a scratch file: name the preset instead.
+    llvm::StringRef rest = withoutFile(said, file);
+    return fail(models::findPreset(opts.model) && rest.size() < said.size()
+                    ? opts.model + ": " + rest
+                    : llvm::Twine(said));
   }
   program->data.keepAlive(ctx);
   return isa::VerifiedProgram::verify(std::move(*program), std::move(*chip));

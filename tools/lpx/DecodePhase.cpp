@@ -176,10 +176,8 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   if (failed(program)) {
     failure.message =
         errors.message().empty() ? "cannot compile" : errors.message();
-    // The scratch export's path says nothing to the user.
-    llvm::StringRef msg = failure.message;
-    if (t.preset && msg.consume_front(*model) && msg.consume_front(": "))
-      failure.message = msg.str();
+    if (t.preset)
+      failure.message = withoutFile(failure.message, *model).str();
     failure.doesNotFit =
         llvm::StringRef(failure.message).contains("does not fit") ||
         llvm::StringRef(failure.message).contains("SRAM");
