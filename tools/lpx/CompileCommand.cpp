@@ -1,6 +1,6 @@
 //===- CompileCommand.cpp - lpx compile -----------------------------------===//
 #include "Commands.h"
-#include "CompileSupport.h"
+#include "lpx/deploy/CompileSupport.h"
 #include "Progress.h"
 #include "lpx/Import/ImportArgs.h"
 

@@ -1,9 +1,9 @@
 //===- CoverageCommand.cpp - lpx coverage ---------------------------------===//
 #include "Commands.h"
-#include "Coverage.h"
-#include "CoverageFormat.h"
+#include "lpx/deploy/Coverage.h"
+#include "lpx/deploy/CoverageFormat.h"
 #include "lpx/Import/ImportArgs.h"
-#include "OpTable.h"
+#include "lpx/deploy/OpTable.h"
 
 #include "lpx/isa/ChipSpec.h"
 #include "llvm/Support/raw_ostream.h"

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "DecodeGenerate.h"
-#include "DecodeSweep.h"
+#include "lpx/deploy/DecodeGenerate.h"
+#include "lpx/deploy/DecodeSweep.h"
 #include "Progress.h"
 
 #include "lpx/isa/AtomicFile.h"

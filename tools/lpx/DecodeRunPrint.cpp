@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "DecodeGenerate.h"
+#include "lpx/deploy/DecodeGenerate.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"

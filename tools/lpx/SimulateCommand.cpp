@@ -1,9 +1,9 @@
 //===- SimulateCommand.cpp - lpx simulate ---------------------------------===//
 #include "lpx/isa/AtomicFile.h"
 #include "Commands.h"
-#include "HtmlReport.h"
-#include "Timeline.h"
-#include "TraceEvents.h"
+#include "lpx/report/HtmlReport.h"
+#include "lpx/report/Timeline.h"
+#include "lpx/report/TraceEvents.h"
 
 #include "lpx/isa/Program.h"
 #include "lpx/sim/LayerReport.h"

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "CompileSupport.h"
+#include "lpx/deploy/CompileSupport.h"
 #include "lpx/Import/ImportArgs.h"
 #include "Progress.h"
-#include "SweepGrid.h"
-#include "SweepReport.h"
-#include "SweepShard.h"
+#include "lpx/deploy/SweepGrid.h"
+#include "lpx/deploy/SweepReport.h"
+#include "lpx/deploy/SweepShard.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/isa/ChipOverrides.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "SweepReport.h"
-#include "SweepShard.h"
+#include "lpx/deploy/SweepReport.h"
+#include "lpx/deploy/SweepShard.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"

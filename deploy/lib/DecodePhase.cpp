@@ -1,6 +1,6 @@
 //===- DecodePhase.cpp - One phase of decode, compiled and simulated ------===//
-#include "DecodePhase.h"
-#include "CompileSupport.h"
+#include "lpx/deploy/DecodePhase.h"
+#include "lpx/deploy/CompileSupport.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/models/Export.h"

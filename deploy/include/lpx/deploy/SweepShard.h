@@ -10,7 +10,7 @@
 #ifndef LPX_TOOLS_SWEEPSHARD_H
 #define LPX_TOOLS_SWEEPSHARD_H
 
-#include "SweepGrid.h"
+#include "lpx/deploy/SweepGrid.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>

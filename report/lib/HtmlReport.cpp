@@ -1,7 +1,7 @@
 //===- HtmlReport.cpp - A simulated run as one self-contained page --------===//
-#include "HtmlReport.h"
-#include "Markup.h"
-#include "SvgPlot.h"
+#include "lpx/report/HtmlReport.h"
+#include "lpx/report/Markup.h"
+#include "lpx/report/SvgPlot.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,6 +1,6 @@
 //===- CoverageFormat.cpp - Coverage reports as text, md, json, html ------===//
-#include "CoverageFormat.h"
-#include "Markup.h"
+#include "lpx/deploy/CoverageFormat.h"
+#include "lpx/report/Markup.h"
 
 #include "lpx/isa/Program.h"
 

@@ -6,7 +6,7 @@
 // hand except the short notes on what must be a compile-time constant.
 //
 //===----------------------------------------------------------------------===//
-#include "OpTable.h"
+#include "lpx/deploy/OpTable.h"
 
 #include "lpx/Import/ONNXImporter.h"
 #include "onnx/defs/schema.h"

@@ -2,7 +2,7 @@
 #ifndef LPX_TOOLS_OPTABLE_H
 #define LPX_TOOLS_OPTABLE_H
 
-#include "CoverageFormat.h"
+#include "lpx/deploy/CoverageFormat.h"
 #include "llvm/Support/Error.h"
 #include <string>
 

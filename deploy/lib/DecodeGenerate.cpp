@@ -1,7 +1,6 @@
 //===- DecodeGenerate.cpp - Greedy generation through the CPU runtime -----===//
-#include "DecodeGenerate.h"
-#include "Commands.h"
-#include "CompileSupport.h"
+#include "lpx/deploy/DecodeGenerate.h"
+#include "lpx/deploy/CompileSupport.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/isa/Bindings.h"

@@ -2,8 +2,8 @@
 #ifndef LPX_TOOLS_SWEEPREPORT_H
 #define LPX_TOOLS_SWEEPREPORT_H
 
-#include "SvgPlot.h"
-#include "SweepGrid.h"
+#include "lpx/report/SvgPlot.h"
+#include "lpx/deploy/SweepGrid.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <optional>

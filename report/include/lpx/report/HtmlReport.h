@@ -11,7 +11,7 @@
 #ifndef LPX_TOOLS_HTMLREPORT_H
 #define LPX_TOOLS_HTMLREPORT_H
 
-#include "Timeline.h"
+#include "lpx/report/Timeline.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <string>
 

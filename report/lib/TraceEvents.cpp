@@ -1,5 +1,5 @@
 //===- TraceEvents.cpp - A simulated run as Chrome trace events -----------===//
-#include "TraceEvents.h"
+#include "lpx/report/TraceEvents.h"
 #include "llvm/Support/JSON.h"
 
 using namespace lpx;

@@ -10,7 +10,7 @@
 #ifndef LPX_TOOLS_DECODEMETRICS_H
 #define LPX_TOOLS_DECODEMETRICS_H
 
-#include "DecodePlan.h"
+#include "lpx/deploy/DecodePlan.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 

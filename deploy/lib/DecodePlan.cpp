@@ -1,5 +1,5 @@
 //===- DecodePlan.cpp - The chips a deployment needs, both phases timed ---===//
-#include "DecodePlan.h"
+#include "lpx/deploy/DecodePlan.h"
 
 #include "lpx/isa/Topology.h"
 #include "llvm/Support/FormatVariadic.h"

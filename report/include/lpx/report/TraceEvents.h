@@ -11,7 +11,7 @@
 #ifndef LPX_TOOLS_TRACEEVENTS_H
 #define LPX_TOOLS_TRACEEVENTS_H
 
-#include "Timeline.h"
+#include "lpx/report/Timeline.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace lpx::cli {

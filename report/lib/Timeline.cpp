@@ -1,5 +1,5 @@
 //===- Timeline.cpp - A simulated run laid out as tracks ------------------===//
-#include "Timeline.h"
+#include "lpx/report/Timeline.h"
 
 #include "lpx/isa/UnitOps.h"
 #include <algorithm>

@@ -1,5 +1,5 @@
 //===- SweepShard.cpp - One of N disjoint parts of a sweep ----------------===//
-#include "SweepShard.h"
+#include "lpx/deploy/SweepShard.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

@@ -1,5 +1,5 @@
 //===- Markup.cpp - Text inside HTML and SVG ------------------------------===//
-#include "Markup.h"
+#include "lpx/report/Markup.h"
 
 std::string lpx::cli::escapeMarkup(llvm::StringRef s) {
   std::string out;

@@ -1,5 +1,5 @@
 //===- SweepReport.cpp - Sweep results as CSV and as a chart --------------===//
-#include "SweepReport.h"
+#include "lpx/deploy/SweepReport.h"
 #include "lpx/isa/AtomicFile.h"
 
 #include "llvm/Support/Format.h"

@@ -1,6 +1,6 @@
 //===- SvgPlot.cpp - A dependency-free SVG line chart ---------------------===//
-#include "SvgPlot.h"
-#include "Markup.h"
+#include "lpx/report/SvgPlot.h"
+#include "lpx/report/Markup.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,5 +1,5 @@
 //===- CompileSupport.cpp - Shared by compile and sweep -------------------===//
-#include "CompileSupport.h"
+#include "lpx/deploy/CompileSupport.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"

@@ -2,7 +2,7 @@
 #ifndef LPX_TOOLS_DECODESWEEP_H
 #define LPX_TOOLS_DECODESWEEP_H
 
-#include "DecodeMetrics.h"
+#include "lpx/deploy/DecodeMetrics.h"
 
 namespace lpx::cli {
 

@@ -2,7 +2,7 @@
 #ifndef LPX_TOOLS_COVERAGEFORMAT_H
 #define LPX_TOOLS_COVERAGEFORMAT_H
 
-#include "Coverage.h"
+#include "lpx/deploy/Coverage.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace lpx::cli {

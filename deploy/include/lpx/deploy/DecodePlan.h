@@ -14,7 +14,7 @@
 #ifndef LPX_TOOLS_DECODEPLAN_H
 #define LPX_TOOLS_DECODEPLAN_H
 
-#include "DecodePhase.h"
+#include "lpx/deploy/DecodePhase.h"
 
 namespace lpx::cli {
 

@@ -1,5 +1,5 @@
 //===- Coverage.cpp - Can this model run on the chip, and what blocks it? -===//
-#include "Coverage.h"
+#include "lpx/deploy/Coverage.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/Import/ModelLimits.h"

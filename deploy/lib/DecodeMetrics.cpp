@@ -1,5 +1,5 @@
 //===- DecodeMetrics.cpp - What users of decode measure, from the plan ----===//
-#include "DecodeMetrics.h"
+#include "lpx/deploy/DecodeMetrics.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>

@@ -1,6 +1,6 @@
 //===- DecodeSweep.cpp - TPOT against context length, as CSV and SVG ------===//
-#include "DecodeSweep.h"
-#include "SvgPlot.h"
+#include "lpx/deploy/DecodeSweep.h"
+#include "lpx/report/SvgPlot.h"
 
 #include <fmt/format.h>
 

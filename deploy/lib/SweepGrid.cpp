@@ -1,5 +1,5 @@
 //===- SweepGrid.cpp - The points of a parameter sweep --------------------===//
-#include "SweepGrid.h"
+#include "lpx/deploy/SweepGrid.h"
 
 #include "lpx/isa/ChipSpec.h"
 #include "llvm/ADT/SmallVector.h"
