@@ -6,7 +6,7 @@
 #include <cmath>
 
 using namespace lpx;
-using namespace lpx::cli;
+using namespace lpx::deploy;
 using llvm::formatv;
 
 namespace {
@@ -34,9 +34,7 @@ std::string bottleneckOf(const PhaseResult &step) {
   std::string resource;
   uint64_t busy;
   if (!busiest || sram > busiest->busyCycles) {
-    llvm::StringRef what = r.bounds.sramBandwidth.what;
-    what.consume_front("SRAM bandwidth of node ");
-    resource = formatv("SRAM of chip {0}", what).str();
+    resource = formatv("SRAM of chip {0}", r.bounds.sramBandwidth.node).str();
     busy = sram;
   } else {
     resource = queueName(*busiest);
@@ -110,7 +108,7 @@ void pipelining(const DecodePlan &plan, DecodeMetrics &m) {
 
 } // namespace
 
-DecodeMetrics lpx::cli::measureDecode(const DecodeTarget &t,
+DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
                                       const DecodeRequest &req,
                                       const DecodePlan &plan) {
   DecodeMetrics m;
@@ -166,7 +164,7 @@ static std::string mb(uint64_t bytes) {
   return formatv("{0:f1} MB", double(bytes) / 1e6).str();
 }
 
-void lpx::cli::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os) {
+void lpx::deploy::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os) {
   os << formatv("decode of {0} on {1} chip(s) of {2}", m.model, m.chips,
                 m.chipName);
   if (m.searched)
@@ -264,7 +262,7 @@ static llvm::json::Array trialsJson(const std::vector<PlacementTrial> &trials) {
   return out;
 }
 
-llvm::json::Object lpx::cli::decodeJson(const DecodeMetrics &m) {
+llvm::json::Object lpx::deploy::decodeJson(const DecodeMetrics &m) {
   llvm::json::Array perChip;
   for (const ChipSram &c : m.sram)
     perChip.push_back(sramJson(c));

@@ -87,6 +87,12 @@ uint32_t LowerBoundBuilder::queueOf(uint32_t node,
             ? llvm::formatv("link {0} of node {1}", inst.link(), node).str()
             : llvm::formatv("{0} on node {1}", isa::unitName(unit), node)
                   .str());
+    Bound where;
+    where.kind = BoundKind::Queue;
+    where.node = node;
+    where.unit = unit;
+    where.link = unit == isa::Unit::C2C ? inst.link() : 0;
+    queueBounds.push_back(where);
     *slot = uint32_t(queueNames.size());
     queueCounts.push_back(isa::queueCount(prog.chip(), unit));
   }
@@ -241,6 +247,7 @@ LowerBounds LowerBoundBuilder::finish() const {
   // The busiest queue; ties go to the queue named first.
   uint64_t best = 0;
   std::string bestName;
+  size_t bestQueue = 0;
   for (size_t q = 0; q < work.size(); ++q) {
     uint64_t spread =
         ceilDiv(work[q].busy, std::max<uint32_t>(queueCounts[q], 1));
@@ -249,22 +256,33 @@ LowerBounds LowerBoundBuilder::finish() const {
         (bound == best && queueNames[q] < bestName)) {
       best = bound;
       bestName = queueNames[q];
+      bestQueue = q;
     }
   }
-  out.resource = Bound{best, bestName};
+  if (!queueBounds.empty()) {
+    out.resource = queueBounds[bestQueue];
+    out.resource.cycles = best;
+    out.resource.what = bestName;
+  }
 
   const uint64_t bytesPerCycle = prog.chip().sramBytesPerCycle();
   uint32_t busiestNode = 0;
   for (uint32_t node = 1; node < p.num_nodes(); ++node)
     if (sramBytes[node] > sramBytes[busiestNode])
       busiestNode = node;
-  out.sramBandwidth =
-      Bound{addSat(deskew, ceilDiv(sramBytes[busiestNode], bytesPerCycle)),
-            llvm::formatv("SRAM bandwidth of node {0}", busiestNode).str()};
+  out.sramBandwidth.cycles =
+      addSat(deskew, ceilDiv(sramBytes[busiestNode], bytesPerCycle));
+  out.sramBandwidth.what =
+      llvm::formatv("SRAM bandwidth of node {0}", busiestNode).str();
+  out.sramBandwidth.kind = BoundKind::SramBandwidth;
+  out.sramBandwidth.node = busiestNode;
 
   const isa::pb::Instruction &end = p.instructions(int(longestChainEnd));
-  out.criticalPath = Bound{longestChain, "dependency chain ending at " +
-                                             describe(end, longestChainEnd)};
+  out.criticalPath.cycles = longestChain;
+  out.criticalPath.what =
+      "dependency chain ending at " + describe(end, longestChainEnd);
+  out.criticalPath.kind = BoundKind::DependencyChain;
+  out.criticalPath.instruction = longestChainEnd;
   return out;
 }
 

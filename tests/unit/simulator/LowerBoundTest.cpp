@@ -65,16 +65,23 @@ TEST(LowerBoundTest, ChainAndIndependentMatmul) {
   // alone = 14 + 7 = 21. The longer one ends at the matmul.
   EXPECT_EQ(r.bounds.criticalPath.cycles, kMxmDone);
   EXPECT_EQ(r.bounds.criticalPath.what, "dependency chain ending at MatMul_2");
+  EXPECT_EQ(r.bounds.criticalPath.kind, lpx::sim::BoundKind::DependencyChain);
+  EXPECT_EQ(r.bounds.tightest().kind, lpx::sim::BoundKind::DependencyChain);
   // Queues, as head + work + tail: the mxm can start at 0, works 14 and its
   // result needs 7 more cycles of latency: 21. The vxm starts at 0, works
   // 2 + 2 and at least the relu's 3 of latency follow: 7.
   EXPECT_EQ(r.bounds.resource.cycles, kMxmBusy + chip::kMxmLatency);
   EXPECT_EQ(r.bounds.resource.what, "mxm on node 0");
+  EXPECT_EQ(r.bounds.resource.kind, lpx::sim::BoundKind::Queue);
+  EXPECT_EQ(r.bounds.resource.unit, lpx::isa::Unit::MXM);
+  EXPECT_EQ(r.bounds.resource.node, 0u);
   // SRAM: add 2560 * 3, relu 2560 * 2, matmul 512 + 4096 + 512 bytes.
   const uint64_t bytes = 5 * row::kBytes + 512 + 4096 + 512;
   EXPECT_EQ(r.bounds.sramBandwidth.cycles,
             ceilDiv(bytes, kSramBytesPerCycle)); // 1
   EXPECT_EQ(r.bounds.sramBandwidth.what, "SRAM bandwidth of node 0");
+  EXPECT_EQ(r.bounds.sramBandwidth.kind, lpx::sim::BoundKind::SramBandwidth);
+  EXPECT_EQ(r.bounds.sramBandwidth.node, 0u);
   EXPECT_EQ(r.bounds.deskew, 0u);
 
   EXPECT_EQ(r.lowerBound, kMxmDone);
@@ -190,11 +197,15 @@ TEST(LowerBoundTest, MultiNodeBoundsStartAfterDeskew) {
   // to the queue named first.
   EXPECT_EQ(r.bounds.resource.cycles, total);
   EXPECT_EQ(r.bounds.resource.what, "link 0 of node 0");
+  EXPECT_EQ(r.bounds.resource.kind, lpx::sim::BoundKind::Queue);
+  EXPECT_EQ(r.bounds.resource.unit, lpx::isa::Unit::C2C);
+  EXPECT_EQ(r.bounds.resource.link, 0u);
   // SRAM: node 0 reads x (320 bytes); node 1 receives y (320), and the relu
   // reads y and writes z (640): node 1 is busier.
   EXPECT_EQ(r.bounds.sramBandwidth.cycles,
             deskew + ceilDiv(3 * 320, kSramBytesPerCycle));
   EXPECT_EQ(r.bounds.sramBandwidth.what, "SRAM bandwidth of node 1");
+  EXPECT_EQ(r.bounds.sramBandwidth.node, 1u);
   EXPECT_EQ(r.lowerBound, total);
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
 }

@@ -11,6 +11,7 @@
 #ifndef LPX_SIM_LOWERBOUND_H
 #define LPX_SIM_LOWERBOUND_H
 
+#include "lpx/isa/Opcode.h"
 #include "lpx/isa/Program.h"
 #include <cstdint>
 #include <string>
@@ -18,13 +19,27 @@
 
 namespace lpx::sim {
 
-/// One bound: its cycles (deskew included) and what it is made of, e.g.
-/// "mxm on node 0", "link 3 of node 1", "SRAM bandwidth of node 2" or
-/// "dependency chain ending at MatMul_7". `what` is empty when nothing
-/// contributes (an empty program).
+/// What a bound is made of.
+enum class BoundKind : uint8_t {
+  None,            // nothing contributes (an empty program)
+  Queue,           // one unit queue or outgoing link of one node
+  SramBandwidth,   // the SRAM of one node
+  DependencyChain, // the longest producer -> reader chain
+};
+
+/// One bound: its cycles (deskew included) and what it is made of, as a
+/// type (kind, node, unit, link, instruction) and as the text reports
+/// print, e.g. "mxm on node 0", "link 3 of node 1", "SRAM bandwidth of
+/// node 2" or "dependency chain ending at MatMul_7" (`what`, empty for
+/// BoundKind::None).
 struct Bound {
   uint64_t cycles = 0;
   std::string what;
+  BoundKind kind = BoundKind::None;
+  uint32_t node = 0;                 // Queue, SramBandwidth
+  isa::Unit unit = isa::Unit::MEM;   // Queue
+  uint32_t link = 0;                 // Queue of unit C2C
+  int64_t instruction = -1;          // DependencyChain: where it ends
 };
 
 struct LowerBounds {
@@ -79,6 +94,7 @@ private:
   bool any = false;
   std::vector<Step> steps;                     // per instruction
   std::vector<std::string> queueNames;
+  std::vector<Bound> queueBounds; // per queue: kind, node, unit, link
   std::vector<uint32_t> queueCounts; // instruction queues of each unit
   std::vector<uint32_t> unitQueue;             // node * 4 + slot -> queue + 1
   std::vector<std::vector<uint32_t>> linkQueue; // [node][link] -> queue + 1

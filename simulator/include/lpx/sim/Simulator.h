@@ -71,7 +71,8 @@ struct SimResult {
   /// Cycles no schedule of these instructions can beat on this chip (see
   /// LowerBound.h): the largest of `bounds`.
   uint64_t lowerBound = 0;
-  /// What sets lowerBound, e.g. "mxm on node 0".
+  /// What sets lowerBound, as text, e.g. "mxm on node 0"; as a type:
+  /// bounds.tightest() (its kind, node, unit).
   std::string bottleneck;
   /// lowerBound / totalCycles; 1.0 for an empty program. Above 1 only when
   /// hazards make the simulated schedule shorter than physically possible.
