@@ -7,7 +7,7 @@
 
 using namespace lpx;
 
-std::string lpx::cli::describeDiagnostic(mlir::Diagnostic &d) {
+std::string lpx::deploy::describeDiagnostic(mlir::Diagnostic &d) {
   std::string where;
   llvm::raw_string_ostream os(where);
   mlir::Location loc = d.getLocation();
@@ -23,7 +23,7 @@ std::string lpx::cli::describeDiagnostic(mlir::Diagnostic &d) {
   return os.str();
 }
 
-llvm::StringRef lpx::cli::withoutFile(llvm::StringRef message,
+llvm::StringRef lpx::deploy::withoutFile(llvm::StringRef message,
                                       llvm::StringRef file) {
   llvm::StringRef rest = message;
   return rest.consume_front(file) && rest.consume_front(": ") ? rest

@@ -1,5 +1,8 @@
 //===- Coverage.cpp - Can this model run on the chip, and what blocks it? -===//
 #include "lpx/deploy/Coverage.h"
+#include "lpx/deploy/ChipSearch.h"
+#include "lpx/deploy/Evaluate.h"
+#include "lpx/deploy/FitFailure.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/Import/ModelLimits.h"
@@ -23,7 +26,7 @@
 #include <unordered_map>
 
 using namespace lpx;
-using namespace lpx::cli;
+using namespace lpx::deploy;
 
 unsigned ModelCoverage::supported() const {
   unsigned n = 0;
@@ -65,81 +68,104 @@ struct Collected {
   std::vector<std::string> other;
 };
 
+/// One error diagnostic: `node` is the node it is located at, if any.
+void add(Collected &out, const std::optional<std::string> &node,
+         std::string msg) {
+  if (!node) {
+    out.other.push_back(std::move(msg));
+    return;
+  }
+  // The importer's messages already say "node 'N' (Op): "; keep the why.
+  size_t colon = msg.find("): ");
+  if (llvm::StringRef(msg).starts_with("node '") && colon != std::string::npos)
+    msg = msg.substr(colon + 3);
+  out.byNode.emplace(*node, std::move(msg));
+}
+
 mlir::LogicalResult collect(Collected &out, mlir::Diagnostic &d) {
   if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
     return mlir::success();
-  std::string msg = d.str();
-  if (auto name = llvm::dyn_cast<mlir::NameLoc>(d.getLocation())) {
-    std::string node = name.getName().str();
-    // The importer's messages already say "node 'N' (Op): "; keep the why.
-    size_t colon = msg.find("): ");
-    if (llvm::StringRef(msg).starts_with("node '") &&
-        colon != std::string::npos)
-      msg = msg.substr(colon + 3);
-    out.byNode.emplace(node, msg);
-  } else {
-    out.other.push_back(msg);
-  }
+  std::optional<std::string> node;
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(d.getLocation()))
+    node = name.getName().str();
+  add(out, node, d.str());
   return mlir::success();
 }
 
-/// Compiles for the fewest chips that hold the model, then simulates.
+/// The first error of a compile as coverage reports it: one not tied to a
+/// node first, else the first node's reason.
+std::string firstError(const Evaluation &e) {
+  Collected diags;
+  for (const CompileDiagnostic &d : e.diagnostics)
+    add(diags, d.node, d.message);
+  return !diags.other.empty()    ? diags.other.front()
+         : !diags.byNode.empty() ? diags.byNode.begin()->second
+                                 : "compilation failed";
+}
+
+/// Compiles for the fewest chips that hold the model (1, 2, 4, ...:
+/// doublingPolicy), then simulates.
 void estimateCost(ModelCoverage &cov, const std::string &path,
                   const ImportOptions &import, const std::string &chipName) {
-  auto chip = isa::loadChipSpec(chipName);
+  auto loaded = isa::loadChipSpec(chipName);
+  if (!loaded) {
+    cov.costError = llvm::toString(loaded.takeError());
+    return;
+  }
+  // Simulated on the description the program embeds, as `lpx simulate`
+  // of its file would.
+  auto chip = asEmbedded(*loaded);
   if (!chip) {
     cov.costError = llvm::toString(chip.takeError());
     return;
   }
   std::string lastError;
-  for (unsigned nodes = 1; nodes <= isa::maxChips(*chip); nodes *= 2) {
-    if (isa::checkChipCount(*chip, nodes))
-      continue;
-    auto ctx = makeCompilerContext();
-    Collected diags;
-    mlir::ScopedDiagnosticHandler h(
-        ctx.get(), [&](mlir::Diagnostic &d) { return collect(diags, d); });
-    auto program =
-        compileToProgram(*ctx, path, import, CompileOptions{nodes}, *chip);
-    if (failed(program)) {
-      lastError = !diags.other.empty()          ? diags.other.front()
-                  : !diags.byNode.empty() ? diags.byNode.begin()->second
-                                          : "compilation failed";
-      if (lastError.find("does not fit") == std::string::npos)
-        break; // more chips will not help
-      continue;
-    }
-    auto loaded = isa::parseProgram(isa::serializeProgram(*program), path);
-    if (!loaded) {
-      cov.costError = llvm::toString(loaded.takeError());
-      return;
-    }
-    auto result = sim::simulate(*loaded);
-    if (!result) {
-      cov.costError = llvm::toString(result.takeError());
-      return;
-    }
-    PortCost cost;
-    cost.chip = chip->name;
-    cost.nodes = nodes;
-    for (const auto &b : program->program.buffers())
-      if (b.kind() == isa::pb::CONSTANT)
-        cost.weightBytes += b.bytes();
-    cost.cycles = result->totalCycles;
-    cost.seconds = result->seconds;
-    cost.hostSeconds = (result->hostInputUs + result->hostOutputUs) * 1e-6;
-    cov.cost = cost;
-    // Nodes that left no instruction were resolved at compile time.
-    std::set<std::string> executed;
-    for (const auto &inst : program->program.instructions())
-      executed.insert(inst.origin());
-    for (NodeCoverage &n : cov.nodes)
-      if (n.status == NodeStatus::Supported && !executed.count(n.name))
-        n.status = NodeStatus::Folded;
+  std::optional<Evaluation> fit;
+  auto search = findFewestChips(
+      doublingPolicy(*chip), [&](unsigned nodes) -> llvm::Expected<ChipTrial> {
+        EvaluateOptions opts;
+        opts.import = import;
+        opts.compile = CompileOptions{nodes};
+        Evaluation e = evaluate(path, *chip, opts);
+        if (e.failedAt == EvaluateStage::Compile) {
+          lastError = firstError(e);
+          // More chips help only a model whose weights do not fit.
+          return ChipTrial{classifyCompileFailure(lastError).doesNotFit
+                               ? ChipTrial::DoesNotFit
+                               : ChipTrial::Fails};
+        }
+        fit.emplace(std::move(e));
+        return ChipTrial{ChipTrial::Fits};
+      });
+  if (!search || !fit) {
+    if (!search)
+      llvm::consumeError(search.takeError()); // the trial makes none
+    cov.costError = lastError.empty() ? "no chip count holds the model"
+                                      : lastError;
     return;
   }
-  cov.costError = lastError.empty() ? "no chip count holds the model"
-                                    : lastError;
+  if (!fit->ok()) {
+    cov.costError = fit->error;
+    return;
+  }
+  const isa::pb::Program &program = fit->program->program();
+  PortCost cost;
+  cost.chip = chip->name;
+  cost.nodes = *search->chips;
+  for (const auto &b : program.buffers())
+    if (b.kind() == isa::pb::CONSTANT)
+      cost.weightBytes += b.bytes();
+  cost.cycles = fit->sim->totalCycles;
+  cost.seconds = fit->sim->seconds;
+  cost.hostSeconds = (fit->sim->hostInputUs + fit->sim->hostOutputUs) * 1e-6;
+  cov.cost = cost;
+  // Nodes that left no instruction were resolved at compile time.
+  std::set<std::string> executed;
+  for (const auto &inst : program.instructions())
+    executed.insert(inst.origin());
+  for (NodeCoverage &n : cov.nodes)
+    if (n.status == NodeStatus::Supported && !executed.count(n.name))
+      n.status = NodeStatus::Folded;
 }
 
 //===----------------------------------------------------------------------===//
@@ -520,7 +546,7 @@ llvm::Error checkModel(const onnx::ModelProto &model, const std::string &path) {
 } // namespace
 
 llvm::Expected<ModelCoverage>
-lpx::cli::analyzeModel(const std::string &path, const ImportOptions &import,
+lpx::deploy::analyzeModel(const std::string &path, const ImportOptions &import,
                        const std::string &chip) {
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);

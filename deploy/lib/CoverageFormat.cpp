@@ -8,7 +8,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
-using namespace lpx::cli;
+using namespace lpx::deploy;
+using namespace lpx::report;
 
 namespace {
 
@@ -159,7 +160,7 @@ void writeHtml(const std::vector<ModelCoverage> &models,
 
 } // namespace
 
-void lpx::cli::writeCoverage(const std::vector<ModelCoverage> &models,
+void lpx::deploy::writeCoverage(const std::vector<ModelCoverage> &models,
                              ReportFormat f, llvm::raw_ostream &os) {
   switch (f) {
   case ReportFormat::Text:

@@ -2,14 +2,13 @@
 #include "lpx/deploy/DecodeGenerate.h"
 #include "lpx/deploy/CompileSupport.h"
 
-#include "lpx/Driver/Compile.h"
+#include "lpx/deploy/Evaluate.h"
 #include "lpx/isa/Bindings.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "lpx/isa/Program.h"
 #include "lpx/models/Export.h"
 #include "lpx/runtime/Runtime.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -20,7 +19,7 @@
 #include <fmt/format.h>
 
 using namespace lpx;
-using namespace lpx::cli;
+using namespace lpx::deploy;
 
 namespace {
 
@@ -95,8 +94,8 @@ llvm::Expected<ModelFiles> modelFiles(const DecodeRunOptions &opts,
 }
 
 /// The model compiled for `opts.chips` chips with its KV cache resident,
-/// with the placement `placement` (a program's tp and pp; none: the
-/// compiler's choice); `kvContext`: see CompileOptions.
+/// with the placement `placement` (a program's tp and pp; none: --tp/--pp,
+/// or the compiler's choice); `kvContext`: see CompileOptions.
 llvm::Expected<isa::VerifiedProgram>
 compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
                 const isa::pb::Program *placement, int64_t kvContext) {
@@ -105,31 +104,28 @@ compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
   auto chip = isa::loadChipWithOverrides(chipName, opts.sets);
   if (!chip)
     return chip.takeError();
-  // Shared: the program's constant data are views into the context's
-  // attributes, so the program keeps it alive.
-  std::shared_ptr<mlir::MLIRContext> ctx = makeCompilerContext();
-  FirstErrorCapture errors(ctx.get());
-  CompileOptions copts;
-  copts.nodes = opts.chips;
-  copts.residentKV = true;
-  copts.kvContext = kvContext;
-  if (placement) {
-    copts.tp = placement->tp();
-    copts.pp = placement->pp();
-  }
-  auto program = compileToProgram(*ctx, file, ImportOptions(), copts, *chip);
-  if (failed(program)) {
-    const std::string &said = errors.message();
-    if (said.empty())
+  EvaluateOptions eval;
+  eval.compile.nodes = opts.chips;
+  eval.compile.residentKV = true;
+  eval.compile.kvContext = kvContext;
+  eval.compile.tp = placement ? placement->tp() : opts.tp;
+  eval.compile.pp = placement ? placement->pp() : opts.pp;
+  eval.simulate = false;
+  eval.keepConstantData = true; // the runtime reads them
+  Evaluation e = evaluate(file, *chip, eval);
+  if (e.failedAt == EvaluateStage::Compile) {
+    if (e.diagnostics.empty())
       return fail("cannot compile '" + opts.model + "'");
     // A preset's export is a scratch file: name the preset instead.
+    const std::string &said = e.error;
     llvm::StringRef rest = withoutFile(said, file);
     return fail(models::findPreset(opts.model) && rest.size() < said.size()
                     ? opts.model + ": " + rest
                     : llvm::Twine(said));
   }
-  program->data.keepAlive(ctx);
-  return isa::VerifiedProgram::verify(std::move(*program), std::move(*chip));
+  if (!e.ok())
+    return fail(e.error);
+  return std::move(*e.program);
 }
 
 /// What a resident-cache program exchanges with the host: `query` tokens
@@ -278,7 +274,7 @@ compileChecked(const DecodeRunOptions &opts, llvm::StringRef file,
 } // namespace
 
 llvm::Expected<DecodeRunResult>
-lpx::cli::generateGreedy(const DecodeRunOptions &opts) {
+lpx::deploy::generateGreedy(const DecodeRunOptions &opts) {
   if (opts.prompts.empty() || opts.prompts.front().empty())
     return fail("--prompt-ids needs at least one token id");
   const int64_t length = int64_t(opts.prompts.front().size());
@@ -363,7 +359,7 @@ lpx::cli::generateGreedy(const DecodeRunOptions &opts) {
 }
 
 llvm::Expected<std::vector<int64_t>>
-lpx::cli::parseIdList(llvm::StringRef text) {
+lpx::deploy::parseIdList(llvm::StringRef text) {
   std::vector<int64_t> ids;
   llvm::SmallVector<llvm::StringRef> parts;
   text.split(parts, ',');

@@ -1,18 +1,17 @@
 //===- DecodePhase.cpp - One phase of decode, compiled and simulated ------===//
 #include "lpx/deploy/DecodePhase.h"
 #include "lpx/deploy/CompileSupport.h"
+#include "lpx/deploy/Evaluate.h"
 
-#include "lpx/Driver/Compile.h"
 #include "lpx/models/Export.h"
-#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
 
 #include <algorithm>
 
 using namespace lpx;
-using namespace lpx::cli;
+using namespace lpx::deploy;
 
 namespace {
 
@@ -30,15 +29,6 @@ bool isKvCache(const isa::pb::Buffer &b) {
   default:
     return true; // resident state
   }
-}
-
-/// "...; 48 nodes would hold them ..." in the partitioner's message.
-unsigned chipsNamedIn(const std::string &message) {
-  llvm::SmallVector<llvm::StringRef, 2> m;
-  unsigned n = 0;
-  if (llvm::Regex("; ([0-9]+) nodes? would hold them").match(message, &m))
-    m[1].getAsInteger(10, n);
-  return n;
 }
 
 /// Removes the files of one export, whatever happens.
@@ -104,7 +94,7 @@ double PhaseResult::computeUs() const {
   return double(sim.totalCycles) / program->chip().clockMHz;
 }
 
-std::vector<ChipSram> lpx::cli::sramByChip(const isa::VerifiedProgram &prog) {
+std::vector<ChipSram> lpx::deploy::sramByChip(const isa::VerifiedProgram &prog) {
   const isa::pb::Program &p = prog.program();
   std::vector<ChipSram> out(std::max<uint32_t>(p.num_nodes(), 1));
   std::vector<uint64_t> top(out.size(), 0);
@@ -151,54 +141,40 @@ static llvm::Expected<std::string> modelFor(const DecodeTarget &t,
 }
 
 llvm::Expected<std::optional<PhaseResult>>
-lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
-                   unsigned chips, PhaseFailure &failure,
-                   const PhaseProgress &progress) {
+lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
+                      unsigned chips, FitFailure &failure,
+                      const PhaseProgress &progress) {
   ScratchFiles scratch;
   auto model = modelFor(t, shape, scratch);
   if (!model)
     return model.takeError();
-  CompileOptions opts{chips, t.weights, t.activations};
+  EvaluateOptions opts;
+  opts.compile = CompileOptions{chips, t.weights, t.activations};
   // Both phases keep the KV cache resident in SRAM, as a deployment does:
   // the prefill (exported without a past) writes the prompt's positions
   // into the `cache` positions the step reads.
-  opts.residentKV = !t.noResidentKV;
+  opts.compile.residentKV = !t.noResidentKV;
   if (shape.query > 1)
-    opts.kvContext = shape.cache;
-  opts.tp = t.tp; // 0: the partition pass chooses
-  opts.pp = t.pp;
+    opts.compile.kvContext = shape.cache;
+  opts.compile.tp = t.tp; // 0: the partition pass chooses
+  opts.compile.pp = t.pp;
+  opts.trace = true;
+  opts.onStage = progress;
 
-  auto ctx = makeCompilerContext();
-  FirstErrorCapture errors(ctx.get());
-  auto program =
-      compileToProgram(*ctx, *model, ImportOptions{}, opts, t.chip,
-                       progress ? CompileStageCallback(progress) : nullptr);
-  if (failed(program)) {
-    failure.message =
-        errors.message().empty() ? "cannot compile" : errors.message();
-    if (t.preset)
-      failure.message = withoutFile(failure.message, *model).str();
-    failure.doesNotFit =
-        llvm::StringRef(failure.message).contains("does not fit") ||
-        llvm::StringRef(failure.message).contains("SRAM");
-    failure.chipsHint = chipsNamedIn(failure.message);
+  Evaluation e = evaluate(*model, t.chip, opts);
+  if (e.failedAt == EvaluateStage::Compile) {
+    failure = classifyCompileFailure(
+        t.preset ? withoutFile(e.error, *model) : llvm::StringRef(e.error));
     return std::nullopt;
   }
-  auto loaded = isa::VerifiedProgram::verify(std::move(*program), t.chip);
-  if (!loaded)
-    return loaded.takeError();
+  if (!e.ok())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), e.error);
 
   PhaseResult r;
-  r.program.emplace(std::move(*loaded));
-  sim::ExecutionTrace trace;
-  sim::SimOptions simOpts;
-  simOpts.trace = &trace;
-  auto sim = sim::simulate(*r.program, simOpts);
-  if (!sim)
-    return sim.takeError();
-  r.sim = std::move(*sim);
+  r.program = std::move(e.program);
+  r.sim = std::move(*e.sim);
   r.sram = sramByChip(*r.program);
-  r.occupied = occupancyByChip(r.program->program(), trace, r.sim,
+  r.occupied = occupancyByChip(r.program->program(), *e.trace, r.sim,
                                r.sram.size());
   return std::optional<PhaseResult>(std::move(r));
 }

@@ -1,31 +1,24 @@
 //===- DecodePlan.cpp - The chips a deployment needs, both phases timed ---===//
 #include "lpx/deploy/DecodePlan.h"
+#include "lpx/deploy/ChipSearch.h"
 
-#include "lpx/isa/Topology.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 
 using namespace lpx;
-using namespace lpx::cli;
+using namespace lpx::deploy;
 
 namespace {
 
-/// More chips than any preset topology reaches; the search stops there.
-constexpr unsigned kMaxChips = 1u << 16;
-
 llvm::Error error(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
-
-unsigned roundUpToGroups(unsigned chips, unsigned group) {
-  return (chips + group - 1) / group * group;
 }
 
 /// The two phases on `chips` chips; none when either does not compile
 /// (`failure` says why).
 llvm::Expected<std::optional<DecodePlan>>
 tryChips(const DecodeTarget &t, const DecodeRequest &req, unsigned chips,
-         PhaseFailure &failure, const PlanProgress &progress) {
+         FitFailure &failure, const PlanProgress &progress) {
   if (progress.compiling)
     progress.compiling("decode step", chips);
   auto step = runPhase(t, req.step, chips, failure, progress.stage);
@@ -71,13 +64,13 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
       continue;
     DecodeTarget narrower = t;
     narrower.tp = width;
-    PhaseFailure failure;
+    FitFailure failure;
     auto tried = tryChips(narrower, req, plan.chips, failure, progress);
     if (!tried)
       return tried.takeError();
     if (!*tried) {
       plan.trials.push_back({width, plan.chips / width, 0, false,
-                             failure.doesNotFit, failure.message});
+                             failure.moreChipsMayHelp(), failure.message});
       continue;
     }
     DecodePlan &other = **tried;
@@ -94,10 +87,10 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
 
 } // namespace
 
-llvm::Expected<DecodePlan> lpx::cli::planDecode(const DecodeTarget &t,
+llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
                                                 const DecodeRequest &req,
                                                 const PlanProgress &progress) {
-  PhaseFailure failure;
+  FitFailure failure;
   if (req.chips) {
     auto plan = tryChips(t, req, req.chips, failure, progress);
     if (!plan)
@@ -107,58 +100,35 @@ llvm::Expected<DecodePlan> lpx::cli::planDecode(const DecodeTarget &t,
         return std::move(e);
       return std::move(**plan);
     }
-    if (failure.doesNotFit)
+    if (failure.moreChipsMayHelp())
       return error(llvm::formatv("the model does not fit on --chips {0}: {1}",
                                  req.chips, failure.message));
     return error(failure.message);
   }
-  const unsigned group = std::max(t.chip.topology.groupSize, 1u);
-  // Gallop over whole groups (1, 2, 4, ... groups past the last count that
-  // failed, or straight to the count the compiler names), then bisect back
-  // between the last failure and the first success: the fewest whole groups
-  // that compile, in O(log) compiles when the allocator (not the
-  // partitioner's count) decides.
-  unsigned failed = 0, step = group;
-  // The topology's largest count (whole groups) is tried last rather than
-  // skipped over: past it the compiler refuses the count, not the model.
-  const unsigned most = unsigned(
-      std::min<uint64_t>(kMaxChips, isa::maxChips(t.chip)) / group * group);
+  // The fewest whole groups for which both phases compile (ChipSearch.h);
+  // the plan of the last count that fitted is the plan of the fewest.
   std::optional<DecodePlan> found;
-  for (unsigned chips = 1; chips <= most && !found;) {
-    auto plan = tryChips(t, req, chips, failure, progress);
-    if (!plan)
-      return plan.takeError();
-    if (*plan) {
-      found = std::move(**plan);
-      break;
-    }
-    if (!failure.doesNotFit)
-      return error(failure.message);
-    failed = chips;
-    const unsigned named = roundUpToGroups(failure.chipsHint, group);
-    chips = named > chips ? named : roundUpToGroups(chips + step, group);
-    if (named <= failed)
-      step *= 2;
-    if (chips > most && failed < most)
-      chips = most;
-  }
-  if (!found)
+  auto search = findFewestChips(
+      wholeGroupsPolicy(t.chip),
+      [&](unsigned chips) -> llvm::Expected<ChipTrial> {
+        auto plan = tryChips(t, req, chips, failure, progress);
+        if (!plan)
+          return plan.takeError();
+        if (*plan) {
+          found = std::move(**plan);
+          return ChipTrial{ChipTrial::Fits};
+        }
+        return ChipTrial{failure.moreChipsMayHelp() ? ChipTrial::DoesNotFit
+                                                    : ChipTrial::Fails,
+                         failure.chipsHint};
+      });
+  if (!search)
+    return search.takeError();
+  if (search->failedAt)
+    return error(failure.message);
+  if (!search->chips)
     return error(llvm::formatv("the model does not fit on {0} chips: {1}",
-                               failed, failure.message));
-  // Whole-group counts strictly between `failed` and the success.
-  unsigned lo = failed / group + 1, hi = found->chips / group;
-  while (found->chips > group && lo < hi) {
-    const unsigned mid = (lo + hi) / 2;
-    auto plan = tryChips(t, req, mid * group, failure, progress);
-    if (!plan)
-      return plan.takeError();
-    if (*plan) {
-      found = std::move(**plan);
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
+                               search->lastMisfit, failure.message));
   found->searched = true;
   if (auto e = tryNarrower(t, req, *found, progress))
     return std::move(e);

@@ -4,9 +4,10 @@
 
 #include <fmt/format.h>
 
-using namespace lpx::cli;
+using namespace lpx::deploy;
+using namespace lpx::report;
 
-std::string lpx::cli::decodeSweepCsv(const std::vector<DecodeMetrics> &points) {
+std::string lpx::deploy::decodeSweepCsv(const std::vector<DecodeMetrics> &points) {
   std::string out = "context,chips,tpot_us,tpot_compute_us,tpot_host_io_us,"
                     "physical_bound_us,efficiency,tokens_per_second,"
                     "bottleneck\n";
@@ -23,7 +24,7 @@ std::string lpx::cli::decodeSweepCsv(const std::vector<DecodeMetrics> &points) {
   return out;
 }
 
-std::string lpx::cli::decodeSweepSvg(const std::vector<DecodeMetrics> &points) {
+std::string lpx::deploy::decodeSweepSvg(const std::vector<DecodeMetrics> &points) {
   PlotSpec plot;
   const DecodeMetrics &first = points.front();
   plot.title = fmt::format("Time per output token of {} on {}, batch {}",

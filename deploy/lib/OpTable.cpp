@@ -20,7 +20,7 @@
 #include <set>
 #include <sstream>
 
-using namespace lpx::cli;
+using namespace lpx::deploy;
 
 namespace {
 
@@ -106,7 +106,7 @@ struct Row {
 
 } // namespace
 
-llvm::Error lpx::cli::writeOpTable(ReportFormat f,
+llvm::Error lpx::deploy::writeOpTable(ReportFormat f,
                                    const std::string &expectations,
                                    llvm::raw_ostream &os) {
   auto tally = tallyNodeTests(expectations);

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <optional>
 
-using namespace lpx::cli;
+using namespace lpx::deploy;
 using llvm::StringRef;
 
 namespace {
@@ -72,7 +72,7 @@ llvm::Error expandRange(StringRef key, StringRef text,
 } // namespace
 
 llvm::Expected<std::vector<std::string>>
-lpx::cli::parseValueList(StringRef key, StringRef list) {
+lpx::deploy::parseValueList(StringRef key, StringRef list) {
   list = list.trim();
   if (list.empty())
     return error("--set " + key + ": empty list of values");
@@ -98,7 +98,7 @@ lpx::cli::parseValueList(StringRef key, StringRef list) {
   return values;
 }
 
-llvm::Expected<Axis> lpx::cli::parseAxis(StringRef spec) {
+llvm::Expected<Axis> lpx::deploy::parseAxis(StringRef spec) {
   auto [key, list] = spec.split('=');
   key = key.trim();
   if (key.empty() || !spec.contains('='))
@@ -126,7 +126,7 @@ std::vector<size_t> Grid::coords(size_t index) const {
   return c;
 }
 
-std::optional<double> lpx::cli::numericValue(StringRef value) {
+std::optional<double> lpx::deploy::numericValue(StringRef value) {
   if (auto v = number(value))
     return v;
   if (auto bytes = lpx::isa::parseByteSize(value))

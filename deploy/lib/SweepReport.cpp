@@ -9,7 +9,8 @@
 #include <algorithm>
 #include <map>
 
-using namespace lpx::cli;
+using namespace lpx::deploy;
+using namespace lpx::report;
 using llvm::StringRef;
 
 namespace {
@@ -41,7 +42,7 @@ size_t xAxisOf(const Grid &grid) {
 
 } // namespace
 
-std::optional<double> lpx::cli::metricOf(const PointResult &r,
+std::optional<double> lpx::deploy::metricOf(const PointResult &r,
                                          StringRef metric) {
   if (!r.timed())
     return std::nullopt;
@@ -77,7 +78,7 @@ llvm::Error error(const llvm::Twine &message) {
 
 } // namespace
 
-std::string lpx::cli::csvHeader(const Grid &grid) {
+std::string lpx::deploy::csvHeader(const Grid &grid) {
   std::string out;
   for (size_t i : csvAxisOrder(grid))
     out += csvField(grid.axes()[i].key) + ",";
@@ -85,7 +86,7 @@ std::string lpx::cli::csvHeader(const Grid &grid) {
                "bottleneck,message\n";
 }
 
-std::vector<std::string> lpx::cli::csvAxisValues(const Grid &grid,
+std::vector<std::string> lpx::deploy::csvAxisValues(const Grid &grid,
                                                  size_t point) {
   std::vector<size_t> at = grid.coords(point);
   std::vector<std::string> out;
@@ -94,7 +95,7 @@ std::vector<std::string> lpx::cli::csvAxisValues(const Grid &grid,
   return out;
 }
 
-std::string lpx::cli::csvRows(const Grid &grid, llvm::ArrayRef<size_t> points,
+std::string lpx::deploy::csvRows(const Grid &grid, llvm::ArrayRef<size_t> points,
                               llvm::ArrayRef<PointResult> results) {
   std::string out;
   for (size_t k = 0; k < points.size(); ++k) {
@@ -114,7 +115,7 @@ std::string lpx::cli::csvRows(const Grid &grid, llvm::ArrayRef<size_t> points,
   return out;
 }
 
-std::vector<CsvRecord> lpx::cli::splitCsv(StringRef text) {
+std::vector<CsvRecord> lpx::deploy::splitCsv(StringRef text) {
   std::vector<CsvRecord> out;
   CsvRecord rec;
   std::string field;
@@ -155,7 +156,7 @@ std::vector<CsvRecord> lpx::cli::splitCsv(StringRef text) {
   return out;
 }
 
-llvm::Expected<PointResult> lpx::cli::resultFromRow(const Grid &grid,
+llvm::Expected<PointResult> lpx::deploy::resultFromRow(const Grid &grid,
                                                     const CsvRecord &row) {
   const size_t axes = grid.axes().size();
   // status, cycles, seconds, tokens_per_s, lower_bound, efficiency,
@@ -179,7 +180,7 @@ llvm::Expected<PointResult> lpx::cli::resultFromRow(const Grid &grid,
   return r;
 }
 
-llvm::Expected<PlotSpec> lpx::cli::buildPlot(const Grid &grid,
+llvm::Expected<PlotSpec> lpx::deploy::buildPlot(const Grid &grid,
                                              llvm::ArrayRef<size_t> points,
                                              llvm::ArrayRef<CsvRecord> rows,
                                              StringRef metric,
@@ -232,14 +233,14 @@ llvm::Expected<PlotSpec> lpx::cli::buildPlot(const Grid &grid,
   return plot;
 }
 
-std::string lpx::cli::plotTitle(StringRef metric, StringRef modelFile,
+std::string lpx::deploy::plotTitle(StringRef metric, StringRef modelFile,
                                 StringRef chip) {
   return (metric + " of " + llvm::sys::path::filename(modelFile) + " on " +
           chip)
       .str();
 }
 
-llvm::Error lpx::cli::writeSweepFiles(const Grid &grid,
+llvm::Error lpx::deploy::writeSweepFiles(const Grid &grid,
                                       llvm::ArrayRef<size_t> points,
                                       StringRef head, StringRef rows,
                                       StringRef csvPath, StringRef plotPath,

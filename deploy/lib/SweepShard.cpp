@@ -4,7 +4,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
-using namespace lpx::cli;
+using namespace lpx::deploy;
 using llvm::StringRef;
 
 namespace {
@@ -17,7 +17,7 @@ llvm::Error error(const llvm::Twine &message) {
 
 } // namespace
 
-llvm::Expected<Shard> lpx::cli::parseShard(StringRef text) {
+llvm::Expected<Shard> lpx::deploy::parseShard(StringRef text) {
   auto [i, n] = text.split('/');
   size_t index, count;
   if (i.trim().getAsInteger(10, index) || n.trim().getAsInteger(10, count) ||
@@ -27,14 +27,14 @@ llvm::Expected<Shard> lpx::cli::parseShard(StringRef text) {
   return Shard{index - 1, count};
 }
 
-std::vector<size_t> lpx::cli::shardPoints(size_t total, Shard shard) {
+std::vector<size_t> lpx::deploy::shardPoints(size_t total, Shard shard) {
   std::vector<size_t> out;
   for (size_t p = shard.index; p < total; p += shard.count)
     out.push_back(p);
   return out;
 }
 
-std::string lpx::cli::partLine(const PartInfo &info) {
+std::string lpx::deploy::partLine(const PartInfo &info) {
   llvm::json::Array axes;
   for (const Axis &a : info.axes) {
     llvm::json::Array values;
@@ -53,7 +53,7 @@ std::string lpx::cli::partLine(const PartInfo &info) {
       .str();
 }
 
-llvm::Expected<PartInfo> lpx::cli::parsePartLine(StringRef line) {
+llvm::Expected<PartInfo> lpx::deploy::parsePartLine(StringRef line) {
   if (!line.consume_front(kPrefix))
     return error("it does not start with '" + kPrefix.rtrim() +
                  "': not written by `lpx sweep --shard`");

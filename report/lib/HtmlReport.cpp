@@ -10,7 +10,7 @@
 #include <cmath>
 
 using namespace lpx;
-using namespace lpx::cli;
+using namespace lpx::report;
 using llvm::formatv;
 
 namespace {
@@ -445,7 +445,7 @@ const char *kScript = R"(
 
 } // namespace
 
-std::string lpx::cli::renderHtmlReport(const Timeline &t, llvm::StringRef title,
+std::string lpx::report::renderHtmlReport(const Timeline &t, llvm::StringRef title,
                                        llvm::ArrayRef<ReportSection> extra,
                                        const ReportLimits &limits) {
   std::string out;

@@ -1,7 +1,7 @@
 //===- Markup.cpp - Text inside HTML and SVG ------------------------------===//
 #include "lpx/report/Markup.h"
 
-std::string lpx::cli::escapeMarkup(llvm::StringRef s) {
+std::string lpx::report::escapeMarkup(llvm::StringRef s) {
   std::string out;
   out.reserve(s.size());
   for (char c : s) {

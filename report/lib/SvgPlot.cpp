@@ -9,7 +9,7 @@
 #include <cmath>
 #include <set>
 
-using namespace lpx::cli;
+using namespace lpx::report;
 
 namespace {
 
@@ -46,7 +46,7 @@ std::string label(double v) {
 
 } // namespace
 
-std::vector<double> lpx::cli::niceTicks(double lo, double hi, int count) {
+std::vector<double> lpx::report::niceTicks(double lo, double hi, int count) {
   double span = hi - lo;
   if (!(span > 0))
     return {lo};
@@ -82,7 +82,7 @@ struct Scale {
 
 } // namespace
 
-std::string lpx::cli::renderSvg(const PlotSpec &plot) {
+std::string lpx::report::renderSvg(const PlotSpec &plot) {
   std::set<double> xs;
   double ymin = INFINITY, ymax = -INFINITY;
   for (const PlotSeries &s : plot.series)

@@ -6,7 +6,7 @@
 #include <map>
 
 using namespace lpx;
-using namespace lpx::cli;
+using namespace lpx::report;
 
 namespace {
 
@@ -65,7 +65,7 @@ std::vector<SramPoint> stepSeries(std::map<uint64_t, int64_t> deltas) {
 
 } // namespace
 
-Timeline lpx::cli::buildTimeline(const isa::VerifiedProgram &prog,
+Timeline lpx::report::buildTimeline(const isa::VerifiedProgram &prog,
                                  const sim::SimResult &result,
                                  const sim::ExecutionTrace &trace) {
   Timeline t;

@@ -3,7 +3,7 @@
 #include "llvm/Support/JSON.h"
 
 using namespace lpx;
-using namespace lpx::cli;
+using namespace lpx::report;
 using llvm::json::Array;
 using llvm::json::Object;
 
@@ -69,7 +69,7 @@ void addFlow(const Timeline &t, const Flow &f, size_t id, Array &out) {
 
 } // namespace
 
-void lpx::cli::writeTraceEvents(const Timeline &t, llvm::raw_ostream &os) {
+void lpx::report::writeTraceEvents(const Timeline &t, llvm::raw_ostream &os) {
   const isa::pb::Program &p = t.prog->program();
   const sim::SimResult &r = *t.result;
   llvm::json::OStream j(os);

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace lpx::deploy {
+struct DecodeRunOptions;
+}
+
 namespace lpx::cli {
 
 enum ExitCode { kOk = 0, kCheckFailed = 1, kError = 2 };
@@ -134,6 +138,10 @@ int runDecode(const DecodeArgs &args);
 /// --context and --batch (the number of prompts) of `args`.
 int runDecodeRun(const DecodeArgs &args,
                  const std::vector<std::string> &promptIds, unsigned tokens);
+/// Generates and prints the ids (or, with `json`, an object with
+/// `generated_ids` and every position's `logits`; with more than one prompt
+/// both are lists per sequence). Returns an exit code.
+int runDecodeGenerate(const deploy::DecodeRunOptions &opts, bool json);
 
 /// `text` as a non-zero integer (ranges are the caller's to check); empty
 /// text leaves `out` as it is. The

@@ -17,6 +17,7 @@
 
 using namespace lpx;
 using namespace lpx::cli;
+using namespace lpx::deploy;
 
 int lpx::cli::runCompile(const CompileArgs &args) {
   const char *cmd = "compile";

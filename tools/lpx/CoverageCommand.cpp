@@ -10,6 +10,7 @@
 
 using namespace lpx;
 using namespace lpx::cli;
+using namespace lpx::deploy;
 
 static std::optional<ReportFormat> formatNamed(llvm::StringRef name) {
   if (name == "text") return ReportFormat::Text;

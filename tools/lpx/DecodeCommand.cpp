@@ -23,6 +23,7 @@
 
 using namespace lpx;
 using namespace lpx::cli;
+using namespace lpx::deploy;
 
 namespace {
 
@@ -260,6 +261,8 @@ int lpx::cli::runDecodeRun(const DecodeArgs &a,
   run.chip = a.chip;
   run.sets = a.sets;
   run.chips = o.chips ? unsigned(o.chips) : 1;
+  run.tp = unsigned(o.tp); // the step's placement; the prefill follows it
+  run.pp = unsigned(o.pp);
   run.context = o.context;
   run.tokens = tokens;
   for (const std::string &text : promptIds) {

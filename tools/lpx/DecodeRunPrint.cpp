@@ -16,6 +16,7 @@
 
 using namespace lpx;
 using namespace lpx::cli;
+using namespace lpx::deploy;
 
 namespace {
 

@@ -14,6 +14,7 @@
 
 using namespace lpx;
 using namespace lpx::cli;
+using namespace lpx::report;
 
 namespace {
 

@@ -4,13 +4,13 @@
 // do not compile need no MLIR header.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_COMPILESUPPORT_H
-#define LPX_TOOLS_COMPILESUPPORT_H
+#ifndef LPX_DEPLOY_COMPILESUPPORT_H
+#define LPX_DEPLOY_COMPILESUPPORT_H
 
 #include "mlir/IR/Diagnostics.h"
 #include <string>
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 /// One line per diagnostic: "<where>: <message>; <notes>".
 std::string describeDiagnostic(mlir::Diagnostic &d);
@@ -38,6 +38,6 @@ private:
   mlir::ScopedDiagnosticHandler handler;
 };
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

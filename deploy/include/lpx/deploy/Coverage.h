@@ -7,8 +7,8 @@
 // inference from compiling and simulating it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_COVERAGE_H
-#define LPX_TOOLS_COVERAGE_H
+#ifndef LPX_DEPLOY_COVERAGE_H
+#define LPX_DEPLOY_COVERAGE_H
 
 #include "lpx/Import/ONNXImporter.h"
 #include "llvm/Support/Error.h"
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 enum class NodeStatus { Supported, Folded, Unsupported };
 
@@ -62,6 +62,6 @@ llvm::Expected<ModelCoverage> analyzeModel(const std::string &path,
                                            const ImportOptions &import,
                                            const std::string &chip);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

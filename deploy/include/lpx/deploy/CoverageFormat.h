@@ -1,11 +1,11 @@
 //===- CoverageFormat.h - Coverage reports as text, md, json, html -*- C++ -*-===//
-#ifndef LPX_TOOLS_COVERAGEFORMAT_H
-#define LPX_TOOLS_COVERAGEFORMAT_H
+#ifndef LPX_DEPLOY_COVERAGEFORMAT_H
+#define LPX_DEPLOY_COVERAGEFORMAT_H
 
 #include "lpx/deploy/Coverage.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 enum class ReportFormat { Text, Markdown, Json, Html };
 
@@ -15,6 +15,6 @@ enum class ReportFormat { Text, Markdown, Json, Html };
 void writeCoverage(const std::vector<ModelCoverage> &models, ReportFormat f,
                    llvm::raw_ostream &os);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

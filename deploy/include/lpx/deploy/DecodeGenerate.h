@@ -10,21 +10,22 @@
 // and reads only the logits. B prompts of equal length run as one batch.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_DECODEGENERATE_H
-#define LPX_TOOLS_DECODEGENERATE_H
+#ifndef LPX_DEPLOY_DECODEGENERATE_H
+#define LPX_DEPLOY_DECODEGENERATE_H
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 struct DecodeRunOptions {
   std::string model;            // a preset name (`lpx models list`) or FILE.onnx
   std::string chip;             // preset or description file; empty: default
   std::vector<std::string> sets; // --set key=value changes to the chip
   unsigned chips = 1;
+  unsigned tp = 0, pp = 0;      // the placement (--tp/--pp); 0: chosen
   int64_t context = 0;          // a preset's cache positions; 0: its default
   /// One prompt per sequence of the batch, all of one length.
   std::vector<std::vector<int64_t>> prompts;
@@ -50,14 +51,9 @@ struct DecodeRunResult {
 /// of equal maxima) is every sequence's next token. Errors are one line.
 llvm::Expected<DecodeRunResult> generateGreedy(const DecodeRunOptions &opts);
 
-/// `lpx decode --run`: prints the generated ids (or, with `json`, an object
-/// with `generated_ids` and every position's `logits`; with more than one
-/// prompt both are lists per sequence). Returns an exit code.
-int runDecodeGenerate(const DecodeRunOptions &opts, bool json);
-
 /// "1,2,3" as ids; an error names the bad entry.
 llvm::Expected<std::vector<int64_t>> parseIdList(llvm::StringRef text);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

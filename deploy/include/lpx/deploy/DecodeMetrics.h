@@ -7,14 +7,14 @@
 // is kept apart.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_DECODEMETRICS_H
-#define LPX_TOOLS_DECODEMETRICS_H
+#ifndef LPX_DEPLOY_DECODEMETRICS_H
+#define LPX_DEPLOY_DECODEMETRICS_H
 
 #include "lpx/deploy/DecodePlan.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 struct DecodeMetrics {
   std::string model, chipName;
@@ -63,6 +63,6 @@ void printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os);
 /// The stable keys of docs/decode.md plus detail.
 llvm::json::Object decodeJson(const DecodeMetrics &m);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

@@ -7,9 +7,10 @@
 // buffer table) and the simulation, never from a formula.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_DECODEPHASE_H
-#define LPX_TOOLS_DECODEPHASE_H
+#ifndef LPX_DEPLOY_DECODEPHASE_H
+#define LPX_DEPLOY_DECODEPHASE_H
 
+#include "lpx/deploy/FitFailure.h"
 #include "lpx/isa/Program.h"
 #include "lpx/models/Presets.h"
 #include "lpx/sim/Simulator.h"
@@ -19,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 /// What is being deployed, shared by every phase and chip count.
 struct DecodeTarget {
@@ -65,28 +66,20 @@ struct PhaseResult {
   double hostUs() const { return sim.hostInputUs + sim.hostOutputUs; }
 };
 
-/// A compile that failed: `doesNotFit` when the compiler said the model
-/// does not fit on that many chips (its message carries the numbers), with
-/// the chips it said would hold the weights if it named them.
-struct PhaseFailure {
-  std::string message;
-  bool doesNotFit = false;
-  unsigned chipsHint = 0;
-};
-
 /// Told as a compile moves from stage to stage.
 using PhaseProgress =
     std::function<void(llvm::StringRef stage, unsigned index, unsigned count)>;
 
 /// Exports, compiles for `chips` chips and simulates one phase. A failure
-/// to compile is returned in `failure`, not as an error.
+/// to compile is returned in `failure` (classifyCompileFailure), not as an
+/// error.
 llvm::Expected<std::optional<PhaseResult>>
 runPhase(const DecodeTarget &target, const PhaseShape &shape, unsigned chips,
-         PhaseFailure &failure, const PhaseProgress &progress = {});
+         FitFailure &failure, const PhaseProgress &progress = {});
 
 /// Per-chip SRAM from a program's buffer table.
 std::vector<ChipSram> sramByChip(const isa::VerifiedProgram &prog);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

@@ -11,12 +11,12 @@
 // kept. Nothing is guessed from a formula.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_DECODEPLAN_H
-#define LPX_TOOLS_DECODEPLAN_H
+#ifndef LPX_DEPLOY_DECODEPLAN_H
+#define LPX_DEPLOY_DECODEPLAN_H
 
 #include "lpx/deploy/DecodePhase.h"
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 struct DecodeRequest {
   PhaseShape step;                // a decode step: query 1
@@ -61,6 +61,6 @@ llvm::Expected<DecodePlan> planDecode(const DecodeTarget &target,
                                       const DecodeRequest &request,
                                       const PlanProgress &progress = {});
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

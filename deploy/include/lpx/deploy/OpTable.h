@@ -1,12 +1,12 @@
 //===- OpTable.h - The global operator coverage table -----------*- C++ -*-===//
-#ifndef LPX_TOOLS_OPTABLE_H
-#define LPX_TOOLS_OPTABLE_H
+#ifndef LPX_DEPLOY_OPTABLE_H
+#define LPX_DEPLOY_OPTABLE_H
 
 #include "lpx/deploy/CoverageFormat.h"
 #include "llvm/Support/Error.h"
 #include <string>
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 /// Writes every operator of the installed ONNX schema registry (default
 /// domain and ai.onnx.ml) with its opset versions, the element types the
@@ -15,6 +15,6 @@ namespace lpx::cli {
 llvm::Error writeOpTable(ReportFormat f, const std::string &expectations,
                          llvm::raw_ostream &os);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

@@ -6,8 +6,8 @@
 // in that order whatever order the points finish in.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_SWEEPGRID_H
-#define LPX_TOOLS_SWEEPGRID_H
+#ifndef LPX_DEPLOY_SWEEPGRID_H
+#define LPX_DEPLOY_SWEEPGRID_H
 
 #include "llvm/Support/Error.h"
 #include <cstddef>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 /// The key of the axis that is the node count rather than a chip parameter.
 inline constexpr const char *kNodesKey = "nodes";
@@ -51,6 +51,6 @@ private:
 /// units; nullopt for anything else.
 std::optional<double> numericValue(llvm::StringRef value);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

@@ -1,6 +1,6 @@
 //===- SweepReport.h - Sweep results as CSV and as a chart ------*- C++ -*-===//
-#ifndef LPX_TOOLS_SWEEPREPORT_H
-#define LPX_TOOLS_SWEEPREPORT_H
+#ifndef LPX_DEPLOY_SWEEPREPORT_H
+#define LPX_DEPLOY_SWEEPREPORT_H
 
 #include "lpx/report/SvgPlot.h"
 #include "lpx/deploy/SweepGrid.h"
@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 /// The outcome of compiling and simulating one point.
 struct PointResult {
@@ -62,7 +62,7 @@ llvm::Expected<PointResult> resultFromRow(const Grid &grid,
 /// combination of the other axes. Failed points are left out. The plot is
 /// drawn from the rows as the CSV prints them, so chart and table agree and
 /// a merged sweep draws the very same chart.
-llvm::Expected<PlotSpec> buildPlot(const Grid &grid,
+llvm::Expected<report::PlotSpec> buildPlot(const Grid &grid,
                                    llvm::ArrayRef<size_t> points,
                                    llvm::ArrayRef<CsvRecord> rows,
                                    llvm::StringRef metric,
@@ -80,6 +80,6 @@ llvm::Error writeSweepFiles(const Grid &grid, llvm::ArrayRef<size_t> points,
                             llvm::StringRef csvPath, llvm::StringRef plotPath,
                             llvm::StringRef metric, llvm::StringRef title);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

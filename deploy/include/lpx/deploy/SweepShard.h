@@ -7,15 +7,15 @@
 // together and are all there, and puts the rows back in point order.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_SWEEPSHARD_H
-#define LPX_TOOLS_SWEEPSHARD_H
+#ifndef LPX_DEPLOY_SWEEPSHARD_H
+#define LPX_DEPLOY_SWEEPSHARD_H
 
 #include "lpx/deploy/SweepGrid.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
-namespace lpx::cli {
+namespace lpx::deploy {
 
 struct Shard {
   size_t index = 0; // 0-based; written and parsed 1-based ("1/4")
@@ -42,6 +42,6 @@ std::string partLine(const PartInfo &info);
 /// Parses a partLine (without or with its line break).
 llvm::Expected<PartInfo> parsePartLine(llvm::StringRef line);
 
-} // namespace lpx::cli
+} // namespace lpx::deploy
 
 #endif

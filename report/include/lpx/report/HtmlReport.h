@@ -8,14 +8,14 @@
 // `lpx decode --report`) can write it, adding sections of its own.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_HTMLREPORT_H
-#define LPX_TOOLS_HTMLREPORT_H
+#ifndef LPX_REPORT_HTMLREPORT_H
+#define LPX_REPORT_HTMLREPORT_H
 
 #include "lpx/report/Timeline.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <string>
 
-namespace lpx::cli {
+namespace lpx::report {
 
 /// A section a command adds to the report, after the summary.
 struct ReportSection {
@@ -41,6 +41,6 @@ std::string renderHtmlReport(const Timeline &timeline, llvm::StringRef title,
                              llvm::ArrayRef<ReportSection> extra = {},
                              const ReportLimits &limits = {});
 
-} // namespace lpx::cli
+} // namespace lpx::report
 
 #endif

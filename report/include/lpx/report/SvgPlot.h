@@ -5,14 +5,14 @@
 // axis when the x values span more than two decades.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_SVGPLOT_H
-#define LPX_TOOLS_SVGPLOT_H
+#ifndef LPX_REPORT_SVGPLOT_H
+#define LPX_REPORT_SVGPLOT_H
 
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace lpx::cli {
+namespace lpx::report {
 
 struct PlotSeries {
   std::string label;
@@ -36,6 +36,6 @@ std::vector<double> niceTicks(double lo, double hi, int count);
 /// A complete standalone SVG document.
 std::string renderSvg(const PlotSpec &plot);
 
-} // namespace lpx::cli
+} // namespace lpx::report
 
 #endif

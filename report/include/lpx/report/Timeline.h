@@ -7,8 +7,8 @@
 // recomputes a cycle: every time comes from the record.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_TIMELINE_H
-#define LPX_TOOLS_TIMELINE_H
+#ifndef LPX_REPORT_TIMELINE_H
+#define LPX_REPORT_TIMELINE_H
 
 #include "lpx/isa/Program.h"
 #include "lpx/sim/ExecutionTrace.h"
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace lpx::cli {
+namespace lpx::report {
 
 struct Track {
   uint32_t node = 0;
@@ -63,6 +63,6 @@ Timeline buildTimeline(const isa::VerifiedProgram &prog,
                        const sim::SimResult &result,
                        const sim::ExecutionTrace &trace);
 
-} // namespace lpx::cli
+} // namespace lpx::report
 
 #endif

@@ -8,18 +8,18 @@
 // chip clock; every slice also carries its cycles as arguments.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TOOLS_TRACEEVENTS_H
-#define LPX_TOOLS_TRACEEVENTS_H
+#ifndef LPX_REPORT_TRACEEVENTS_H
+#define LPX_REPORT_TRACEEVENTS_H
 
 #include "lpx/report/Timeline.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace lpx::cli {
+namespace lpx::report {
 
 /// Streams the trace to `os` event by event: a program of millions of
 /// instructions never exists as one JSON value in memory.
 void writeTraceEvents(const Timeline &timeline, llvm::raw_ostream &os);
 
-} // namespace lpx::cli
+} // namespace lpx::report
 
 #endif

@@ -1,0 +1,53 @@
+//===- SweepRun.h - Every point of a sweep, compiled and simulated -*- C++ -*-===//
+//
+// A grid of what-if compiles and simulations (docs/sweeps.md): the axes
+// are chip keys and the node count. Points are independent, so they run on
+// a pool of threads, each through its own evaluate() (its own MLIRContext);
+// results land in a slot per point, so the output order is the point order
+// whatever order they finish in. A point that cannot be compiled (a model
+// too big for the chip, say) is a row with its status and message, not the
+// end of the sweep.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_DEPLOY_SWEEPRUN_H
+#define LPX_DEPLOY_SWEEPRUN_H
+
+#include "lpx/Import/ONNXImporter.h"
+#include "lpx/deploy/SweepGrid.h"
+#include "lpx/deploy/SweepReport.h"
+#include "lpx/isa/ChipSpec.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lpx::deploy {
+
+/// What every point shares: read-only while the workers run.
+struct Sweep {
+  std::string model;
+  ImportOptions import;
+  isa::ChipSpec base;
+  Grid grid{{}};
+};
+
+/// The axes in command-line order (`sets`: "key=v1,v2" or
+/// "key=a..b:step"); the node count is one of them, from `--set nodes=...`
+/// where it was given, else from `nodes` ("1,2,4"; empty: 1) at the end.
+/// Every value is checked against `base` before any compile.
+llvm::Expected<Grid> buildGrid(const std::vector<std::string> &sets,
+                               const std::string &nodes,
+                               const isa::ChipSpec &base);
+
+/// Compiles and simulates one point. Never throws and never exits: every
+/// failure becomes the point's status.
+PointResult runPoint(const Sweep &sweep, size_t index);
+
+/// Runs `points` on `jobs` threads; `progress` hears (done, failed) on the
+/// caller's thread, which otherwise only waits.
+std::vector<PointResult>
+runPoints(const Sweep &sweep, const std::vector<size_t> &points, unsigned jobs,
+          const std::function<void(size_t done, size_t failed)> &progress);
+
+} // namespace lpx::deploy
+
+#endif

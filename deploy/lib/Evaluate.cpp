@@ -1,0 +1,63 @@
+//===- Evaluate.cpp - One model on one chip: compile, verify, simulate ----===//
+#include "lpx/deploy/Evaluate.h"
+#include "lpx/deploy/CompileSupport.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace lpx;
+using namespace lpx::deploy;
+
+Evaluation lpx::deploy::evaluate(llvm::StringRef model,
+                                 const isa::ChipSpec &chip,
+                                 const EvaluateOptions &options) {
+  Evaluation r;
+  // Shared: with keepConstantData the program holds on to it.
+  std::shared_ptr<mlir::MLIRContext> ctx = makeCompilerContext();
+  auto program = [&] {
+    mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
+      if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
+        return mlir::success();
+      CompileDiagnostic c{describeDiagnostic(d), d.str(), std::nullopt};
+      if (auto name = llvm::dyn_cast<mlir::NameLoc>(d.getLocation()))
+        c.node = name.getName().str();
+      r.diagnostics.push_back(std::move(c));
+      return mlir::success();
+    });
+    return compileToProgram(*ctx, model, options.import, options.compile, chip,
+                            options.onStage);
+  }();
+  if (failed(program)) {
+    r.failedAt = EvaluateStage::Compile;
+    r.error = r.diagnostics.empty() ? "cannot compile"
+                                    : r.diagnostics.front().line;
+    return r;
+  }
+  if (options.keepConstantData)
+    program->data.keepAlive(ctx);
+  auto verified = isa::VerifiedProgram::verify(std::move(*program), chip);
+  if (!verified) {
+    r.failedAt = EvaluateStage::Verify;
+    r.error = llvm::toString(verified.takeError());
+    return r;
+  }
+  r.program.emplace(std::move(*verified));
+  if (!options.simulate)
+    return r;
+  sim::SimOptions simOptions;
+  if (options.trace)
+    simOptions.trace = &r.trace.emplace();
+  auto sim = sim::simulate(*r.program, simOptions);
+  if (!sim) {
+    r.failedAt = EvaluateStage::Simulate;
+    r.error = llvm::toString(sim.takeError());
+    r.trace.reset();
+    return r;
+  }
+  r.sim = std::move(*sim);
+  return r;
+}
+
+llvm::Expected<isa::ChipSpec>
+lpx::deploy::asEmbedded(const isa::ChipSpec &chip) {
+  return isa::parseChipSpec(isa::printChipSpec(chip), "chip");
+}

@@ -1,0 +1,171 @@
+//===- SweepRun.cpp - Every point of a sweep, compiled and simulated ------===//
+#include "lpx/deploy/SweepRun.h"
+#include "lpx/deploy/Evaluate.h"
+
+#include "lpx/isa/ChipOverrides.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+using namespace lpx;
+using namespace lpx::deploy;
+
+namespace {
+
+// Beyond this a sweep is almost certainly a typo; it would run for hours.
+constexpr size_t kMaxPoints = 100000;
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+} // namespace
+
+llvm::Expected<Grid>
+lpx::deploy::buildGrid(const std::vector<std::string> &sets,
+                       const std::string &nodesList,
+                       const isa::ChipSpec &base) {
+  std::vector<Axis> axes;
+  for (const std::string &spec : sets) {
+    auto axis = parseAxis(spec);
+    if (!axis)
+      return axis.takeError();
+    for (const Axis &a : axes)
+      if (a.key == axis->key)
+        return error("--set " + axis->key + " is given twice; put all its "
+                     "values in one list");
+    if (axis->key == kNodesKey && !nodesList.empty())
+      return error("the node count is given by both --nodes and --set nodes");
+    axes.push_back(std::move(*axis));
+  }
+  if (llvm::none_of(axes, [](const Axis &a) { return a.key == kNodesKey; })) {
+    auto nodes = parseValueList(kNodesKey,
+                                nodesList.empty() ? "1" : nodesList);
+    if (!nodes)
+      return nodes.takeError();
+    axes.push_back({kNodesKey, std::move(*nodes)});
+  }
+
+  // Check every value on its own now, so a typo fails before any compile
+  // rather than as a column of failed rows.
+  for (const Axis &a : axes)
+    for (const std::string &v : a.values) {
+      if (a.key == kNodesKey) {
+        unsigned n;
+        if (llvm::StringRef(v).getAsInteger(10, n) || n == 0)
+          return error("--set nodes: '" + v + "' is not a positive node count");
+        continue;
+      }
+      isa::ChipSpec trial = base;
+      if (auto err = isa::applyOverride(trial, a.key, v))
+        return err;
+    }
+
+  Grid grid(std::move(axes));
+  size_t points = 1;
+  for (const Axis &a : grid.axes()) {
+    if (points > kMaxPoints / a.values.size())
+      return error("the grid has more than " + llvm::Twine(kMaxPoints) +
+                   " points");
+    points *= a.values.size();
+  }
+  return grid;
+}
+
+PointResult lpx::deploy::runPoint(const Sweep &sweep, size_t index) {
+  PointResult r;
+  std::vector<size_t> at = sweep.grid.coords(index);
+  std::vector<std::pair<std::string, std::string>> settings;
+  unsigned nodes = 1;
+  for (size_t i = 0; i < at.size(); ++i) {
+    const Axis &a = sweep.grid.axes()[i];
+    if (a.key == kNodesKey)
+      llvm::StringRef(a.values[at[i]]).getAsInteger(10, nodes);
+    else
+      settings.push_back({a.key, a.values[at[i]]});
+  }
+
+  isa::ChipSpec chip = sweep.base;
+  if (auto err = isa::applyOverrides(chip, settings)) {
+    r.status = "invalid-chip";
+    r.message = llvm::toString(std::move(err));
+    return r;
+  }
+  EvaluateOptions opts;
+  opts.import = sweep.import;
+  opts.compile = CompileOptions{nodes};
+  Evaluation e = evaluate(sweep.model, chip, opts);
+  if (!e.ok()) {
+    // The same checks `lpx simulate` makes on a program file, minus the
+    // file, each failure its own status.
+    r.status = *e.failedAt == EvaluateStage::Compile  ? "compile-error"
+               : *e.failedAt == EvaluateStage::Verify ? "invalid-program"
+                                                      : "sim-error";
+    r.message = e.error;
+    return r;
+  }
+  const sim::SimResult *sim = &*e.sim;
+  r.status = sim->hazards.empty() ? "ok" : "hazards";
+  if (!sim->hazards.empty())
+    r.message = std::to_string(sim->hazardCount) +
+                " hazards, first: " + sim->hazards.front().message;
+  r.cycles = sim->totalCycles;
+  r.seconds = sim->seconds;
+  r.lowerBound = sim->lowerBound;
+  r.efficiency = sim->efficiency;
+  r.bottleneck = sim->bottleneck;
+  return r;
+}
+
+std::vector<PointResult> lpx::deploy::runPoints(
+    const Sweep &sweep, const std::vector<size_t> &points, unsigned jobs,
+    const std::function<void(size_t done, size_t failed)> &progress) {
+  size_t total = points.size();
+  std::vector<PointResult> results(total);
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  std::condition_variable changed;
+  size_t done = 0, failed = 0;
+
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < total;) {
+      PointResult r;
+      try {
+        r = runPoint(sweep, points[i]);
+      } catch (const std::exception &e) { // e.g. out of memory
+        r.message = e.what();
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      results[i] = std::move(r);
+      ++done;
+      failed += !results[i].timed();
+      changed.notify_one();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 0; j < jobs; ++j) {
+    try {
+      threads.emplace_back(worker);
+    } catch (const std::system_error &) {
+      break; // fewer threads than asked for; the main thread helps below
+    }
+  }
+  if (threads.empty())
+    worker();
+
+  std::unique_lock<std::mutex> lock(mutex);
+  while (done < total) {
+    changed.wait_for(lock, std::chrono::milliseconds(100));
+    if (progress)
+      progress(done, failed);
+  }
+  lock.unlock();
+  for (std::thread &t : threads)
+    t.join();
+  return results;
+}
+
