@@ -19,12 +19,9 @@ std::string queueName(const sim::QueueStats &q) {
   return formatv("{0} on chip {1}", name, q.node).str();
 }
 
-/// What the simulated step spent its time on: the busiest queue, or the
-/// SRAM of the chip streaming the most bytes if that takes longer; when the
-/// step's dependency chain is longer than either, the step waits on
-/// latency and the busiest resource is named as such.
-std::string bottleneckOf(const PhaseResult &step) {
-  const sim::SimResult &r = step.sim;
+} // namespace
+
+std::string lpx::deploy::bottleneckOf(const sim::SimResult &r) {
   const sim::QueueStats *busiest = nullptr;
   for (const sim::QueueStats &q : r.queues)
     if (!busiest || q.busyCycles > busiest->busyCycles)
@@ -51,6 +48,8 @@ std::string bottleneckOf(const PhaseResult &step) {
   return resource + ": " + usage;
 }
 
+namespace {
+
 /// Per chip, the phase that uses more of its SRAM.
 std::vector<ChipSram> largerSram(const DecodePlan &plan) {
   std::vector<ChipSram> out = plan.step.sram;
@@ -61,9 +60,9 @@ std::vector<ChipSram> largerSram(const DecodePlan &plan) {
   return out;
 }
 
-/// Groups of sequences whose KV caches the free SRAM of every chip holds,
-/// the first included; 0 when no chip holds a cache.
-unsigned groupsSramHolds(const std::vector<ChipSram> &sram) {
+} // namespace
+
+unsigned lpx::deploy::groupsSramHolds(const std::vector<ChipSram> &sram) {
   uint64_t fewest = UINT64_MAX;
   for (const ChipSram &c : sram)
     if (c.kvCache > 0) {
@@ -72,6 +71,8 @@ unsigned groupsSramHolds(const std::vector<ChipSram> &sram) {
     }
   return fewest == UINT64_MAX ? 0 : unsigned(std::min<uint64_t>(fewest, 1u << 20));
 }
+
+namespace {
 
 /// Groups of B sequences pipelined through the stages. A group occupies
 /// each chip for that chip's occupancy in the simulated step (first issue
@@ -148,7 +149,7 @@ DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
     if (m.sram[i].used() > m.sram[m.sramChip].used())
       m.sramChip = unsigned(i);
   pipelining(plan, m);
-  m.bottleneck = bottleneckOf(plan.step);
+  m.bottleneck = bottleneckOf(plan.step.sim);
 
   const sim::SimResult &r = plan.step.sim;
   m.physical = r.physical;

@@ -150,6 +150,15 @@ expect_error "too few chips" "does not fit on --chips 1: .*bytes of weights" -- 
 # --run compiles the preset's scratch export: the error names the preset.
 expect_error "too few chips to run" "^lpx decode: error: tiny-llama: model does not fit on 1 node" -- \
   --model tiny-llama --run --prompt-ids 1,2 --tokens 2 --context 16 --chips 1 --set sram.bytes=64KiB
+# --run compiles with --tp/--pp (they were once parsed and dropped): a
+# placement wider than the chips is the compiler's error, and tp 1 x pp 8
+# (no split reduction) generates what one chip does.
+expect_error "--run --tp/--pp past the chips" "^lpx decode: error: tiny-llama: --tp 8 --pp 2 needs 16 nodes; compiling for 8" -- \
+  --model tiny-llama --run --prompt-ids 1,2 --tokens 2 --context 16 --chips 8 --tp 8 --pp 2
+run_ids() { "$lpx" decode --model tiny-llama --run --prompt-ids 1,2,3 --tokens 6 --context 16 "$@" 2>&1 | tail -1; }
+one=$(run_ids --chips 1)
+staged=$(run_ids --chips 8 --tp 1 --pp 8)
+check "--run --tp 1 --pp 8 generates what 1 chip does ($staged)" '[ -n "$one" ] && [ "$one" = "$staged" ]'
 # No count holds one MLP block (49 KB per chip) in 8 KiB chips: the search
 # ends at the topology's largest count (lpx3: 4,096), not past it.
 expect_error "no count fits" "does not fit on 4096 chips: .*no count of stages" -- "${small[@]}" --set sram.bytes=8KiB

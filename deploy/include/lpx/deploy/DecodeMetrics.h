@@ -55,6 +55,16 @@ struct DecodeMetrics {
   std::string scheduleBottleneck;
 };
 
+/// What a simulated step spent its time on: the busiest queue, or the SRAM
+/// of the chip streaming the most bytes if that takes longer; when the
+/// step's dependency chain is longer than twice either, the step waits on
+/// latency and the busiest resource is named as such.
+std::string bottleneckOf(const sim::SimResult &step);
+
+/// Groups of sequences whose KV caches the free SRAM of every chip holds,
+/// the first included; 0 when no chip holds a cache.
+unsigned groupsSramHolds(const std::vector<ChipSram> &sram);
+
 DecodeMetrics measureDecode(const DecodeTarget &target,
                             const DecodeRequest &request,
                             const DecodePlan &plan);

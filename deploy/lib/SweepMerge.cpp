@@ -1,27 +1,14 @@
-//===- SweepMerge.cpp - lpx sweep merge -----------------------------------===//
-//
-// Joins the part files of `lpx sweep --shard I/N` into the CSV (and chart)
-// the unsharded sweep writes. The first line of every part describes the
-// whole sweep; the parts must agree on it, each of 1..N must be there
-// exactly once, and each must hold exactly its points, or nothing is
-// written.
-//
-//===----------------------------------------------------------------------===//
-#include "Commands.h"
+//===- SweepMerge.cpp - The parts of a sharded sweep, joined --------------===//
+#include "lpx/deploy/SweepMerge.h"
 #include "lpx/deploy/SweepReport.h"
-#include "lpx/deploy/SweepShard.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 
 using namespace lpx;
-using namespace lpx::cli;
 using namespace lpx::deploy;
 
 namespace {
-
-const char *const kCmd = "sweep merge";
 
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -37,22 +24,17 @@ bool sameSweep(const PartInfo &a, const PartInfo &b) {
   return true;
 }
 
-struct Merge {
-  std::optional<PartInfo> first;
-  std::string firstPath;
-  std::vector<std::string> partPath;  // per shard; empty: not seen yet
-  std::vector<std::string> rowOfPoint; // CSV text per point
-  size_t hazards = 0;
+} // namespace
 
-  llvm::Error add(const std::string &path);
-  llvm::Error checkComplete() const;
-};
-
-llvm::Error Merge::add(const std::string &path) {
+llvm::Error SweepMerge::add(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
     return error("cannot read '" + path + "': " + buffer.getError().message());
-  auto [line, rest] = (*buffer)->getBuffer().split('\n');
+  return addText(path, (*buffer)->getBuffer());
+}
+
+llvm::Error SweepMerge::addText(const std::string &path, llvm::StringRef text) {
+  auto [line, rest] = text.split('\n');
   auto info = parsePartLine(line);
   if (!info)
     return error("'" + path + "': " + llvm::toString(info.takeError()));
@@ -99,7 +81,7 @@ llvm::Error Merge::add(const std::string &path) {
   return llvm::Error::success();
 }
 
-llvm::Error Merge::checkComplete() const {
+llvm::Error SweepMerge::checkComplete() const {
   std::string missing;
   for (size_t i = 0; i < partPath.size(); ++i)
     if (partPath[i].empty())
@@ -110,37 +92,10 @@ llvm::Error Merge::checkComplete() const {
   return llvm::Error::success();
 }
 
-} // namespace
-
-int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
-  if (!llvm::is_contained(kMetrics, args.metric))
-    return reportError(kCmd, "unknown metric '" + args.metric +
-                                 "' (cycles, seconds, efficiency, "
-                                 "tokens_per_s)");
-  if (args.parts.empty())
-    return reportError(kCmd, "no part files given");
-  Merge merge;
-  for (const std::string &path : args.parts)
-    if (auto e = merge.add(path))
-      return reportError(kCmd, std::move(e));
-  if (auto e = merge.checkComplete())
-    return reportError(kCmd, std::move(e));
-
-  Grid grid(merge.first->axes);
-  std::vector<size_t> points(grid.size());
-  for (size_t p = 0; p < points.size(); ++p)
-    points[p] = p;
-  std::string rows;
-  for (const std::string &row : merge.rowOfPoint)
-    rows += row;
-  if (auto e = writeSweepFiles(
-          grid, points, csvHeader(grid), rows, args.output, args.plot,
-          args.metric,
-          plotTitle(args.metric, merge.first->model, merge.first->chip)))
-    return reportError(kCmd, std::move(e));
-  llvm::outs() << "merged " << args.parts.size() << " part(s): "
-               << grid.size() << " point(s) of " << merge.first->model
-               << " on " << merge.first->chip << " -> " << args.output
-               << (args.plot.empty() ? "" : ", " + args.plot) << "\n";
-  return merge.hazards ? kCheckFailed : kOk;
+std::string SweepMerge::rows() const {
+  std::string out;
+  for (const std::string &row : rowOfPoint)
+    out += row;
+  return out;
 }
+

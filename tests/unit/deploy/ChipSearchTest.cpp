@@ -1,0 +1,153 @@
+//===- ChipSearchTest.cpp - The fewest-chips search on hand-made fits -----===//
+//
+// A fake compile that fits from N chips up (and, where it says so, names
+// the count that would hold the model) stands in for the compiler; each
+// case follows the search by hand: the counts tried, in order, and the
+// count found.
+//
+//===----------------------------------------------------------------------===//
+#include "lpx/deploy/ChipSearch.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace lpx::deploy;
+using ::testing::ElementsAre;
+
+namespace {
+
+/// Fits from `fitsFrom` chips; a misfit names `hint` (0: none).
+struct FakeCompiler {
+  unsigned fitsFrom = 1, hint = 0;
+  std::vector<unsigned> tried;
+  ChipTrialFn fn() {
+    return [this](unsigned chips) -> llvm::Expected<ChipTrial> {
+      tried.push_back(chips);
+      if (chips >= fitsFrom)
+        return ChipTrial{ChipTrial::Fits};
+      return ChipTrial{ChipTrial::DoesNotFit, hint};
+    };
+  }
+};
+
+ChipSearchPolicy groupsOf(unsigned group, unsigned most) {
+  ChipSearchPolicy p;
+  p.group = group;
+  p.most = most;
+  return p;
+}
+
+ChipSearchResult search(const ChipSearchPolicy &p, FakeCompiler &c) {
+  auto r = findFewestChips(p, c.fn());
+  EXPECT_TRUE(bool(r));
+  return r ? *r : ChipSearchResult{};
+}
+
+} // namespace
+
+TEST(ChipSearch, OneChipWhenOneHoldsIt) {
+  FakeCompiler c{1};
+  ChipSearchResult r = search(groupsOf(8, 256), c);
+  EXPECT_EQ(r.chips, 1u);
+  EXPECT_THAT(c.tried, ElementsAre(1u));
+  EXPECT_EQ(r.trials, 1u);
+}
+
+TEST(ChipSearch, GallopsOverGroupsThenBisectsBack) {
+  // Fits from 20 chips, groups of 8, no hint: 1 misses; 1 + 8 rounds up to
+  // 16 (step doubles to 16), misses; 16 + 16 = 32 fits. Whole groups
+  // strictly between 16 and 32: 24 fits. The fewest whole groups: 3.
+  FakeCompiler c{20};
+  ChipSearchResult r = search(groupsOf(8, 256), c);
+  EXPECT_EQ(r.chips, 24u);
+  EXPECT_THAT(c.tried, ElementsAre(1u, 16u, 32u, 24u));
+  EXPECT_EQ(r.trials, 4u);
+  EXPECT_EQ(r.lastMisfit, 16u);
+}
+
+TEST(ChipSearch, FollowsTheCompilersHint) {
+  // The compiler names 24: straight there (fits), then the bisection tries
+  // the one whole-group count between 1 and 24 it has not ruled out
+  // (groups 1..2: 16), which misses.
+  FakeCompiler c{20, 24};
+  ChipSearchResult r = search(groupsOf(8, 256), c);
+  EXPECT_EQ(r.chips, 24u);
+  EXPECT_THAT(c.tried, ElementsAre(1u, 24u, 16u));
+}
+
+TEST(ChipSearch, IgnoresTheHintWhenTheCallerDoes) {
+  FakeCompiler c{20, 24};
+  ChipSearchPolicy p = groupsOf(8, 256);
+  p.followHint = false;
+  ChipSearchResult r = search(p, c);
+  EXPECT_EQ(r.chips, 24u);
+  EXPECT_THAT(c.tried, ElementsAre(1u, 16u, 32u, 24u));
+}
+
+TEST(ChipSearch, LargeModelsTakeLogarithmicallyFewCompiles) {
+  // Fits from 700 chips in groups of 8 (up to 1024): 1, 16, 32, 64, 128,
+  // 256, 512, 1024 (fits), then bisect groups 65..127: 96 -> 768 fits,
+  // 80 -> 640 misses, 88 -> 704 fits, 84 -> 672, 86 -> 688, 87 -> 696
+  // miss. 704 = 88 groups, the fewest holding 700.
+  FakeCompiler c{700};
+  ChipSearchResult r = search(groupsOf(8, 1024), c);
+  EXPECT_EQ(r.chips, 704u);
+  EXPECT_THAT(c.tried, ElementsAre(1u, 16u, 32u, 64u, 128u, 256u, 512u,
+                                   1024u, 768u, 640u, 704u, 672u, 688u,
+                                   696u));
+}
+
+TEST(ChipSearch, TriesTheLargestCountLastAndReportsTheMisfit) {
+  // Never fits; at most 48: 1, 16, 32, then 64 is past 48, so 48 itself.
+  FakeCompiler c{1000};
+  ChipSearchResult r = search(groupsOf(8, 48), c);
+  EXPECT_FALSE(r.chips);
+  EXPECT_EQ(r.lastMisfit, 48u);
+  EXPECT_THAT(c.tried, ElementsAre(1u, 16u, 32u, 48u));
+}
+
+TEST(ChipSearch, StopsAtAFailureMoreChipsWillNotMend) {
+  std::vector<unsigned> tried;
+  auto trial = [&](unsigned chips) -> llvm::Expected<ChipTrial> {
+    tried.push_back(chips);
+    return ChipTrial{chips < 2 ? ChipTrial::DoesNotFit : ChipTrial::Fails};
+  };
+  ChipSearchPolicy p = groupsOf(1, 64);
+  auto r = findFewestChips(p, trial);
+  ASSERT_TRUE(bool(r));
+  EXPECT_FALSE(r->chips);
+  EXPECT_EQ(r->failedAt, 2u);
+  EXPECT_THAT(tried, ElementsAre(1u, 2u));
+}
+
+TEST(ChipSearch, DoublingWithoutBisectionKeepsThePowerOfTwo) {
+  // Coverage's policy shape: group 1, no hint, no bisection: 1, 2, 4, 8.
+  FakeCompiler c{5, 5};
+  ChipSearchPolicy p = groupsOf(1, 64);
+  p.followHint = false;
+  p.bisect = false;
+  ChipSearchResult r = search(p, c);
+  EXPECT_EQ(r.chips, 8u);
+  EXPECT_THAT(c.tried, ElementsAre(1u, 2u, 4u, 8u));
+}
+
+TEST(ChipSearch, SkippedCountsAreNotCompiled) {
+  FakeCompiler c{3};
+  ChipSearchPolicy p = groupsOf(1, 64);
+  p.followHint = false;
+  p.bisect = false;
+  p.skip = [](unsigned chips) { return chips == 2; };
+  ChipSearchResult r = search(p, c);
+  EXPECT_EQ(r.chips, 4u);
+  EXPECT_THAT(c.tried, ElementsAre(1u, 4u));
+  EXPECT_EQ(r.trials, 2u);
+}
+
+TEST(ChipSearch, AnErrorOfTheTrialEndsTheSearch) {
+  auto trial = [](unsigned) -> llvm::Expected<ChipTrial> {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "boom");
+  };
+  auto r = findFewestChips(groupsOf(8, 64), trial);
+  ASSERT_FALSE(bool(r));
+  EXPECT_EQ(llvm::toString(r.takeError()), "boom");
+}
