@@ -1,4 +1,4 @@
-//===- CompileSupport.cpp - Shared by compile and sweep -------------------===//
+//===- CompileSupport.cpp - MLIR diagnostics as one line ------------------===//
 #include "lpx/deploy/CompileSupport.h"
 
 #include "mlir/IR/BuiltinAttributes.h"

@@ -100,25 +100,11 @@ record() {
       "$lpx" decode --json --model "$model" --chip "$chip" --context "$context" \
         --prompt "$prompt" --batch 1 --weights fp8e4m3 --activations fp16 \
         >"$tmp/out.json" 2>"$tmp/err"
-      echo "rc $? $(head -c 300 "$tmp/err")" >"$out/decode-$model-$chip.json"
+      local rc=$?
+      echo "rc $rc $(head -c 300 "$tmp/err")" >"$out/decode-$model-$chip.json"
       cat "$tmp/out.json" >>"$out/decode-$model-$chip.json"
-      /usr/bin/python3 - "$tmp/out.json" "$model" "$chip" >>"$out/decode-table.txt" <<'PY'
-import json, sys
-path, model, chip = sys.argv[1:]
-try:
-    r = json.load(open(path))
-except ValueError:
-    print(f"| {model} | {chip} | failed |")
-    sys.exit(0)
-s = r["sram_bytes_per_chip"]
-mesh = f" ({r['tp']} x {r['pp']})" if r["tp"] else ""
-print(f"| {model} | {chip} | {r['chips']}{mesh} | {r['context']} | {r['prompt']} "
-      f"| {r['ttft_compute_us']:.1f} + {r['ttft_host_io_us']:.1f} "
-      f"| {r['tpot_compute_us']:.1f} + {r['tpot_host_io_us']:.1f} "
-      f"| {r['tokens_per_second_per_user']:.1f} | {r['physical_bound_us']:.2f} "
-      f"| {r['efficiency']:.4f} | {s['weights'] / 1e6:.0f} / {s['kv_cache'] / 1e6:.0f} / "
-      f"{s['activations'] / 1e6:.0f} | {r['bottleneck']} |")
-PY
+      /usr/bin/python3 "$root/tools/bench/decode_row.py" "$tmp/out.json" "$model" \
+        "$chip" "$rc" >>"$out/decode-table.txt"
     done
   done
 }

@@ -108,22 +108,8 @@ for model in "${presets[@]}"; do
   case "$model" in tiny-*) prompt=16 ;; esac
   for chip in tsp-v1 lpx3; do
     measure "$model" "$chip" "$context" "$prompt" 1
-    /usr/bin/python3 - "$tmp/out.json" "$model" "$chip" "$rc" "$secs" "$mib" "$why" >>"$rows" <<'PY'
-import json, sys
-path, model, chip, rc, secs, mib, why = sys.argv[1:]
-if rc != "0":
-    print(f"| {model} | {chip} | | | | | | | | | | {why or 'exit ' + rc} ({secs} s) |")
-    sys.exit(0)
-r = json.load(open(path))
-s = r["sram_bytes_per_chip"]
-mesh = f" ({r['tp']} x {r['pp']})" if r["tp"] else ""
-print(f"| {model} | {chip} | {r['chips']}{mesh} | {r['context']} | {r['prompt']} "
-      f"| {r['ttft_compute_us']:.1f} + {r['ttft_host_io_us']:.1f} "
-      f"| {r['tpot_compute_us']:.1f} + {r['tpot_host_io_us']:.1f} "
-      f"| {r['tokens_per_second_per_user']:.1f} | {r['physical_bound_us']:.2f} "
-      f"| {r['efficiency']:.4f} | {s['weights'] / 1e6:.0f} / {s['kv_cache'] / 1e6:.0f} / "
-      f"{s['activations'] / 1e6:.0f} | {r['bottleneck']} ({secs} s, {mib} MiB) |")
-PY
+    /usr/bin/python3 "$root/tools/bench/decode_row.py" "$tmp/out.json" "$model" "$chip" \
+      "$rc" "$secs" "$mib" "$why" >>"$rows"
   done
 done
 {

@@ -6,7 +6,8 @@
 // the decode step compile (assuming that a model that fits on n chips fits
 // on more). Chip counts the compiler itself rules out (its "N nodes would
 // hold them") are skipped; past them the search gallops over groups and
-// bisects back, so large models take few compiles. On the count found, the
+// bisects back, so large models take few compiles (ChipSearch.h,
+// wholeGroupsPolicy). On the count found, the
 // narrower tensor-parallel widths are tried too and the fastest decode step
 // kept. Nothing is guessed from a formula.
 //
