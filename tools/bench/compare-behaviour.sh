@@ -26,6 +26,7 @@
 # printed), 2 on bad usage.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$root/tools/bench/decode-table.sh"
 usage() { echo "usage: $0 BASE NEW [--sample N] [--decode-table all|tiny|none] [--keep DIR]" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 lpxOf() { if [ -d "$1" ]; then echo "$1/bin/lpx"; else echo "$1"; fi; }
@@ -87,14 +88,11 @@ record() {
   if [ "$table" = tiny ]; then
     presets=(tiny-llama tiny-gpt2 tiny-vocab tiny-mixtral)
   else
-    mapfile -t presets < <("$lpx" models list | awk 'NR > 1 {print $1}')
+    mapfile -t presets < <(table_presets "$lpx")
   fi
   : >"$out/decode-table.txt"
   for model in "${presets[@]}"; do
-    read -r maxctx < <("$lpx" models list | awk -v m="$model" '$1 == m {print $10}')
-    context=$(( maxctx < 2048 ? maxctx : 2048 ))
-    prompt=128
-    case "$model" in tiny-*) prompt=16 ;; esac
+    table_shape "$lpx" "$model"
     for chip in tsp-v1 lpx3; do
       echo "   decode $model on $chip" >&2
       "$lpx" decode --json --model "$model" --chip "$chip" --context "$context" \

@@ -98,14 +98,12 @@ PY
   exit 0
 fi
 
+source "$root/tools/bench/decode-table.sh"
 if [ ${#presets[@]} -eq 0 ]; then
-  mapfile -t presets < <("$lpx" models list | awk 'NR > 1 {print $1}')
+  mapfile -t presets < <(table_presets "$lpx")
 fi
 for model in "${presets[@]}"; do
-  read -r maxctx < <("$lpx" models list | awk -v m="$model" '$1 == m {print $10}')
-  context=$(( maxctx < 2048 ? maxctx : 2048 ))
-  prompt=128
-  case "$model" in tiny-*) prompt=16 ;; esac
+  table_shape "$lpx" "$model"
   for chip in tsp-v1 lpx3; do
     measure "$model" "$chip" "$context" "$prompt" 1
     /usr/bin/python3 "$root/tools/bench/decode_row.py" "$tmp/out.json" "$model" "$chip" \
