@@ -28,7 +28,9 @@ struct EvaluateOptions {
   bool trace = false;     // keep the simulation's execution trace
   /// The program's constant data are views into the compile's MLIR
   /// context: keep it alive with the program when the caller reads them
-  /// (the runtime does; timing does not).
+  /// (the runtime does). Without it, Evaluation::program's data() must not
+  /// be read once evaluate() has returned (timing never reads it, and a
+  /// large model's context is not kept for nothing).
   bool keepConstantData = false;
   CompileStageCallback onStage; // told as each compile stage starts
 };
