@@ -68,78 +68,61 @@ struct Collected {
   std::vector<std::string> other;
 };
 
-/// One error diagnostic: `node` is the node it is located at, if any.
-void add(Collected &out, const std::optional<std::string> &node,
-         std::string msg) {
-  if (!node) {
-    out.other.push_back(std::move(msg));
-    return;
-  }
-  // The importer's messages already say "node 'N' (Op): "; keep the why.
-  size_t colon = msg.find("): ");
-  if (llvm::StringRef(msg).starts_with("node '") && colon != std::string::npos)
-    msg = msg.substr(colon + 3);
-  out.byNode.emplace(*node, std::move(msg));
-}
-
 mlir::LogicalResult collect(Collected &out, mlir::Diagnostic &d) {
   if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
     return mlir::success();
-  std::optional<std::string> node;
-  if (auto name = llvm::dyn_cast<mlir::NameLoc>(d.getLocation()))
-    node = name.getName().str();
-  add(out, node, d.str());
+  std::string msg = d.str();
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(d.getLocation())) {
+    std::string node = name.getName().str();
+    // The importer's messages already say "node 'N' (Op): "; keep the why.
+    size_t colon = msg.find("): ");
+    if (llvm::StringRef(msg).starts_with("node '") &&
+        colon != std::string::npos)
+      msg = msg.substr(colon + 3);
+    out.byNode.emplace(node, msg);
+  } else {
+    out.other.push_back(msg);
+  }
   return mlir::success();
-}
-
-/// The first error of a compile as coverage reports it: one not tied to a
-/// node first, else the first node's reason.
-std::string firstError(const Evaluation &e) {
-  Collected diags;
-  for (const CompileDiagnostic &d : e.diagnostics)
-    add(diags, d.node, d.message);
-  return !diags.other.empty()    ? diags.other.front()
-         : !diags.byNode.empty() ? diags.byNode.begin()->second
-                                 : "compilation failed";
 }
 
 /// Compiles for the fewest chips that hold the model (1, 2, 4, ...:
 /// doublingPolicy), then simulates.
 void estimateCost(ModelCoverage &cov, const std::string &path,
                   const ImportOptions &import, const std::string &chipName) {
-  auto loaded = isa::loadChipSpec(chipName);
-  if (!loaded) {
-    cov.costError = llvm::toString(loaded.takeError());
-    return;
-  }
   // Simulated on the description the program embeds, as `lpx simulate`
   // of its file would.
-  auto chip = asEmbedded(*loaded);
+  auto chip = isa::loadChipSpec(chipName);
+  if (chip)
+    chip = asEmbedded(*chip);
   if (!chip) {
     cov.costError = llvm::toString(chip.takeError());
     return;
   }
   std::string lastError;
   std::optional<Evaluation> fit;
-  auto search = findFewestChips(
-      doublingPolicy(*chip), [&](unsigned nodes) -> llvm::Expected<ChipTrial> {
-        EvaluateOptions opts;
-        opts.import = import;
-        opts.compile = CompileOptions{nodes};
-        Evaluation e = evaluate(path, *chip, opts);
-        if (e.failedAt == EvaluateStage::Compile) {
-          lastError = firstError(e);
-          // More chips help only a model whose weights do not fit.
-          return ChipTrial{classifyCompileFailure(lastError).doesNotFit
-                               ? ChipTrial::DoesNotFit
-                               : ChipTrial::Fails};
-        }
-        fit.emplace(std::move(e));
-        return ChipTrial{ChipTrial::Fits};
-      });
-  if (!search || !fit) {
-    if (!search)
-      llvm::consumeError(search.takeError()); // the trial makes none
+  auto trial = [&](unsigned nodes) -> llvm::Expected<ChipTrial> {
+    EvaluateOptions opts;
+    opts.import = import;
+    opts.compile = CompileOptions{nodes};
+    Collected diags;
+    opts.onDiagnostic = [&](mlir::Diagnostic &d) { (void)collect(diags, d); };
+    Evaluation e = evaluate(path, *chip, opts);
+    if (e.failedAt == EvaluateStage::Compile) {
+      lastError = !diags.other.empty()    ? diags.other.front()
+                  : !diags.byNode.empty() ? diags.byNode.begin()->second
+                                          : "compilation failed";
+      // More chips help only a model whose weights do not fit.
+      return ChipTrial{classifyCompileFailure(lastError).doesNotFit
+                           ? ChipTrial::DoesNotFit
+                           : ChipTrial::Fails};
+    }
+    fit.emplace(std::move(e));
+    return ChipTrial{ChipTrial::Fits};
+  };
+  ChipSearchResult search =
+      llvm::cantFail(findFewestChips(doublingPolicy(*chip), trial));
+  if (!fit) {
     cov.costError = lastError.empty() ? "no chip count holds the model"
                                       : lastError;
     return;
@@ -151,7 +134,7 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
   const isa::pb::Program &program = fit->program->program();
   PortCost cost;
   cost.chip = chip->name;
-  cost.nodes = *search->chips;
+  cost.nodes = *search.chips;
   for (const auto &b : program.buffers())
     if (b.kind() == isa::pb::CONSTANT)
       cost.weightBytes += b.bytes();

@@ -15,6 +15,8 @@ Evaluation lpx::deploy::evaluate(llvm::StringRef model,
   std::shared_ptr<mlir::MLIRContext> ctx = makeCompilerContext();
   auto program = [&] {
     mlir::ScopedDiagnosticHandler handler(ctx.get(), [&](mlir::Diagnostic &d) {
+      if (options.onDiagnostic)
+        options.onDiagnostic(d);
       if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
         return mlir::success();
       CompileDiagnostic c{describeDiagnostic(d), d.str(), std::nullopt};

@@ -15,6 +15,8 @@
 #include "lpx/isa/Program.h"
 #include "lpx/sim/ExecutionTrace.h"
 #include "lpx/sim/Simulator.h"
+#include "mlir/IR/Diagnostics.h"
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,8 @@ struct EvaluateOptions {
   /// large model's context is not kept for nothing).
   bool keepConstantData = false;
   CompileStageCallback onStage; // told as each compile stage starts
+  /// Also told every diagnostic of the compile (they are not printed).
+  std::function<void(mlir::Diagnostic &)> onDiagnostic;
 };
 
 /// An error diagnostic of the compile: `line` is describeDiagnostic's one
