@@ -5,7 +5,11 @@
 //                             table shaped like llama2-70b on tsp-v1 (552
 //                             chips, 69 stages; docs/decode.md's batch-1 TTFT
 //                             and TPOT); prints the summary JSON's key figures
-//   lpx-serve-bench md1 RHO [N]  one slot, deterministic service, Poisson
+//   lpx-serve-bench hour RATE the same at RATE requests/s
+//   lpx-serve-bench trace FILE   a trace through a fast synthetic table (batch
+//                             8, 4 stages), to show a long trace streams in
+//                             bounded memory
+//   lpx-serve-bench md1 RHO [N [SEED]]  one slot, deterministic service, Poisson
 //                             arrivals at utilisation RHO over N requests
 //                             (default 1,000,000): the mean queue wait against
 //                             Pollaczek-Khinchine's rho D / (2 (1 - rho))
@@ -24,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <cmath>
 
 using namespace lpx::serve;
@@ -61,9 +66,10 @@ static ServiceTable oneSlotTable(double serviceUs) {
   return t;
 }
 
-static int hour() {
+static int hour(const char *rate) {
   auto model = ServiceModel::create(llamaLikeTable());
-  auto spec = parseWorkload("poisson:rate=50,prompt=128..2048,output=256");
+  auto spec = parseWorkload(std::string("poisson:rate=") + rate +
+                            ",prompt=128..2048,output=256");
   if (!model || !spec) {
     llvm::errs() << "bench: bad setup\n";
     return 1;
@@ -71,7 +77,7 @@ static int hour() {
   auto source = makeRequestSource(*spec, 1);
   EngineConfig cfg;
   cfg.maxBatch = 8;
-  cfg.requests = 180000;
+  cfg.requests = int64_t(std::atof(rate) * 3600);
   MetricsCollector metrics;
   auto t0 = std::chrono::steady_clock::now();
   auto stats = runServing(*model, **source, cfg, metrics);
@@ -90,6 +96,45 @@ static int hour() {
               "tokens/s %.1f; peak running %lld, peak waiting %lld\n",
               r.ttft.p50, r.ttft.p99, r.tpot.p50, r.tpot.p99,
               r.tokensPerSecond, (long long)stats->peakRunning,
+              (long long)stats->peakWaiting);
+  return 0;
+}
+
+static int trace(const char *file) {
+  ServiceTable t;
+  t.deployment = "fast synthetic table";
+  t.source = "synthetic";
+  for (int64_t b : {1, 8})
+    for (int64_t c : {128, 4096})
+      t.decode.push_back({b, c, 5.0 * double(b + 1) * (1 + c / 4096.0)});
+  for (int64_t p : {128, 4096})
+    t.prefill.push_back({p, 1, 0, 0.05 * double(p)});
+  t.stages = 4;
+  t.stageShare.assign(4, 0.25);
+  t.maxSequences = 32;
+  auto model = ServiceModel::create(t);
+  auto spec = parseWorkload(std::string("trace:") + file);
+  if (!model || !spec) {
+    llvm::errs() << "bench: bad setup\n";
+    return 1;
+  }
+  auto source = makeRequestSource(*spec, 1);
+  if (!source) {
+    llvm::errs() << "bench: " << llvm::toString(source.takeError()) << "\n";
+    return 1;
+  }
+  EngineConfig cfg;
+  cfg.maxBatch = 8;
+  MetricsCollector metrics;
+  auto stats = runServing(*model, **source, cfg, metrics);
+  if (!stats) {
+    llvm::errs() << "bench: " << llvm::toString(stats.takeError()) << "\n";
+    return 1;
+  }
+  Results r = metrics.results();
+  std::printf("trace: %lld requests, %lld completed, ttft p99 %.1f us, "
+              "peak waiting %lld\n",
+              (long long)r.requests, (long long)r.completed, r.ttft.p99,
               (long long)stats->peakWaiting);
   return 0;
 }
@@ -125,10 +170,12 @@ static int md1(double rho, int64_t n, uint64_t seed) {
 
 int main(int argc, char **argv) {
   if (argc >= 2 && !std::strcmp(argv[1], "hour"))
-    return hour();
+    return hour(argc >= 3 ? argv[2] : "50");
+  if (argc >= 3 && !std::strcmp(argv[1], "trace"))
+    return trace(argv[2]);
   if (argc >= 3 && !std::strcmp(argv[1], "md1"))
     return md1(std::atof(argv[2]), argc >= 4 ? std::atoll(argv[3]) : 1000000,
                argc >= 5 ? std::strtoull(argv[4], nullptr, 10) : 7);
-  std::fprintf(stderr, "usage: lpx-serve-bench hour | md1 RHO [N]\n");
+  std::fprintf(stderr, "usage: lpx-serve-bench hour [RATE] | trace FILE | md1 RHO [N [SEED]]\n");
   return 2;
 }

@@ -2,6 +2,8 @@
 
 #include "EngineState.h"
 
+#include <cmath>
+
 using llvm::Error;
 using llvm::Expected;
 
@@ -40,6 +42,11 @@ EngineState::EngineState(const ServiceModel &model, RequestSource &source,
   int64_t nGroups = cfg.groups > 0 ? cfg.groups : t.stages;
   groups.resize(size_t(nGroups));
   stageFree.assign(size_t(t.stages), 0);
+  double cum = 0;
+  for (double share : t.stageShare) {
+    cum += share;
+    cumShare.push_back(uint64_t(std::llround(std::min(cum, 1.0) * 0x1.0p32)));
+  }
   cacheLimit = t.maxSequences;
   stats.groups = nGroups;
 }

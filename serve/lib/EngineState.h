@@ -115,6 +115,7 @@ private:
   std::vector<Group> groups;
   /// When each stage is next free: the last group through it leaves then.
   std::vector<Nanos> stageFree;
+  std::vector<uint64_t> cumShare; ///< cumulative stage shares, x 2^32
   std::vector<int32_t> scratch; ///< reused per iteration (no allocation)
   Nanos computeNow = 0;         ///< the iteration being planned
   int64_t running = 0;  ///< sequences in groups

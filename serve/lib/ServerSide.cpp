@@ -184,15 +184,13 @@ bool EngineState::plan(int gi, Nanos now) {
 }
 
 Nanos EngineState::traverse(const Group &, Nanos now) {
-  const ServiceTable &t = model.table();
-  // Stage times from the cumulative shares, so they sum to the whole exactly.
-  double cum = 0;
+  // Stage s ends its part at cumShare[s] of the compute time (32-bit fixed
+  // point, integer arithmetic), so the parts sum to the whole exactly.
   Nanos before = 0, exit = now;
-  for (size_t s = 0; s < stageFree.size(); ++s) {
-    cum += t.stageShare[s];
-    Nanos upTo = s + 1 == stageFree.size()
-                     ? computeNow
-                     : std::min(computeNow, Nanos(std::llround(cum * computeNow)));
+  size_t last = stageFree.size() - 1;
+  for (size_t s = 0; s <= last; ++s) {
+    Nanos upTo = s == last ? computeNow
+                           : Nanos((__int128(computeNow) * cumShare[s]) >> 32);
     exit = std::max(exit, stageFree[s]) + (upTo - before);
     stageFree[s] = exit;
     before = upTo;
