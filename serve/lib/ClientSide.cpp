@@ -58,6 +58,7 @@ void EngineState::clientReject(int32_t id, Nanos now) {
   if (!l.rec.tooLong && l.rec.retries < cfg.retry.retries) {
     ++l.rec.retries;
     Nanos wait = drawBackoff(cfg.retry, l.rec.retries, retry);
+    l.rec.backoff += wait;
     schedule(now + wait, EventKind::Send, id);
     return;
   }

@@ -55,6 +55,11 @@ void MetricsCollector::onRequest(const RequestRecord &r) {
          queueUs = toUs(r.queue());
   double tpotUs = r.output > 1 ? r.tpotNs() / double(kNanosPerUs) : 0.0;
   ttft.add(ttftUs);
+  splitSums.queue += double(r.queue());
+  splitSums.network += double(r.network);
+  splitSums.backoff += double(r.backoff);
+  splitSums.hostIo += double(r.hostIo);
+  splitSums.compute += double(r.compute());
   e2e.add(e2eUs);
   queue.add(queueUs);
   if (r.output > 1)
@@ -99,6 +104,12 @@ Results MetricsCollector::results() const {
   r.e2e = summarize(e2e);
   r.queue = summarize(queue);
   r.sessionE2e = summarize(sessionE2e);
+  if (r.completed) {
+    double n = double(r.completed) * double(kNanosPerUs);
+    r.e2eSplitUs = {splitSums.queue / n, splitSums.network / n,
+                    splitSums.backoff / n, splitSums.hostIo / n,
+                    splitSums.compute / n};
+  }
   Nanos span = r.lastCompletion - r.firstArrival;
   r.tokensPerSecond = span > 0 ? double(r.outputTokens) / toSeconds(span) : 0;
   if (slo) {

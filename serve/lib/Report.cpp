@@ -48,6 +48,11 @@ json::Value reportJson(const Results &r, const RunStats &stats,
       {"ttft_us", summaryJson(r.ttft)},
       {"tpot_us", summaryJson(r.tpot)},
       {"e2e_us", summaryJson(r.e2e)},
+      {"e2e_split_us", json::Object{{"queue", r.e2eSplitUs.queue},
+                                    {"network", r.e2eSplitUs.network},
+                                    {"backoff", r.e2eSplitUs.backoff},
+                                    {"host_io", r.e2eSplitUs.hostIo},
+                                    {"compute", r.e2eSplitUs.compute}}},
       {"queue_us", summaryJson(r.queue)},
       {"session_e2e_us", summaryJson(r.sessionE2e)},
       {"tokens_per_second", r.tokensPerSecond},
@@ -85,7 +90,7 @@ CsvRequestWriter::CsvRequestWriter(llvm::raw_ostream &os) : os(os) {
 const char *CsvRequestWriter::header() {
   return "id,session,call,arrival_us,admission_us,queue_us,ttft_us,tpot_us,"
          "e2e_us,prompt_tokens,prefilled_tokens,output_tokens,retries,"
-         "network_us,completed";
+         "network_us,backoff_us,host_io_us,completed";
 }
 
 void CsvRequestWriter::onRequest(const RequestRecord &r) {
@@ -93,14 +98,14 @@ void CsvRequestWriter::onRequest(const RequestRecord &r) {
   bool admitted = r.admission >= 0;
   bool first = r.firstToken >= 0;
   os << fmt::format(
-      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.id, r.session,
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.id, r.session,
       r.call, us(r.arrival), admitted ? us(r.admission) : "-1",
       admitted ? us(r.queue()) : "-1", first ? us(r.ttft()) : "-1",
       r.completed && r.output > 1
           ? fmt::format("{:.3f}", r.tpotNs() / double(kNanosPerUs))
           : "-1",
       us(r.e2e()), r.prompt, r.prefilled, r.output, r.retries,
-      us(r.network), r.completed ? 1 : 0);
+      us(r.network), us(r.backoff), us(r.hostIo), r.completed ? 1 : 0);
 }
 
 void TeeSink::onRequest(const RequestRecord &r) {

@@ -214,6 +214,7 @@ void EngineState::groupReturn(int gi, Nanos now) {
   size_t stay = 0;
   for (int32_t id : g.members) {
     Live &l = lives[size_t(id)];
+    l.rec.hostIo += g.hostIo;
     if (l.stepping) {
       ++l.generated;
     } else if (l.chunkNow > 0) {

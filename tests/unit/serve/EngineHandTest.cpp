@@ -96,6 +96,9 @@ TEST(EngineHand, NetworkAndHostIo) {
   EXPECT_EQ(r0.e2e(), us(86));
   EXPECT_DOUBLE_EQ(r0.tpotNs(), double(us(11)));
   EXPECT_EQ(r0.network, us(10));
+  // E2E 86 = queue 0 + network 10 + host I/O 4 + 1 + 1 + compute 70.
+  EXPECT_EQ(r0.hostIo, us(6));
+  EXPECT_EQ(r0.compute(), us(70));
 }
 
 TEST(EngineHand, StagesWorkOnOneGroupAtATime) {

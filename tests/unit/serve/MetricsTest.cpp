@@ -118,7 +118,7 @@ TEST(Metrics, CsvRowsPerRequest) {
   }
   EXPECT_EQ(out, std::string(CsvRequestWriter::header()) +
                      "\n0,0,0,1000.000,1000.000,0.000,2000.000,1000.000,"
-                     "5000.000,0,0,4,0,0.000,1\n");
+                     "5000.000,0,0,4,0,0.000,0.000,0.000,1\n");
 }
 
 } // namespace

@@ -110,8 +110,18 @@ TEST(QueueingOracle, LittlesLawOnEveryKindOfRun) {
     cfg.retry = *parseRetry("2,base=100us");
     cfg.keepSessionCache = c.keep;
     cfg.requests = 3000;
-    run(shapedTable(2), c.workload, cfg, rec);
+    RunResult r = run(shapedTable(2), c.workload, cfg, rec);
     expectLittle(rec);
+    // Every completed E2E splits into parts none of which is negative, and
+    // the mean parts add up to the mean E2E.
+    for (const RequestRecord &q : rec.requests)
+      if (q.completed) {
+        EXPECT_GE(q.queue(), 0);
+        EXPECT_GE(q.compute(), 0);
+      }
+    const Results::Split &sp = r.results.e2eSplitUs;
+    EXPECT_NEAR(sp.queue + sp.network + sp.backoff + sp.hostIo + sp.compute,
+                r.results.e2e.mean, 1e-6 * r.results.e2e.mean);
   }
 }
 

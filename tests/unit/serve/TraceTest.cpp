@@ -143,9 +143,11 @@ TEST(Trace, SessionCallsWaitForTheirPredecessorAndTool) {
   ASSERT_EQ(rec.sessions.size(), 1u);
   EXPECT_EQ(rec.sessions[0].e2e(), fromUs(270));
   EXPECT_EQ(rec.sessions[0].waits, fromUs(100));
-  for (const RequestRecord &r : rec.requests)
-    if (r.call == 1)
+  for (const RequestRecord &r : rec.requests) {
+    if (r.call == 1) {
       EXPECT_EQ(r.arrival, fromUs(210));
+    }
+  }
 }
 
 TEST(Trace, BadLineStopsTheRun) {

@@ -42,6 +42,11 @@ struct Results {
   int64_t retries = 0, outputTokens = 0;
   int64_t sessions = 0, sessionsCompleted = 0;
   Summary ttft, tpot, e2e, queue, sessionE2e;
+  /// Mean E2E of completed requests split into queueing, network, retry
+  /// backoff, host I/O and compute (with batching); the parts sum to the mean.
+  struct Split {
+    double queue = 0, network = 0, backoff = 0, hostIo = 0, compute = 0;
+  } e2eSplitUs;
   Nanos firstArrival = 0, lastCompletion = 0;
   /// Output tokens of completed requests over first arrival to last
   /// completion.
@@ -63,6 +68,7 @@ private:
   QuantileSketch ttft, tpot, e2e, queue, sessionE2e;
   uint64_t good = 0;
   bool any = false;
+  Results::Split splitSums; // in ns, summed over completed requests
 };
 
 } // namespace lpx::serve

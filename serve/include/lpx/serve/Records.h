@@ -25,11 +25,16 @@ struct RequestRecord {
   bool completed = false;
   bool tooLong = false; ///< rejected: longer than the table's largest context
   Nanos network = 0;    ///< round trips of every attempt
+  Nanos backoff = 0;    ///< waits before retries
+  Nanos hostIo = 0;     ///< host I/O of the iterations it waited for
   Nanos waitBefore = 0; ///< tool or think time before this call was sent
 
   Nanos queue() const { return admission - serverArrival; }
   Nanos ttft() const { return firstToken - arrival; }
   Nanos e2e() const { return completion - arrival; }
+  /// The rest of a completed request's E2E: its iterations' compute, the
+  /// stage waits and other sequences' work in them (batching) included.
+  Nanos compute() const { return e2e() - queue() - network - backoff - hostIo; }
   /// Mean time between output tokens (needs output > 1).
   double tpotNs() const {
     return double(completion - firstToken) / double(output - 1);
