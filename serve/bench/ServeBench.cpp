@@ -9,6 +9,7 @@
 //   lpx-serve-bench trace FILE   a trace through a fast synthetic table (batch
 //                             8, 4 stages), to show a long trace streams in
 //                             bounded memory
+//   lpx-serve-bench table     prints the synthetic table of `hour` as JSON
 //   lpx-serve-bench md1 RHO [N [SEED]]  one slot, deterministic service, Poisson
 //                             arrivals at utilisation RHO over N requests
 //                             (default 1,000,000): the mean queue wait against
@@ -22,6 +23,7 @@
 #include "lpx/serve/Metrics.h"
 #include "lpx/serve/Report.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -171,11 +173,15 @@ static int md1(double rho, int64_t n, uint64_t seed) {
 int main(int argc, char **argv) {
   if (argc >= 2 && !std::strcmp(argv[1], "hour"))
     return hour(argc >= 3 ? argv[2] : "50");
+  if (argc >= 2 && !std::strcmp(argv[1], "table")) {
+    llvm::outs() << llvm::formatv("{0:2}", toJson(llamaLikeTable())) << "\n";
+    return 0;
+  }
   if (argc >= 3 && !std::strcmp(argv[1], "trace"))
     return trace(argv[2]);
   if (argc >= 3 && !std::strcmp(argv[1], "md1"))
     return md1(std::atof(argv[2]), argc >= 4 ? std::atoll(argv[3]) : 1000000,
                argc >= 5 ? std::strtoull(argv[4], nullptr, 10) : 7);
-  std::fprintf(stderr, "usage: lpx-serve-bench hour [RATE] | trace FILE | md1 RHO [N [SEED]]\n");
+  std::fprintf(stderr, "usage: lpx-serve-bench hour [RATE] | trace FILE | table | md1 RHO [N [SEED]]\n");
   return 2;
 }

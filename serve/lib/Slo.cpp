@@ -72,7 +72,8 @@ Expected<Slo> parseSlo(StringRef text) {
       if (name.starts_with(mn) &&
           (name.size() == mn.size() || name[mn.size()] == '_')) {
         metric = m;
-        rest = name.drop_front(mn.size()).drop_front(1);
+        rest = name.size() > mn.size() ? name.drop_front(mn.size() + 1)
+                                       : StringRef();
         break;
       }
     }

@@ -7,6 +7,8 @@
 #include "llvm/Support/JSON.h"
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 using llvm::Error;
 using llvm::Expected;
@@ -26,9 +28,19 @@ Error TraceReader::lineError(const std::string &why) const {
 Expected<std::unique_ptr<TraceReader>> TraceReader::open(std::string path) {
   std::unique_ptr<TraceReader> r(new TraceReader());
   r->path = std::move(path);
-  r->in.open(r->path);
-  if (!r->in)
+  r->in = std::make_unique<std::ifstream>(r->path);
+  if (!*r->in)
     return fail("trace " + r->path + ": cannot be read");
+  if (Error e = r->start())
+    return std::move(e);
+  return r;
+}
+
+Expected<std::unique_ptr<TraceReader>>
+TraceReader::fromText(std::string text, std::string name) {
+  std::unique_ptr<TraceReader> r(new TraceReader());
+  r->path = std::move(name);
+  r->in = std::make_unique<std::istringstream>(std::move(text));
   if (Error e = r->start())
     return std::move(e);
   return r;
@@ -103,7 +115,7 @@ static void splitCsv(StringRef line, llvm::SmallVectorImpl<StringRef> &out) {
 
 Error TraceReader::start() {
   std::string first;
-  while (std::getline(in, first)) {
+  while (std::getline(*in, first)) {
     ++lineNo;
     if (!StringRef(first).trim().empty())
       break;
@@ -282,8 +294,8 @@ Expected<std::optional<TraceRow>> TraceReader::next() {
     if (havePending) {
       line = std::move(pending);
       havePending = false;
-    } else if (!std::getline(in, line)) {
-      if (in.bad())
+    } else if (!std::getline(*in, line)) {
+      if (in->bad())
         return lineError("read failed");
       return std::nullopt;
     }

@@ -22,7 +22,7 @@
 
 #include "llvm/Support/Error.h"
 
-#include <fstream>
+#include <istream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +43,9 @@ enum class TraceFormat { Jsonl, LpxCsv, AzureCsv, VidurCsv };
 class TraceReader {
 public:
   static llvm::Expected<std::unique_ptr<TraceReader>> open(std::string path);
+  /// A trace held in memory (tests, the fuzz target); `name` for errors.
+  static llvm::Expected<std::unique_ptr<TraceReader>>
+  fromText(std::string text, std::string name);
   /// The next row; none at the end of the file.
   llvm::Expected<std::optional<TraceRow>> next();
   TraceFormat format() const { return fmt; }
@@ -55,7 +58,7 @@ private:
   llvm::Expected<TraceRow> parseJson(llvm::StringRef line);
 
   std::string path;
-  std::ifstream in;
+  std::unique_ptr<std::istream> in;
   std::string pending; ///< a JSONL first line, read to recognise the format
   bool havePending = false;
   int64_t lineNo = 0;
