@@ -164,6 +164,44 @@ TEST(EngineHand, AgentSessionAndKeptCache) {
   EXPECT_EQ(cached.sessions[0].e2e(), us(220));
 }
 
+TEST(EngineHand, ChunkedPrefillInChunksOfTheTable) {
+  // Chunks of 64 tokens: 20 us for the chunk ending at 64, 24 us for the one
+  // ending at 128. Two requests of 128 tokens at 0, batch 2, both admitted:
+  // r0's chunks 0..20 and 20..44 (first token at 44); then r0's step with
+  // r1's first chunk, 10 + 20: 44..74 (r0 done, E2E 74); r1's second chunk
+  // 74..98 (TTFT 98); r1's step 98..108 (E2E 108).
+  ServiceTable t = handTable();
+  t.prefillChunk = 64;
+  t.prefill.push_back({64, 1, 64, 20});
+  t.prefill.push_back({128, 1, 64, 24});
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 2;
+  run(t,
+      "trace:" + writeFile("chunks.csv", "arrival_us,prompt_tokens,"
+                                         "output_tokens\n0,128,2\n0,128,2\n"),
+      cfg, rec);
+  EXPECT_EQ(rec.byId(0).ttft(), us(44));
+  EXPECT_EQ(rec.byId(0).e2e(), us(74));
+  EXPECT_EQ(rec.byId(1).ttft(), us(98));
+  EXPECT_EQ(rec.byId(1).e2e(), us(108));
+}
+
+TEST(EngineHand, NoCallAfterTheDuration) {
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 2;
+  cfg.duration = 100 * kNanosPerMs;
+  RunResult r = run(handTable(), "poisson:rate=1000,prompt=50,output=2", cfg,
+                    rec);
+  // About 100 calls in 100 ms; none sent later, all finished.
+  EXPECT_GT(r.results.requests, 60);
+  EXPECT_LT(r.results.requests, 140);
+  for (const RequestRecord &q : rec.requests)
+    EXPECT_LE(q.arrival, cfg.duration);
+  EXPECT_EQ(r.results.completed, r.results.requests);
+}
+
 TEST(EngineHand, TooLongIsRejectedNotRetried) {
   // A prompt past the table's largest (200) cannot be served.
   Recorder rec;

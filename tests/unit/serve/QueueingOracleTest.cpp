@@ -162,6 +162,30 @@ TEST(QueueingOracle, ClosedLoopWithoutThinkKeepsNInTheSystem) {
   EXPECT_NEAR(double(area / lastArrival), 7.0, 1e-12);
 }
 
+TEST(QueueingOracle, KeptCachesAreEvictedWhenSlotsRunOut) {
+  // Two cache slots for many sessions: kept caches must give way to new
+  // requests, and the bookkeeping still holds (Little, session sums).
+  ServiceTable t = shapedTable();
+  t.maxSequences = 2;
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 2;
+  cfg.keepSessionCache = true;
+  cfg.requests = 2000;
+  RunResult r = run(t,
+                    "agent:rate=60,calls=2..4,tool=1ms..3ms,prompt=64..256,"
+                    "result=8..32,output=2..8",
+                    cfg, rec);
+  EXPECT_GT(r.stats.evictions, 0);
+  EXPECT_LE(r.stats.peakRunning, 2);
+  EXPECT_EQ(r.results.completed, r.results.requests);
+  expectLittle(rec);
+  int64_t reused = 0;
+  for (const RequestRecord &q : rec.requests)
+    reused += q.prefilled < q.prompt;
+  EXPECT_GT(reused, 0);
+}
+
 TEST(QueueingOracle, SessionE2EIsItsCallsToolsAndWaits) {
   Recorder rec;
   EngineConfig cfg;
