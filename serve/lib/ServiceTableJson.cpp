@@ -35,6 +35,7 @@ json::Value toJson(const ServiceTable &t) {
                       {"version", kVersion},
                       {"deployment", t.deployment},
                       {"source", t.source},
+                      {"cache_key", t.cacheKey},
                       {"interpolation", kInterpolation},
                       {"decode", std::move(decode)},
                       {"prefill", std::move(prefill)},
@@ -143,6 +144,8 @@ Expected<ServiceTable> serviceTableFromJson(const json::Value &v) {
   if (Error e = r.string("deployment", t.deployment))
     return std::move(e);
   if (Error e = r.string("source", t.source))
+    return std::move(e);
+  if (Error e = r.string("cache_key", t.cacheKey))
     return std::move(e);
   auto decode = r.array("decode");
   if (!decode)

@@ -84,6 +84,7 @@ TEST(ServiceTable, DamagedTablesAreErrors) {
 
 TEST(ServiceTable, JsonRoundTripAndDamage) {
   ServiceTable t = shapedTable(3);
+  t.cacheKey = "lpx 0.1.0 llama2-70b tsp-v1 ...";
   t.prefillChunk = 64;
   t.prefill.push_back({64, 1, 64, 900});
   t.prefill.push_back({512, 1, 64, 1100});
@@ -94,6 +95,7 @@ TEST(ServiceTable, JsonRoundTripAndDamage) {
   std::string again;
   llvm::raw_string_ostream(again) << toJson(*back);
   EXPECT_EQ(text, again);
+  EXPECT_EQ(back->cacheKey, t.cacheKey);
   ServiceModel m = model(*back);
   EXPECT_TRUE(m.hasChunkedPrefill());
   EXPECT_DOUBLE_EQ(m.prefillChunkUs(288, 1), 1000);

@@ -46,6 +46,10 @@ struct ServiceTable {
   /// "simulated" when every point was compiled and simulated, "synthetic" for
   /// a hand-made table (tests, benchmarks).
   std::string source = "simulated";
+  /// The deploy layer's cache key of everything the table depends on (lpx
+  /// version included), kept in the file so a cache entry read back can be
+  /// checked against the key it was looked up by; empty when not cached.
+  std::string cacheKey;
   std::vector<DecodePoint> decode;
   std::vector<PrefillPoint> prefill;
   /// The chunk of chunked prefill (0: prompts are prefilled whole).
