@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,48 @@ struct Recorder : public MetricsCollector {
   }
 };
 
+/// L = lambda W over a run, each side from its own data: the time-average
+/// number in the system from the event log (+1 at each Arrival, -1 at each
+/// Departure), the arrival rate from the log's arrivals, W from the records.
+inline void expectLittle(const Recorder &rec) {
+  ASSERT_FALSE(rec.events.empty());
+  std::vector<std::pair<Nanos, int>> steps;
+  for (const auto &e : rec.events) {
+    if (e.kind == EngineEvent::Arrival)
+      steps.push_back({e.t, +1});
+    else if (e.kind == EngineEvent::Departure)
+      steps.push_back({e.t, -1});
+  }
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](auto &a, auto &b) { return a.first < b.first; });
+  Nanos t0 = steps.front().first, t1 = steps.back().first;
+  long double area = 0;
+  int64_t inSystem = 0, arrivals = 0;
+  Nanos last = t0;
+  for (auto [t, d] : steps) {
+    area += (long double)inSystem * (t - last);
+    last = t;
+    inSystem += d;
+    arrivals += d > 0;
+    ASSERT_GE(inSystem, 0);
+  }
+  EXPECT_EQ(inSystem, 0);
+  ASSERT_EQ(size_t(arrivals), rec.requests.size());
+  long double span = t1 - t0;
+  if (span == 0) { // every request left as it came (rejected at once)
+    for (const RequestRecord &r : rec.requests)
+      EXPECT_EQ(r.e2e(), 0);
+    return;
+  }
+  long double L = area / span;
+  long double lambda = arrivals / span;
+  long double W = 0;
+  for (const RequestRecord &r : rec.requests)
+    W += r.e2e();
+  W /= rec.requests.size();
+  EXPECT_NEAR(double(L / (lambda * W)), 1.0, 1e-9);
+}
+
 /// A file in the test's temporary folder with the given text.
 inline std::string writeFile(const std::string &name, const std::string &text) {
   std::string path = ::testing::TempDir() + "/" + name;
@@ -117,6 +160,9 @@ inline RunResult run(const ServiceTable &table, const std::string &workload,
       << (source ? "" : llvm::toString(source.takeError()));
   auto stats = runServing(m, **source, cfg, rec);
   EXPECT_TRUE(bool(stats)) << (stats ? "" : llvm::toString(stats.takeError()));
+  // Little's law holds on every run the tests make.
+  if (!rec.events.empty())
+    expectLittle(rec);
   RunResult r;
   r.stats = *stats;
   r.results = rec.results();
