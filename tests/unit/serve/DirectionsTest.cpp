@@ -2,6 +2,8 @@
 
 #include "ServeTestUtil.h"
 
+#include "lpx/serve/LoadSweep.h"
+
 using namespace lpx::serve;
 using namespace lpx::serve::test;
 
@@ -103,6 +105,44 @@ TEST(Directions, SameSeedSameBytes) {
         "\"session_e2e_us\"", "\"tokens_per_second\"", "\"slo\"",
         "\"goodput\"", "\"max_batch\"", "\"service_table\"", "\"wall_s\""})
     EXPECT_NE(a.find(key), std::string::npos) << key;
+}
+
+} // namespace
+
+namespace {
+
+TEST(Directions, LoadSweepCurveAndHighestLoadWithinTheSlo) {
+  ServiceModel m = model(shapedTable());
+  auto spec = parseWorkload("closed:users=1,think=0,prompt=256,output=32");
+  ASSERT_TRUE(bool(spec));
+  auto loads = parseLoads("1,4,16,64", spec->kind);
+  ASSERT_TRUE(bool(loads));
+  EngineConfig cfg;
+  cfg.maxBatch = 4;
+  cfg.requests = 400;
+  auto slo = parseSlo("ttft_p99=20ms");
+  ASSERT_TRUE(bool(slo));
+  auto curve = sweepLoad(m, *spec, *loads, cfg, *slo);
+  ASSERT_TRUE(bool(curve)) << llvm::toString(curve.takeError());
+  ASSERT_EQ(curve->points.size(), 4u);
+  for (size_t i = 1; i < curve->points.size(); ++i)
+    EXPECT_GT(curve->points[i].results.ttft.p99,
+              curve->points[i - 1].results.ttft.p99);
+  // The highest load meeting the SLO is one whose run met it, and every
+  // higher load's run did not.
+  ASSERT_TRUE(curve->highestHolding.has_value());
+  for (const SweepPoint &p : curve->points)
+    EXPECT_EQ(p.results.slo->holds, p.load <= *curve->highestHolding)
+        << "load " << p.load;
+  std::string csv;
+  llvm::raw_string_ostream os(csv);
+  writeSweepCsv(*curve, os);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+  EXPECT_NE(errorOf(parseLoads("1,2.5", WorkloadKind::Closed))
+                .find("not a whole number"),
+            std::string::npos);
+  EXPECT_NE(errorOf(parseLoads("0", WorkloadKind::Poisson)).find("above 0"),
+            std::string::npos);
 }
 
 } // namespace
