@@ -137,6 +137,9 @@ Expected<RunStats> runServing(const ServiceModel &model, RequestSource &source,
     return fail("queue capacity must be -1 (unbounded) or at least 0");
   if (config.retry.retries < 0)
     return fail("retries must not be negative");
+  if (source.endless() && config.requests < 0 && config.duration < 0)
+    return fail("the workload never ends by itself: give a number of requests "
+                "or a duration");
   EngineState state(model, source, config, sink);
   return state.run();
 }

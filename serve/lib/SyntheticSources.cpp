@@ -52,6 +52,7 @@ public:
   std::optional<Call> followUp(const Call &, Nanos, bool) override {
     return std::nullopt;
   }
+  bool endless() const override { return true; }
 
 private:
   WorkloadSpec spec;
@@ -83,6 +84,7 @@ public:
     c.output = draw(lengths, spec.output);
     return c;
   }
+  bool endless() const override { return true; }
 
 private:
   WorkloadSpec spec;
@@ -138,6 +140,7 @@ public:
       open.erase(it);
     return c;
   }
+  bool endless() const override { return true; }
 
 private:
   struct Step {

@@ -229,6 +229,9 @@ TEST(EngineHand, ConfigurationErrors) {
   cfg.groups = 2; // one stage
   EXPECT_NE(errorOf(runServing(m, **source, cfg, rec)).find("stages"),
             std::string::npos);
+  cfg.groups = 0;
+  EXPECT_NE(errorOf(runServing(m, **source, cfg, rec)).find("never ends"),
+            std::string::npos);
 }
 
 } // namespace

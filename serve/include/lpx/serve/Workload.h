@@ -80,6 +80,9 @@ public:
   /// `completed` false) at client time `at`; none if the session ends.
   virtual std::optional<Call> followUp(const Call &done, Nanos at,
                                        bool completed) = 0;
+  /// True if the source never ends by itself (synthetic workloads): a run
+  /// then needs a limit (requests or duration).
+  virtual bool endless() const { return false; }
 };
 
 /// Draws come from `seed` (streams for arrivals, lengths and tools apart).
