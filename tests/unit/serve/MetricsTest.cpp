@@ -3,6 +3,7 @@
 #include "ServeTestUtil.h"
 
 #include "lpx/serve/Random.h"
+#include "lpx/serve/Timeline.h"
 
 #include <cmath>
 
@@ -119,6 +120,45 @@ TEST(Metrics, CsvRowsPerRequest) {
   EXPECT_EQ(out, std::string(CsvRequestWriter::header()) +
                      "\n0,0,0,1000.000,1000.000,0.000,2000.000,1000.000,"
                      "5000.000,0,0,4,0,0.000,0.000,0.000,1\n");
+}
+
+} // namespace
+
+namespace {
+
+TEST(Metrics, TimelineStaysBoundedAndKeepsTotals) {
+  // The same run into a timeline and a count: every iteration lands in a
+  // bucket, the buckets never pass kBuckets, and their totals are the run's.
+  struct Count : RecordSink {
+    int64_t iterations = 0, decoding = 0, peakWaiting = 0;
+    void onRequest(const RequestRecord &) override {}
+    void onIteration(Nanos, int, int64_t d, int64_t, int64_t w,
+                     Nanos) override {
+      ++iterations;
+      decoding += d;
+      peakWaiting = std::max(peakWaiting, w);
+    }
+  } count;
+  TimelineSink timeline(kNanosPerUs);
+  TeeSink both({&count, &timeline});
+  ServiceModel m = model(shapedTable());
+  auto spec = parseWorkload("poisson:rate=3000,prompt=64..512,output=4..64");
+  auto source = makeRequestSource(*spec, 1);
+  EngineConfig cfg;
+  cfg.maxBatch = 4;
+  cfg.requests = 3000;
+  ASSERT_TRUE(bool(runServing(m, **source, cfg, both)));
+  ASSERT_LE(timeline.buckets().size(), TimelineSink::kBuckets);
+  EXPECT_GT(timeline.bucketWidth(), kNanosPerUs); // it had to grow
+  int64_t iterations = 0, decoding = 0, peak = 0;
+  for (const auto &b : timeline.buckets()) {
+    iterations += b.iterations;
+    decoding += b.decoding;
+    peak = std::max(peak, b.maxWaiting);
+  }
+  EXPECT_EQ(iterations, count.iterations);
+  EXPECT_EQ(decoding, count.decoding);
+  EXPECT_EQ(peak, count.peakWaiting);
 }
 
 } // namespace
