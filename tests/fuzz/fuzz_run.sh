@@ -6,7 +6,7 @@
 # the long run that looks for new crashes (docs/reliability.md).
 # LPX_FUZZ_FLAGS adds libFuzzer flags, e.g. "-fork=1 -ignore_crashes=1" so
 # a long run goes on after a crash and reports every one it finds.
-# Usage: fuzz_run.sh import|program|chip|coverage FUZZER LPX RUNS
+# Usage: fuzz_run.sh import|program|chip|coverage|trace FUZZER LPX RUNS
 # Crash inputs land in $LPX_FUZZ_ARTIFACTS (default ./fuzz-artifacts/TARGET).
 set -euo pipefail
 target=$1 fuzzer=$2 lpx=$3 runs=$4
@@ -43,6 +43,9 @@ case $target in
   coverage) onnx_seeds 8 ;;
   chip)
     cp "$root"/isa/chips/*.yaml "$here"/seeds/chip/* "$work/seeds/" ;;
+  trace)
+    # Traces of every format, specs, and a service table (lpx-serve-bench table).
+    cp "$here"/seeds/trace/* "$work/seeds/" ;;
   program)
     # Payloads (the file minus its 16-byte header) of real programs.
     for m in mlp llama_step; do

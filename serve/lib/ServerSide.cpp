@@ -1,0 +1,240 @@
+//===- ServerSide.cpp - Admission, iterations by policy, pipeline stages --===//
+//
+// Continuous batching: a group re-forms at the end of every iteration, its
+// finished sequences leaving and queued requests joining (up to the max batch
+// and the cache slots). An iteration passes through the stages in order, each
+// stage occupied for its share of the iteration's compute time and working on
+// one group at a time, first come first served; the host I/O of the iteration
+// follows outside the stages, so another group can use them meanwhile.
+//
+// Every group visits the stages in the same order and each stage serves in
+// arrival order, so no group overtakes another: the groups meet the stages in
+// the order they entered the first one. A group's exit from each stage is
+// therefore known when it enters the pipeline (the tandem-queue recursion
+// exit[s] = max(exit[s-1], free[s]) + time[s]), and one event per iteration
+// suffices instead of one per stage.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EngineState.h"
+
+#include <algorithm>
+
+namespace lpx::serve {
+
+bool EngineState::tooLong(const Call &c) const {
+  if (c.prompt > model.maxPrompt())
+    return true;
+  return c.output > 1 && c.prompt + c.output - 1 > model.maxContext();
+}
+
+void EngineState::serverArrive(int32_t id, Nanos now) {
+  Live &l = lives[size_t(id)];
+  sink.onEvent(now, EngineEvent::ServerArrival, l.rec.id);
+  if (tooLong(l.call)) {
+    l.rec.tooLong = true;
+    sink.onEvent(now, EngineEvent::Rejected, l.rec.id);
+    schedule(now + l.down, EventKind::ClientReject, id);
+    return;
+  }
+  l.rec.serverArrival = now;
+  waiting.push_back(id);
+  fillIdleGroups(now);
+  if (cfg.queueCapacity >= 0 && int64_t(waiting.size()) > cfg.queueCapacity) {
+    // Only this request joined: it is the one beyond the last place.
+    waiting.pop_back();
+    Live &r = lives[size_t(id)];
+    r.rec.serverArrival = -1;
+    sink.onEvent(now, EngineEvent::Rejected, r.rec.id);
+    schedule(now + r.down, EventKind::ClientReject, id);
+    return;
+  }
+  stats.peakWaiting = std::max(stats.peakWaiting, int64_t(waiting.size()));
+}
+
+void EngineState::fillIdleGroups(Nanos now) {
+  for (size_t gi = 0; gi < groups.size() && !waiting.empty(); ++gi)
+    if (!groups[gi].busy)
+      plan(int(gi), now);
+}
+
+/// A cache slot for a request of `session`: its own kept cache, a free slot,
+/// or the oldest kept cache of another session, evicted.
+bool EngineState::takeSlot(int64_t session) {
+  auto own = kept.find(session);
+  if (own != kept.end()) {
+    keptOrder.erase(own->second.first);
+    kept.erase(own);
+    return true;
+  }
+  if (running + int64_t(kept.size()) < cacheLimit)
+    return true;
+  if (kept.empty())
+    return false;
+  auto oldest = keptOrder.begin();
+  kept.erase(oldest->second);
+  keptOrder.erase(oldest);
+  ++stats.evictions;
+  return true;
+}
+
+void EngineState::admit(Group &g, Nanos now) {
+  while (int64_t(g.members.size()) < cfg.maxBatch && !waiting.empty()) {
+    int32_t id = waiting.front();
+    Live &l = lives[size_t(id)];
+    auto own = kept.find(l.call.session);
+    bool reuse = cfg.keepSessionCache && own != kept.end() &&
+                 own->second.second == l.call.cachedPrefix &&
+                 l.call.cachedPrefix > 0 && l.call.cachedPrefix < l.call.prompt;
+    if (!takeSlot(l.call.session))
+      return;
+    waiting.pop_front();
+    ++running;
+    stats.peakRunning = std::max(stats.peakRunning, running);
+    l.toPrefill = reuse ? l.call.prompt - l.call.cachedPrefix : l.call.prompt;
+    l.rec.prefilled = l.toPrefill;
+    l.rec.admission = now;
+    g.members.push_back(id);
+    sink.onEvent(now, EngineEvent::Admission, l.rec.id);
+  }
+}
+
+double EngineState::decodePartUs(const Group &g, int64_t &decoding) const {
+  int64_t context = 0;
+  decoding = 0;
+  for (int32_t id : g.members) {
+    const Live &l = lives[size_t(id)];
+    if (l.toPrefill == 0 && l.generated > 0) {
+      ++decoding;
+      context = std::max(context, l.call.prompt + l.generated);
+    }
+  }
+  return decoding ? model.decodeUs(decoding, context) : 0.0;
+}
+
+bool EngineState::plan(int gi, Nanos now) {
+  Group &g = groups[size_t(gi)];
+  admit(g, now);
+  std::vector<int32_t> &prefilling = scratch;
+  prefilling.clear();
+  for (int32_t id : g.members) {
+    Live &l = lives[size_t(id)];
+    l.stepping = false;
+    l.chunkNow = 0;
+    if (l.toPrefill > 0)
+      prefilling.push_back(id);
+  }
+  int64_t decoding = 0;
+  double us = 0;
+  int64_t prefillTokens = 0;
+  const ServiceTable &t = model.table();
+  if (cfg.policy == Policy::PrefillFirst && !prefilling.empty()) {
+    // All prompts waiting, padded to the longest of each batch the table has.
+    int64_t maxB = model.maxPrefillBatch();
+    for (size_t i = 0; i < prefilling.size(); i += size_t(maxB)) {
+      size_t end = std::min(prefilling.size(), i + size_t(maxB));
+      int64_t longest = 0;
+      for (size_t j = i; j < end; ++j) {
+        Live &l = lives[size_t(prefilling[j])];
+        l.chunkNow = l.toPrefill;
+        prefillTokens += l.chunkNow;
+        longest = std::max(longest, l.toPrefill);
+      }
+      us += model.prefillUs(longest, int64_t(end - i));
+    }
+  } else {
+    us += decodePartUs(g, decoding);
+    for (int32_t id : g.members) {
+      Live &l = lives[size_t(id)];
+      l.stepping = l.toPrefill == 0 && l.generated > 0;
+    }
+    if (!prefilling.empty()) {
+      Live &l = lives[size_t(prefilling.front())];
+      if (model.hasChunkedPrefill()) {
+        l.chunkNow = std::min(t.prefillChunk, l.toPrefill);
+        int64_t end = l.call.prompt - l.toPrefill + l.chunkNow;
+        us += model.prefillChunkUs(std::max(end, t.prefillChunk), 1);
+      } else {
+        l.chunkNow = l.toPrefill;
+        us += model.prefillUs(l.toPrefill, 1);
+      }
+      prefillTokens = l.chunkNow;
+    }
+  }
+  g.decodesNow = decoding > 0;
+  if (us <= 0) {
+    g.busy = false;
+    return false;
+  }
+  int64_t prefillsDone = 0;
+  for (int32_t id : prefilling) {
+    const Live &l = lives[size_t(id)];
+    prefillsDone += l.chunkNow > 0 && l.chunkNow == l.toPrefill;
+  }
+  g.hostIo = fromUs(double(decoding) * t.stepHostIoUs +
+                    double(prefillsDone) * t.prefillHostIoUs);
+  Nanos compute = fromUs(us);
+  g.busy = true;
+  ++stats.iterations;
+  sink.onIteration(now, gi, decoding, prefillTokens, int64_t(waiting.size()),
+                   compute);
+  computeNow = compute;
+  schedule(traverse(g, now) + g.hostIo, EventKind::GroupReturn, gi);
+  return true;
+}
+
+Nanos EngineState::traverse(const Group &, Nanos now) {
+  // Stage s ends its part at cumShare[s] of the compute time (32-bit fixed
+  // point, integer arithmetic), so the parts sum to the whole exactly.
+  Nanos before = 0, exit = now;
+  size_t last = stageFree.size() - 1;
+  for (size_t s = 0; s <= last; ++s) {
+    Nanos upTo = s == last ? computeNow
+                           : Nanos((__int128(computeNow) * cumShare[s]) >> 32);
+    exit = std::max(exit, stageFree[s]) + (upTo - before);
+    stageFree[s] = exit;
+    before = upTo;
+  }
+  return exit;
+}
+
+void EngineState::finishSequence(int32_t id, Nanos now) {
+  Live &l = lives[size_t(id)];
+  --running;
+  if (cfg.keepSessionCache && l.call.agent && l.call.hasNext) {
+    uint64_t order = keptClock++;
+    kept[l.call.session] = {order, l.call.prompt + l.call.output};
+    keptOrder[order] = l.call.session;
+  }
+  schedule(now + l.down, EventKind::ClientDone, id);
+}
+
+void EngineState::groupReturn(int gi, Nanos now) {
+  Group &g = groups[size_t(gi)];
+  size_t stay = 0;
+  for (int32_t id : g.members) {
+    Live &l = lives[size_t(id)];
+    l.rec.hostIo += g.hostIo;
+    if (l.stepping) {
+      ++l.generated;
+    } else if (l.chunkNow > 0) {
+      l.toPrefill -= l.chunkNow;
+      l.chunkNow = 0;
+      if (l.toPrefill == 0) {
+        l.generated = 1; // the prefill's logits give the first token
+        l.rec.firstToken = now + l.down;
+      }
+    }
+    l.stepping = false;
+    if (l.generated >= l.call.output)
+      finishSequence(id, now);
+    else
+      g.members[stay++] = id;
+  }
+  g.members.resize(stay);
+  g.busy = false;
+  plan(gi, now);
+  fillIdleGroups(now);
+}
+
+} // namespace lpx::serve

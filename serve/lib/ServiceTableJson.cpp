@@ -1,0 +1,226 @@
+//===- ServiceTableJson.cpp - The service table as JSON -------------------===//
+//
+// The deploy layer writes the table to its cache and reads it back: every key
+// is checked (type, presence, no unknown key) and the table validated, so a
+// damaged file is an error and is rebuilt, never trusted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lpx/serve/ServiceTable.h"
+
+#include <set>
+
+using llvm::Error;
+using llvm::Expected;
+namespace json = llvm::json;
+
+namespace lpx::serve {
+
+static constexpr const char *kFormat = "lpx-service-table";
+static constexpr int64_t kVersion = 1;
+
+json::Value toJson(const ServiceTable &t) {
+  json::Array decode, prefill, shares;
+  for (const DecodePoint &p : t.decode)
+    decode.push_back(
+        json::Object{{"batch", p.batch}, {"context", p.context}, {"us", p.us}});
+  for (const PrefillPoint &p : t.prefill)
+    prefill.push_back(json::Object{{"prompt", p.prompt},
+                                   {"batch", p.batch},
+                                   {"chunk", p.chunk},
+                                   {"us", p.us}});
+  for (double s : t.stageShare)
+    shares.push_back(s);
+  return json::Object{{"format", kFormat},
+                      {"version", kVersion},
+                      {"deployment", t.deployment},
+                      {"source", t.source},
+                      {"cache_key", t.cacheKey},
+                      {"interpolation", kInterpolation},
+                      {"decode", std::move(decode)},
+                      {"prefill", std::move(prefill)},
+                      {"prefill_chunk", t.prefillChunk},
+                      {"prefill_host_io_us", t.prefillHostIoUs},
+                      {"step_host_io_us", t.stepHostIoUs},
+                      {"stages", t.stages},
+                      {"stage_share", std::move(shares)},
+                      {"max_sequences", t.maxSequences}};
+}
+
+static Error fail(const std::string &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                 ("service table: " + msg).c_str());
+}
+
+namespace {
+/// Reads the keys of one object, each at most once and all of them known.
+class Reader {
+public:
+  Reader(const json::Object &o, std::string where) : o(o), where(where) {}
+
+  Error integer(llvm::StringRef key, int64_t &out) {
+    const json::Value *v = need(key);
+    if (!v)
+      return missing(key);
+    auto i = v->getAsInteger();
+    if (!i)
+      return fail(where + "'" + key.str() + "' is not an integer");
+    out = *i;
+    return Error::success();
+  }
+  Error number(llvm::StringRef key, double &out) {
+    const json::Value *v = need(key);
+    if (!v)
+      return missing(key);
+    auto d = v->getAsNumber();
+    if (!d)
+      return fail(where + "'" + key.str() + "' is not a number");
+    out = *d;
+    return Error::success();
+  }
+  Error string(llvm::StringRef key, std::string &out) {
+    const json::Value *v = need(key);
+    if (!v)
+      return missing(key);
+    auto s = v->getAsString();
+    if (!s)
+      return fail(where + "'" + key.str() + "' is not a string");
+    out = s->str();
+    return Error::success();
+  }
+  Expected<const json::Array *> array(llvm::StringRef key) {
+    const json::Value *v = need(key);
+    if (!v)
+      return missing(key);
+    const json::Array *a = v->getAsArray();
+    if (!a)
+      return fail(where + "'" + key.str() + "' is not an array");
+    return a;
+  }
+  /// Every key of the object was read.
+  Error done() const {
+    for (const auto &kv : o)
+      if (!seen.count(kv.first.str()))
+        return fail(where + "unknown key '" + kv.first.str() + "'");
+    return Error::success();
+  }
+
+private:
+  const json::Value *need(llvm::StringRef key) {
+    seen.insert(key.str());
+    return o.get(key);
+  }
+  Error missing(llvm::StringRef key) const {
+    return fail(where + "'" + key.str() + "' is missing");
+  }
+  const json::Object &o;
+  std::string where;
+  std::set<std::string> seen;
+};
+} // namespace
+
+Expected<ServiceTable> serviceTableFromJson(const json::Value &v) {
+  const json::Object *o = v.getAsObject();
+  if (!o)
+    return fail("not a JSON object");
+  Reader r(*o, "");
+  std::string format, interpolation;
+  int64_t version = 0;
+  if (Error e = r.string("format", format))
+    return std::move(e);
+  if (format != kFormat)
+    return fail("format is '" + format + "', not '" + kFormat + "'");
+  if (Error e = r.integer("version", version))
+    return std::move(e);
+  if (version != kVersion)
+    return fail("version " + std::to_string(version) + " (this reader knows " +
+                std::to_string(kVersion) + ")");
+  if (Error e = r.string("interpolation", interpolation))
+    return std::move(e);
+  if (interpolation != kInterpolation)
+    return fail("interpolation '" + interpolation + "' is not this model's ('" +
+                kInterpolation + "')");
+  ServiceTable t;
+  if (Error e = r.string("deployment", t.deployment))
+    return std::move(e);
+  if (Error e = r.string("source", t.source))
+    return std::move(e);
+  if (Error e = r.string("cache_key", t.cacheKey))
+    return std::move(e);
+  auto decode = r.array("decode");
+  if (!decode)
+    return decode.takeError();
+  for (size_t i = 0; i < (*decode)->size(); ++i) {
+    const json::Object *p = (**decode)[i].getAsObject();
+    std::string where = "decode[" + std::to_string(i) + "]: ";
+    if (!p)
+      return fail(where + "not an object");
+    Reader pr(*p, where);
+    DecodePoint d;
+    if (Error e = pr.integer("batch", d.batch))
+      return std::move(e);
+    if (Error e = pr.integer("context", d.context))
+      return std::move(e);
+    if (Error e = pr.number("us", d.us))
+      return std::move(e);
+    if (Error e = pr.done())
+      return std::move(e);
+    t.decode.push_back(d);
+  }
+  auto prefill = r.array("prefill");
+  if (!prefill)
+    return prefill.takeError();
+  for (size_t i = 0; i < (*prefill)->size(); ++i) {
+    const json::Object *p = (**prefill)[i].getAsObject();
+    std::string where = "prefill[" + std::to_string(i) + "]: ";
+    if (!p)
+      return fail(where + "not an object");
+    Reader pr(*p, where);
+    PrefillPoint d;
+    if (Error e = pr.integer("prompt", d.prompt))
+      return std::move(e);
+    if (Error e = pr.integer("batch", d.batch))
+      return std::move(e);
+    if (Error e = pr.integer("chunk", d.chunk))
+      return std::move(e);
+    if (Error e = pr.number("us", d.us))
+      return std::move(e);
+    if (Error e = pr.done())
+      return std::move(e);
+    t.prefill.push_back(d);
+  }
+  if (Error e = r.integer("prefill_chunk", t.prefillChunk))
+    return std::move(e);
+  if (Error e = r.number("prefill_host_io_us", t.prefillHostIoUs))
+    return std::move(e);
+  if (Error e = r.number("step_host_io_us", t.stepHostIoUs))
+    return std::move(e);
+  if (Error e = r.integer("stages", t.stages))
+    return std::move(e);
+  auto shares = r.array("stage_share");
+  if (!shares)
+    return shares.takeError();
+  t.stageShare.clear();
+  for (const json::Value &s : **shares) {
+    auto d = s.getAsNumber();
+    if (!d)
+      return fail("a stage_share entry is not a number");
+    t.stageShare.push_back(*d);
+  }
+  if (Error e = r.integer("max_sequences", t.maxSequences))
+    return std::move(e);
+  if (Error e = r.done())
+    return std::move(e);
+  if (Error e = validate(t))
+    return std::move(e);
+  return t;
+}
+
+Expected<ServiceTable> parseServiceTable(llvm::StringRef jsonText) {
+  auto v = json::parse(jsonText);
+  if (!v)
+    return fail("not valid JSON: " + llvm::toString(v.takeError()));
+  return serviceTableFromJson(*v);
+}
+
+} // namespace lpx::serve

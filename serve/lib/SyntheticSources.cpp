@@ -1,0 +1,189 @@
+//===- SyntheticSources.cpp - Poisson, closed-loop and agent clients ------===//
+
+#include "Sources.h"
+
+#include "lpx/serve/Random.h"
+
+#include <cmath>
+#include <map>
+#include <vector>
+
+using llvm::Expected;
+
+namespace lpx::serve {
+
+RequestSource::~RequestSource() = default;
+
+namespace {
+enum Stream : uint64_t { kArrivals = 1, kLengths = 2, kTools = 3 };
+
+int64_t draw(Rng &rng, TokenRange r) { return rng.uniformInt(r.lo, r.hi); }
+
+/// Poisson arrival times: exponential gaps of mean 1/rate, accumulated in
+/// double nanoseconds and rounded per arrival (no drift).
+class PoissonClock {
+public:
+  PoissonClock(double ratePerSecond, uint64_t seed)
+      : meanGap(double(kNanosPerS) / ratePerSecond), rng(seed) {}
+  Nanos next() {
+    clock += rng.exponential(meanGap);
+    return Nanos(std::llround(clock));
+  }
+
+private:
+  double meanGap;
+  Rng rng;
+  double clock = 0;
+};
+
+class PoissonSource : public RequestSource {
+public:
+  PoissonSource(const WorkloadSpec &w, uint64_t seed)
+      : spec(w), clock(w.rate, streamSeed(seed, kArrivals)),
+        lengths(streamSeed(seed, kLengths)) {}
+  Expected<std::optional<Call>> nextArrival() override {
+    Call c;
+    c.session = sessions++;
+    c.sendAt = c.issuedAt = clock.next();
+    c.prompt = draw(lengths, spec.prompt);
+    c.output = draw(lengths, spec.output);
+    return std::optional<Call>(c);
+  }
+  std::optional<Call> followUp(const Call &, Nanos, bool) override {
+    return std::nullopt;
+  }
+  bool endless() const override { return true; }
+
+private:
+  WorkloadSpec spec;
+  PoissonClock clock;
+  Rng lengths;
+  int64_t sessions = 0;
+};
+
+class ClosedSource : public RequestSource {
+public:
+  ClosedSource(const WorkloadSpec &w, uint64_t seed)
+      : spec(w), lengths(streamSeed(seed, kLengths)) {}
+  Expected<std::optional<Call>> nextArrival() override {
+    if (started == spec.users)
+      return std::optional<Call>();
+    Call c;
+    c.session = started++;
+    c.prompt = draw(lengths, spec.prompt);
+    c.output = draw(lengths, spec.output);
+    return std::optional<Call>(c);
+  }
+  std::optional<Call> followUp(const Call &done, Nanos at, bool) override {
+    Call c;
+    c.session = done.session;
+    c.index = done.index + 1;
+    c.sendAt = c.issuedAt = at + spec.think;
+    c.waitBefore = spec.think;
+    c.prompt = draw(lengths, spec.prompt);
+    c.output = draw(lengths, spec.output);
+    return c;
+  }
+  bool endless() const override { return true; }
+
+private:
+  WorkloadSpec spec;
+  Rng lengths;
+  int64_t started = 0;
+};
+
+class AgentSource : public RequestSource {
+public:
+  AgentSource(const WorkloadSpec &w, uint64_t seed)
+      : spec(w), clock(w.rate, streamSeed(seed, kArrivals)),
+        lengths(streamSeed(seed, kLengths)), tools(streamSeed(seed, kTools)) {}
+
+  Expected<std::optional<Call>> nextArrival() override {
+    // Every draw of a session is made here, in one order, so a session's
+    // plan does not depend on how the serving goes.
+    Plan plan;
+    int64_t calls = draw(lengths, spec.calls);
+    int64_t prompt = draw(lengths, spec.prompt);
+    for (int64_t k = 0; k < calls; ++k) {
+      Step s;
+      if (k > 0) {
+        int64_t result = draw(lengths, spec.result);
+        s.cachedPrefix = plan.steps.back().prompt + plan.steps.back().output;
+        prompt = s.cachedPrefix + result;
+        s.tool = tools.uniformInt(spec.tool.lo, spec.tool.hi);
+      }
+      s.prompt = prompt;
+      s.output = draw(lengths, spec.output);
+      plan.steps.push_back(s);
+    }
+    Call c = make(sessions, plan, 0);
+    c.sendAt = c.issuedAt = clock.next();
+    if (calls > 1)
+      open.emplace(sessions, std::move(plan));
+    ++sessions;
+    return std::optional<Call>(c);
+  }
+
+  std::optional<Call> followUp(const Call &done, Nanos at,
+                               bool completed) override {
+    auto it = open.find(done.session);
+    if (it == open.end())
+      return std::nullopt;
+    size_t k = size_t(done.index) + 1;
+    if (!completed || k >= it->second.steps.size()) {
+      open.erase(it);
+      return std::nullopt;
+    }
+    Call c = make(done.session, it->second, k);
+    c.sendAt = c.issuedAt = at + c.waitBefore;
+    if (k + 1 == it->second.steps.size())
+      open.erase(it);
+    return c;
+  }
+  bool endless() const override { return true; }
+
+private:
+  struct Step {
+    int64_t prompt = 0, output = 0, cachedPrefix = 0;
+    Nanos tool = 0; // before this call
+  };
+  struct Plan {
+    std::vector<Step> steps;
+  };
+  static Call make(int64_t session, const Plan &p, size_t k) {
+    Call c;
+    c.session = session;
+    c.index = int32_t(k);
+    c.prompt = p.steps[k].prompt;
+    c.output = p.steps[k].output;
+    c.cachedPrefix = p.steps[k].cachedPrefix;
+    c.waitBefore = p.steps[k].tool;
+    c.agent = true;
+    c.hasNext = k + 1 < p.steps.size();
+    return c;
+  }
+
+  WorkloadSpec spec;
+  PoissonClock clock;
+  Rng lengths, tools;
+  int64_t sessions = 0;
+  std::map<int64_t, Plan> open; // sessions with calls still to send
+};
+} // namespace
+
+Expected<std::unique_ptr<RequestSource>>
+makeRequestSource(const WorkloadSpec &spec, uint64_t seed) {
+  switch (spec.kind) {
+  case WorkloadKind::Poisson:
+    return std::make_unique<PoissonSource>(spec, seed);
+  case WorkloadKind::Closed:
+    return std::make_unique<ClosedSource>(spec, seed);
+  case WorkloadKind::Agent:
+    return std::make_unique<AgentSource>(spec, seed);
+  case WorkloadKind::Trace:
+    return makeTraceSource(spec.traceFile);
+  }
+  llvm_unreachable("unknown workload kind");
+}
+
+} // namespace lpx::serve

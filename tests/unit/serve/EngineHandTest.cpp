@@ -1,0 +1,237 @@
+//===- EngineHandTest.cpp - Small runs with every number derived by hand --===//
+//
+// The table is handTable() (ServeTestUtil.h): step 10 us at batch 1, 16 us at
+// batch 2; prefill 50 us (<= 100 tokens, batch 1). Times below in us.
+
+#include "ServeTestUtil.h"
+
+using namespace lpx::serve;
+using namespace lpx::serve::test;
+
+namespace {
+
+const char *kTwoRequests = "arrival_us,prompt_tokens,output_tokens\n"
+                           "0,100,3\n"
+                           "20,100,2\n";
+
+Nanos us(double v) { return fromUs(v); }
+
+TEST(EngineHand, OneSlotTwoRequests) {
+  // r0 arrives at 0 and is admitted at once: prefill 0..50 (first token at
+  // 50), steps 50..60 and 60..70 (3 tokens): E2E 70, TPOT (70-50)/2 = 10.
+  // r1 arrives at 20 and waits for the slot: admitted at 70 (queue 50),
+  // prefill 70..120 (TTFT 120-20 = 100), one step 120..130: E2E 110, TPOT 10.
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 1;
+  run(handTable(), "trace:" + writeFile("two.csv", kTwoRequests), cfg, rec);
+  ASSERT_EQ(rec.requests.size(), 2u);
+  const RequestRecord &r0 = rec.byId(0), &r1 = rec.byId(1);
+  EXPECT_EQ(r0.admission, 0);
+  EXPECT_EQ(r0.ttft(), us(50));
+  EXPECT_EQ(r0.e2e(), us(70));
+  EXPECT_DOUBLE_EQ(r0.tpotNs(), double(us(10)));
+  EXPECT_EQ(r1.queue(), us(50));
+  EXPECT_EQ(r1.ttft(), us(100));
+  EXPECT_EQ(r1.e2e(), us(110));
+  EXPECT_DOUBLE_EQ(r1.tpotNs(), double(us(10)));
+}
+
+TEST(EngineHand, ChunkedInterleavesPrefillWithDecode) {
+  // Batch 2, policy chunked (whole prompts: the table has no chunk). r0:
+  // prefill 0..50. r1 arrives at 20, joins at 50 (queue 30); the iteration
+  // 50..110 is r0's step (10) and r1's prefill (50): r0's 2nd token and r1's
+  // first at 110 (TTFT 90). Then both step at batch 2: 110..126, r0's 3rd
+  // token and r1's 2nd. r0: E2E 126, TPOT (126-50)/2 = 38; r1: E2E 106,
+  // TPOT 16.
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 2;
+  cfg.policy = Policy::Chunked;
+  run(handTable(), "trace:" + writeFile("two.csv", kTwoRequests), cfg, rec);
+  const RequestRecord &r0 = rec.byId(0), &r1 = rec.byId(1);
+  EXPECT_EQ(r1.queue(), us(30));
+  EXPECT_EQ(r1.ttft(), us(90));
+  EXPECT_EQ(r0.e2e(), us(126));
+  EXPECT_DOUBLE_EQ(r0.tpotNs(), double(us(38)));
+  EXPECT_EQ(r1.e2e(), us(106));
+  EXPECT_DOUBLE_EQ(r1.tpotNs(), double(us(16)));
+}
+
+TEST(EngineHand, PrefillFirstPausesDecode) {
+  // Batch 2, prefill-first. r0: prefill 0..50. r1 joins at 50 (queue 30);
+  // the iteration 50..100 is r1's prefill alone (r0 waits): r1's TTFT 80.
+  // Both step at batch 2 100..116: r1 done (E2E 96, TPOT 16); r0 steps
+  // alone 116..126: E2E 126, TPOT (126-50)/2 = 38.
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 2;
+  cfg.policy = Policy::PrefillFirst;
+  run(handTable(), "trace:" + writeFile("two.csv", kTwoRequests), cfg, rec);
+  const RequestRecord &r0 = rec.byId(0), &r1 = rec.byId(1);
+  EXPECT_EQ(r1.ttft(), us(80));
+  EXPECT_EQ(r1.e2e(), us(96));
+  EXPECT_DOUBLE_EQ(r1.tpotNs(), double(us(16)));
+  EXPECT_EQ(r0.e2e(), us(126));
+  EXPECT_DOUBLE_EQ(r0.tpotNs(), double(us(38)));
+}
+
+TEST(EngineHand, NetworkAndHostIo) {
+  // Round trip 10 (5 each way), prefill host I/O 4, step host I/O 1. r0 at
+  // 0: at the server at 5; prefill 5..55 plus host I/O to 59; first token at
+  // the client at 64 (TTFT 64); steps 59..70 and 70..81; the last token at
+  // the client at 86: E2E 86, TPOT (86-64)/2 = 11.
+  ServiceTable t = handTable();
+  t.prefillHostIoUs = 4;
+  t.stepHostIoUs = 1;
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.network = *parseNetwork("fixed:10us");
+  run(t, "trace:" + writeFile("one.csv", "arrival_us,prompt_tokens,"
+                                         "output_tokens\n0,100,3\n"),
+      cfg, rec);
+  const RequestRecord &r0 = rec.byId(0);
+  EXPECT_EQ(r0.serverArrival, us(5));
+  EXPECT_EQ(r0.ttft(), us(64));
+  EXPECT_EQ(r0.e2e(), us(86));
+  EXPECT_DOUBLE_EQ(r0.tpotNs(), double(us(11)));
+  EXPECT_EQ(r0.network, us(10));
+  // E2E 86 = queue 0 + network 10 + host I/O 4 + 1 + 1 + compute 70.
+  EXPECT_EQ(r0.hostIo, us(6));
+  EXPECT_EQ(r0.compute(), us(70));
+}
+
+TEST(EngineHand, StagesWorkOnOneGroupAtATime) {
+  // Two stages sharing a prefill half and half (25 + 25), two groups, batch
+  // 1, two requests of one token at 0. r0: stage 0 0..25, stage 1 25..50
+  // (TTFT 50). r1, in the second group: stage 0 is free at 25, so 25..50,
+  // stage 1 50..75 (TTFT 75). With one group r1 would wait for r0: 100.
+  ServiceTable t = handTable();
+  t.stages = 2;
+  t.stageShare = {0.5, 0.5};
+  std::string trace = writeFile(
+      "pair.csv", "arrival_us,prompt_tokens,output_tokens\n0,100,1\n0,100,1\n");
+  Recorder two, one;
+  EngineConfig cfg;
+  run(t, "trace:" + trace, cfg, two);
+  EXPECT_EQ(two.byId(0).ttft(), us(50));
+  EXPECT_EQ(two.byId(1).ttft(), us(75));
+  cfg.groups = 1;
+  run(t, "trace:" + trace, cfg, one);
+  EXPECT_EQ(one.byId(1).ttft(), us(100));
+}
+
+TEST(EngineHand, FullQueueRejectsAndRetriesAreCounted) {
+  // No queue places: r1 arrives at 20 while r0 holds the one slot; it is
+  // rejected, retried 3 times at once (base 0) and rejected each time.
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.queueCapacity = 0;
+  cfg.retry = *parseRetry("3,base=0");
+  RunResult r = run(handTable(), "trace:" + writeFile("two.csv", kTwoRequests), cfg,
+              rec);
+  EXPECT_TRUE(rec.byId(0).completed);
+  EXPECT_FALSE(rec.byId(1).completed);
+  EXPECT_EQ(rec.byId(1).retries, 3);
+  EXPECT_EQ(r.results.rejected, 1);
+  EXPECT_EQ(r.results.retries, 3);
+  EXPECT_EQ(r.results.completed, 1);
+}
+
+TEST(EngineHand, AgentSessionAndKeptCache) {
+  // One session of two calls: prompt 100, output 2, tool 100 us, result 20.
+  // Call 1: prefill 50 + step 10: E2E 60. Call 2 is sent 100 later with a
+  // prompt of 100 + 2 + 20 = 122 tokens: prefill 50 + 22/100 * 40 = 58.8,
+  // step 10: E2E 68.8. Session E2E = 60 + 100 + 68.8 = 228.8.
+  // Keeping the cache, call 2 prefills its 20 new tokens: 50 (the smallest
+  // simulated prompt, padded), E2E 60, session 220.
+  const char *agent = "agent:rate=1,calls=2,tool=100us,prompt=100,result=20,"
+                      "output=2";
+  Recorder plain, cached;
+  EngineConfig cfg;
+  cfg.requests = 2;
+  run(handTable(), agent, cfg, plain);
+  cfg.keepSessionCache = true;
+  run(handTable(), agent, cfg, cached);
+  ASSERT_EQ(plain.sessions.size(), 1u);
+  ASSERT_EQ(plain.requests.size(), 2u);
+  EXPECT_EQ(plain.requests[1].prompt, 122);
+  EXPECT_EQ(plain.requests[1].e2e(), us(68.8));
+  EXPECT_EQ(plain.sessions[0].e2e(), us(228.8));
+  EXPECT_TRUE(plain.sessions[0].completed);
+  ASSERT_EQ(cached.sessions.size(), 1u);
+  EXPECT_EQ(cached.requests[1].prefilled, 20);
+  EXPECT_EQ(cached.sessions[0].e2e(), us(220));
+}
+
+TEST(EngineHand, ChunkedPrefillInChunksOfTheTable) {
+  // Chunks of 64 tokens: 20 us for the chunk ending at 64, 24 us for the one
+  // ending at 128. Two requests of 128 tokens at 0, batch 2, both admitted:
+  // r0's chunks 0..20 and 20..44 (first token at 44); then r0's step with
+  // r1's first chunk, 10 + 20: 44..74 (r0 done, E2E 74); r1's second chunk
+  // 74..98 (TTFT 98); r1's step 98..108 (E2E 108).
+  ServiceTable t = handTable();
+  t.prefillChunk = 64;
+  t.prefill.push_back({64, 1, 64, 20});
+  t.prefill.push_back({128, 1, 64, 24});
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 2;
+  run(t,
+      "trace:" + writeFile("chunks.csv", "arrival_us,prompt_tokens,"
+                                         "output_tokens\n0,128,2\n0,128,2\n"),
+      cfg, rec);
+  EXPECT_EQ(rec.byId(0).ttft(), us(44));
+  EXPECT_EQ(rec.byId(0).e2e(), us(74));
+  EXPECT_EQ(rec.byId(1).ttft(), us(98));
+  EXPECT_EQ(rec.byId(1).e2e(), us(108));
+}
+
+TEST(EngineHand, NoCallAfterTheDuration) {
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 2;
+  cfg.duration = 100 * kNanosPerMs;
+  RunResult r = run(handTable(), "poisson:rate=1000,prompt=50,output=2", cfg,
+                    rec);
+  // About 100 calls in 100 ms; none sent later, all finished.
+  EXPECT_GT(r.results.requests, 60);
+  EXPECT_LT(r.results.requests, 140);
+  for (const RequestRecord &q : rec.requests)
+    EXPECT_LE(q.arrival, cfg.duration);
+  EXPECT_EQ(r.results.completed, r.results.requests);
+}
+
+TEST(EngineHand, TooLongIsRejectedNotRetried) {
+  // A prompt past the table's largest (200) cannot be served.
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.retry = *parseRetry("2,base=1ms");
+  RunResult r = run(handTable(),
+              "trace:" + writeFile("long.csv", "arrival_us,prompt_tokens,"
+                                               "output_tokens\n0,300,2\n"),
+              cfg, rec);
+  EXPECT_EQ(r.results.rejected, 1);
+  EXPECT_EQ(r.results.rejectedTooLong, 1);
+  EXPECT_EQ(rec.byId(0).retries, 0);
+}
+
+TEST(EngineHand, ConfigurationErrors) {
+  ServiceModel m = model(handTable());
+  auto spec = parseWorkload("poisson:rate=10,prompt=10,output=2");
+  auto source = makeRequestSource(*spec, 1);
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.maxBatch = 4; // the table's steps go to batch 2
+  EXPECT_NE(errorOf(runServing(m, **source, cfg, rec)).find("largest decode"),
+            std::string::npos);
+  cfg.maxBatch = 1;
+  cfg.groups = 2; // one stage
+  EXPECT_NE(errorOf(runServing(m, **source, cfg, rec)).find("stages"),
+            std::string::npos);
+  cfg.groups = 0;
+  EXPECT_NE(errorOf(runServing(m, **source, cfg, rec)).find("never ends"),
+            std::string::npos);
+}
+
+} // namespace
