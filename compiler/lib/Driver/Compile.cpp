@@ -46,8 +46,9 @@ FailureOr<OwningOpRef<ModuleOp>>
 lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
                  const CompileOptions &opts, const isa::ChipSpec &chip,
                  StopAfter stop, const CompileStageCallback &onStage,
-                 const StageWorkSink &onWork) {
+                 const StageWorkSink &onWork, FitReport *fit) {
   ScopedStageWorkSink workSink(onWork);
+  ScopedFitReport fitSink(fit);
   PassManager pm(&ctx);
   unsigned count = 1 + buildPipeline(pm, opts, stop); // the import, passes
   if (onStage) {
@@ -68,7 +69,7 @@ lpx::compileToProgram(MLIRContext &ctx, StringRef model,
                       const ImportOptions &import, const CompileOptions &opts,
                       const isa::ChipSpec &chip,
                       const CompileStageCallback &onStage,
-                      const StageWorkSink &onWork) {
+                      const StageWorkSink &onWork, FitReport *fit) {
   ScopedStageWorkSink workSink(onWork);
   // One stage more than compileToIR's: the emission.
   unsigned count = 0;
@@ -79,7 +80,7 @@ lpx::compileToProgram(MLIRContext &ctx, StringRef model,
   };
   auto module = compileToIR(ctx, model, import, opts, chip,
                             StopAfter::Scheduled, onStage ? withEmit : nullptr,
-                            onWork);
+                            onWork, fit);
   if (failed(module))
     return failure();
   if (onStage)

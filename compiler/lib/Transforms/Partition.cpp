@@ -22,6 +22,7 @@
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Topology.h"
+#include "lpx/Transforms/FitReport.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -41,6 +42,39 @@ using namespace lpx::graph;
 namespace {
 
 uint64_t bytesOf(Type t) { return tensorDescOf(t).bytes(); }
+
+/// Whether a function argument is resident state rather than an input.
+bool isStateArg(BlockArgument arg) {
+  auto f = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return bool(f.getArgAttr(arg.getArgNumber(), kStateAttr));
+}
+
+/// The typed twin of a partition fit error, for the caller that asked
+/// (FitReport.h): per node, its weights, states and other inputs and
+/// outputs; `worst` the fullest node.
+void reportFit(InFlightDiagnostic &d, FitFailure why,
+               const isa::ChipSpec &spec, unsigned nodes,
+               ArrayRef<FitBytes> perNode, size_t worst, unsigned chipsNeeded) {
+  FitReport *r = fitReportSink();
+  if (!r)
+    return;
+  r->failure = chipsNeeded ? why : FitFailure::NoChipCountHolds;
+  if (Diagnostic *diag = d.getUnderlyingDiagnostic())
+    r->message = diag->str();
+  r->chip = spec.name;
+  r->nodes = nodes;
+  r->sramBytes = spec.sram.bytes;
+  r->fullestChip = unsigned(worst);
+  r->fullest = perNode[worst];
+  r->all = {};
+  for (const FitBytes &b : perNode) {
+    r->all.weights += b.weights;
+    r->all.state += b.state;
+    r->all.activations += b.activations;
+    r->all.temporaries += b.temporaries;
+  }
+  r->chipsNeeded = chipsNeeded;
+}
 
 /// How a tensor-parallel MatMul is cut: by output columns or by the
 /// reduction dimension (then the partial products are summed).
@@ -119,6 +153,9 @@ struct Plan {
   llvm::DenseMap<Operation *, int64_t> home;
   llvm::DenseMap<Value, int64_t> argNode; // an input lives with its first user
   SmallVector<uint64_t> weightBytes, activationBytes;
+  /// Of activationBytes: results computed early and counted as resident
+  /// (temporaries in the fit report).
+  SmallVector<uint64_t> earlyBytes;
   uint64_t capacity = 0;
   bool fits() const {
     for (size_t i = 0; i < weightBytes.size(); ++i)
@@ -141,6 +178,7 @@ Plan planPlacement(func::FuncOp f, unsigned nodes, int64_t group,
   plan.capacity = capacity;
   plan.weightBytes.assign(nodes, 0);
   plan.activationBytes.assign(nodes, 0);
+  plan.earlyBytes.assign(nodes, 0);
   llvm::DenseSet<std::pair<Operation *, int64_t>> placed;
   Operation *ret = f.getBody().front().getTerminator();
   // Temporaries in program order: a result is live on its node from its op
@@ -210,6 +248,7 @@ Plan planPlacement(func::FuncOp f, unsigned nodes, int64_t group,
     plan.activationBytes[home] += a;
     if (temp && early) {
       plan.activationBytes[home] += temp;
+      plan.earlyBytes[home] += temp;
     } else if (temp) {
       live[home] += temp;
       deaths.insert({lastUse, {home, temp}});
@@ -559,11 +598,15 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
   LogicalResult checkMeshFits(func::FuncOp f, const Mesh &mesh,
                               const isa::ChipSpec &spec, int64_t needed) {
     SmallVector<uint64_t> weights(numNodes, 0), acts(numNodes, 0);
+    SmallVector<uint64_t> states(numNodes, 0); // of acts, for the report
     for (Operation &op : f.getBody().front())
       if (auto c = dyn_cast<ConstantOp>(op))
         weights[*part::getNode(c)] += bytesOf(c.getType());
-    for (BlockArgument arg : f.getArguments())
+    for (BlockArgument arg : f.getArguments()) {
       acts[part::getNodeOfValue(arg)] += bytesOf(arg.getType());
+      if (isStateArg(arg))
+        states[part::getNodeOfValue(arg)] += bytesOf(arg.getType());
+    }
     for (Value v : f.getBody().front().getTerminator()->getOperands())
       acts[part::getNodeOfValue(v)] += bytesOf(v.getType());
     size_t worst = 0;
@@ -595,6 +638,16 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       d << "no count of stages of " << mesh.tp
         << " chips up to the topology's maximum of " << isa::maxChips(spec)
         << " chips holds them";
+    SmallVector<FitBytes> perNode(numNodes);
+    for (size_t i = 0; i < perNode.size(); ++i)
+      perNode[i] = {weights[i], states[i], acts[i] - states[i], 0};
+    reportFit(d, FitFailure::ResidentData, spec, numNodes, perNode, worst,
+              needed ? unsigned(stages * mesh.tp) : 0);
+    if (FitReport *r = fitReportSink()) {
+      r->tp = mesh.tp;
+      r->pp = mesh.pp;
+      r->ppNeeded = needed ? int64_t(stages) : 0;
+    }
     return failure();
   }
 
@@ -635,6 +688,16 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
           plan.weightBytes[worst] + plan.activationBytes[worst])
         worst = i;
     }
+    SmallVector<FitBytes> perNode(plan.weightBytes.size());
+    for (size_t i = 0; i < perNode.size(); ++i)
+      perNode[i] = {plan.weightBytes[i], 0,
+                    plan.activationBytes[i] - plan.earlyBytes[i],
+                    plan.earlyBytes[i]};
+    for (auto [arg, node] : plan.argNode)
+      if (isStateArg(cast<BlockArgument>(arg))) {
+        perNode[node].state += bytesOf(arg.getType());
+        perNode[node].activations -= bytesOf(arg.getType());
+      }
     InFlightDiagnostic d = f.emitError();
     d << "model does not fit on " << unsigned(numNodes) << " node"
       << (numNodes == 1 ? "" : "s") << " of '" << spec.name << "': node "
@@ -648,6 +711,8 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       if (enough > spec.topology.groupSize && spec.topology.groupSize)
         d << " (" << enough / spec.topology.groupSize << " groups of "
           << spec.topology.groupSize << ")";
+      reportFit(d, FitFailure::ResidentData, spec, numNodes, perNode, worst,
+                enough);
       return failure();
     }
     uint64_t most = isa::maxChips(spec);
@@ -664,6 +729,8 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       << at.weightBytes[k] << " bytes of weights and "
       << at.activationBytes[k]
       << " of inputs and outputs (tensors that are not split)";
+    reportFit(d, FitFailure::NoChipCountHolds, spec, numNodes, perNode, worst,
+              0);
     return failure();
   }
 };

@@ -21,7 +21,7 @@
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/Transforms/Passes.h"
-#include "lpx/Transforms/StageWork.h"
+#include "lpx/Support/StageWork.h"
 #include "lpx/isa/Chaining.h"
 #include "lpx/isa/Topology.h"
 #include "lpx/isa/UnitOps.h"

@@ -1,12 +1,13 @@
 //===- EmitProgram.cpp - Level-3 IR to a program file ---------------------===//
 #include "lpx/Target/Program/EmitProgram.h"
 
+#include "lpx/Dialect/Graph/IR/GraphNames.h"
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
-#include "lpx/Transforms/StageWork.h"
+#include "lpx/Support/StageWork.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Program.h"
 #include "lpx/isa/Version.h"
@@ -66,7 +67,7 @@ public:
     Block &body = f.getBody().front();
     for (BlockArgument arg : body.getArguments()) {
       auto name = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                 kInputNameAttr);
+                                                 graph::kInputNameAttr);
       std::string n = name ? name.str()
                            : "arg" + std::to_string(arg.getArgNumber());
       auto addr = f.getArgAttrOfType<IntegerAttr>(
@@ -88,7 +89,7 @@ public:
     }
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     llvm::DenseMap<Value, std::string> outputNames;
-    auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+    auto names = f->getAttrOfType<ArrayAttr>(graph::kOutputNamesAttr);
     for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
       std::string n = "output" + std::to_string(i);
       if (names && i < names.size())

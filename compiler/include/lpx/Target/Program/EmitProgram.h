@@ -8,11 +8,6 @@
 
 namespace lpx {
 
-/// Argument attribute naming a program input, and function attribute
-/// listing the output names, as the ONNX importer sets them.
-inline constexpr llvm::StringLiteral kInputNameAttr = "lpx_graph.name";
-inline constexpr llvm::StringLiteral kOutputNamesAttr = "lpx_graph.outputs";
-
 /// Writes the program of a scheduled and allocated module (IR level 3) for
 /// the chip attached to it. Fails, with a diagnostic on the offending op, on
 /// anything unscheduled. Constant data is viewed in the module's attributes
