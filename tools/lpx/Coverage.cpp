@@ -109,12 +109,7 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
         break; // more chips will not help
       continue;
     }
-    auto loaded = isa::parseProgram(isa::serializeProgram(*program), path);
-    if (!loaded) {
-      cov.costError = llvm::toString(loaded.takeError());
-      return;
-    }
-    auto result = sim::simulate(*loaded);
+    auto result = sim::simulate(*program); // verified by the compiler
     if (!result) {
       cov.costError = llvm::toString(result.takeError());
       return;
@@ -122,7 +117,7 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
     PortCost cost;
     cost.chip = chip->name;
     cost.nodes = nodes;
-    for (const auto &b : program->program.buffers())
+    for (const auto &b : program->program().buffers())
       if (b.kind() == isa::pb::CONSTANT)
         cost.weightBytes += b.bytes();
     cost.cycles = result->totalCycles;
@@ -131,7 +126,7 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
     cov.cost = cost;
     // Nodes that left no instruction were resolved at compile time.
     std::set<std::string> executed;
-    for (const auto &inst : program->program.instructions())
+    for (const auto &inst : program->program().instructions())
       executed.insert(inst.origin());
     for (NodeCoverage &n : cov.nodes)
       if (n.status == NodeStatus::Supported && !executed.count(n.name))

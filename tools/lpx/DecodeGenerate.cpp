@@ -129,8 +129,8 @@ compileResident(const DecodeRunOptions &opts, llvm::StringRef file,
                     ? opts.model + ": " + rest
                     : llvm::Twine(said));
   }
-  program->data.keepAlive(ctx);
-  return isa::VerifiedProgram::verify(std::move(*program), std::move(*chip));
+  program->keepDataAlive(ctx);
+  return std::move(*program);
 }
 
 /// What a resident-cache program exchanges with the host: `query` tokens

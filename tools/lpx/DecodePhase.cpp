@@ -184,12 +184,8 @@ lpx::cli::runPhase(const DecodeTarget &t, const PhaseShape &shape,
     failure.chipsHint = chipsNamedIn(failure.message);
     return std::nullopt;
   }
-  auto loaded = isa::VerifiedProgram::verify(std::move(*program), t.chip);
-  if (!loaded)
-    return loaded.takeError();
-
   PhaseResult r;
-  r.program.emplace(std::move(*loaded));
+  r.program.emplace(std::move(*program)); // verified by the compiler
   sim::ExecutionTrace trace;
   sim::SimOptions simOpts;
   simOpts.trace = &trace;

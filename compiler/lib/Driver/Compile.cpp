@@ -64,7 +64,7 @@ lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
   return std::move(*module);
 }
 
-FailureOr<lpx::isa::ProgramWithData>
+FailureOr<lpx::isa::VerifiedProgram>
 lpx::compileToProgram(MLIRContext &ctx, StringRef model,
                       const ImportOptions &import, const CompileOptions &opts,
                       const isa::ChipSpec &chip,

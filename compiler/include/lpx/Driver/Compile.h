@@ -40,9 +40,9 @@ compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
             const CompileStageCallback &onStage = nullptr,
             const StageWorkSink &onWork = nullptr, FitReport *fit = nullptr);
 
-/// Imports `model`, runs the whole pipeline for `chip` and emits the program
-/// (whose constant data lives in `ctx`: use it while `ctx` lives).
-mlir::FailureOr<isa::ProgramWithData>
+/// Imports `model`, runs the whole pipeline for `chip` and emits the program,
+/// verified (whose constant data lives in `ctx`: use it while `ctx` lives).
+mlir::FailureOr<isa::VerifiedProgram>
 compileToProgram(mlir::MLIRContext &ctx, llvm::StringRef model,
                  const ImportOptions &import, const CompileOptions &opts,
                  const isa::ChipSpec &chip,

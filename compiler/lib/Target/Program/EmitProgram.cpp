@@ -217,7 +217,7 @@ private:
 
 } // namespace
 
-FailureOr<isa::ProgramWithData> lpx::emitProgram(ModuleOp module,
+FailureOr<isa::VerifiedProgram> lpx::emitProgram(ModuleOp module,
                                              StringRef sourceName) {
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
   if (funcs.size() != 1)
@@ -234,11 +234,18 @@ FailureOr<isa::ProgramWithData> lpx::emitProgram(ModuleOp module,
     return module.emitError("module was not scheduled for chip '")
            << spec->name << "'";
   auto program = Emitter(*spec).run(funcs.front(), sourceName, nodes.getInt());
-  if (succeeded(program))
-    if (auto mesh = module->getAttrOfType<DenseI64ArrayAttr>(
-            part::PartDialect::kPlacementAttr)) {
-      program->program.set_tp(uint32_t(mesh[0]));
-      program->program.set_pp(uint32_t(mesh[1]));
-    }
-  return program;
+  if (failed(program))
+    return failure();
+  if (auto mesh = module->getAttrOfType<DenseI64ArrayAttr>(
+          part::PartDialect::kPlacementAttr)) {
+    program->program.set_tp(uint32_t(mesh[0]));
+    program->program.set_pp(uint32_t(mesh[1]));
+  }
+  // Verified at birth: what leaves the compiler is what a file reader
+  // would accept, so no caller serialises it to check.
+  auto verified = isa::VerifiedProgram::verify(std::move(*program), *spec);
+  if (!verified)
+    return module.emitError("the emitted program does not verify: ")
+           << llvm::toString(verified.takeError());
+  return std::move(*verified);
 }
