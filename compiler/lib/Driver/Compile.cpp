@@ -58,7 +58,8 @@ lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
   auto module = importOnnxFile(ctx, model, import);
   if (failed(module))
     return failure();
-  attachChip(**module, chip);
+  if (failed(attachChip(**module, chip)))
+    return failure();
   if (failed(pm.run(**module)))
     return failure();
   return std::move(*module);

@@ -225,14 +225,6 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
     FailureOr<isa::ChipSpec> spec = chipOf(module);
     if (failed(spec))
       return signalPassFailure();
-    if (auto scheduledFor = module->getAttrOfType<StringAttr>(
-            sched::SchedDialect::kChipAttr);
-        !scheduledFor || scheduledFor.getValue() != spec->name) {
-      module.emitError() << "allocating for chip '" << spec->name
-                         << "' a module not scheduled for it; run "
-                            "lpx-schedule with the same chip first";
-      return signalPassFailure();
-    }
     for (auto f : module.getOps<func::FuncOp>())
       if (failed(allocate(f, *spec)))
         return signalPassFailure();

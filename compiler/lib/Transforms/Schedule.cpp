@@ -96,8 +96,6 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     for (auto f : module.getOps<func::FuncOp>())
       if (failed(schedule(f, *spec, uint32_t(nodes.getInt()))))
         return signalPassFailure();
-    module->setAttr(sched::SchedDialect::kChipAttr,
-                    StringAttr::get(&getContext(), spec->name));
   }
 
   /// One op to schedule: a unit instruction or a transfer (one send per hop).

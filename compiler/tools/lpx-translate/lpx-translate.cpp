@@ -68,7 +68,8 @@ static LogicalResult emitProgramText(Operation *op, llvm::raw_ostream &os) {
     auto spec = lpx::isa::loadChipSpec(chip);
     if (!spec)
       return op->emitError(llvm::toString(spec.takeError()));
-    lpx::attachChip(module, *spec);
+    if (failed(lpx::attachChip(module, *spec)))
+      return failure();
   }
   std::string name = "module";
   if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))

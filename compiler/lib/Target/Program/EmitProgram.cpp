@@ -229,10 +229,6 @@ FailureOr<isa::VerifiedProgram> lpx::emitProgram(ModuleOp module,
   FailureOr<isa::ChipSpec> spec = chipOf(module);
   if (failed(spec))
     return failure();
-  auto chip = module->getAttrOfType<StringAttr>(sched::SchedDialect::kChipAttr);
-  if (!chip || chip.getValue() != spec->name)
-    return module.emitError("module was not scheduled for chip '")
-           << spec->name << "'";
   auto program = Emitter(*spec).run(funcs.front(), sourceName, nodes.getInt());
   if (failed(program))
     return failure();
