@@ -69,7 +69,8 @@ LogicalResult lpx::attachChip(ModuleOp module, const isa::ChipSpec &chip) {
                                                        : WalkResult::advance();
   });
   if (scheduled.wasInterrupted()) {
-    auto had = module->getAttrOfType<part::ChipAttr>(part::PartDialect::kChipAttr);
+    auto had =
+        module->getAttrOfType<part::ChipAttr>(part::PartDialect::kChipAttr);
     return module.emitError("the module is already scheduled")
            << (had ? " for chip '" + had.getSpec().name + "'" : std::string())
            << "; a chip is attached before lpx-schedule";
@@ -80,7 +81,8 @@ LogicalResult lpx::attachChip(ModuleOp module, const isa::ChipSpec &chip) {
 }
 
 FailureOr<isa::ChipSpec> lpx::chipOf(ModuleOp module) {
-  auto chip = module->getAttrOfType<part::ChipAttr>(part::PartDialect::kChipAttr);
+  auto chip =
+      module->getAttrOfType<part::ChipAttr>(part::PartDialect::kChipAttr);
   if (!chip)
     return module.emitError("module has no chip description; run "
                             "lpx-attach-chip first");

@@ -360,7 +360,8 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
           if (Diagnostic *diag = d.getUnderlyingDiagnostic())
             r->message = diag->str();
           r->chip = spec.name;
-          if (auto n = f->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+          ModuleOp module = f->getParentOfType<ModuleOp>();
+          if (auto n = module->getAttrOfType<IntegerAttr>(
                   part::PartDialect::kNumNodesAttr))
             r->nodes = unsigned(n.getInt());
           r->sramBytes = spec.sram.bytes;

@@ -25,12 +25,15 @@ namespace {
 constexpr uint64_t kWeights = (128 * 64 + 128 + 128 * 32 + 32) * 4;
 constexpr uint64_t kInput = 64 * 4, kOutput = 32 * 4, kHidden = 128 * 4;
 
-std::string mlp() { return std::string(LPX_SOURCE_DIR) + "/models/mlp/model.onnx"; }
+std::string mlp() {
+  return std::string(LPX_SOURCE_DIR) + "/models/mlp/model.onnx";
+}
 
 isa::ChipSpec chipWithSram(uint64_t bytes) {
   auto chip = isa::parseChipSpec(test::testChipYaml(), "test");
   EXPECT_TRUE(bool(chip)) << llvm::toString(chip.takeError());
-  EXPECT_FALSE(bool(isa::applyOverride(*chip, "sram.bytes", std::to_string(bytes))));
+  EXPECT_FALSE(
+      bool(isa::applyOverride(*chip, "sram.bytes", std::to_string(bytes))));
   return *chip;
 }
 
