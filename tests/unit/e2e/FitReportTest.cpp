@@ -118,6 +118,47 @@ TEST(FitReport, TemporariesAtAllocation) {
   EXPECT_EQ(r.chipsNeeded, 0u);
 }
 
+// The mesh placement's check (the Llama decode step is a transformer, so
+// two nodes are tp 2 x pp 1), on tsp-v1 with 72 KiB of SRAM (its topology
+// has room for more stages; the test chip's four does not): the report
+// carries the mesh and the stages the message names, and the partitioner
+// takes the model on that many.
+TEST(FitReport, MeshNamesStagesThatHoldIt) {
+  auto chip = isa::loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip));
+  ASSERT_FALSE(bool(isa::applyOverride(*chip, "sram.bytes", "72KiB")));
+  auto compileStep = [&](CompileOptions opts, FitReport &fit) {
+    auto ctx = makeCompilerContext();
+    mlir::ScopedDiagnosticHandler h(ctx.get(), [](mlir::Diagnostic &) {
+      return mlir::success();
+    });
+    return succeeded(compileToIR(
+        *ctx, std::string(LPX_SOURCE_DIR) + "/models/llama_step/model.onnx",
+        ImportOptions{}, opts, *chip, StopAfter::Partitioned, nullptr,
+        nullptr, &fit));
+  };
+  FitReport r;
+  ASSERT_FALSE(compileStep(CompileOptions{2}, r));
+  EXPECT_EQ(r.failure, FitFailure::ResidentData);
+  EXPECT_EQ(r.tp, 2);
+  EXPECT_EQ(r.pp, 1);
+  EXPECT_GT(r.fullest.total(), r.sramBytes);
+  EXPECT_EQ(r.fullest.temporaries, 0u);
+  ASSERT_GT(r.ppNeeded, 1);
+  EXPECT_EQ(r.chipsNeeded, unsigned(r.tp * r.ppNeeded));
+  EXPECT_NE(r.message.find(std::to_string(r.chipsNeeded) +
+                           " nodes would hold them (tp 2 x pp " +
+                           std::to_string(r.ppNeeded) + ")"),
+            std::string::npos)
+      << r.message;
+  CompileOptions enough{r.chipsNeeded};
+  enough.tp = 2;
+  enough.pp = unsigned(r.ppNeeded);
+  FitReport again;
+  EXPECT_TRUE(compileStep(enough, again)) << again.message;
+  EXPECT_TRUE(again.fits());
+}
+
 TEST(FitReport, FitsSaysNone) {
   Outcome out = compile(chipWithSram(1 << 20), 1, StopAfter::Scheduled);
   ASSERT_TRUE(out.compiled) << out.diagnostics;
