@@ -2,7 +2,7 @@
 #include "lpx/deploy/Coverage.h"
 #include "lpx/deploy/ChipSearch.h"
 #include "lpx/deploy/Evaluate.h"
-#include "lpx/deploy/FitFailure.h"
+#include "lpx/deploy/FitVerdict.h"
 
 #include "lpx/Driver/Compile.h"
 #include "lpx/Import/ModelLimits.h"
@@ -113,7 +113,7 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
                   : !diags.byNode.empty() ? diags.byNode.begin()->second
                                           : "compilation failed";
       // More chips help only a model whose weights do not fit.
-      return ChipTrial{classifyCompileFailure(lastError).doesNotFit
+      return ChipTrial{fitVerdict(e.fit, lastError).doesNotFit
                            ? ChipTrial::DoesNotFit
                            : ChipTrial::Fails};
     }

@@ -142,7 +142,7 @@ static llvm::Expected<std::string> modelFor(const DecodeTarget &t,
 
 llvm::Expected<std::optional<PhaseResult>>
 lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
-                      unsigned chips, FitFailure &failure,
+                      unsigned chips, FitVerdict &failure,
                       const PhaseProgress &progress) {
   ScratchFiles scratch;
   auto model = modelFor(t, shape, scratch);
@@ -163,8 +163,8 @@ lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
 
   Evaluation e = evaluate(*model, t.chip, opts);
   if (e.failedAt == EvaluateStage::Compile) {
-    failure = classifyCompileFailure(
-        t.preset ? withoutFile(e.error, *model) : llvm::StringRef(e.error));
+    failure = fitVerdict(
+        e.fit, t.preset ? withoutFile(e.error, *model).str() : e.error);
     return std::nullopt;
   }
   if (!e.ok())

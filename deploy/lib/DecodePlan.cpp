@@ -18,7 +18,7 @@ llvm::Error error(const llvm::Twine &msg) {
 /// (`failure` says why).
 llvm::Expected<std::optional<DecodePlan>>
 tryChips(const DecodeTarget &t, const DecodeRequest &req, unsigned chips,
-         FitFailure &failure, const PlanProgress &progress) {
+         FitVerdict &failure, const PlanProgress &progress) {
   if (progress.compiling)
     progress.compiling("decode step", chips);
   auto step = runPhase(t, req.step, chips, failure, progress.stage);
@@ -64,7 +64,7 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
       continue;
     DecodeTarget narrower = t;
     narrower.tp = width;
-    FitFailure failure;
+    FitVerdict failure;
     auto tried = tryChips(narrower, req, plan.chips, failure, progress);
     if (!tried)
       return tried.takeError();
@@ -90,7 +90,7 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
 llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
                                                 const DecodeRequest &req,
                                                 const PlanProgress &progress) {
-  FitFailure failure;
+  FitVerdict failure;
   if (req.chips) {
     auto plan = tryChips(t, req, req.chips, failure, progress);
     if (!plan)

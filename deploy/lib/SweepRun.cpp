@@ -100,11 +100,10 @@ PointResult lpx::deploy::runPoint(const Sweep &sweep, size_t index) {
   opts.compile = CompileOptions{nodes};
   Evaluation e = evaluate(sweep.model, chip, opts);
   if (!e.ok()) {
-    // The same checks `lpx simulate` makes on a program file, minus the
-    // file, each failure its own status.
-    r.status = *e.failedAt == EvaluateStage::Compile  ? "compile-error"
-               : *e.failedAt == EvaluateStage::Verify ? "invalid-program"
-                                                      : "sim-error";
+    // The compiler verifies what it emits, so a program that is not valid
+    // is a compile error.
+    r.status = *e.failedAt == EvaluateStage::Compile ? "compile-error"
+                                                     : "sim-error";
     r.message = e.error;
     return r;
   }

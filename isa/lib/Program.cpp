@@ -256,9 +256,17 @@ std::string lpx::isa::validUtf8(llvm::StringRef s) {
   return llvm::json::isUTF8(s) ? s.str() : llvm::json::fixUTF8(s);
 }
 
+llvm::Error lpx::isa::checkChipHash(const pb::Program &p) {
+  if (hashText(p.chip_yaml()) != p.chip_hash())
+    return fail("chip description does not match its hash");
+  return llvm::Error::success();
+}
+
 llvm::Expected<VerifiedProgram>
 lpx::isa::VerifiedProgram::verify(pb::Program program, ChipSpec chip,
                                   ConstantData data) {
+  if (llvm::Error e = checkChipHash(program))
+    return std::move(e);
   if (llvm::Error e = verifyProgram(program, chip))
     return std::move(e);
   if (llvm::Error e = checkConstantData(program, data))

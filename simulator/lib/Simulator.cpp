@@ -10,10 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/sim/Simulator.h"
-#include "BankWindows.h"
 #include "Describe.h"
-#include "SramOccupancy.h"
-#include "VectorCheck.h"
+#include "EngineState.h"
 
 #include "lpx/isa/Banks.h"
 #include "lpx/isa/Chaining.h"
@@ -30,134 +28,7 @@
 
 using namespace lpx;
 using namespace lpx::sim;
-
-namespace {
-
-constexpr uint64_t kNever = UINT64_MAX;
-constexpr uint64_t kNoInstruction = UINT64_MAX;
-// Unit queues reported per node, in name order: mem, mxm, sxm, vxm.
-constexpr isa::Unit kUnitsByName[] = {isa::Unit::MEM, isa::Unit::MXM,
-                                      isa::Unit::SXM, isa::Unit::VXM};
-constexpr unsigned kQueuedUnits = 4;
-
-uint64_t addSat(uint64_t a, uint64_t b) {
-  return a + b < a ? UINT64_MAX : a + b;
-}
-
-struct QueueState {
-  uint64_t freeAt = 0; // first cycle the queue can start another one
-  uint64_t busy = 0;   // union of occupied cycles
-  uint64_t count = 0;
-  uint64_t lastInst = kNoInstruction;
-  isa::Cost lastCost;
-  bool lastFused = false; // the last one shares the ALU mesh with its producer
-};
-
-struct BufferState {
-  uint64_t readyAt = kNever; // data complete; kNever = never produced
-  uint64_t writtenAt = kNever; // issue of its producer; 0 when preloaded
-  uint64_t lastReadEnd = 0;  // latest issue + busy of a reader
-  // Set when another buffer took part of this one's SRAM range.
-  bool clobbered = false;
-  uint32_t clobberedBy = 0;
-  uint64_t clobberInst = kNoInstruction; // kNoInstruction: before cycle 0
-  uint64_t clobberCycle = 0;
-  // Its producer's issue and cost: a send forwarding it checks each flit
-  // had arrived (link.cut_through, overLink), a chained reader each vector
-  // (stream.chaining, producer.streams).
-  bool overLink = false;
-  isa::Emission producer;
-};
-
-unsigned unitSlot(isa::Unit u) {
-  for (unsigned i = 0; i < kQueuedUnits; ++i)
-    if (kUnitsByName[i] == u)
-      return i;
-  return 0;
-}
-
-uint32_t maxQueueCount(const isa::ChipSpec &chip) {
-  uint32_t n = 1;
-  for (isa::Unit u : kUnitsByName)
-    n = std::max(n, isa::queueCount(chip, u));
-  return n;
-}
-
-class Engine {
-public:
-  Engine(const isa::VerifiedProgram &prog, const SimOptions &opts)
-      : prog(prog), p(prog.program()), opts(opts),
-        maxQueues(maxQueueCount(prog.chip())),
-        units(size_t(p.num_nodes()) * kQueuedUnits * maxQueues),
-        buffers(p.buffers_size()),
-        sram(p.num_nodes()), banks(p.num_nodes()), lower(prog) {
-    if (opts.vectorCheck)
-      vectors.emplace(prog);
-  }
-
-  llvm::Expected<SimResult> run();
-
-private:
-  void placeInitialTenants();
-  void step(uint64_t index, const isa::pb::Instruction &inst);
-  void checkQueue(uint64_t index, const isa::pb::Instruction &inst,
-                  QueueState &q, const isa::Cost &cost, bool isLink);
-  bool fusesWithHolder(const isa::pb::Instruction &inst, const QueueState &q,
-                       const isa::Cost &cost) const;
-  void readOperands(uint64_t index, const isa::pb::Instruction &inst,
-                    const isa::Cost &cost);
-  bool forwardsInFlight(uint64_t index, const isa::pb::Instruction &inst,
-                        const BufferState &s, uint32_t id,
-                        const isa::Cost &cost);
-  bool readsChained(uint64_t index, const isa::pb::Instruction &inst,
-                    const BufferState &s, int operand, const isa::Cost &cost);
-  void writeResult(uint64_t index, const isa::pb::Instruction &inst,
-                   uint32_t node);
-  void checkBanks(uint64_t index, const isa::pb::Instruction &inst,
-                  const isa::Cost &cost, uint32_t resultNode);
-  std::string describeAccess(const BankAccess &a) const;
-  void finishBoundsAndHostIo();
-  void recordEvent(uint64_t index, const isa::pb::Instruction &inst,
-                   const isa::Cost &cost, uint64_t hazardsBefore);
-  void recordLifetimes();
-  isa::Cost describeAndCost(const isa::pb::Instruction &inst);
-  void hazard(uint64_t index, const isa::pb::Instruction &inst,
-              const char *kind, std::string message);
-  std::string describe(const isa::pb::Instruction &inst) const;
-  const std::string &nameOf(uint32_t buffer) const {
-    return p.buffers(buffer).name();
-  }
-  std::vector<QueueStats> collectQueues() const;
-
-  const isa::VerifiedProgram &prog;
-  const isa::pb::Program &p;
-  const SimOptions &opts;
-  SimResult result;
-  const uint32_t maxQueues;       // of any unit
-  std::vector<QueueState> units; // (node * kQueuedUnits + slot) * maxQueues + q
-  size_t unitIndex(uint32_t node, unsigned slot, uint32_t queue) const {
-    return (size_t(node) * kQueuedUnits + slot) * maxQueues + queue;
-  }
-  std::map<std::pair<uint32_t, uint32_t>, QueueState> links; // (node, link)
-  std::vector<BufferState> buffers;
-  std::vector<SramOccupancy> sram; // per node
-  std::vector<BankWindows> banks;  // per node
-  LowerBoundBuilder lower;
-  // The second, vector-granular opinion (VectorCheck.h); unset when
-  // SimOptions::vectorCheck is off.
-  std::optional<VectorCheck> vectors;
-  llvm::SmallVector<VectorFinding, 3> findings; // scratch for step
-  llvm::SmallVector<uint32_t, 8> displaced; // scratch for writeResult
-  llvm::SmallVector<BankAccess, 4> reads;   // scratch for checkBanks
-  // Operands of the current send taken off an arriving link rather than
-  // from SRAM (cut-through); readOperands fills it, checkBanks skips them.
-  llvm::SmallVector<uint32_t, 2> forwarded;
-  // The current instruction's tensors (describeAndCost).
-  std::vector<isa::TensorDesc> operandDescs;
-  isa::TensorDesc resultDesc;
-};
-
-} // namespace
+using namespace lpx::sim::engine;
 
 std::string Engine::describe(const isa::pb::Instruction &inst) const {
   return describeInstruction(inst);
@@ -170,32 +41,6 @@ void Engine::hazard(uint64_t index, const isa::pb::Instruction &inst,
     return;
   result.hazards.push_back(
       Hazard{inst.node(), index, inst.issue(), kind, std::move(message)});
-}
-
-// Inputs, weights and resident state are in SRAM before cycle 0 and occupy
-// their ranges.
-void Engine::placeInitialTenants() {
-  for (int id = 0; id < p.buffers_size(); ++id) {
-    const isa::pb::Buffer &b = p.buffers(id);
-    if (b.kind() != isa::pb::INPUT && b.kind() != isa::pb::CONSTANT &&
-        b.kind() != isa::pb::STATE)
-      continue;
-    buffers[id].readyAt = 0;
-    buffers[id].writtenAt = 0;
-    displaced.clear();
-    sram[b.node()].occupy(b.addr(), b.bytes(), id, displaced);
-    for (uint32_t d : displaced) {
-      if (d == uint32_t(id))
-        continue;
-      // Two preloaded buffers overlap: the earlier one is lost before the
-      // program starts; any read of it is reported.
-      BufferState &s = buffers[d];
-      s.clobbered = true;
-      s.clobberedBy = id;
-      s.clobberInst = kNoInstruction;
-      s.clobberCycle = 0;
-    }
-  }
 }
 
 // Whether `inst` may share the vector unit's ALU mesh with the instruction
@@ -568,80 +413,6 @@ void Engine::recordEvent(uint64_t index, const isa::pb::Instruction &inst,
   e.macs = isa::multiplyAccumulates(op, operandDescs, resultDesc);
   e.hazards = uint32_t(result.hazardCount - hazardsBefore);
   opts.trace->instructions.push_back(e);
-}
-
-// A buffer is needed from its write until its last reader finishes (or its
-// data is complete, for one nobody reads); outputs and constants until the
-// end, when the host reads the outputs and the weights and state stay for the
-// next run.
-void Engine::recordLifetimes() {
-  for (int id = 0; id < p.buffers_size(); ++id) {
-    const BufferState &s = buffers[id];
-    if (s.writtenAt == kNever)
-      continue;
-    const isa::pb::Buffer &b = p.buffers(id);
-    uint64_t to = std::max(s.lastReadEnd, s.readyAt);
-    if (b.kind() == isa::pb::OUTPUT || b.kind() == isa::pb::CONSTANT ||
-        b.kind() == isa::pb::STATE)
-      to = std::max(to, result.totalCycles);
-    opts.trace->buffers.push_back(BufferLifetime{
-        uint32_t(id), b.node(), b.addr(), b.bytes(), s.writtenAt, to});
-  }
-}
-
-std::vector<QueueStats> Engine::collectQueues() const {
-  std::vector<QueueStats> out;
-  out.reserve(units.size() + links.size());
-  // Links sort before units ("link" < "mem"); the map is already in
-  // (node, link) order, so merging per node keeps the whole list sorted.
-  auto link = links.begin();
-  for (uint32_t node = 0; node < p.num_nodes(); ++node) {
-    for (; link != links.end() && link->first.first == node; ++link)
-      out.push_back(
-          QueueStats{node, llvm::formatv("link{0}", link->first.second).str(),
-                     link->second.busy, link->second.count});
-    for (unsigned u = 0; u < kQueuedUnits; ++u) {
-      // A unit with several queues reports each: vxm0, vxm1, ...
-      const uint32_t queues = isa::queueCount(prog.chip(), kUnitsByName[u]);
-      for (uint32_t k = 0; k < queues; ++k) {
-        const QueueState &q = units[unitIndex(node, u, k)];
-        std::string name(isa::unitName(kUnitsByName[u]));
-        if (queues > 1)
-          name += std::to_string(k);
-        out.push_back(QueueStats{node, std::move(name), q.busy, q.count});
-      }
-    }
-  }
-  return out;
-}
-
-void Engine::finishBoundsAndHostIo() {
-  result.bounds = lower.finish();
-  const Bound &tight = result.bounds.tightest();
-  result.lowerBound = tight.cycles;
-  result.bottleneck = tight.what;
-  result.efficiency = result.totalCycles == 0 ? 1.0
-                                              : double(result.lowerBound) /
-                                                    double(result.totalCycles);
-  result.physical = computePhysicalBound(prog);
-  result.physicalEfficiency =
-      result.totalCycles == 0 ? 1.0
-                              : double(result.physical.cycles) /
-                                    double(result.totalCycles);
-  uint64_t busiestLink = 0;
-  for (const QueueStats &q : result.queues)
-    if (llvm::StringRef(q.queue).starts_with("link"))
-      busiestLink = std::max(busiestLink, q.busyCycles);
-  result.gap = attributeGap(result.physical, result.totalCycles,
-                            result.bounds.criticalPath.cycles, busiestLink);
-  for (const isa::pb::Buffer &b : p.buffers()) {
-    if (b.kind() == isa::pb::INPUT)
-      result.hostInputBytes += b.bytes();
-    else if (b.kind() == isa::pb::OUTPUT)
-      result.hostOutputBytes += b.bytes();
-  }
-  result.hostInputUs = hostTransferUs(prog.chip(), result.hostInputBytes);
-  result.hostOutputUs = hostTransferUs(prog.chip(), result.hostOutputBytes);
 }
 
 llvm::Expected<SimResult> Engine::run() {

@@ -74,7 +74,7 @@ int lpx::cli::runCompile(const CompileArgs &args) {
       return reportError(cmd, std::move(e));
     return kOk;
   }
-  mlir::FailureOr<isa::ProgramWithData> emitted = mlir::failure();
+  mlir::FailureOr<isa::VerifiedProgram> emitted = mlir::failure();
   progress.emplace("compile");
   emitted = compileToProgram(
       *ctx, args.model, *importOpts, opts, *chip,
@@ -87,7 +87,7 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     return failedWithoutMessage();
   if (auto e = isa::writeProgramFile(*emitted, args.output))
     return reportError(cmd, std::move(e));
-  const isa::pb::Program *program = &emitted->program;
+  const isa::pb::Program *program = &emitted->program();
 
   unsigned sends = 0;
   for (const auto &inst : program->instructions())

@@ -46,8 +46,9 @@ FailureOr<OwningOpRef<ModuleOp>>
 lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
                  const CompileOptions &opts, const isa::ChipSpec &chip,
                  StopAfter stop, const CompileStageCallback &onStage,
-                 const StageWorkSink &onWork) {
+                 const StageWorkSink &onWork, FitReport *fit) {
   ScopedStageWorkSink workSink(onWork);
+  ScopedFitReport fitSink(fit);
   PassManager pm(&ctx);
   unsigned count = 1 + buildPipeline(pm, opts, stop); // the import, passes
   if (onStage) {
@@ -57,18 +58,19 @@ lpx::compileToIR(MLIRContext &ctx, StringRef model, const ImportOptions &import,
   auto module = importOnnxFile(ctx, model, import);
   if (failed(module))
     return failure();
-  attachChip(**module, chip);
+  if (failed(attachChip(**module, chip)))
+    return failure();
   if (failed(pm.run(**module)))
     return failure();
   return std::move(*module);
 }
 
-FailureOr<lpx::isa::ProgramWithData>
+FailureOr<lpx::isa::VerifiedProgram>
 lpx::compileToProgram(MLIRContext &ctx, StringRef model,
                       const ImportOptions &import, const CompileOptions &opts,
                       const isa::ChipSpec &chip,
                       const CompileStageCallback &onStage,
-                      const StageWorkSink &onWork) {
+                      const StageWorkSink &onWork, FitReport *fit) {
   ScopedStageWorkSink workSink(onWork);
   // One stage more than compileToIR's: the emission.
   unsigned count = 0;
@@ -79,7 +81,7 @@ lpx::compileToProgram(MLIRContext &ctx, StringRef model,
   };
   auto module = compileToIR(ctx, model, import, opts, chip,
                             StopAfter::Scheduled, onStage ? withEmit : nullptr,
-                            onWork);
+                            onWork, fit);
   if (failed(module))
     return failure();
   if (onStage)

@@ -62,20 +62,29 @@ isa::Cost lpx::costOf(const isa::ChipSpec &chip, InstructionOpInterface op) {
                               instructionAttrs(op));
 }
 
-void lpx::attachChip(ModuleOp module, const isa::ChipSpec &chip) {
+LogicalResult lpx::attachChip(ModuleOp module, const isa::ChipSpec &chip) {
+  // The schedule is the attached chip's: a scheduled module keeps it.
+  WalkResult scheduled = module.walk([](Operation *op) {
+    return op->hasAttr(sched::SchedDialect::kSlotAttr) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+  });
+  if (scheduled.wasInterrupted()) {
+    auto had =
+        module->getAttrOfType<part::ChipAttr>(part::PartDialect::kChipAttr);
+    return module.emitError("the module is already scheduled")
+           << (had ? " for chip '" + had.getSpec().name + "'" : std::string())
+           << "; a chip is attached before lpx-schedule";
+  }
   module->setAttr(part::PartDialect::kChipAttr,
-                  StringAttr::get(module.getContext(), isa::printChipSpec(chip)));
+                  part::ChipAttr::get(module.getContext(), chip));
+  return success();
 }
 
 FailureOr<isa::ChipSpec> lpx::chipOf(ModuleOp module) {
-  auto text = module->getAttrOfType<StringAttr>(part::PartDialect::kChipAttr);
-  if (!text)
+  auto chip =
+      module->getAttrOfType<part::ChipAttr>(part::PartDialect::kChipAttr);
+  if (!chip)
     return module.emitError("module has no chip description; run "
                             "lpx-attach-chip first");
-  auto spec = isa::parseChipSpec(text.getValue(), part::PartDialect::kChipAttr);
-  if (!spec) {
-    module.emitError() << llvm::toString(spec.takeError());
-    return failure();
-  }
-  return std::move(*spec);
+  return chip.getSpec();
 }

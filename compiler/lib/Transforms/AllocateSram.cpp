@@ -17,7 +17,8 @@
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Banks.h"
 #include "lpx/Transforms/Passes.h"
-#include "lpx/Transforms/StageWork.h"
+#include "lpx/Transforms/FitReport.h"
+#include "lpx/Support/StageWork.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -44,6 +45,20 @@ struct Tenant {
   uint64_t start, end; // cycles [start, end)
   uint64_t addr = 0;
 };
+
+/// Adds `t`'s bytes to what it holds: a weight, a state, an input or
+/// output of the program (`ret` its return), or a temporary.
+void addByKind(FitBytes &b, const Tenant &t, bool isState, Operation *ret) {
+  if (isState)
+    b.state += t.bytes;
+  else if (llvm::isa<BlockArgument>(t.value) ||
+           llvm::is_contained(t.value.getUsers(), ret))
+    b.activations += t.bytes;
+  else if (llvm::isa<graph::ConstantOp>(t.value.getDefiningOp()))
+    b.weights += t.bytes;
+  else
+    b.temporaries += t.bytes;
+}
 
 /// First-fit free list of one node's SRAM with coalescing.
 class FreeList {
@@ -210,14 +225,6 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
     FailureOr<isa::ChipSpec> spec = chipOf(module);
     if (failed(spec))
       return signalPassFailure();
-    if (auto scheduledFor = module->getAttrOfType<StringAttr>(
-            sched::SchedDialect::kChipAttr);
-        !scheduledFor || scheduledFor.getValue() != spec->name) {
-      module.emitError() << "allocating for chip '" << spec->name
-                         << "' a module not scheduled for it; run "
-                            "lpx-schedule with the same chip first";
-      return signalPassFailure();
-    }
     for (auto f : module.getOps<func::FuncOp>())
       if (failed(allocate(f, *spec)))
         return signalPassFailure();
@@ -348,6 +355,24 @@ struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {
         d << ", at cycle " << t.start
           << " of the schedule (inputs, outputs and weights stay for the "
              "whole program; temporaries until their last reader)";
+        if (FitReport *r = fitReportSink()) {
+          r->failure = FitFailure::ScheduleOutOfSram;
+          if (Diagnostic *diag = d.getUnderlyingDiagnostic())
+            r->message = diag->str();
+          r->chip = spec.name;
+          ModuleOp module = f->getParentOfType<ModuleOp>();
+          if (auto n = module->getAttrOfType<IntegerAttr>(
+                  part::PartDialect::kNumNodesAttr))
+            r->nodes = unsigned(n.getInt());
+          r->sramBytes = spec.sram.bytes;
+          r->fullestChip = unsigned(node);
+          // What is live on the node at this cycle, and the value itself.
+          for (size_t i = 0; i < tenants.size(); ++i)
+            if (i == idx || (placed[i] && tenants[i].node == node &&
+                             tenants[i].end > t.start))
+              addByKind(r->fullest, tenants[i], isState[i], ret);
+          r->all = r->fullest;
+        }
         return failure();
       }
       t.addr = *addr;

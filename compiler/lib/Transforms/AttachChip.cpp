@@ -22,7 +22,8 @@ struct AttachChipPass : lpx::impl::AttachChipBase<AttachChipPass> {
       module.emitError() << llvm::toString(spec.takeError());
       return signalPassFailure();
     }
-    lpx::attachChip(module, *spec);
+    if (failed(lpx::attachChip(module, *spec)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -3,7 +3,7 @@
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
-#include "lpx/Target/Program/EmitProgram.h"
+#include "lpx/Dialect/Graph/IR/GraphNames.h"
 #include "lpx/isa/Bindings.h"
 
 #include "mlir/IR/Builders.h"
@@ -42,7 +42,7 @@ DictionaryAttr pieceAttrs(Builder &b, StringAttr name, int64_t node,
                           ArrayRef<int64_t> offsets, bool state = false) {
   SmallVector<NamedAttribute> attrs;
   if (name)
-    attrs.push_back(b.getNamedAttr(kInputNameAttr, name));
+    attrs.push_back(b.getNamedAttr(graph::kInputNameAttr, name));
   if (state)
     attrs.push_back(b.getNamedAttr(graph::kStateAttr, b.getUnitAttr()));
   attrs.push_back(b.getNamedAttr(part::PartDialect::kNodeAttr,
@@ -60,7 +60,7 @@ BlockArgument lpx::addPieceArgument(func::FuncOp f, BlockArgument whole,
   Builder b(f.getContext());
   const unsigned i = whole.getArgNumber(), at = f.getNumArguments();
   f.insertArgument(at, type,
-                   pieceAttrs(b, f.getArgAttrOfType<StringAttr>(i, kInputNameAttr),
+                   pieceAttrs(b, f.getArgAttrOfType<StringAttr>(i, graph::kInputNameAttr),
                               node, offsets,
                               bool(f.getArgAttr(i, graph::kStateAttr))),
                    whole.getLoc());
@@ -153,7 +153,7 @@ struct OutputPieces {
 void lpx::gatherOutputs(func::FuncOp f) {
   Builder b(f.getContext());
   auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
-  auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+  auto names = f->getAttrOfType<ArrayAttr>(graph::kOutputNamesAttr);
   SmallVector<Value> operands;
   SmallVector<Attribute> newNames;
   SmallVector<DictionaryAttr> attrs;
@@ -195,5 +195,5 @@ void lpx::gatherOutputs(func::FuncOp f) {
   f.setType(FunctionType::get(f.getContext(), f.getArgumentTypes(),
                               ValueRange(operands).getTypes()));
   f.setAllResultAttrs(attrs);
-  f->setAttr(kOutputNamesAttr, b.getArrayAttr(newNames));
+  f->setAttr(graph::kOutputNamesAttr, b.getArrayAttr(newNames));
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "PartitionShard.h"
 #include "PartitionExperts.h"
+#include "PartitionShardRules.h"
 #include "PartitionPatterns.h"
 #include "PartitionPieces.h"
 #include "PartitionStages.h"
@@ -27,56 +28,9 @@
 using namespace mlir;
 using namespace lpx;
 using namespace lpx::graph;
+using namespace lpx::shard;
 
 namespace {
-
-/// A value split along `axis`: piece i holds [lo[i], hi[i]) on nodes[i].
-struct Layout {
-  int64_t axis = -1;
-  SmallVector<int64_t> lo, hi, nodes;
-  SmallVector<Value> pieces;
-  bool sameSplit(const Layout &o) const {
-    return lo == o.lo && hi == o.hi && nodes == o.nodes;
-  }
-};
-
-RankedTensorType rankedOf(Value v) {
-  return cast<RankedTensorType>(v.getType());
-}
-
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims)
-    p *= d;
-  return p;
-}
-
-/// The axis of `to` along which the pieces of `from` split along `axis`
-/// (ranges lo, hi) hold the same elements, and the ranges there; -1 when
-/// the reshape mixes the split axis with others.
-int64_t reshapedAxis(ArrayRef<int64_t> from, int64_t axis,
-                     ArrayRef<int64_t> to, SmallVector<int64_t> &lo,
-                     SmallVector<int64_t> &hi) {
-  int64_t outer = product(from.take_front(axis));
-  int64_t inner = product(from.drop_front(axis + 1));
-  int64_t span = from[axis] * inner;
-  for (int64_t b = 0; b < int64_t(to.size()); ++b) {
-    int64_t j = product(to.drop_front(b + 1));
-    if (product(to.take_front(b)) != outer || to[b] * j != span || to[b] < 2)
-      continue;
-    bool ok = true;
-    for (size_t i = 0; i < lo.size(); ++i)
-      ok = ok && (lo[i] * inner) % j == 0 && (hi[i] * inner) % j == 0;
-    if (!ok)
-      continue;
-    for (size_t i = 0; i < lo.size(); ++i) {
-      lo[i] = lo[i] * inner / j;
-      hi[i] = hi[i] * inner / j;
-    }
-    return b;
-  }
-  return -1;
-}
 
 class Sharder {
 public:
@@ -313,13 +267,6 @@ private:
         pinned.insert(r);
   }
 
-  /// How each operand of a piecewise op is read: its own piece, whole, or
-  /// sliced along an axis.
-  struct Operand {
-    enum Kind { Piece, Whole, Slice } kind = Whole;
-    int64_t axis = -1;
-  };
-
   /// Reads operand `v` of an op split like `l`, whose own axis for the
   /// split is `axis` (-1 or a size-1 dim: it is broadcast, read whole).
   std::optional<Operand> operandFor(Value v, int64_t axis, const Layout &l) {
@@ -334,85 +281,6 @@ private:
                  ? std::optional<Operand>({Operand::Piece, axis})
                  : std::nullopt;
     return Operand{Operand::Slice, axis};
-  }
-
-  /// The rule of `op`'s family, given the split operand `which` with layout
-  /// `l`: the operands' reads and the result's split axis; false when the
-  /// op cannot run piecewise on that split.
-  bool rule(Operation *op, unsigned which, const Layout &l,
-            SmallVector<Operand> &reads, int64_t &outAxis,
-            SmallVector<int64_t> &lo, SmallVector<int64_t> &hi) {
-    if (op->getNumResults() != 1)
-      return false;
-    auto out = rankedOf(op->getResult(0));
-    auto in = rankedOf(op->getOperand(which));
-    int64_t a = l.axis, rank = out.getRank();
-    lo = l.lo;
-    hi = l.hi;
-    reads.assign(op->getNumOperands(), Operand{});
-    auto alignedReads = [&] { // operands right-aligned with the result
-      for (auto [i, v] : llvm::enumerate(op->getOperands())) {
-        int64_t axis = outAxis - (rank - rankedOf(v).getRank());
-        auto r = operandFor(v, axis, l);
-        if (!r)
-          return false;
-        reads[i] = *r;
-      }
-      return true;
-    };
-    if (isPointwise(op)) {
-      outAxis = a + (rank - in.getRank());
-      return out.getDimSize(outAxis) == in.getDimSize(a) && alignedReads();
-    }
-    if (auto t = dyn_cast<TransposeOp>(op)) {
-      outAxis = llvm::find(t.getPerm(), a) - t.getPerm().begin();
-      reads[0] = {Operand::Piece, a};
-      return true;
-    }
-    if (llvm::isa<ReshapeOp>(op)) {
-      outAxis = reshapedAxis(in.getShape(), a, out.getShape(), lo, hi);
-      reads[0] = {Operand::Piece, a};
-      return outAxis >= 0;
-    }
-    if (llvm::isa<BroadcastOp>(op)) {
-      outAxis = a + (rank - in.getRank());
-      reads[0] = {Operand::Piece, a};
-      return out.getDimSize(outAxis) == in.getDimSize(a);
-    }
-    if (auto c = dyn_cast<ConcatOp>(op)) {
-      outAxis = a;
-      return int64_t(c.getAxis()) != a && alignedReads();
-    }
-    if (auto s = dyn_cast<SliceOp>(op)) {
-      outAxis = a;
-      reads[0] = {Operand::Piece, a};
-      return s.getStarts()[a] == 0 && s.getSteps()[a] == 1 &&
-             out.getDimSize(a) == in.getDimSize(a);
-    }
-    if (llvm::isa<SoftmaxOp, LogSoftmaxOp, HardmaxOp>(op)) {
-      outAxis = a;
-      reads[0] = {Operand::Piece, a};
-      return op->getAttrOfType<IntegerAttr>("axis").getInt() != a;
-    }
-    if (llvm::isa<ReduceOp, ReduceMeanOp>(op)) {
-      auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-      if (llvm::is_contained(axes, a))
-        return false;
-      outAxis = rank == in.getRank()
-                    ? a
-                    : a - llvm::count_if(axes, [&](int64_t x) { return x < a; });
-      reads[0] = {Operand::Piece, a};
-      return true;
-    }
-    if (auto m = dyn_cast<MatMulOp>(op)) {
-      // Batched products split along a batch axis (the attention's heads);
-      // a weight is never copied to every node.
-      if (a >= in.getRank() - 2 || m.getRhs().getDefiningOp<ConstantOp>())
-        return false;
-      outAxis = a + (rank - in.getRank());
-      return alignedReads();
-    }
-    return false;
   }
 
   /// Splits `op` if a rule allows; true when done.
@@ -447,7 +315,12 @@ private:
     SmallVector<int64_t> lo, hi;
     int64_t outAxis = -1;
     Layout l = *driver; // `layouts` grows below
-    if (!rule(op, which, l, reads, outAxis, lo, hi))
+    if (!shardRule(
+            op, which, l,
+            [&](Value v, int64_t axis, const Layout &split) {
+              return operandFor(v, axis, split);
+            },
+            reads, outAxis, lo, hi))
       return false;
     Layout result{outAxis, lo, hi, l.nodes, {}};
     OpBuilder b(op);

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
-#include "lpx/Target/Program/EmitProgram.h"
+#include "lpx/Dialect/Graph/IR/GraphNames.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "llvm/ADT/BitVector.h"
@@ -121,7 +121,7 @@ struct PresentOutput {
 
 SmallVector<PresentOutput> presentOutputs(func::FuncOp f, func::ReturnOp ret) {
   SmallVector<PresentOutput> out;
-  auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+  auto names = f->getAttrOfType<ArrayAttr>(graph::kOutputNamesAttr);
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     auto name = names && i < names.size() ? dyn_cast<StringAttr>(names[i])
                                           : StringAttr();
@@ -136,7 +136,7 @@ SmallVector<PresentOutput> presentOutputs(func::FuncOp f, func::ReturnOp ret) {
 }
 
 StringAttr outputName(func::FuncOp f, unsigned index) {
-  auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+  auto names = f->getAttrOfType<ArrayAttr>(graph::kOutputNamesAttr);
   return names && index < names.size() ? dyn_cast<StringAttr>(names[index])
                                        : StringAttr();
 }
@@ -144,7 +144,7 @@ StringAttr outputName(func::FuncOp f, unsigned index) {
 BlockArgument namedArgument(func::FuncOp f, StringRef name) {
   for (BlockArgument arg : f.getArguments())
     if (auto n = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                kInputNameAttr);
+                                                graph::kInputNameAttr);
         n && n.getValue() == name)
       return arg;
   return nullptr;
@@ -272,7 +272,7 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
     const unsigned arg = f.getNumArguments();
     (void)f.insertArgument(arg, state,
                            b.getDictionaryAttr({
-                               b.getNamedAttr(kInputNameAttr, name),
+                               b.getNamedAttr(graph::kInputNameAttr, name),
                                b.getNamedAttr(kStateAttr, b.getUnitAttr())}),
                            entry.getLoc());
     b.create<StateWriteOp>(entry.getLoc(), state, f.getArgument(arg), update,
@@ -288,7 +288,7 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
     p.past.setType(state);
     f.setArgAttr(p.past.getArgNumber(), kStateAttr, UnitAttr::get(&getContext()));
     if (StringAttr name = outputName(f, p.outputs.front()))
-      f.setArgAttr(p.past.getArgNumber(), kInputNameAttr, name);
+      f.setArgAttr(p.past.getArgNumber(), graph::kInputNameAttr, name);
     if (p.pastCast)
       p.pastCast->getResult(0).replaceAllUsesWith(p.past);
     OpBuilder b(p.concat);
@@ -340,12 +340,12 @@ struct ResidentKVPass : lpx::impl::ResidentKVBase<ResidentKVPass> {
   void dropOutputs(func::FuncOp f, func::ReturnOp ret,
                    const llvm::BitVector &dropped) {
     ret->eraseOperands(dropped);
-    if (auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr)) {
+    if (auto names = f->getAttrOfType<ArrayAttr>(graph::kOutputNamesAttr)) {
       SmallVector<Attribute> kept;
       for (auto [i, n] : llvm::enumerate(names))
         if (i >= dropped.size() || !dropped.test(i))
           kept.push_back(n);
-      f->setAttr(kOutputNamesAttr, ArrayAttr::get(&getContext(), kept));
+      f->setAttr(graph::kOutputNamesAttr, ArrayAttr::get(&getContext(), kept));
     }
     (void)f.eraseResults(dropped);
     // The states changed type: the signature follows the block's arguments.

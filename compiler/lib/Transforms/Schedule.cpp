@@ -21,7 +21,7 @@
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/Transforms/Passes.h"
-#include "lpx/Transforms/StageWork.h"
+#include "lpx/Support/StageWork.h"
 #include "lpx/isa/Chaining.h"
 #include "lpx/isa/Topology.h"
 #include "lpx/isa/UnitOps.h"
@@ -96,8 +96,6 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     for (auto f : module.getOps<func::FuncOp>())
       if (failed(schedule(f, *spec, uint32_t(nodes.getInt()))))
         return signalPassFailure();
-    module->setAttr(sched::SchedDialect::kChipAttr,
-                    StringAttr::get(&getContext(), spec->name));
   }
 
   /// One op to schedule: a unit instruction or a transfer (one send per hop).

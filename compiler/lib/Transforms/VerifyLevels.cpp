@@ -80,9 +80,6 @@ LogicalResult verifyPartitioned(ModuleOp module) {
 LogicalResult verifyScheduled(ModuleOp module) {
   if (failed(verifyPartitioned(module)))
     return failure();
-  if (!module->hasAttr(sched::SchedDialect::kChipAttr))
-    return module.emitError("not scheduled: the module has no ")
-           << sched::SchedDialect::kChipAttr;
   bool ok = true;
   auto fail = [&](Operation *op, const Twine &what) {
     op->emitOpError(what);

@@ -4,7 +4,7 @@
 // reduction dimension over two chips, the input is bound in two pieces (one
 // per chip), the second half's partial product travels as a scheduled send,
 // and every value gets an SRAM address.
-// CHECK-LABEL: module attributes {lpx_part.chip = "---\0Aname:{{ +}}test-chip{{.*}}", lpx_part.num_nodes = 2 : i64, lpx_sched.chip = "test-chip"}
+// CHECK-LABEL: module attributes {lpx_part.chip = #lpx_part.chip<"---\0Aname:{{ +}}test-chip{{.*}}">, lpx_part.num_nodes = 2 : i64}
 // CHECK:       func.func @f(%arg0: tensor<1x2xf32> {lpx_graph.name = "x", lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0>, lpx_sched.addr = 0 : i64}, %arg1: tensor<1x2xf32> {lpx_graph.name = "x", lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 2>, lpx_sched.addr = 0 : i64})
 // CHECK-COUNT-1: lpx_sched.send
 // CHECK:       lpx_graph.add {{.*}}lpx_sched.slot = #lpx_sched.slot<"vxm"

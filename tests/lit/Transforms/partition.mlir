@@ -3,7 +3,7 @@
 // A 4x2 weight (K = 4 > N = 2): split by the reduction dimension. The
 // input is bound in two pieces, each written by the host into the node
 // that reads it; the partial product comes back and is summed.
-// CHECK-LABEL: module @reduction_split attributes {lpx_part.chip = "{{.*}}", lpx_part.num_nodes = 2 : i64}
+// CHECK-LABEL: module @reduction_split attributes {lpx_part.chip = #lpx_part.chip<"{{.*}}">, lpx_part.num_nodes = 2 : i64}
 // CHECK:      func.func @reduction_split(%arg0: tensor<1x2xf32> {lpx_part.node = 0 : i64, lpx_part.offsets = array<i64: 0, 0>}, %arg1: tensor<1x2xf32> {lpx_part.node = 1 : i64, lpx_part.offsets = array<i64: 0, 2>})
 // CHECK:      %[[W0:.*]] = lpx_graph.constant {lpx_part.node = 0 : i64} dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
 // CHECK:      %[[M0:.*]] = lpx_graph.matmul %arg0, %[[W0]] {lpx_part.node = 0 : i64}

@@ -87,7 +87,7 @@ TEST(WeightBlobs, OneCopyOfEachWeightAfterEveryPass) {
     EXPECT_GT(fp32, 0u);
     EXPECT_EQ(stages.front().held, fp32);
 
-    attachChip(**module, *chip);
+    ASSERT_TRUE(succeeded(attachChip(**module, *chip)));
     CompileOptions opts;
     opts.nodes = 4;
     opts.weights = "fp8e4m3";

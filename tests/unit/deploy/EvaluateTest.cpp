@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/deploy/Evaluate.h"
-#include "lpx/deploy/FitFailure.h"
+#include "lpx/deploy/FitVerdict.h"
 
 #include "lpx/isa/ChipOverrides.h"
 
@@ -48,7 +48,7 @@ TEST(Evaluate, OneChipOf64KiBCannotHoldTheWeights) {
   // 148064 bytes of weights in 65536 bytes: at least 3 chips by weight.
   Evaluation e = evaluate(kLlamaStep, smallChip(), onChips(1));
   ASSERT_EQ(e.failedAt, EvaluateStage::Compile);
-  FitFailure f = classifyCompileFailure(e.error);
+  FitVerdict f = fitVerdict(e.fit, e.error);
   EXPECT_TRUE(f.doesNotFit) << e.error;
   EXPECT_GE(f.chipsHint, 3u) << e.error;
 }

@@ -82,8 +82,8 @@ TEST(CompileStages, WorkIsCountedUpToEachStagesTotal) {
   // Emission counts every op of the program function: one per instruction
   // and one per constant buffer.
   EXPECT_EQ(work["emit"].back().second,
-            uint64_t(program->program.instructions_size() +
-                     program->program.constants_size()));
+            uint64_t(program->program().instructions_size() +
+                     program->program().constants_size()));
 }
 
 TEST(CompileStages, WithNumberFormats) {

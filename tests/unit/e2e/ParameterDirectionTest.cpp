@@ -221,12 +221,7 @@ std::optional<Timed> timeOn(const isa::ChipSpec &chip) {
     ADD_FAILURE() << "compile failed: " << diags;
     return std::nullopt;
   }
-  auto loaded = isa::VerifiedProgram::verify(std::move(*program), chip);
-  if (!loaded) {
-    ADD_FAILURE() << llvm::toString(loaded.takeError());
-    return std::nullopt;
-  }
-  auto result = sim::simulate(*loaded);
+  auto result = sim::simulate(*program);
   if (!result) {
     ADD_FAILURE() << llvm::toString(result.takeError());
     return std::nullopt;

@@ -239,6 +239,25 @@ TEST(ProgramFile, ChipTextMustMatchItsHash) {
               HasSubstr("does not match its hash"));
 }
 
+// A description edited after compiling (here: more SRAM claimed than the
+// program was compiled for) is one clear error, from the verifier as from
+// the file reader, not a parse error or a later check's.
+TEST(ProgramFile, VerifyChecksTheEmbeddedChipAgainstItsHash) {
+  auto chip = loadChipSpec("tsp-v1");
+  pb::Program p = tinyProgram();
+  std::string yaml = p.chip_yaml();
+  size_t at = yaml.find("bytes: ");
+  ASSERT_NE(at, std::string::npos);
+  yaml.insert(at + 7, "9");
+  p.set_chip_yaml(yaml);
+  EXPECT_EQ(errorOf(VerifiedProgram::verify(p, *chip)),
+            "chip description does not match its hash");
+  EXPECT_EQ(errorOf(parseProgram(serializeProgram(p), "f")),
+            "f: chip description does not match its hash");
+  p.set_chip_hash(hashText(yaml)); // the same text, hashed: verifies
+  EXPECT_EQ(errorOf(VerifiedProgram::verify(p, *chip)), "");
+}
+
 TEST(ProgramFile, VerifierNamesTheProblem) {
   auto chip = loadChipSpec("tsp-v1");
   pb::Program p = tinyProgram();

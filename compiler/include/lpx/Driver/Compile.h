@@ -10,7 +10,8 @@
 
 #include "lpx/Import/ONNXImporter.h"
 #include "lpx/Pipeline/Pipeline.h"
-#include "lpx/Transforms/StageWork.h"
+#include "lpx/Transforms/FitReport.h"
+#include "lpx/Support/StageWork.h"
 #include "lpx/isa/ChipSpec.h"
 #include "lpx/isa/Program.h"
 #include "mlir/IR/MLIRContext.h"
@@ -29,22 +30,25 @@ using CompileStageCallback =
 
 /// Imports `model`, attaches `chip` to the module and lowers it to IR level
 /// `stop`. `onWork` hears the work done so far in the stages that count it
-/// (StageWork.h).
+/// (StageWork.h). `fit`, if given, is cleared and, when a fit check fails,
+/// says what did not fit in typed values (FitReport.h) besides the
+/// diagnostic: callers decide on more chips from it, not from the text.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 compileToIR(mlir::MLIRContext &ctx, llvm::StringRef model,
             const ImportOptions &import, const CompileOptions &opts,
             const isa::ChipSpec &chip, StopAfter stop,
             const CompileStageCallback &onStage = nullptr,
-            const StageWorkSink &onWork = nullptr);
+            const StageWorkSink &onWork = nullptr, FitReport *fit = nullptr);
 
-/// Imports `model`, runs the whole pipeline for `chip` and emits the program
-/// (whose constant data lives in `ctx`: use it while `ctx` lives).
-mlir::FailureOr<isa::ProgramWithData>
+/// Imports `model`, runs the whole pipeline for `chip` and emits the program,
+/// verified (whose constant data lives in `ctx`: use it while `ctx` lives).
+mlir::FailureOr<isa::VerifiedProgram>
 compileToProgram(mlir::MLIRContext &ctx, llvm::StringRef model,
                  const ImportOptions &import, const CompileOptions &opts,
                  const isa::ChipSpec &chip,
                  const CompileStageCallback &onStage = nullptr,
-                 const StageWorkSink &onWork = nullptr);
+                 const StageWorkSink &onWork = nullptr,
+                 FitReport *fit = nullptr);
 
 } // namespace lpx
 

@@ -34,11 +34,13 @@ mlir::OperandRange instructionOperands(mlir::Operation *op);
 /// and its attributes.
 isa::Cost costOf(const isa::ChipSpec &chip, InstructionOpInterface op);
 
-/// Attaches the resolved chip description to `module` (lpx_part.chip),
-/// replacing any earlier one.
-void attachChip(mlir::ModuleOp module, const isa::ChipSpec &chip);
-/// The chip attached to `module`; emits an error on it when there is none or
-/// it does not parse.
+/// Attaches the parsed chip to `module` (lpx_part.chip, a #lpx_part.chip),
+/// replacing any earlier one; an error on a module already scheduled (its
+/// schedule is for the chip it has).
+mlir::LogicalResult attachChip(mlir::ModuleOp module,
+                               const isa::ChipSpec &chip);
+/// The chip attached to `module` (parsed when it was attached or read);
+/// emits an error on it when there is none.
 mlir::FailureOr<isa::ChipSpec> chipOf(mlir::ModuleOp module);
 
 } // namespace lpx

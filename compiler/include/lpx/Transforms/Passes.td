@@ -98,10 +98,11 @@ def AttachChip : Pass<"lpx-attach-chip", "mlir::ModuleOp"> {
   let summary = "Attach the resolved chip description to the module";
   let description = [{
     Loads the chip (a preset name or a description file; empty: the first
-    preset) once and stores its resolved description on the module as
-    `lpx_part.chip`. lpx-partition, lpx-schedule, lpx-allocate-sram and
+    preset) once and stores it, parsed, on the module as `lpx_part.chip`
+    (a #lpx_part.chip). lpx-partition, lpx-schedule, lpx-allocate-sram and
     program emission read the chip from there. The compiler driver attaches
-    an in-memory chip (e.g. one edited by `--set`) directly.
+    an in-memory chip (e.g. one edited by `--set`) directly. A module that
+    is already scheduled keeps its chip: attaching another is an error.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"\"",
@@ -173,8 +174,7 @@ def VerifyPartitioned : Pass<"lpx-verify-partitioned", "mlir::ModuleOp"> {
 def VerifyScheduled : Pass<"lpx-verify-scheduled", "mlir::ModuleOp"> {
   let summary = "Check the level-3 invariants";
   let description = [{
-    The level-2 invariants, and: the module records the chip it was
-    scheduled for (`lpx_sched.chip`); no `lpx_part.transfer` is left (every
+    The level-2 invariants, and: no `lpx_part.transfer` is left (every
     transfer became `lpx_sched.send` hops, which carry link, depart and
     arrive); every instruction and send has an `lpx_sched.slot`; every value
     (function arguments, constants, results) has an SRAM address

@@ -17,7 +17,7 @@
 
 #include "lpx/Dialect/Graph/IR/GraphDialect.h"
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
-#include "lpx/Target/Program/EmitProgram.h"
+#include "lpx/Dialect/Graph/IR/GraphNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -240,7 +240,7 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
       fileLoc, "main", st.builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
   for (unsigned i = 0; i < argNames.size(); ++i) {
-    func.setArgAttr(i, kInputNameAttr, st.builder.getStringAttr(argNames[i]));
+    func.setArgAttr(i, graph::kInputNameAttr, st.builder.getStringAttr(argNames[i]));
     st.values[argNames[i]] = body->getArgument(i);
   }
   for (const auto &t : g.initializer()) {
@@ -277,7 +277,7 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
   st.adoptBlobs(*module);
   func.setFunctionType(
       st.builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
-  func->setAttr(kOutputNamesAttr, st.builder.getArrayAttr(outNames));
+  func->setAttr(graph::kOutputNamesAttr, st.builder.getArrayAttr(outNames));
   return std::move(module);
 }
 

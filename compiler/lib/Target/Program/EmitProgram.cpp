@@ -1,12 +1,13 @@
 //===- EmitProgram.cpp - Level-3 IR to a program file ---------------------===//
 #include "lpx/Target/Program/EmitProgram.h"
 
+#include "lpx/Dialect/Graph/IR/GraphNames.h"
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
-#include "lpx/Transforms/StageWork.h"
+#include "lpx/Support/StageWork.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Program.h"
 #include "lpx/isa/Version.h"
@@ -66,7 +67,7 @@ public:
     Block &body = f.getBody().front();
     for (BlockArgument arg : body.getArguments()) {
       auto name = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                 kInputNameAttr);
+                                                 graph::kInputNameAttr);
       std::string n = name ? name.str()
                            : "arg" + std::to_string(arg.getArgNumber());
       auto addr = f.getArgAttrOfType<IntegerAttr>(
@@ -88,7 +89,7 @@ public:
     }
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     llvm::DenseMap<Value, std::string> outputNames;
-    auto names = f->getAttrOfType<ArrayAttr>(kOutputNamesAttr);
+    auto names = f->getAttrOfType<ArrayAttr>(graph::kOutputNamesAttr);
     for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
       std::string n = "output" + std::to_string(i);
       if (names && i < names.size())
@@ -216,7 +217,7 @@ private:
 
 } // namespace
 
-FailureOr<isa::ProgramWithData> lpx::emitProgram(ModuleOp module,
+FailureOr<isa::VerifiedProgram> lpx::emitProgram(ModuleOp module,
                                              StringRef sourceName) {
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
   if (funcs.size() != 1)
@@ -228,16 +229,19 @@ FailureOr<isa::ProgramWithData> lpx::emitProgram(ModuleOp module,
   FailureOr<isa::ChipSpec> spec = chipOf(module);
   if (failed(spec))
     return failure();
-  auto chip = module->getAttrOfType<StringAttr>(sched::SchedDialect::kChipAttr);
-  if (!chip || chip.getValue() != spec->name)
-    return module.emitError("module was not scheduled for chip '")
-           << spec->name << "'";
   auto program = Emitter(*spec).run(funcs.front(), sourceName, nodes.getInt());
-  if (succeeded(program))
-    if (auto mesh = module->getAttrOfType<DenseI64ArrayAttr>(
-            part::PartDialect::kPlacementAttr)) {
-      program->program.set_tp(uint32_t(mesh[0]));
-      program->program.set_pp(uint32_t(mesh[1]));
-    }
-  return program;
+  if (failed(program))
+    return failure();
+  if (auto mesh = module->getAttrOfType<DenseI64ArrayAttr>(
+          part::PartDialect::kPlacementAttr)) {
+    program->program.set_tp(uint32_t(mesh[0]));
+    program->program.set_pp(uint32_t(mesh[1]));
+  }
+  // Verified at birth: what leaves the compiler is what a file reader
+  // would accept, so no caller serialises it to check.
+  auto verified = isa::VerifiedProgram::verify(std::move(*program), *spec);
+  if (!verified)
+    return module.emitError("the emitted program does not verify: ")
+           << llvm::toString(verified.takeError());
+  return std::move(*verified);
 }

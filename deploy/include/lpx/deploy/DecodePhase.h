@@ -10,7 +10,7 @@
 #ifndef LPX_DEPLOY_DECODEPHASE_H
 #define LPX_DEPLOY_DECODEPHASE_H
 
-#include "lpx/deploy/FitFailure.h"
+#include "lpx/deploy/FitVerdict.h"
 #include "lpx/isa/Program.h"
 #include "lpx/models/Presets.h"
 #include "lpx/sim/Simulator.h"
@@ -71,11 +71,11 @@ using PhaseProgress =
     std::function<void(llvm::StringRef stage, unsigned index, unsigned count)>;
 
 /// Exports, compiles for `chips` chips and simulates one phase. A failure
-/// to compile is returned in `failure` (classifyCompileFailure), not as an
+/// to compile is returned in `failure` (fitVerdict), not as an
 /// error.
 llvm::Expected<std::optional<PhaseResult>>
 runPhase(const DecodeTarget &target, const PhaseShape &shape, unsigned chips,
-         FitFailure &failure, const PhaseProgress &progress = {});
+         FitVerdict &failure, const PhaseProgress &progress = {});
 
 /// Per-chip SRAM from a program's buffer table.
 std::vector<ChipSram> sramByChip(const isa::VerifiedProgram &prog);

@@ -47,7 +47,9 @@ struct CompileDiagnostic {
   std::optional<std::string> node;
 };
 
-enum class EvaluateStage { Compile, Verify, Simulate };
+/// Verification is part of the compile: the compiler returns only a
+/// program verified against the chip it compiled for.
+enum class EvaluateStage { Compile, Simulate };
 
 struct Evaluation {
   std::optional<isa::VerifiedProgram> program;
@@ -57,9 +59,12 @@ struct Evaluation {
   /// Set when a stage failed (what came before it is kept).
   std::optional<EvaluateStage> failedAt;
   /// Why: the first compile error's line ("cannot compile" without one),
-  /// or the verifier's or simulator's message.
+  /// or the simulator's message.
   std::string error;
   std::vector<CompileDiagnostic> diagnostics; // every compile error, in order
+  /// What did not fit, as the partitioner or the SRAM allocator found it
+  /// (lpx::FitFailure::None when the compile failed for another reason).
+  FitReport fit;
 
   bool ok() const { return !failedAt; }
 };

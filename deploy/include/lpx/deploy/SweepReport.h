@@ -13,8 +13,9 @@ namespace lpx::deploy {
 
 /// The outcome of compiling and simulating one point.
 struct PointResult {
-  /// ok | hazards | invalid-chip | compile-error | invalid-program |
-  /// sim-error | error
+  /// ok | hazards | invalid-chip | compile-error | sim-error | error
+  /// (the compiler verifies what it emits: a program that does not verify
+  /// is a compile-error)
   std::string status = "error";
   uint64_t cycles = 0;
   double seconds = 0;

@@ -32,6 +32,9 @@ uint64_t bytesRead(const ChipSpec &chip, const pb::Program &p,
 /// node, shapes consistent with byte sizes, buffers inside SRAM, opcode
 /// arities and attributes, instructions sorted by issue cycle.
 llvm::Error verifyProgram(const pb::Program &p, const ChipSpec &chip);
+/// The embedded chip description is the text its recorded hash was taken
+/// of (a description edited after compiling is a different chip).
+llvm::Error checkChipHash(const pb::Program &p);
 /// One entry of `data` per constant of `p` with the size the constant
 /// declares (none at all when every constant is shape-only).
 llvm::Error checkConstantData(const pb::Program &p, const ConstantData &data);
@@ -43,10 +46,11 @@ struct ProgramWithData {
   ConstantData data;
 };
 
-/// A program that passed verifyProgram for its chip. Only verify() (which
-/// the file readers call) makes one, and it cannot be changed afterwards, so
-/// the simulator, the runtime and the tools trust it without checking again.
-/// To try a modified program, edit a copy of program() and verify it.
+/// A program that passed checkChipHash, verifyProgram for its chip and
+/// checkConstantData. Only verify() (which the file readers and the
+/// compiler's emitter call) makes one, and it cannot be changed afterwards,
+/// so the simulator, the runtime and the tools trust it without checking
+/// again. To try a modified program, edit a copy of program() and verify it.
 class VerifiedProgram {
 public:
   static llvm::Expected<VerifiedProgram>
@@ -59,6 +63,11 @@ public:
   /// The data of program().constants(i) is data()[i].
   const ConstantData &data() const { return data_; }
   const ChipSpec &chip() const { return chip_; } // the one compiled for
+  /// Keeps `owner` (what the data views, such as the compiler's context)
+  /// alive as long as the program; what the program holds is unchanged.
+  void keepDataAlive(std::shared_ptr<const void> owner) {
+    data_.keepAlive(std::move(owner));
+  }
 
 private:
   VerifiedProgram(pb::Program program, ChipSpec chip, ConstantData data)
@@ -77,6 +86,10 @@ llvm::Error writeProgramFile(const pb::Program &p, const ConstantData &data,
 inline llvm::Error writeProgramFile(const ProgramWithData &p,
                                     llvm::StringRef path) {
   return writeProgramFile(p.program, p.data, path);
+}
+inline llvm::Error writeProgramFile(const VerifiedProgram &p,
+                                    llvm::StringRef path) {
+  return writeProgramFile(p.program(), p.data(), path);
 }
 /// Maps the file (or reads it): constant data is viewed where it lies, never
 /// copied.

@@ -8,16 +8,13 @@
 
 namespace lpx {
 
-/// Argument attribute naming a program input, and function attribute
-/// listing the output names, as the ONNX importer sets them.
-inline constexpr llvm::StringLiteral kInputNameAttr = "lpx_graph.name";
-inline constexpr llvm::StringLiteral kOutputNamesAttr = "lpx_graph.outputs";
-
 /// Writes the program of a scheduled and allocated module (IR level 3) for
-/// the chip attached to it. Fails, with a diagnostic on the offending op, on
-/// anything unscheduled. Constant data is viewed in the module's attributes
-/// where it can be: use the result while the module's context lives.
-mlir::FailureOr<isa::ProgramWithData> emitProgram(mlir::ModuleOp module,
+/// the chip attached to it, verified (isa::VerifiedProgram: a program that
+/// does not verify is a compiler error, reported on the module). Fails, with
+/// a diagnostic on the offending op, on anything unscheduled. Constant data
+/// is viewed in the module's attributes where it can be: use the result
+/// while the module's context lives (or keepDataAlive the context).
+mlir::FailureOr<isa::VerifiedProgram> emitProgram(mlir::ModuleOp module,
                                                   llvm::StringRef sourceName);
 
 } // namespace lpx

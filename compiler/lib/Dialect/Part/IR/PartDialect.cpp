@@ -4,17 +4,46 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace lpx::part;
 
 #include "lpx/Dialect/Part/IR/PartOpsDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "lpx/Dialect/Part/IR/PartAttrs.cpp.inc"
+
 void PartDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "lpx/Dialect/Part/IR/PartOps.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "lpx/Dialect/Part/IR/PartAttrs.cpp.inc"
+      >();
+}
+
+/// `#lpx_part.chip<"yaml">`: the description is parsed here, once.
+Attribute ChipAttr::parse(AsmParser &parser, Type) {
+  std::string text;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseString(&text) || parser.parseGreater())
+    return {};
+  auto spec = lpx::isa::parseChipSpec(text, PartDialect::kChipAttr);
+  if (!spec) {
+    parser.emitError(at) << llvm::toString(spec.takeError());
+    return {};
+  }
+  return ChipAttr::get(parser.getContext(), *spec);
+}
+
+void ChipAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printer.printString(lpx::isa::printChipSpec(getSpec()));
+  printer << '>';
 }
 
 LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
@@ -29,9 +58,9 @@ LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == kChipAttr) {
-    if (!llvm::isa<ModuleOp>(op) || !llvm::isa<StringAttr>(attr.getValue()))
+    if (!llvm::isa<ModuleOp>(op) || !llvm::isa<ChipAttr>(attr.getValue()))
       return op->emitError() << kChipAttr
-                             << " must be a string on the module";
+                             << " must be a #lpx_part.chip on the module";
     return success();
   }
   if (attr.getName() == kPlacementAttr) {

@@ -41,11 +41,6 @@ LogicalResult SchedDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << kAddrAttr << " must be a non-negative integer";
     return success();
   }
-  if (attr.getName() == kChipAttr) {
-    if (!llvm::isa<StringAttr>(attr.getValue()))
-      return op->emitError() << kChipAttr << " must be a string";
-    return success();
-  }
   return op->emitError() << "unknown attribute " << attr.getName();
 }
 

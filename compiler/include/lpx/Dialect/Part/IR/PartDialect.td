@@ -3,6 +3,7 @@
 #define LPX_PART_DIALECT_TD
 
 include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def Part_Dialect : Dialect {
@@ -14,9 +15,10 @@ def Part_Dialect : Dialect {
     whose SRAM holds its result and whose units compute it. A value used on
     another node reaches it only through `lpx_part.transfer`. The module
     carries `lpx_part.num_nodes`, and from `lpx-attach-chip` on (before
-    partitioning) `lpx_part.chip`: the resolved chip description (YAML
-    text) every later pass and the emitter read, so the chip is named once.
+    partitioning) `lpx_part.chip`: the parsed chip (`#lpx_part.chip`) every
+    later pass and the emitter read, so the chip is named and parsed once.
   }];
+  let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kNodeAttr = "lpx_part.node";
@@ -33,5 +35,21 @@ def Part_Dialect : Dialect {
 
 class Part_Op<string mnemonic, list<Trait> traits = []>
     : Op<Part_Dialect, mnemonic, traits>;
+
+def Part_ChipAttr : AttrDef<Part_Dialect, "Chip"> {
+  let mnemonic = "chip";
+  let summary = "The chip a module is compiled for, parsed";
+  let description = [{
+    An isa::ChipSpec, parsed once (when attached or when the IR is read) and
+    read by every pass and the emitter through `lpx::chipOf`. Printed and
+    read as its resolved description, the YAML text a program embeds:
+    `#lpx_part.chip<"---\nname: tsp-v1\n...">`. Its name is the chip's: a
+    scheduled module is scheduled for the chip it carries (a chip is not
+    attached to a module that is already scheduled).
+  }];
+  let parameters = (ins
+    AttrParameter<"::lpx::isa::ChipSpec", "the parsed chip description"> :$spec);
+  let hasCustomAssemblyFormat = 1;
+}
 
 #endif // LPX_PART_DIALECT_TD

@@ -23,7 +23,6 @@ def Sched_Dialect : Dialect {
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kSlotAttr = "lpx_sched.slot";
     static constexpr ::llvm::StringLiteral kAddrAttr = "lpx_sched.addr";
-    static constexpr ::llvm::StringLiteral kChipAttr = "lpx_sched.chip";
   }];
 }
 

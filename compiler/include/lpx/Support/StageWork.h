@@ -9,8 +9,8 @@
 // `lpx sweep` compiles on several threads at once (each without a sink).
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_TRANSFORMS_STAGEWORK_H
-#define LPX_TRANSFORMS_STAGEWORK_H
+#ifndef LPX_SUPPORT_STAGEWORK_H
+#define LPX_SUPPORT_STAGEWORK_H
 
 #include <cstdint>
 #include <functional>

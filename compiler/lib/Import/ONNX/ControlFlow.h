@@ -1,0 +1,34 @@
+//===- ControlFlow.h - If, Loop and Scan at compile time --------*- C++ -*-===//
+//
+// What ControlFlowImporters.cpp (If, and the ops it only reports) and
+// LoopScanImporters.cpp (the unrolled loops) share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_IMPORT_ONNX_CONTROLFLOW_H
+#define LPX_IMPORT_ONNX_CONTROLFLOW_H
+
+#include "OpImporters.h"
+
+#include <optional>
+#include <string>
+
+namespace lpx::onnximport {
+
+/// The value of a one-element integer or bool constant; none for anything
+/// else (absent, other types, more elements).
+std::optional<int64_t> scalarValue(const onnx::TensorProto *t);
+
+/// Imports `g`'s initializers and nodes in place (a taken If branch, one
+/// unrolled Loop or Scan iteration); unnamed nodes are called
+/// `prefix<Op>_<index>`. Fails when any node reported a problem.
+mlir::LogicalResult importSubgraph(NodeContext &n, const onnx::GraphProto &g,
+                                   const std::string &prefix);
+
+/// A Loop with a compile-time trip count and condition, unrolled.
+mlir::LogicalResult importLoop(NodeContext &n);
+/// A Scan (static sequence length), unrolled.
+mlir::LogicalResult importScan(NodeContext &n);
+
+} // namespace lpx::onnximport
+
+#endif
