@@ -3,6 +3,7 @@
 #include "lpx/isa/Bindings.h"
 #include "lpx/isa/StateLayout.h"
 #include "Dispatch.h"
+#include "Kernels.h"
 #include "Shape.h"
 #include <cstring>
 #include <unistd.h>
@@ -110,7 +111,32 @@ llvm::Expected<Machine> Machine::load(const isa::VerifiedProgram &prog) {
   for (int i = 0; i < p.buffers_size(); ++i)
     m.placeConstant(i);
   m.sharedConstants = constantsSharingMemory(p);
+  m.widenConstants();
   return m;
+}
+
+void Machine::widenConstants() {
+  // Only constants nothing else writes: their bytes are constData's for the
+  // whole run, so the copy stays their value.
+  const pb::Program &p = prog->program();
+  std::vector<bool> shared(size_t(p.buffers_size()), false);
+  for (int i : sharedConstants)
+    shared[size_t(i)] = true;
+  widened.assign(size_t(p.buffers_size()), {});
+  for (const pb::Instruction &inst : p.instructions()) {
+    const pb::Buffer &res = p.buffers(int(inst.result()));
+    for (uint32_t id : inst.operands()) {
+      const pb::Buffer &b = p.buffers(int(id));
+      if (b.kind() != pb::CONSTANT || shared[id] || !widened[id].empty() ||
+          !widensOperand(isa::opcodeOf(inst), isa::DType(b.dtype()),
+                         isa::DType(res.dtype())))
+        continue;
+      widened[id] = widenToFloat(
+          View{isa::DType(b.dtype()),
+               llvm::ArrayRef<int64_t>(b.shape().data(), b.shape_size()),
+               memory[b.node()].data() + b.addr()});
+    }
+  }
 }
 
 llvm::Expected<std::vector<HostTensor>>
@@ -148,7 +174,8 @@ Machine::run(const std::vector<HostTensor> &inputs) {
   }
 
   for (int i = 0; i < p.instructions_size(); ++i)
-    if (llvm::Error e = runInstruction(p, p.instructions(i), i, memory, scratch))
+    if (llvm::Error e = runInstruction(p, p.instructions(i), i, memory, scratch,
+                                       widened))
       return std::move(e);
 
   auto outs = isa::groupBindings(p, p.outputs());

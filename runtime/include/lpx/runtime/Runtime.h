@@ -19,7 +19,10 @@ namespace lpx::rt {
 /// A program placed in its nodes' memory, constants copied in once, so that
 /// repeated runs of one program (lpx run --repeat, benchmarks) do not copy
 /// the weights again. Constants whose bytes a non-constant buffer shares are
-/// copied again on every run. Other bytes keep what the previous run left
+/// copied again on every run. Constants in a reduced format (fp16, bf16, fp8,
+/// int8 weights) that a matrix kernel reads as float are also kept widened
+/// to float from load on (4 bytes per element more), so a run does not
+/// convert the weights again either. Other bytes keep what the previous run left
 /// there (a program reading a buffer before writing it would see them).
 /// State buffers (a decoder's resident KV cache) are zero after load and
 /// carry what each run writes into the next, until reset().
@@ -45,11 +48,13 @@ public:
 private:
   explicit Machine(const isa::VerifiedProgram &prog) : prog(&prog) {}
   void placeConstant(int buffer);
+  void widenConstants();
   const isa::VerifiedProgram *prog;
   std::vector<llvm::ArrayRef<char>> constData; // per buffer, empty if none
   std::vector<std::vector<uint8_t>> memory; // one byte array per node
   std::vector<int> sharedConstants;         // constant buffers to re-place
   std::vector<uint8_t> scratch;             // one instruction's result
+  std::vector<std::vector<float>> widened;  // per buffer; empty if not kept
 };
 
 /// Runs `prog` on `inputs`, which are matched to the program's input bindings
