@@ -6,6 +6,7 @@
 #include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Dialect/Sched/IR/SchedOps.h"
+#include "lpx/Transforms/NumberFormatAttrs.h"
 #include "lpx/Transforms/StageWork.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/isa/Program.h"
@@ -233,11 +234,18 @@ FailureOr<isa::ProgramWithData> lpx::emitProgram(ModuleOp module,
     return module.emitError("module was not scheduled for chip '")
            << spec->name << "'";
   auto program = Emitter(*spec).run(funcs.front(), sourceName, nodes.getInt());
-  if (succeeded(program))
-    if (auto mesh = module->getAttrOfType<DenseI64ArrayAttr>(
-            part::PartDialect::kPlacementAttr)) {
-      program->program.set_tp(uint32_t(mesh[0]));
-      program->program.set_pp(uint32_t(mesh[1]));
-    }
+  if (failed(program))
+    return program;
+  // The formats lpx-convert-types held values in, for lpx run's tolerances.
+  func::FuncOp f = funcs.front();
+  if (auto w = f->getAttrOfType<StringAttr>(kWeightsFormatAttr))
+    program->program.set_weights_format(w.str());
+  if (auto a = f->getAttrOfType<StringAttr>(kActivationsFormatAttr))
+    program->program.set_activations_format(a.str());
+  if (auto mesh = module->getAttrOfType<DenseI64ArrayAttr>(
+          part::PartDialect::kPlacementAttr)) {
+    program->program.set_tp(uint32_t(mesh[0]));
+    program->program.set_pp(uint32_t(mesh[1]));
+  }
   return program;
 }
