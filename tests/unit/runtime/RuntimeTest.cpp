@@ -190,7 +190,10 @@ TEST(Runtime, MachineRunsRepeatedlyAndRestoresOverwrittenConstants) {
 TEST(Runtime, WidenedConstantWeightsGiveTheValuesOfTheirBytes) {
   const std::vector<uint8_t> wBits = {0x38, 0xC0, 0x30, 0x3C, 0x48, 0x28};
   const std::vector<uint16_t> xBits = {0x3C00, 0x4000, 0x3800};
-  for (bool constantWeights : {true, false}) {
+  // Without room for the float copy (budget 0) the constant is converted
+  // on every run, with the same values.
+  for (auto [constantWeights, budget] :
+       {std::pair{true, UINT64_MAX}, {true, uint64_t(0)}, {false, UINT64_MAX}}) {
     ProgramBuilder b;
     uint32_t x = b.input("x", DType::F16, {1, 3});
     uint32_t w = constantWeights
@@ -200,7 +203,7 @@ TEST(Runtime, WidenedConstantWeightsGiveTheValuesOfTheirBytes) {
     b.inst(Opcode::MatMul, {x, w}, out);
     auto lp = b.load();
     ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
-    auto m = Machine::load(*lp);
+    auto m = Machine::load(*lp, budget);
     ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
     std::vector<HostTensor> in = {
         tensor<uint16_t>("x", DType::F16, {1, 3}, xBits)};
@@ -211,8 +214,8 @@ TEST(Runtime, WidenedConstantWeightsGiveTheValuesOfTheirBytes) {
       ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
       EXPECT_EQ(valuesOf<uint16_t>((*r)[0].data),
                 (std::vector<uint16_t>{0x4400, 0x3C80}))
-          << (constantWeights ? "constant" : "input") << " weights, run "
-          << run;
+          << (constantWeights ? "constant" : "input") << " weights, budget "
+          << budget << ", run " << run;
     }
   }
 }
