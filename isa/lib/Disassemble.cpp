@@ -45,6 +45,13 @@ void lpx::isa::disassemble(const VerifiedProgram &prog, llvm::raw_ostream &os) {
   if (p.tp())
     os << "placement: tensor-parallel groups of " << p.tp() << " x "
        << p.pp() << " pipeline stage(s)\n";
+  if (!p.weights_format().empty() || !p.activations_format().empty())
+    os << "formats: weights "
+       << (p.weights_format().empty() ? "the model's" : p.weights_format())
+       << ", activations "
+       << (p.activations_format().empty() ? "the model's"
+                                          : p.activations_format())
+       << "\n";
   os << "buffers:\n";
   for (int i = 0; i < p.buffers_size(); ++i) {
     const pb::Buffer &b = p.buffers(i);

@@ -1,5 +1,6 @@
 //===- Program.cpp - Reading, writing and verifying program files ---------===//
 #include "lpx/isa/Program.h"
+#include "lpx/isa/NumberFormats.h"
 #include "VerifyInstruction.h"
 #include "lpx/isa/Bindings.h"
 #include "lpx/isa/UnitOps.h"
@@ -153,6 +154,10 @@ llvm::Error lpx::isa::verifyProgram(const pb::Program &p,
       uint64_t(p.tp()) * p.pp() > uint64_t(nodes))
     return fail("placement tp %u x pp %u does not fit the program's %u nodes",
                 p.tp(), p.pp(), nodes);
+  if (!isRecordableFormat(p.weights_format(), /*weights=*/true) ||
+      !isRecordableFormat(p.activations_format(), /*weights=*/false))
+    return fail("unknown number format (weights '%s', activations '%s')",
+                p.weights_format().c_str(), p.activations_format().c_str());
   const int numBuffers = p.buffers_size();
   for (int i = 0; i < numBuffers; ++i) {
     const pb::Buffer &b = p.buffers(i);

@@ -1,6 +1,7 @@
 //===- Compare.cpp - Comparing tensors with tolerances --------------------===//
 #include "lpx/runtime/Compare.h"
 #include "ElementTypes.h"
+#include "lpx/isa/NumberFormats.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,6 +40,19 @@ Tolerance lpx::rt::defaultTolerance(DType t) {
     return {0, 0};
   }
   return {0, 0};
+}
+
+llvm::StringRef lpx::rt::toleranceFormat(llvm::StringRef weights,
+                                         llvm::StringRef activations) {
+  llvm::StringRef best;
+  double bestRtol = -1;
+  for (llvm::StringRef name : {weights, activations})
+    if (auto t = isa::floatFormatType(std::string_view(name.data(), name.size())))
+      if (defaultTolerance(*t).rtol > bestRtol) {
+        best = name;
+        bestRtol = defaultTolerance(*t).rtol;
+      }
+  return best;
 }
 
 static std::string indexStr(llvm::ArrayRef<int64_t> shape, int64_t linear) {

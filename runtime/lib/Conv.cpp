@@ -209,6 +209,9 @@ llvm::Expected<const T *> elementsAs(const View &v, std::vector<T> &copy,
   if (v.dtype == isa::DType::F32 && std::is_same_v<T, float> &&
       isAlignedFor<T>(v.data))
     return reinterpret_cast<const T *>(v.data);
+  if constexpr (std::is_same_v<T, float>)
+    if (v.widened) // a reduced-format constant, widened at load
+      return v.widened;
   if (v.dtype == isa::DType::F64 && std::is_same_v<T, double> &&
       isAlignedFor<T>(v.data))
     return reinterpret_cast<const T *>(v.data);

@@ -105,12 +105,16 @@ static llvm::Error dispatch(Opcode op, llvm::ArrayRef<View> in,
 llvm::Error lpx::rt::runInstruction(const pb::Program &p,
                                     const pb::Instruction &inst, size_t index,
                                     std::vector<NodeMemory> &memory,
-                                    std::vector<uint8_t> &scratch) {
+                                    std::vector<uint8_t> &scratch,
+                                    llvm::ArrayRef<std::vector<float>> widened) {
   Opcode op = isa::opcodeOf(inst);
   const NodeMemory &src = memory[inst.node()];
   llvm::SmallVector<View, 4> in;
-  for (uint32_t id : inst.operands())
+  for (uint32_t id : inst.operands()) {
     in.push_back(viewOf(p.buffers(id), src));
+    if (id < widened.size() && !widened[id].empty())
+      in.back().widened = widened[id].data();
+  }
   const pb::Buffer &res = p.buffers(inst.result());
   const bool inPlace = op == Opcode::StateWrite;
   scratch.assign(inPlace ? 0 : res.bytes(), 0);

@@ -27,6 +27,10 @@ struct View {
   isa::DType dtype;
   llvm::ArrayRef<int64_t> shape;
   const uint8_t *data;
+  /// The elements as float when the machine keeps them so (a constant in a
+  /// reduced format read by the matrix kernels, widened once at load: see
+  /// widensOperand); else null, and kernels convert `data` themselves.
+  const float *widened = nullptr;
   int64_t elements() const { return product(shape); }
 };
 
@@ -39,6 +43,14 @@ struct OutView {
 
 // MatMul.cpp
 llvm::Error matMul(const View &a, const View &b, const OutView &out);
+/// Whether `op` reads an operand of type `operand` as float when its result
+/// has type `result` (the matrix kernels on reduced formats, and int8
+/// weights of a float matmul), so that a constant operand is worth keeping
+/// widened (View::widened).
+bool widensOperand(isa::Opcode op, isa::DType operand, isa::DType result);
+/// The elements of `v` (a floating-point or int8 view) as float, converted
+/// as the matrix kernels convert them.
+std::vector<float> widenToFloat(const View &v);
 // Elementwise.cpp: Add, Sub, Mul, Div, Pow.
 llvm::Error binary(isa::Opcode op, const View &a, const View &b,
                    const OutView &out);

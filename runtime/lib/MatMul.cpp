@@ -80,23 +80,45 @@ template <typename C> static bool isAligned(const uint8_t *p) {
   return reinterpret_cast<uintptr_t>(p) % alignof(C) == 0;
 }
 
-/// Elements of a floating-point or int8 view as float.
-static llvm::Expected<std::vector<float>> loadAsFloat(const View &v) {
+std::vector<float> lpx::rt::widenToFloat(const View &v) {
   std::vector<float> out;
-  llvm::Error e = dispatchType(v.dtype, [&](auto E) -> llvm::Error {
+  llvm::consumeError(dispatchType(v.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);
     if constexpr (isFloatElem<Et> ||
                   std::is_same_v<typename Et::Storage, int8_t>) {
-      for (auto x : loadAll<Et>(v.data, v.elements()))
-        out.push_back(static_cast<float>(x));
-      return llvm::Error::success();
-    } else {
-      return fail("mixed-type matmul needs floating-point or int8 operands");
+      const int64_t n = v.elements();
+      out.resize(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = static_cast<float>(Et::load(v.data + i * Et::bytes));
     }
-  });
-  if (e)
-    return std::move(e);
+    return llvm::Error::success();
+  }));
   return out;
+}
+
+bool lpx::rt::widensOperand(isa::Opcode op, isa::DType operand,
+                            isa::DType result) {
+  auto reduced = [](isa::DType t) {
+    return isa::isFloat(t) && t != isa::DType::F32 && t != isa::DType::F64;
+  };
+  if (result == isa::DType::F64 || !isa::isFloat(result))
+    return false;
+  if (op == isa::Opcode::Conv)
+    return operand == result && reduced(operand);
+  return op == isa::Opcode::MatMul &&
+         (reduced(operand) || operand == isa::DType::I8);
+}
+
+/// Elements of a floating-point or int8 view as float: the machine's
+/// widened copy when it keeps one, else converted into `copy`.
+static llvm::Expected<const float *> floatsOf(const View &v,
+                                              std::vector<float> &copy) {
+  if (v.widened)
+    return v.widened;
+  if (!isa::isFloat(v.dtype) && v.dtype != isa::DType::I8)
+    return fail("mixed-type matmul needs floating-point or int8 operands");
+  copy = widenToFloat(v);
+  return copy.data();
 }
 
 llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
@@ -148,14 +170,15 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
   }
 
   if (mixed) {
-    auto va = loadAsFloat(a);
+    std::vector<float> ca, cb;
+    auto va = floatsOf(a, ca);
     if (!va)
       return va.takeError();
-    auto vb = loadAsFloat(b);
+    auto vb = floatsOf(b, cb);
     if (!vb)
       return vb.takeError();
     std::vector<float> vc(static_cast<size_t>(out.elements()));
-    batched(va->data(), vb->data(), vc.data());
+    batched(*va, *vb, vc.data());
     return dispatchType(out.dtype, [&](auto E) -> llvm::Error {
       using Et = decltype(E);
       if constexpr (isFloatElem<Et>) {
@@ -181,12 +204,19 @@ llvm::Error lpx::rt::matMul(const View &a, const View &b, const OutView &out) {
         return llvm::Error::success();
       }
     }
-    // Aligned copies: buffers sit at arbitrary byte addresses, and f16/bf16
-    // compute in float.
-    std::vector<C> va = loadAll<Et>(a.data, a.elements());
-    std::vector<C> vb = loadAll<Et>(b.data, b.elements());
+    // Aligned copies: buffers sit at arbitrary byte addresses, and f16,
+    // bf16 and fp8 compute in float (a constant's widened once at load).
+    auto operand = [&](const View &v, std::vector<C> &copy) -> const C * {
+      if constexpr (std::is_same_v<C, float>)
+        if (v.widened)
+          return v.widened;
+      copy = loadAll<Et>(v.data, v.elements());
+      return copy.data();
+    };
+    std::vector<C> ca, cb;
+    const C *va = operand(a, ca), *vb = operand(b, cb);
     std::vector<C> vc(static_cast<size_t>(out.elements()));
-    batched(va.data(), vb.data(), vc.data());
+    batched(va, vb, vc.data());
     for (size_t i = 0; i < vc.size(); ++i)
       Et::store(out.data + i * Et::bytes, vc[i]);
     return llvm::Error::success();

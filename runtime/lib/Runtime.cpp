@@ -3,6 +3,7 @@
 #include "lpx/isa/Bindings.h"
 #include "lpx/isa/StateLayout.h"
 #include "Dispatch.h"
+#include "Kernels.h"
 #include "Shape.h"
 #include <cstring>
 #include <unistd.h>
@@ -86,6 +87,12 @@ std::vector<int> constantsSharingMemory(const pb::Program &p) {
 } // namespace
 
 llvm::Expected<Machine> Machine::load(const isa::VerifiedProgram &prog) {
+  uint64_t physical = physicalMemoryBytes();
+  return load(prog, physical == UINT64_MAX ? physical : physical / 2);
+}
+
+llvm::Expected<Machine> Machine::load(const isa::VerifiedProgram &prog,
+                                      uint64_t widenBudget) {
   // Verified once when it was made: every buffer access below is in bounds.
   const pb::Program &p = prog.program();
   Machine m(prog);
@@ -110,7 +117,40 @@ llvm::Expected<Machine> Machine::load(const isa::VerifiedProgram &prog) {
   for (int i = 0; i < p.buffers_size(); ++i)
     m.placeConstant(i);
   m.sharedConstants = constantsSharingMemory(p);
+  m.widenConstants(widenBudget);
   return m;
+}
+
+void Machine::widenConstants(uint64_t budget) {
+  // Only constants nothing else writes: their bytes are constData's for the
+  // whole run, so the copy stays their value.
+  const pb::Program &p = prog->program();
+  std::vector<bool> shared(size_t(p.buffers_size()), false);
+  for (int i : sharedConstants)
+    shared[size_t(i)] = true;
+  widened.assign(size_t(p.buffers_size()), {});
+  uint64_t used = requiredMemoryBytes(p);
+  for (const pb::Instruction &inst : p.instructions()) {
+    const pb::Buffer &res = p.buffers(int(inst.result()));
+    for (uint32_t id : inst.operands()) {
+      const pb::Buffer &b = p.buffers(int(id));
+      if (b.kind() != pb::CONSTANT || shared[id] || !widened[id].empty() ||
+          !widensOperand(isa::opcodeOf(inst), isa::DType(b.dtype()),
+                         isa::DType(res.dtype())))
+        continue;
+      // A copy that would not fit is not made: that operand is converted
+      // on every run instead.
+      uint64_t bytes =
+          sizeof(float) * (b.bytes() / isa::dtypeBytes(isa::DType(b.dtype())));
+      if (used > budget || bytes > budget - used)
+        continue;
+      used += bytes;
+      widened[id] = widenToFloat(
+          View{isa::DType(b.dtype()),
+               llvm::ArrayRef<int64_t>(b.shape().data(), b.shape_size()),
+               memory[b.node()].data() + b.addr()});
+    }
+  }
 }
 
 llvm::Expected<std::vector<HostTensor>>
@@ -148,7 +188,8 @@ Machine::run(const std::vector<HostTensor> &inputs) {
   }
 
   for (int i = 0; i < p.instructions_size(); ++i)
-    if (llvm::Error e = runInstruction(p, p.instructions(i), i, memory, scratch))
+    if (llvm::Error e = runInstruction(p, p.instructions(i), i, memory, scratch,
+                                       widened))
       return std::move(e);
 
   auto outs = isa::groupBindings(p, p.outputs());

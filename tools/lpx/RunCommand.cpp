@@ -1,13 +1,14 @@
 //===- RunCommand.cpp - lpx run -------------------------------------------===//
 #include "Commands.h"
 
+#include "lpx/isa/NumberFormats.h"
 #include "lpx/isa/Program.h"
 #include "lpx/runtime/Compare.h"
 #include "lpx/runtime/Runtime.h"
 #include "lpx/runtime/TensorFile.h"
 
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,17 +66,36 @@ void printTimes(double load, std::vector<double> runs) {
                                 runs.front());
 }
 
-/// The element type whose tolerances a float output gets: that of the
-/// number format the program computed in (--tolerance-of), else its own.
+/// The number format whose tolerances float outputs get: --tolerance-of,
+/// else the coarser of the formats the program was compiled with; empty
+/// for each output's own type. `source` says which, for the printed line.
+std::string toleranceFormat(const RunArgs &args, const isa::pb::Program &p,
+                            std::string &source) {
+  if (!args.toleranceOf.empty()) {
+    source = "--tolerance-of";
+    return args.toleranceOf;
+  }
+  std::string f =
+      rt::toleranceFormat(p.weights_format(), p.activations_format()).str();
+  if (p.weights_format().empty() && p.activations_format().empty()) {
+    source = "the program keeps the model's formats";
+    return f;
+  }
+  auto name = [](const std::string &n) {
+    return n.empty() ? std::string("the model's") : n;
+  };
+  source = "the program's formats: weights " + name(p.weights_format()) +
+           ", activations " + name(p.activations_format());
+  return f;
+}
+
+/// The element type whose tolerances an output gets: that of `format` for a
+/// float output (fp32: its own type), else its own.
 isa::DType toleranceType(isa::DType output, llvm::StringRef format) {
-  if (format.empty() || !isa::isFloat(output))
+  auto t = isa::floatFormatType(std::string_view(format.data(), format.size()));
+  if (!t || *t == isa::DType::F32 || !isa::isFloat(output))
     return output;
-  return llvm::StringSwitch<isa::DType>(format)
-      .Case("fp16", isa::DType::F16)
-      .Case("bf16", isa::DType::BF16)
-      .Case("fp8e4m3", isa::DType::F8E4M3)
-      .Case("fp8e5m2", isa::DType::F8E5M2)
-      .Default(output);
+  return *t;
 }
 
 } // namespace
@@ -128,6 +148,23 @@ int lpx::cli::runRun(const RunArgs &args) {
   if (expected->empty())
     return kOk;
 
+  std::string source;
+  std::string format = toleranceFormat(args, prog->program(), source);
+  const char *given =
+      args.rtol >= 0 || args.atol >= 0 ? "; --rtol/--atol given" : "";
+  if (format.empty()) {
+    llvm::outs() << "tolerance: each output's own type (" << source << ")"
+                 << given << "\n";
+  } else {
+    rt::Tolerance t =
+        rt::defaultTolerance(toleranceType(isa::DType::F32, format));
+    llvm::outs() << "tolerance: " << format << " (rtol "
+                 << llvm::format("%.9g", args.rtol >= 0 ? args.rtol : t.rtol)
+                 << ", atol "
+                 << llvm::format("%.9g", args.atol >= 0 ? args.atol : t.atol)
+                 << ") for floating-point outputs, " << source << given
+                 << "\n";
+  }
   bool allOk = true;
   for (const rt::HostTensor &want : *expected) {
     const rt::HostTensor *got = nullptr;
@@ -138,7 +175,7 @@ int lpx::cli::runRun(const RunArgs &args) {
       return reportError(cmd, "expected output '" + want.name +
                                   "' is not an output of the program");
     rt::Tolerance tol =
-        rt::defaultTolerance(toleranceType(want.dtype, args.toleranceOf));
+        rt::defaultTolerance(toleranceType(want.dtype, format));
     if (args.rtol >= 0)
       tol.rtol = args.rtol;
     if (args.atol >= 0)

@@ -149,8 +149,9 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1u, 1000000u));
   r->add_option("--tolerance-of", run.toleranceOf,
                 "Compare floating-point outputs with the tolerances of this "
-                "number format (the program's --activations); integer and "
-                "bool outputs stay exact")
+                "number format (default: the coarser of the formats the "
+                "program was compiled with, --weights/--activations); "
+                "integer and bool outputs stay exact")
       ->check(CLI::IsMember({"fp32", "fp16", "bf16", "fp8e4m3", "fp8e5m2"}));
 
   InspectArgs inspect;

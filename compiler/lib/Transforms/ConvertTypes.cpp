@@ -2,6 +2,7 @@
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/ShapeOnly.h"
 #include "lpx/Dialect/Graph/IR/WeightBlobs.h"
+#include "lpx/Dialect/Graph/IR/GraphNames.h"
 #include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -251,6 +252,12 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
     }
     if (!act && !wgt && !int8Weights)
       return;
+    // The formats asked for travel to the program (its tolerances in lpx
+    // run), whatever this function has to convert.
+    if (!weights.empty())
+      f->setAttr(lpx::graph::kWeightsFormatAttr, StringAttr::get(ctx, weights));
+    if (!activations.empty())
+      f->setAttr(lpx::graph::kActivationsFormatAttr, StringAttr::get(ctx, activations));
     Block &body = f.getBody().front();
     OpBuilder b(ctx);
 

@@ -5,7 +5,9 @@
 // fp8 e4m3 (0.1 = 1.6 * 2^-4 -> mantissa 0.6 * 8 = 4.8 -> 5: 1.625 * 2^-4 =
 // 0.1015625; 448 is e4m3's largest value; 1 and -2 are exact); the bias,
 // used by an add, becomes fp16; the result is cast back to f32 at the exit.
+// The formats asked for are recorded on the function, for the program.
 // CHECK-LABEL: func.func @mlp
+// CHECK-SAME: attributes {lpx_graph.activations_format = "fp16", lpx_graph.weights_format = "fp8e4m3"}
 // CHECK-DAG:  lpx_graph.constant dense<{{\[\[}}1.015630e-01, 4.480000e+02], [1.000000e+00, -2.000000e+00]]> : tensor<2x2xf8E4M3FN>
 // CHECK-DAG:  lpx_graph.constant dense<[2.500000e-01, 1.000000e+00]> : tensor<2xf16>
 // CHECK:      %[[X:.*]] = lpx_graph.cast %arg0 : tensor<1x2xf32> to tensor<1x2xf16>

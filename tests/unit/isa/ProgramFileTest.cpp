@@ -63,6 +63,24 @@ TEST(ProgramFile, RoundTrip) {
   EXPECT_EQ(loaded->chip().name, "tsp-v1");
 }
 
+TEST(ProgramFile, NumberFormatsRoundTripAndUnknownOnesAreRejected) {
+  // Format 3.3: the formats the compile held values in.
+  pb::Program p = tinyProgram();
+  p.set_weights_format("int8");
+  p.set_activations_format("fp16");
+  EXPECT_EQ(check(p), "");
+  auto loaded = parseProgram(serializeProgram(p), "tiny");
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  EXPECT_EQ(loaded->program().weights_format(), "int8");
+  EXPECT_EQ(loaded->program().activations_format(), "fp16");
+  p.set_weights_format("fp12");
+  EXPECT_THAT(check(p), HasSubstr("unknown number format (weights 'fp12'"));
+  // int8 holds weights only.
+  p.set_weights_format("");
+  p.set_activations_format("int8");
+  EXPECT_THAT(check(p), HasSubstr("unknown number format"));
+}
+
 TEST(ProgramFile, RejectsWrongMagicTruncationAndNewerVersions) {
   std::string bytes = serializeProgram(tinyProgram());
   EXPECT_THAT(errorOf(parseProgram("ONNX" + bytes.substr(4), "f")),

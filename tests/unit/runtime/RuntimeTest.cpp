@@ -180,3 +180,42 @@ TEST(Runtime, MachineRunsRepeatedlyAndRestoresOverwrittenConstants) {
     EXPECT_EQ(valuesOf<float>((*r)[0].data), (std::vector<float>{1, 2}));
   }
 }
+
+// Reduced-format constants a matrix kernel reads as float are widened once
+// at load and used from there; the values are those of the bytes. fp16 x
+// [1, 2, 0.5] times fp8e4m3 w [[1, -2], [0.5, 1.5], [4, 0.25]] (patterns
+// 0x38 0xC0 / 0x30 0x3C / 0x48 0x28: bias 7, 3 mantissa bits) is
+// [1 + 1 + 2, -2 + 3 + 0.125] = [4, 1.125], fp16 0x4400 0x3C80, on every
+// run; the same weights given as an input (converted per run) agree.
+TEST(Runtime, WidenedConstantWeightsGiveTheValuesOfTheirBytes) {
+  const std::vector<uint8_t> wBits = {0x38, 0xC0, 0x30, 0x3C, 0x48, 0x28};
+  const std::vector<uint16_t> xBits = {0x3C00, 0x4000, 0x3800};
+  // Without room for the float copy (budget 0) the constant is converted
+  // on every run, with the same values.
+  for (auto [constantWeights, budget] :
+       {std::pair{true, UINT64_MAX}, {true, uint64_t(0)}, {false, UINT64_MAX}}) {
+    ProgramBuilder b;
+    uint32_t x = b.input("x", DType::F16, {1, 3});
+    uint32_t w = constantWeights
+                     ? b.constant<uint8_t>("w", DType::F8E4M3, {3, 2}, wBits)
+                     : b.input("w", DType::F8E4M3, {3, 2});
+    uint32_t out = b.output("out", DType::F16, {1, 2});
+    b.inst(Opcode::MatMul, {x, w}, out);
+    auto lp = b.load();
+    ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+    auto m = Machine::load(*lp, budget);
+    ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+    std::vector<HostTensor> in = {
+        tensor<uint16_t>("x", DType::F16, {1, 3}, xBits)};
+    if (!constantWeights)
+      in.push_back(tensor<uint8_t>("w", DType::F8E4M3, {3, 2}, wBits));
+    for (int run = 0; run < 2; ++run) {
+      auto r = m->run(in);
+      ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+      EXPECT_EQ(valuesOf<uint16_t>((*r)[0].data),
+                (std::vector<uint16_t>{0x4400, 0x3C80}))
+          << (constantWeights ? "constant" : "input") << " weights, budget "
+          << budget << ", run " << run;
+    }
+  }
+}

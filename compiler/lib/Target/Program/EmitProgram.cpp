@@ -232,6 +232,12 @@ FailureOr<isa::VerifiedProgram> lpx::emitProgram(ModuleOp module,
   auto program = Emitter(*spec).run(funcs.front(), sourceName, nodes.getInt());
   if (failed(program))
     return failure();
+  // The formats lpx-convert-types held values in, for lpx run's tolerances.
+  func::FuncOp f = funcs.front();
+  if (auto w = f->getAttrOfType<StringAttr>(graph::kWeightsFormatAttr))
+    program->program.set_weights_format(w.str());
+  if (auto a = f->getAttrOfType<StringAttr>(graph::kActivationsFormatAttr))
+    program->program.set_activations_format(a.str());
   if (auto mesh = module->getAttrOfType<DenseI64ArrayAttr>(
           part::PartDialect::kPlacementAttr)) {
     program->program.set_tp(uint32_t(mesh[0]));

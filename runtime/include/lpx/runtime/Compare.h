@@ -9,6 +9,7 @@
 #define LPX_RUNTIME_COMPARE_H
 
 #include "lpx/runtime/HostTensor.h"
+#include "llvm/ADT/StringRef.h"
 #include <string>
 
 namespace lpx::rt {
@@ -32,6 +33,13 @@ struct Tolerance {
 /// 1e-3 / atol 1e-7, reduced-precision formats from their epsilons, exact
 /// for integer and bool types.
 Tolerance defaultTolerance(isa::DType t);
+
+/// The format whose tolerances fit the outputs of a program compiled with
+/// these formats (Program.weights_format / activations_format): the name of
+/// the coarser float format of the two (the larger rtol), or empty when
+/// neither names one (the model's own formats; int8 weights name none).
+llvm::StringRef toleranceFormat(llvm::StringRef weights,
+                                llvm::StringRef activations);
 
 CompareResult compareTensors(const HostTensor &expected,
                              const HostTensor &actual, double rtol,

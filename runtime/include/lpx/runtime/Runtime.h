@@ -19,7 +19,12 @@ namespace lpx::rt {
 /// A program placed in its nodes' memory, constants copied in once, so that
 /// repeated runs of one program (lpx run --repeat, benchmarks) do not copy
 /// the weights again. Constants whose bytes a non-constant buffer shares are
-/// copied again on every run. Other bytes keep what the previous run left
+/// copied again on every run. Constants in a reduced format (fp16, bf16, fp8,
+/// int8 weights) that a matrix kernel reads as float are also kept widened
+/// to float from load on (4 bytes per element more), so a run does not
+/// convert the weights again either, as long as node memory and the copies
+/// stay within `widenBudget` bytes (by default half of this machine's
+/// memory); past it the kernels convert those operands on every run. Other bytes keep what the previous run left
 /// there (a program reading a buffer before writing it would see them).
 /// State buffers (a decoder's resident KV cache) are zero after load and
 /// carry what each run writes into the next, until reset().
@@ -29,6 +34,8 @@ public:
   /// Checks the program and places its constants; shape-only constants are
   /// an error.
   static llvm::Expected<Machine> load(const isa::VerifiedProgram &prog);
+  static llvm::Expected<Machine> load(const isa::VerifiedProgram &prog,
+                                      uint64_t widenBudget);
   /// As execute() below, on the placed program.
   llvm::Expected<std::vector<HostTensor>>
   run(const std::vector<HostTensor> &inputs);
@@ -45,11 +52,13 @@ public:
 private:
   explicit Machine(const isa::VerifiedProgram &prog) : prog(&prog) {}
   void placeConstant(int buffer);
+  void widenConstants(uint64_t budget);
   const isa::VerifiedProgram *prog;
   std::vector<llvm::ArrayRef<char>> constData; // per buffer, empty if none
   std::vector<std::vector<uint8_t>> memory; // one byte array per node
   std::vector<int> sharedConstants;         // constant buffers to re-place
   std::vector<uint8_t> scratch;             // one instruction's result
+  std::vector<std::vector<float>> widened;  // per buffer; empty if not kept
 };
 
 /// Runs `prog` on `inputs`, which are matched to the program's input bindings
