@@ -42,16 +42,38 @@ unsigned ModelCoverage::folded() const {
   return n;
 }
 
+/// Whether lpx compiles the op type at all (some uses may still fail).
+static bool knownOpType(const NodeCoverage &c) {
+  static const std::set<std::string> handled = [] {
+    std::vector<std::string> ops = supportedOnnxOps();
+    return std::set<std::string>(ops.begin(), ops.end());
+  }();
+  return c.domain.empty() && handled.count(c.opType);
+}
+
 std::vector<std::string> ModelCoverage::missingOpTypes() const {
   std::set<std::string> types;
   for (const NodeCoverage &c : nodes)
-    if (c.status == NodeStatus::Unsupported && !c.runTimeShape())
+    if (c.status == NodeStatus::Unsupported && !c.runTimeShape() &&
+        !knownOpType(c))
       types.insert((c.domain.empty() ? "" : c.domain + ".") + c.opType);
   return {types.begin(), types.end()};
 }
 
+std::vector<std::string> ModelCoverage::unsupportedUses() const {
+  std::vector<std::string> uses;
+  for (const NodeCoverage &c : nodes) {
+    std::string use = c.opType + " (" + c.reason + ")";
+    if (c.status == NodeStatus::Unsupported &&
+        (knownOpType(c) || c.runTimeShape()) && !llvm::is_contained(uses, use))
+      uses.push_back(use);
+  }
+  return uses;
+}
+
 bool ModelCoverage::portable() const {
-  return modelErrors.empty() && supported() == nodes.size();
+  return modelErrors.empty() && costError.empty() &&
+         supported() == nodes.size();
 }
 
 namespace {
@@ -101,6 +123,7 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
   }
   std::string lastError;
   std::optional<Evaluation> fit;
+  std::optional<Collected> blocking; // a compile error more chips won't cure
   auto trial = [&](unsigned nodes) -> llvm::Expected<ChipTrial> {
     EvaluateOptions opts;
     opts.import = import;
@@ -112,16 +135,34 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
       lastError = !diags.other.empty()    ? diags.other.front()
                   : !diags.byNode.empty() ? diags.byNode.begin()->second
                                           : "compilation failed";
-      // More chips help only a model whose weights do not fit.
-      return ChipTrial{fitVerdict(e.fit, lastError).doesNotFit
-                           ? ChipTrial::DoesNotFit
-                           : ChipTrial::Fails};
+      // More chips help only a model whose resident data do not fit.
+      if (fitVerdict(e.fit, lastError).doesNotFit)
+        return ChipTrial{ChipTrial::DoesNotFit};
+      blocking = std::move(diags);
+      return ChipTrial{ChipTrial::Fails};
     }
     fit.emplace(std::move(e));
     return ChipTrial{ChipTrial::Fits};
   };
   ChipSearchResult search =
       llvm::cantFail(findFewestChips(doublingPolicy(*chip), trial));
+  if (blocking) {
+    // More chips will not help: the compile's error blocks the model, on
+    // the node it names.
+    if (blocking->other.empty() && !blocking->byNode.empty()) {
+      const auto &[name, why] = *blocking->byNode.begin();
+      for (NodeCoverage &n : cov.nodes)
+        if (n.importName == name) {
+          n.status = NodeStatus::Unsupported;
+          n.reason = why;
+          return;
+        }
+      cov.modelErrors.push_back("node '" + name + "': " + why);
+    } else {
+      cov.modelErrors.push_back(lastError);
+    }
+    return;
+  }
   if (!fit) {
     cov.costError = lastError.empty() ? "no chip count holds the model"
                                       : lastError;
@@ -147,7 +188,7 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
   for (const auto &inst : program.instructions())
     executed.insert(inst.origin());
   for (NodeCoverage &n : cov.nodes)
-    if (n.status == NodeStatus::Supported && !executed.count(n.name))
+    if (n.status == NodeStatus::Supported && !executed.count(n.importName))
       n.status = NodeStatus::Folded;
 }
 
@@ -526,6 +567,50 @@ llvm::Error checkModel(const onnx::ModelProto &model, const std::string &path) {
   return llvm::Error::success();
 }
 
+/// Lists the nodes of `g`, subgraphs included (listed as
+/// `If_3/then/LSTM_7`), with the status the importer's diagnostics give
+/// them. `prefix` is the listed path, `importPrefix` the importer's prefix
+/// for unnamed nodes (ControlFlowImporters.cpp: `If_3/then_branch/`, a
+/// Loop's or Scan's first iteration `Loop_1/iter0/`, where named nodes are
+/// renamed too).
+void listNodes(ModelCoverage &cov, const onnx::GraphProto &g,
+               const std::string &prefix, const std::string &importPrefix,
+               std::map<std::string, int> &opsets, const Collected &diags,
+               std::set<std::string> &matched, bool renamed = false) {
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto &n = g.node(i);
+    NodeCoverage c;
+    c.name = prefix + nodeName(n, i);
+    c.importName = n.name().empty() || renamed ? importPrefix + nodeName(n, i)
+                                               : n.name();
+    c.opType = n.op_type();
+    c.domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    int opset = opsets.count(c.domain) ? opsets[c.domain] : 0;
+    if (const onnx::OpSchema *s = onnx::OpSchemaRegistry::Schema(
+            c.opType, opset, c.domain))
+      c.opsetVersion = s->since_version();
+    auto it = diags.byNode.find(c.importName);
+    if (it != diags.byNode.end()) {
+      c.status = NodeStatus::Unsupported;
+      c.reason = it->second;
+      matched.insert(it->first);
+    }
+    cov.nodes.push_back(c);
+    for (const auto &a : n.attribute()) {
+      if (!a.has_g())
+        continue;
+      llvm::StringRef attr = a.name();
+      std::string shortName = attr.ends_with("_branch")
+                                  ? attr.drop_back(7).str()
+                                  : attr.str();
+      bool loop = n.op_type() == "Loop" || n.op_type() == "Scan";
+      listNodes(cov, a.g(), c.name + "/" + shortName + "/",
+                c.importName + (loop ? "/iter0/" : "/" + attr.str() + "/"),
+                opsets, diags, matched, renamed || loop);
+    }
+  }
+}
+
 } // namespace
 
 llvm::Expected<ModelCoverage>
@@ -572,25 +657,21 @@ lpx::deploy::analyzeModel(const std::string &path, const ImportOptions &import,
         ctx.get(), [&](mlir::Diagnostic &d) { return collect(diags, d); });
     (void)importOnnxFile(*ctx, path, import);
   }
-  const auto &graph = model.graph();
-  for (int i = 0; i < graph.node_size(); ++i) {
-    const onnx::NodeProto &n = graph.node(i);
-    NodeCoverage c;
-    c.name = nodeName(n, i);
-    c.opType = n.op_type();
-    c.domain = n.domain() == "ai.onnx" ? "" : n.domain();
-    int opset = opsets.count(c.domain) ? opsets[c.domain] : 0;
-    if (const onnx::OpSchema *s = onnx::OpSchemaRegistry::Schema(
-            c.opType, opset, c.domain))
-      c.opsetVersion = s->since_version();
-    auto it = diags.byNode.find(c.name);
-    if (it != diags.byNode.end()) {
-      c.status = NodeStatus::Unsupported;
-      c.reason = it->second;
-    }
-    cov.nodes.push_back(c);
-  }
+  // An option that names no input, or does not fit it, is a usage error
+  // (exit 2), as in `lpx compile`, not a verdict on the model.
+  for (const std::string &e : diags.other)
+    if (llvm::StringRef(e).starts_with("--input-shape") ||
+        llvm::StringRef(e).starts_with("--const-input"))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: %s", path.c_str(), e.c_str());
+  std::set<std::string> matched;
+  listNodes(cov, model.graph(), "", "", opsets, diags, matched);
   cov.modelErrors = diags.other;
+  // A node the importer named that is not listed (it should be): its
+  // problem still blocks the model.
+  for (const auto &[name, why] : diags.byNode)
+    if (!matched.count(name))
+      cov.modelErrors.push_back("node '" + name + "': " + why);
   if (cov.portable())
     estimateCost(cov, path, import, chip);
   return cov;

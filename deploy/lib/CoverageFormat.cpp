@@ -4,6 +4,7 @@
 
 #include "lpx/isa/Program.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -26,6 +27,20 @@ std::string summary(const ModelCoverage &m) {
   return llvm::formatv("{0}/{1} nodes supported, {2} op types missing",
                        m.supported(), m.nodes.size(), m.missingOpTypes().size())
       .str();
+}
+
+/// "missing: none; unsupported uses: Conv (...)": op types lpx lacks apart
+/// from supported ones used in a way it does not compile; "" when neither.
+std::string blocking(const ModelCoverage &m) {
+  std::vector<std::string> missing = m.missingOpTypes(),
+                           uses = m.unsupportedUses();
+  if (missing.empty() && uses.empty())
+    return "";
+  std::string s = "missing: " + (missing.empty() ? std::string("none")
+                                                 : llvm::join(missing, " "));
+  if (!uses.empty())
+    s += "; unsupported uses: " + llvm::join(uses, ", ");
+  return s;
 }
 
 std::string verdict(const ModelCoverage &m) {
@@ -59,12 +74,8 @@ void writeText(const ModelCoverage &m, llvm::raw_ostream &os) {
   for (const std::string &e : m.modelErrors)
     os << "  model: " << e << "\n";
   os << "  " << summary(m) << "\n";
-  if (!m.missingOpTypes().empty()) {
-    os << "  missing:";
-    for (const std::string &t : m.missingOpTypes())
-      os << " " << t;
-    os << "\n";
-  }
+  if (std::string b = blocking(m); !b.empty())
+    os << "  " << b << "\n";
   std::string runTime;
   for (const NodeCoverage &n : m.nodes)
     if (n.status == NodeStatus::Unsupported && n.runTimeShape())
@@ -80,6 +91,8 @@ void writeText(const ModelCoverage &m, llvm::raw_ostream &os) {
 void writeMarkdown(const ModelCoverage &m, llvm::raw_ostream &os) {
   os << "## " << llvm::sys::path::filename(m.model) << " (opset " << m.opset
      << ")\n\n**" << verdict(m) << "**: " << summary(m) << "\n\n";
+  if (std::string b = blocking(m); !b.empty())
+    os << b << "\n\n";
   if (std::string c = costLine(m); !c.empty())
     os << c << "\n\n";
   os << "| node | op | status | reason |\n|---|---|---|---|\n";
@@ -118,6 +131,7 @@ llvm::json::Value toJson(const ModelCoverage &m) {
                        {"folded", m.folded()},
                        {"total", int64_t(m.nodes.size())},
                        {"missing_op_types", jsonTexts(m.missingOpTypes())},
+                       {"unsupported_uses", jsonTexts(m.unsupportedUses())},
                        {"model_errors", jsonTexts(m.modelErrors)},
                        {"portable", m.portable()}};
   if (m.cost)

@@ -114,6 +114,10 @@ DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
                                       const DecodePlan &plan) {
   DecodeMetrics m;
   m.model = t.preset ? t.preset->name : t.modelFile;
+  m.weights = t.weights;
+  m.activations = t.activations;
+  m.weightsFromChip = t.weightsFromChip;
+  m.activationsFromChip = t.activationsFromChip;
   m.chipName = t.chip.name;
   m.clockMHz = t.chip.clockMHz;
   m.chips = plan.chips;
@@ -176,6 +180,13 @@ void lpx::deploy::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os)
                               .str());
   os << formatv(", context {0}, prompt {1}, batch {2}\n", m.context, m.prompt,
                 m.batch);
+  auto format = [](const std::string &f, bool fromChip) {
+    return f.empty() ? std::string("the model's own")
+                     : f + (fromChip ? " (the chip's)" : "");
+  };
+  os << "  formats: weights " << format(m.weights, m.weightsFromChip)
+     << ", activations " << format(m.activations, m.activationsFromChip)
+     << "\n";
   os << (m.tp ? formatv("  placement: tp {0} x pp {1}{2}\n", m.tp, m.pp,
                         m.placementAsked ? " (asked for)"
                         : m.trials.size() > 1
@@ -282,6 +293,14 @@ llvm::json::Object lpx::deploy::decodeJson(const DecodeMetrics &m) {
       {"context", m.context},
       {"prompt", m.prompt},
       {"batch", m.batch},
+      {"weights", m.weights.empty() ? llvm::json::Value(nullptr)
+                                    : llvm::json::Value(m.weights)},
+      {"activations", m.activations.empty()
+                          ? llvm::json::Value(nullptr)
+                          : llvm::json::Value(m.activations)},
+      {"formats_from_chip",
+       llvm::json::Object{{"weights", m.weightsFromChip},
+                          {"activations", m.activationsFromChip}}},
       {"ttft_us", orNull(m.hasPrefill, m.ttftUs())},
       {"ttft_compute_us", orNull(m.hasPrefill, m.ttftComputeUs)},
       {"ttft_host_io_us", orNull(m.hasPrefill, m.ttftHostUs)},

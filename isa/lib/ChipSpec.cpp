@@ -286,6 +286,26 @@ template <> struct MappingTraits<HostSpec> {
   }
 };
 
+template <> struct MappingTraits<FormatsSpec> {
+  static void mapping(IO &io, FormatsSpec &s) {
+    io.mapRequired("weights", s.weights);
+    io.mapRequired("activations", s.activations);
+  }
+  static std::string validate(IO &, FormatsSpec &s) {
+    auto isFloat = [](llvm::StringRef f) {
+      return f == "fp32" || f == "fp16" || f == "bf16" || f == "fp8e4m3" ||
+             f == "fp8e5m2";
+    };
+    if (!isFloat(s.weights) && s.weights != "int8")
+      return "formats.weights '" + s.weights +
+             "' is not a format (fp32, fp16, bf16, fp8e4m3, fp8e5m2, int8)";
+    if (!isFloat(s.activations))
+      return "formats.activations '" + s.activations +
+             "' is not a format (fp32, fp16, bf16, fp8e4m3, fp8e5m2)";
+    return "";
+  }
+};
+
 template <> struct MappingTraits<ChipSpec> {
   static void mapping(IO &io, ChipSpec &s) {
     io.mapRequired("name", s.name);
@@ -301,6 +321,7 @@ template <> struct MappingTraits<ChipSpec> {
     io.mapRequired("link", s.link);
     io.mapRequired("topology", s.topology);
     io.mapRequired("host", s.host);
+    io.mapOptional("formats", s.formats);
   }
   static std::string validate(IO &, ChipSpec &s) {
     if (!(s.clockMHz > 0)) return "clock_mhz must be positive";

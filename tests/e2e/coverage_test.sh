@@ -248,6 +248,48 @@ fi
 "$lpx" coverage "$tmp/bad/sub/ext_inside.onnx" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "external data inside the folder is fine (exit 0)" "[ $rc -eq 0 ] && grep -q 'verdict: portable' '$tmp/out'"
 
+# Never more optimistic than compile (issue 21, point 3). An If with a
+# constant condition whose then-branch LSTM reads an input of the wrong rank
+# for the pinned shape; a Conv whose window is larger than its input.
+/usr/bin/python3 - "$tmp/iflstm.onnx" "$tmp/bigwindow.onnx" <<'PY'
+import sys
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+F = TensorProto.FLOAT
+W = numpy_helper.from_array(np.ones((1, 16, 3), np.float32), "W")
+R = numpy_helper.from_array(np.ones((1, 16, 4), np.float32), "R")
+then = helper.make_graph([helper.make_node("LSTM", ["x", "W", "R"], ["", "yh"], name="LSTM_7", hidden_size=4)],
+                         "then", [], [helper.make_tensor_value_info("yh", F, None)])
+els = helper.make_graph([helper.make_node("Relu", ["x"], ["z"], name="Relu_9")], "else", [],
+                        [helper.make_tensor_value_info("z", F, None)])
+g = helper.make_graph([
+    helper.make_node("Constant", [], ["c"], name="Const_0", value=numpy_helper.from_array(np.array(True), "c")),
+    helper.make_node("Relu", ["x0"], ["x"], name="Relu_1"),
+    helper.make_node("If", ["c"], ["out"], name="If_3", then_branch=then, else_branch=els)],
+    "g", [helper.make_tensor_value_info("x0", F, ["s", "b"])],
+    [helper.make_tensor_value_info("out", F, ["a", "b", "c"])], [W, R])
+open(sys.argv[1], "wb").write(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+wc = numpy_helper.from_array(np.ones((1, 1, 5, 5), np.float32), "wc")
+g = helper.make_graph([helper.make_node("Conv", ["x", "wc"], ["y"], name="Conv_0")], "g",
+    [helper.make_tensor_value_info("x", F, [1, 1, 3, 3])],
+    [helper.make_tensor_value_info("y", F, [1, 1, "h", "w"])], [wc])
+open(sys.argv[2], "wb").write(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString())
+PY
+[ $? -eq 0 ] || die "cannot generate the test models"
+"$lpx" compile "$tmp/iflstm.onnx" --input-shape x0=2x3 -o "$tmp/if.lpxb" >/dev/null 2>"$tmp/if.err"; crc=$?
+"$lpx" coverage "$tmp/iflstm.onnx" --input-shape x0=2x3 >"$tmp/if.txt"; rc=$?
+check "If branch: compile exits 2, coverage says not portable (exit 1)"   "[ $crc -eq 2 ] && [ $rc -eq 1 ] && grep -q 'verdict: not portable' '$tmp/if.txt'"
+check "If branch: subgraph nodes listed with their path, the LSTM blocking"   "grep -q '^  If_3/then/LSTM_7 *LSTM-7 *unsupported  X, W and R must be 3-D' '$tmp/if.txt' && grep -q '^  If_3/else/Relu_9 ' '$tmp/if.txt'"
+"$lpx" coverage "$tmp/iflstm.onnx" --input-shape x0=2x3 --format json >"$tmp/if.json"
+check "If branch: JSON portable false" \
+  "/usr/bin/python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))[0]; sys.exit(m[\"portable\"] is not False)' '$tmp/if.json'"
+check "compile prints one line for the branch's failure (no follow-on)" "[ \$(wc -l <'$tmp/if.err') -eq 1 ]"
+"$lpx" coverage "$tmp/bigwindow.onnx" >"$tmp/bw.txt"; rc=$?
+check "a supported op with an unsupported shape is not a missing op"   "[ $rc -eq 1 ] && grep -q '0/1 nodes supported, 0 op types missing' '$tmp/bw.txt' &&
+   grep -q 'missing: none; unsupported uses: Conv (the window does not fit spatial dim 0)' '$tmp/bw.txt'"
+"$lpx" coverage "$tmp/bigwindow.onnx" --input-shape nosuch=1x3 >/dev/null 2>"$tmp/opt.err"; rc=$?
+check "an option naming no input exits 2 with one line, as compile does"   "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/opt.err') -eq 1 ] && grep -q \"not a graph input of the model\" '$tmp/opt.err'"
+
 "$lpx" coverage --ops --format md --expectations "$root/tests/nodetests/expectations.txt" >"$tmp/ops.md" ||
   die "coverage --ops: exit $?"
 check "the operator table lists the registry's operators" \

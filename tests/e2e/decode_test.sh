@@ -31,7 +31,8 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 keys = ["chips", "tp", "pp", "context", "prompt", "batch", "ttft_us", "tpot_us",
         "tokens_per_second_per_user", "tokens_per_second", "bottleneck",
-        "sram_bytes_per_chip", "physical_bound_us", "efficiency"]
+        "sram_bytes_per_chip", "physical_bound_us", "efficiency",
+        "weights", "activations", "formats_from_chip", "defaults"]
 missing = [k for k in keys if k not in r]
 assert not missing, missing
 assert set(r["sram_bytes_per_chip"]) >= {"weights", "kv_cache", "activations"}
@@ -42,9 +43,13 @@ assert abs(r["tokens_per_second_per_user"] * r["tpot_us"] - 1e6) < 1e-3
 # The physical bound is a floor of the simulated step.
 assert 0 < r["physical_bound_us"] <= r["tpot_compute_us"]
 assert 0 < r["efficiency"] <= 1
-# The tiny model's 2 layers of weights are all there: 4 * (q, k, v, o,
-# gate, up, down) as fp32 at least.
-assert r["sram_bytes_per_chip"]["weights"] > 2 * 4 * 64 * (64 + 32 + 32 + 64 + 3 * 128)
+# No --weights / --activations: lpx3's deployment formats (isa/chips/lpx3.yaml).
+assert (r["weights"], r["activations"]) == ("fp8e4m3", "fp16"), r
+assert r["formats_from_chip"] == {"weights": True, "activations": True}
+assert r["defaults"] == ["batch 1"], r["defaults"]
+# The tiny model's 2 layers of weights are all there: (q, k, v, o, gate,
+# up, down) as fp8 at least.
+assert r["sram_bytes_per_chip"]["weights"] > 2 * 64 * (64 + 32 + 32 + 64 + 3 * 128)
 PY
   then ok "stable JSON keys and their relations"; else fail "stable JSON keys"; fi
 fi
@@ -103,21 +108,50 @@ if decode pp1 "${staged[@]}" --chips 1 --pp 1 && decode pp2 "${staged[@]}" --chi
     '[ "$f1" = 1 ] && [ "$f2" -gt 1 ] && [ "$f2" -le 2 ] && [ "$f4" -gt "$f2" ] && [ "$f4" -le 4 ]'
 fi
 
+# Deployment defaults from the chip (issue 21, point 8): without
+# --weights/--activations the chip's formats (lpx3 fp8e4m3/fp16, tsp-v1
+# int8/fp16, isa/chips/*.yaml), said in the report; without --context and
+# --prompt the preset's context up to 4096 (tiny-llama: 256) and a prompt of
+# 128, said too. `lpx compile` keeps the model's own formats.
+# json_is NAME EXPR: a Python expression over the report r of $tmp/NAME.json.
+json_is() { $python -c "import json,sys; r = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$tmp/$1.json"; }
+if decode dflt --model tiny-llama --chip lpx3; then
+  check "no shape options: context 256, prompt 128, batch 1, stated" \
+    "json_is dflt '(r[\"context\"], r[\"prompt\"], r[\"batch\"]) == (256, 128, 1) and r[\"defaults\"] == [\"context 256 (the preset\x27s, up to 4096)\", \"prompt 128\", \"batch 1\"]'"
+  check "lpx3's formats by default" "json_is dflt '(r[\"weights\"], r[\"activations\"]) == (\"fp8e4m3\", \"fp16\")'"
+fi
+if decode tspfmt --model tiny-llama --chip tsp-v1 --prompt 16 --context 64 &&
+   decode fp32w --model tiny-llama --chip tsp-v1 --prompt 16 --context 64 --weights fp32; then
+  check "tsp-v1's formats by default" "json_is tspfmt '(r[\"weights\"], r[\"activations\"]) == (\"int8\", \"fp16\")'"
+  check "--weights overrides the chip's, the activations stay the chip's" \
+    "json_is fp32w '(r[\"weights\"], r[\"activations\"]) == (\"fp32\", \"fp16\") and r[\"formats_from_chip\"] == {\"weights\": False, \"activations\": True}'"
+fi
+"$lpx" decode --model tiny-llama --chip lpx3 --prompt 16 --context 64 >"$tmp/text.txt" 2>"$tmp/stderr"
+check "the text report says the formats" \
+  "grep -q '^  formats: weights fp8e4m3 (the chip.s), activations fp16 (the chip.s)\$' '$tmp/text.txt'"
+"$lpx" models export tiny-llama --layers 1 -o "$tmp/tl1.onnx" >/dev/null &&
+  "$lpx" compile "$tmp/tl1.onnx" --chip lpx3 -o "$tmp/tl1.lpxb" >/dev/null 2>&1 &&
+  "$lpx" inspect "$tmp/tl1.lpxb" >"$tmp/tl1.txt"
+check "compile keeps the model's formats (fp32 weights on lpx3)" \
+  "grep -qE 'const +[0-9x]+xf32 ' '$tmp/tl1.txt' && ! grep -qE 'const +[0-9x]+xf8' '$tmp/tl1.txt'"
+
 # Chips found by compiling: with 400 KiB of SRAM one chip cannot hold the
-# 0.43 MB of weights, so the answer is a whole group of lpx3 (8 chips).
-small=(--model tiny-llama --chip lpx3 --set sram.bytes=400KiB --prompt 4 --context 16)
+# 0.43 MB of fp32 weights, so the answer is a whole group of lpx3 (8 chips).
+small=(--model tiny-llama --chip lpx3 --set sram.bytes=400KiB --prompt 4 --context 16
+       --weights fp32 --activations fp32)
 if decode search "${small[@]}"; then
   n=$(field search chips)
   check "the fewest whole groups that compile ($n chips)" '[ "$n" = 8 ]'
   # The compiler's placement is tried first: tiny-llama's 2 KV heads cap
   # the tensor-parallel group at 2, so 8 chips are 2 x 4 stages; then the
-  # narrower width, 1 x 8. The placement reported is the faster decode
+  # narrower width, 1 x 8 asked, which the model's layers fill as 1 x 5 (no
+  # stage without layers). The placement reported is the faster decode
   # step of the two, and the step timed is that one's.
   if $python - "$tmp/search.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 tried = r["placements_tried"]
-assert [(t["tp"], t["pp"]) for t in tried] == [(2, 4), (1, 8)], tried
+assert [(t["tp"], t["pp"]) for t in tried] == [(2, 4), (1, 5)], tried
 best = min(tried, key=lambda t: t["step_us"])
 assert (r["tp"], r["pp"]) == (best["tp"], best["pp"]), (r["tp"], r["pp"], tried)
 assert abs(r["tpot_compute_us"] - best["step_us"]) < 1e-9
@@ -162,9 +196,12 @@ check "--run --tp 1 --pp 8 generates what 1 chip does ($staged)" '[ -n "$one" ] 
 # No count holds one MLP block (49 KB per chip) in 8 KiB chips: the search
 # ends at the topology's largest count (lpx3: 4,096), not past it.
 expect_error "no count fits" "does not fit on 4096 chips: .*no count of stages" -- "${small[@]}" --set sram.bytes=8KiB
+sed 's/^  weights: fp8e4m3 .*/  weights: fp7/' "$root/isa/chips/lpx3.yaml" >"$tmp/fp7chip.yaml"
+expect_error "a chip's unknown format" "formats.weights 'fp7' is not a format" -- \
+  --model tiny-llama --chip "$tmp/fp7chip.yaml" --prompt 4 --context 16
 
 # The sweep writes a CSV row per context and an SVG.
-if "$lpx" decode --model tiny-gpt2 --chip tsp-v1 --context-sweep 32,64,128 \
+if "$lpx" decode --model tiny-gpt2 --chip tsp-v1 --context-sweep 32,64,128 --weights fp32 --activations fp32 \
      -o "$tmp/sweep.csv" >/dev/null 2>"$tmp/stderr" &&
    $python - "$tmp/sweep.csv" <<'PY'
 import csv, sys

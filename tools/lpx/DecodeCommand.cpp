@@ -14,6 +14,7 @@
 #include "lpx/isa/AtomicFile.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "lpx/models/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -83,6 +84,30 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
     o.sweep.push_back(l);
   }
   return llvm::Error::success();
+}
+
+/// The defaults of a preset's shapes when the options leave them out:
+/// the preset's context up to kDefaultContext, a prompt of
+/// kDefaultPrompt (at most the context), batch 1; what was defaulted, for
+/// the report ("context 4096 (the preset's, up to 4096)").
+constexpr int64_t kDefaultContext = 4096, kDefaultPrompt = 128;
+std::vector<std::string> applyDefaults(const DecodeTarget &t,
+                                       const DecodeArgs &a, DecodeOptions &o) {
+  std::vector<std::string> said;
+  if (!t.preset || !o.sweep.empty())
+    return said;
+  if (o.context == 0) {
+    o.context = std::min<int64_t>(t.preset->maxContext, kDefaultContext);
+    said.push_back(llvm::formatv("context {0} (the preset's, up to {1})",
+                                 o.context, kDefaultContext));
+  }
+  if (o.prompt == 0) {
+    o.prompt = std::min(kDefaultPrompt, o.context);
+    said.push_back(llvm::formatv("prompt {0}", o.prompt));
+  }
+  if (a.batch == "1")
+    said.push_back("batch 1");
+  return said;
 }
 
 /// Shapes the preset accepts (its context length, batch limit).
@@ -158,8 +183,12 @@ llvm::Error loadTarget(const DecodeArgs &a, const DecodeOptions &o,
   if (!chip)
     return chip.takeError();
   t.chip = std::move(*chip);
-  t.weights = a.weights;
-  t.activations = a.activations;
+  // The formats the chip's deployments use, unless the options say.
+  t.weights = a.weights.empty() ? t.chip.formats.weights : a.weights;
+  t.activations =
+      a.activations.empty() ? t.chip.formats.activations : a.activations;
+  t.weightsFromChip = a.weights.empty() && !t.weights.empty();
+  t.activationsFromChip = a.activations.empty() && !t.activations.empty();
   t.tp = unsigned(o.tp);
   t.pp = unsigned(o.pp);
   return llvm::Error::success();
@@ -227,6 +256,7 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
     return reportError(kCmd, std::move(e));
   if (auto e = loadTarget(a, o, t))
     return reportError(kCmd, std::move(e));
+  const std::vector<std::string> defaults = applyDefaults(t, a, o);
   if (auto e = checkShapes(t, o))
     return reportError(kCmd, std::move(e));
   if (auto e = checkOutputs(a, o))
@@ -242,11 +272,20 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   auto m = measure(t, requestFor(t, o, o.context));
   if (!m)
     return reportError(kCmd, m.takeError());
-  if (a.json)
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(decodeJson(*m)))
+  if (a.json) {
+    llvm::json::Object j = decodeJson(*m);
+    llvm::json::Array d;
+    for (const std::string &s : defaults)
+      d.push_back(s);
+    j["defaults"] = std::move(d);
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(j)))
                  << "\n";
-  else
+  } else {
     printDecodeText(*m, llvm::outs());
+    if (!defaults.empty())
+      llvm::outs() << "  defaults used: " << llvm::join(defaults, ", ")
+                   << " (--context, --prompt, --batch to change)\n";
+  }
   return kOk;
 }
 

@@ -52,6 +52,29 @@ void adoptBf16BitPatterns(
     }
 }
 
+/// A data file given for an input folded at compile time (--const-input)
+/// must hold the value it was folded to: the program cannot use another.
+llvm::Error checkFoldedInputs(const std::vector<rt::HostTensor> &inputs,
+                              const isa::pb::Program &program) {
+  for (const isa::pb::FoldedInput &f : program.folded_inputs())
+    for (const rt::HostTensor &t : inputs) {
+      if (t.name != f.name())
+        continue;
+      auto folded = rt::parseTensorProto(f.tensor(), "folded input '" + f.name() + "'");
+      if (!folded)
+        return folded.takeError();
+      if (folded->dtype != t.dtype || folded->shape != t.shape ||
+          folded->data != t.data)
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "input '%s' was folded into the program at compile time "
+            "(--const-input) and the data gives it a different value; "
+            "recompile with this value, or leave it out of the data",
+            f.name().c_str());
+    }
+  return llvm::Error::success();
+}
+
 /// Wall-clock seconds since `start`.
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -115,6 +138,8 @@ int lpx::cli::runRun(const RunArgs &args) {
     return reportError(cmd, inputs.takeError());
   nameByPosition(*inputs, prog->program().inputs());
   adoptBf16BitPatterns(*inputs, *prog, prog->program().inputs());
+  if (auto e = checkFoldedInputs(*inputs, prog->program()))
+    return reportError(cmd, std::move(e));
   auto expected = rt::readTestDataDir(args.dataDir, "output");
   if (!expected)
     return reportError(cmd, expected.takeError());

@@ -209,8 +209,11 @@ int main(int argc, char **argv) {
   d->add_option("--set", decode.sets,
                 "Change a chip parameter: key=value (repeatable)");
   d->add_option("--context", decode.context,
-                "Positions in the KV cache at the decode step");
-  d->add_option("--prompt", decode.prompt, "Tokens in the prompt (the prefill)");
+                "Positions in the KV cache at the decode step (default: the "
+                "preset's, up to 4096)");
+  d->add_option("--prompt", decode.prompt,
+                "Tokens in the prompt (the prefill; default 128, at most the "
+                "context)");
   d->add_option("--batch", decode.batch, "Sequences decoded together (default 1)");
   d->add_option("--chips", decode.chips,
                 "Chips to use (default: the fewest whole groups that hold the "
@@ -218,9 +221,11 @@ int main(int argc, char **argv) {
   d->add_option("--tp", decode.tp, "Chips per tensor-parallel group");
   d->add_option("--pp", decode.pp, "Pipeline stages");
   d->add_option("--weights", decode.weights,
-                "Number format of MatMul weights (default: the model's)");
+                "Number format of MatMul weights (default: the chip's "
+                "formats.weights, else the model's)");
   d->add_option("--activations", decode.activations,
-                "Number format of all other floating-point values");
+                "Number format of all other floating-point values (default: "
+                "the chip's formats.activations, else the model's)");
   d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
   d->add_option("--context-sweep", decode.contextSweep,
                 "Context lengths such as 512,1024,2048: TPOT of each, as CSV "

@@ -7,6 +7,7 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -86,5 +87,19 @@ lpx::compileToProgram(MLIRContext &ctx, StringRef model,
     return failure();
   if (onStage)
     onStage("emit", count - 1, count);
-  return emitProgram(**module, llvm::sys::path::filename(model));
+  auto program = emitProgram(**module, llvm::sys::path::filename(model));
+  if (failed(program))
+    return failure();
+  // The values folded in, as given (the importer has read them already).
+  for (const auto &[name, path] : import.constInputs) {
+    auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+    if (!file)
+      return emitError(UnknownLoc::get(&ctx))
+             << "cannot read '" << path << "': " << file.getError().message();
+    isa::pb::FoldedInput *f = program->program.add_folded_inputs();
+    f->set_name(name);
+    f->set_tensor((*file)->getBuffer().str());
+  }
+  return program;
 }

@@ -77,6 +77,7 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
           DenseI64ArrayAttr::get(&getContext(), {(*mesh)->tp, (*mesh)->pp}));
       MeshReport placed =
           placeOnMesh(f, **mesh, usable * uint64_t((*mesh)->tp));
+      emitPlacement(f, **mesh);
       remarkExperts(f, placed, (*mesh)->tp, usable * uint64_t((*mesh)->tp));
       scatterInputs(f);
       gatherOutputs(f);
@@ -126,9 +127,15 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
                     experts ? headDivisor(experts, std::max<int64_t>(wanted, 1))
                             : 1);
     m.pp = pp ? pp : std::max<int64_t>(1, nodes / m.tp);
-    InFlightDiagnostic r = f.emitRemark();
-    r << "placement: tp " << m.tp << " x pp " << m.pp << " on "
-      << m.tp * m.pp << " of " << nodes << " nodes: ";
+    // No stage without layers: as many stages as the cut fills (a model
+    // of one layer on two stages' chips fills one).
+    const int64_t asked = m.pp;
+    for (int64_t used = stagesUsed(f, m, spec); used < m.pp;
+         used = stagesUsed(f, m, spec))
+      m.pp = used;
+    // Said once placed, with the chips that hold work (emitPlacement).
+    placementWhy.clear();
+    llvm::raw_string_ostream r(placementWhy);
     const int64_t attention = headDivisor(heads, m.tp);
     if (heads)
       r << "attention split by KV head over " << attention << " chip"
@@ -148,7 +155,36 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
       r << "MatMuls split over " << m.tp << " chips, ";
     r << m.pp << " pipeline stage" << (m.pp == 1 ? "" : "s")
       << " of consecutive layers";
+    if (m.pp < asked)
+      r << " (of " << asked << ": the layers fill " << m.pp << ")";
     return std::optional<Mesh>(m);
+  }
+
+  /// Why the mesh was chosen (chooseMesh), for the placement remark.
+  std::string placementWhy;
+
+  /// The stages the cut of `m` fills (stagesOf, as placeOnMesh cuts).
+  static int64_t stagesUsed(func::FuncOp f, const Mesh &m,
+                            const isa::ChipSpec &spec) {
+    const uint64_t usable = spec.sram.bytes - spec.sram.bytes / 4;
+    int64_t used = 1;
+    for (const StageSpan &span :
+         stagesOf(placedOps(f), m.pp, usable * uint64_t(m.tp),
+                  findExpertBlocks(f)))
+      used = std::max(used, span.first + span.count);
+    return used;
+  }
+
+  /// The placement remark, counting the chips that hold work once placed.
+  void emitPlacement(func::FuncOp f, const Mesh &m) {
+    llvm::DenseSet<int64_t> busy;
+    for (Operation &op : f.getBody().front().without_terminator())
+      if (!llvm::isa<ConstantOp>(op))
+        if (std::optional<int64_t> node = part::getNode(&op))
+          busy.insert(*node);
+    f.emitRemark() << "placement: tp " << m.tp << " x pp " << m.pp << " on "
+                   << busy.size() << " of " << unsigned(numNodes)
+                   << " nodes: " << placementWhy;
   }
 
   /// What became of the mixture-of-experts blocks, in a remark.

@@ -67,7 +67,96 @@ BlockArgument lpx::addPieceArgument(func::FuncOp f, BlockArgument whole,
   return f.getArgument(at);
 }
 
+namespace {
+
+/// The boundary cast lpx-convert-types puts before an input's first reader,
+/// when that cast is read only through slices each feeding one node, moved
+/// past them: each slice reads the input and its piece is cast on its node.
+/// The input is then bound in pieces, as it is when the model was exported
+/// in the cast's format, instead of being cast whole on one node.
+void sinkInputCasts(func::FuncOp f) {
+  for (BlockArgument arg : f.getArguments()) {
+    if (!arg.hasOneUse())
+      continue;
+    auto c = dyn_cast<graph::CastOp>(*arg.getUsers().begin());
+    if (!c || c.getResult().use_empty() ||
+        !llvm::all_of(c.getResult().getUsers(), [](Operation *user) {
+          auto s = dyn_cast<graph::SliceOp>(user);
+          return s && part::getNode(s) && soleUserNode(s.getResult());
+        }))
+      continue;
+    Type element = cast<RankedTensorType>(arg.getType()).getElementType();
+    for (Operation *user : llvm::make_early_inc_range(c.getResult().getUsers())) {
+      auto s = cast<graph::SliceOp>(user);
+      OpBuilder b(s);
+      auto piece = b.create<graph::SliceOp>(
+          s.getLoc(), RankedTensorType::get(s.getType().getShape(), element),
+          arg, s.getStartsAttr(), s.getStepsAttr());
+      part::setNode(piece, *part::getNode(s));
+      auto pieceCast = b.create<graph::CastOp>(s.getLoc(), s.getType(), piece);
+      part::setNode(pieceCast, *soleUserNode(s.getResult()));
+      s.getResult().replaceAllUsesWith(pieceCast.getResult());
+      s.erase();
+    }
+    c.erase();
+  }
+}
+
+/// `v` cast to `type`'s element type: a concat read once (nested ones
+/// too) as the concat of its blocks each cast on its own node, so a
+/// result's boundary cast leaves the result in pieces.
+Value castBlocks(OpBuilder &b, Value v, RankedTensorType type) {
+  auto cat = v.getDefiningOp<graph::ConcatOp>();
+  if (!cat || !v.hasOneUse() || !part::getNode(cat)) {
+    b.setInsertionPointAfterValue(v);
+    auto c = b.create<graph::CastOp>(v.getLoc(), type, v);
+    part::setNode(c, part::getNodeOfValue(v));
+    return c;
+  }
+  SmallVector<Value> blocks;
+  for (Value in : cat.getInputs()) {
+    auto t = cast<RankedTensorType>(in.getType());
+    blocks.push_back(castBlocks(
+        b, in, RankedTensorType::get(t.getShape(), type.getElementType())));
+  }
+  b.setInsertionPoint(cat);
+  auto joined =
+      b.create<graph::ConcatOp>(cat.getLoc(), type, blocks, cat.getAxisAttr());
+  part::setNode(joined, *part::getNode(cat));
+  return joined;
+}
+
+/// A returned cast of a concat of per-node blocks becomes the concat of
+/// the blocks' casts (the old concats go), for gatherOutputs.
+void sinkOutputCasts(func::FuncOp f) {
+  Operation *ret = f.getBody().front().getTerminator();
+  for (OpOperand &use : ret->getOpOperands()) {
+    auto c = use.get().getDefiningOp<graph::CastOp>();
+    auto cat = c ? c.getInput().getDefiningOp<graph::ConcatOp>() : nullptr;
+    if (!cat || !c.getResult().hasOneUse() || !cat.getResult().hasOneUse() ||
+        !part::getNode(cat))
+      continue;
+    OpBuilder b(c);
+    use.set(castBlocks(b, c.getInput(), c.getType()));
+    c.erase();
+    // The old concats, each now unread.
+    SmallVector<Operation *> dead{cat};
+    while (!dead.empty()) {
+      Operation *op = dead.pop_back_val();
+      SmallVector<Operation *> inputs;
+      for (Value in : op->getOperands())
+        if (auto inner = in.getDefiningOp<graph::ConcatOp>(); inner && in.hasOneUse())
+          inputs.push_back(inner);
+      op->erase();
+      dead.append(inputs.begin(), inputs.end());
+    }
+  }
+}
+
+} // namespace
+
 void lpx::scatterInputs(func::FuncOp f) {
+  sinkInputCasts(f);
   const unsigned original = f.getNumArguments();
   llvm::BitVector erase(original);
   for (unsigned i = 0; i < original; ++i) {
@@ -151,6 +240,7 @@ struct OutputPieces {
 } // namespace
 
 void lpx::gatherOutputs(func::FuncOp f) {
+  sinkOutputCasts(f);
   Builder b(f.getContext());
   auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
   auto names = f->getAttrOfType<ArrayAttr>(graph::kOutputNamesAttr);

@@ -16,7 +16,8 @@
 // the next after the block's; the tree adds 1 into 0 and 3 into 2 on the
 // chips of the block's two stages, then 2 into 0.
 
-// REMARK: remark: placement: tp 2 x pp 3 on 6 of 6 nodes: MatMuls split over 2 chips, 3 pipeline stages of consecutive layers
+// (Node 5, the second chip of stage 2, holds no work.)
+// REMARK: remark: placement: tp 2 x pp 3 on 5 of 6 nodes: MatMuls split over 2 chips, 3 pipeline stages of consecutive layers
 // REMARK: remark: experts in parallel: 4 per layer, each on its own chip, on 4 chips over 2 stages of their own (the 9216 bytes of a layer's experts pass the 6144 a stage of 2 keeps for weights), the token sent to each and the weighted outputs added by a tree
 // CHECK-LABEL: func.func @moe4_spread(
 // CHECK-DAG: %[[X1:.*]] = lpx_part.transfer %arg0 {from = 0 : i64, lpx_part.node = 1 : i64, to = 1 : i64}

@@ -301,8 +301,63 @@ FailureOr<int64_t> quantAxis(NodeContext &n, RankedTensorType xt,
   return axis;
 }
 
+/// A DequantizeLinear of constants (a weight, a bias) dequantised now,
+/// whatever its size, as the ONNX reference computes it: per element
+/// f32(x - zero_point) * scale. False when an input is not a constant.
+FailureOr<bool> dequantizeConstant(NodeContext &n) {
+  using onnx::TensorProto;
+  const TensorProto *x = n.constTensor(0);
+  const TensorProto *s = n.constTensor(1);
+  if (!x || !s || (n.hasInput(2) && !n.constTensor(2)) ||
+      s->data_type() != TensorProto::FLOAT ||
+      !llvm::is_contained({TensorProto::INT8, TensorProto::UINT8,
+                           TensorProto::INT16, TensorProto::UINT16,
+                           TensorProto::INT32},
+                          TensorProto::DataType(x->data_type())))
+    return false;
+  const int64_t rank = x->dims_size();
+  SmallVector<int64_t> shape(x->dims().begin(), x->dims().end());
+  auto xs = n.constInts(0);
+  auto ss = n.constDoubles(1);
+  if (failed(xs) || failed(ss))
+    return failure();
+  std::vector<int64_t> zs{0};
+  if (n.hasInput(2)) {
+    auto z = n.constInts(2);
+    if (failed(z))
+      return failure();
+    zs = std::move(*z);
+  }
+  int64_t axis = 0, dim = 1, inner = 1;
+  if (ss->size() != 1) {
+    auto a = n.axis(n.intAttr("axis", 1), rank, "axis");
+    if (failed(a))
+      return failure();
+    axis = *a;
+    dim = shape[axis];
+    for (int64_t d = axis + 1; d < rank; ++d)
+      inner *= shape[d];
+    if (int64_t(ss->size()) != dim || (zs.size() != 1 && zs.size() != ss->size()))
+      return n.fail("scale has " + llvm::Twine(ss->size()) +
+                    " entries for an axis of " + llvm::Twine(dim));
+  }
+  std::vector<double> out(xs->size());
+  for (size_t i = 0; i < xs->size(); ++i) {
+    size_t c = ss->size() == 1 ? 0 : size_t((int64_t(i) / inner) % dim);
+    int64_t z = zs[zs.size() == 1 ? 0 : c];
+    out[i] = double(float((*xs)[i] - z) * float((*ss)[c]));
+  }
+  n.setOutput(0, n.floatConstant(shape, n.builder().getF32Type(), out));
+  return true;
+}
+
 /// y = (x - zero_point) * scale, in f32.
 LogicalResult importDequantizeLinear(NodeContext &n) {
+  FailureOr<bool> folded = dequantizeConstant(n);
+  if (failed(folded))
+    return failure();
+  if (*folded)
+    return success();
   auto x = n.input(0), scale = n.input(1);
   if (failed(x) || failed(scale))
     return failure();

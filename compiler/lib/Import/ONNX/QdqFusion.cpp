@@ -10,7 +10,13 @@
 // (and an int32 bias) becomes a 1x1 QLinearConv between reshapes. A chain
 // that does not fit exactly (no explicit zero points, a bias whose scale is
 // not x_scale * w_scale, a Gemm with alpha or beta != 1, transA, or a bias
-// without transB) is left in float.
+// without transB) is left in float. A MatMul, Gemm or Conv of an int8
+// activation's and a constant int8 weight's DequantizeLinear whose result
+// stays float (no QuantizeLinear after it, or one that does not fit)
+// becomes MatMulInteger / ConvInteger of the int8 values, cast to float and
+// scaled by a_scale * w_scale (fuseToFloat): the weight stays int8 and the
+// product runs at the int8 rate instead of dequantising the weight at run
+// time and multiplying in fp32.
 //
 //===----------------------------------------------------------------------===//
 #include "QdqFusion.h"
@@ -285,6 +291,137 @@ std::optional<Fused> fuse(const GraphIndex &ix, const onnx::GraphProto &g,
   return Fused{{std::move(f)}, {}};
 }
 
+/// The int8 initializer `name` (a DequantizeLinear's quantised input, or
+/// its int8 zero point), or null.
+const onnx::TensorProto *int8Initializer(const GraphIndex &ix,
+                                         const std::string &name) {
+  const onnx::TensorProto *t = ix.initializers.lookup(name);
+  return t && t->data_type() == onnx::TensorProto::INT8 ? t : nullptr;
+}
+
+onnx::TensorProto floatTensor(const std::string &name,
+                              std::vector<int64_t> dims,
+                              const std::vector<double> &v) {
+  onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : dims)
+    t.add_dims(d);
+  for (double x : v)
+    t.add_float_data(float(x));
+  return t;
+}
+
+/// What replaces a MatMul, Gemm or Conv that reads DequantizeLinear `a`
+/// (an int8 activation, per tensor) and `b` (a constant int8 weight, per
+/// tensor or per output channel) and whose float result is not quantised
+/// again: MatMulInteger / ConvInteger of the int8 values (the weight stays
+/// int8, its scale folded into the product's), cast to float and times
+/// a_scale * b_scale, plus a Gemm's or Conv's float bias. onnxruntime
+/// computes DQ(a) . DQ(b) in float; this is the same product with the
+/// scales applied once after it. Nullopt when the op has no such form.
+std::optional<Fused> fuseToFloat(const GraphIndex &ix,
+                                 const onnx::GraphProto &g,
+                                 const onnx::NodeProto &op) {
+  const std::string &t = op.op_type();
+  if ((t != "MatMul" && t != "Gemm" && t != "Conv") || op.input_size() < 2 ||
+      op.output_size() != 1)
+    return std::nullopt;
+  const onnx::NodeProto *a = ix.dq(g, op.input(0));
+  const onnx::NodeProto *b = ix.dq(g, op.input(1));
+  if (!a || !b || !int8Initializer(ix, a->input(2)) ||
+      !int8Initializer(ix, b->input(2)) || !paramsFit(ix, *a, std::nullopt))
+    return std::nullopt;
+  const onnx::TensorProto *bq = int8Initializer(ix, b->input(0));
+  bool transB = t == "Gemm" && intAttr(op, "transB", 0) != 0;
+  if (!bq || (t != "Conv" && bq->dims_size() != 2))
+    return std::nullopt;
+  if (t == "Gemm" &&
+      (intAttr(op, "transA", 0) != 0 ||
+       (findAttr(op, "alpha") && findAttr(op, "alpha")->f() != 1.0f) ||
+       (findAttr(op, "beta") && findAttr(op, "beta")->f() != 1.0f)))
+    return std::nullopt;
+  // Output channels: the weight's last axis (MatMul, Gemm), or its first
+  // (Conv, Gemm with B^T).
+  const bool firstAxis = t == "Conv" || transB;
+  if (!paramsFit(ix, *b, firstAxis ? 0 : -1))
+    return std::nullopt;
+  auto as = floats(ix, a->input(1)), bs = floats(ix, b->input(1));
+  if (!as || !bs)
+    return std::nullopt;
+  const std::string prefix =
+      (op.name().empty() ? op.output(0) : op.name()) + "/qdq";
+  Fused f;
+  std::string weight = b->input(0);
+  if (transB) { // B [N, K] as the [K, N] MatMulInteger reads
+    auto bytes = decodeTensor(*bq);
+    if (!bytes) {
+      llvm::consumeError(bytes.takeError());
+      return std::nullopt;
+    }
+    const int64_t rows = bq->dims(0), cols = bq->dims(1);
+    onnx::TensorProto w;
+    w.set_name(prefix + "/wT");
+    w.set_data_type(onnx::TensorProto::INT8);
+    w.add_dims(cols);
+    w.add_dims(rows);
+    std::string raw(size_t(rows * cols), '\0');
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        raw[size_t(c * rows + r)] = bytes->bytes()[size_t(r * cols + c)];
+    w.set_raw_data(raw);
+    f.initializers.push_back(std::move(w));
+    weight = prefix + "/wT";
+  }
+  onnx::NodeProto integer = makeNode(
+      t == "Conv" ? "ConvInteger" : "MatMulInteger", prefix + "/int",
+      {a->input(0), weight, a->input(2), b->input(2)}, prefix + "/acc");
+  if (t == "Conv")
+    for (const auto &attr : op.attribute())
+      *integer.add_attribute() = attr;
+  f.nodes.push_back(std::move(integer));
+  onnx::NodeProto toFloat =
+      makeNode("Cast", prefix + "/float", {prefix + "/acc"}, prefix + "/accf");
+  onnx::AttributeProto *to = toFloat.add_attribute();
+  to->set_name("to");
+  to->set_type(onnx::AttributeProto::INT);
+  to->set_i(onnx::TensorProto::FLOAT);
+  f.nodes.push_back(std::move(toFloat));
+  // a_scale * b_scale, per output channel where b's scale is; a Conv's
+  // as [M, 1, 1] against its [N, M, H, W] result.
+  std::vector<double> scale(bs->size());
+  for (size_t i = 0; i < bs->size(); ++i)
+    scale[i] = double(float((*as)[0]) * float((*bs)[i]));
+  std::vector<int64_t> dims;
+  if (bs->size() > 1) {
+    dims.push_back(int64_t(bs->size()));
+    if (t == "Conv")
+      for (int i = 2; i < bq->dims_size(); ++i)
+        dims.push_back(1);
+  }
+  f.initializers.push_back(floatTensor(prefix + "/scale", dims, scale));
+  bool hasBias = op.input_size() > 2 && !op.input(2).empty();
+  const std::string product = hasBias ? prefix + "/y" : op.output(0);
+  f.nodes.push_back(makeNode("Mul", prefix + "/scaled",
+                             {prefix + "/accf", prefix + "/scale"}, product));
+  if (hasBias) {
+    std::string bias = op.input(2);
+    if (t == "Conv") { // [M] against [N, M, H, W]
+      std::vector<int64_t> shape = {-1};
+      for (int i = 2; i < bq->dims_size(); ++i)
+        shape.push_back(1);
+      f.initializers.push_back(int64s(prefix + "/bias_shape", shape));
+      f.nodes.push_back(makeNode("Reshape", prefix + "/bias",
+                                 {bias, prefix + "/bias_shape"},
+                                 prefix + "/bias"));
+      bias = prefix + "/bias";
+    }
+    f.nodes.push_back(
+        makeNode("Add", prefix + "/add", {product, bias}, op.output(0)));
+  }
+  return f;
+}
+
 } // namespace
 
 unsigned fuseQdqChains(onnx::GraphProto &g) {
@@ -308,6 +445,17 @@ unsigned fuseQdqChains(onnx::GraphProto &g) {
     // read is defined before that.
     drop.insert(p->second);
     replaced[i] = std::move(*f);
+  }
+  // Products whose float result is not quantised again (or whose chain
+  // did not fit exactly) take the place of the op itself.
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto &op = g.node(i);
+    if (drop.count(i) || !isDefault(op))
+      continue;
+    if (auto f = fuseToFloat(ix, g, op)) {
+      drop.insert(i);
+      replaced[i] = std::move(*f);
+    }
   }
   if (replaced.empty())
     return 0;

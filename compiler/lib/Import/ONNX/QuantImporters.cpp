@@ -12,7 +12,10 @@
 // as ONNX allows). Operands widened to int32 stream through the matrix unit
 // at its 32-bit rate. When both operands are int8 with zero points absent
 // or compile-time zeros, they stay int8 and the product runs in the chip's
-// native int8 mode (i8 x i8 -> i32). A constant operand (a weight) with a
+// native int8 mode (i8 x i8 -> i32); so does an int8 A by a constant int8
+// B with other compile-time zero points (A's per tensor, B's per tensor or
+// per column), the zero points then applied by correction terms
+// (correctedMatMul). Otherwise a constant operand (a weight) with a
 // constant zero point is centred at compile time.
 //
 // The float requantization follows the ONNX reference (the combined scale
@@ -312,6 +315,89 @@ ParamAxis colsOf(ArrayRef<int64_t> s) {
   return r >= 2 ? ParamAxis{r - 1, r - 2} : kPerTensor;
 }
 
+/// The zero point at input `zpIdx` as values, {0} when absent; nullopt when
+/// it is not a compile-time constant of `count` or one element.
+std::optional<std::vector<int64_t>> zeroPoints(NodeContext &n, unsigned zpIdx,
+                                               int64_t count) {
+  if (!n.hasInput(zpIdx))
+    return std::vector<int64_t>{0};
+  auto z = constValues(n, zpIdx);
+  if (!z || (z->size() != 1 && int64_t(z->size()) != count))
+    return std::nullopt;
+  return z;
+}
+
+/// An int8 A (zero point per tensor) by a constant int8 matrix B (zero
+/// point per tensor or per column), both zero points compile-time
+/// constants: the int8 product as it is, in the matrix unit's int8 mode,
+/// and the zero points by the correction terms of
+///   (a - za) . (b - zb) = a . b - za colsum(b) - zb rowsum(a) + K za zb,
+/// colsum(b) and K za zb folded now, rowsum(a) an int32 reduction of A.
+/// Null (no failure) when the operands do not have that form.
+FailureOr<Value> correctedMatMul(NodeContext &n, unsigned aIdx, unsigned aZp,
+                                 unsigned bIdx, unsigned bZp) {
+  auto at = inputType(n, aIdx), bt = inputType(n, bIdx);
+  if (failed(at) || failed(bt))
+    return failure();
+  std::optional<std::vector<int64_t>> bv = constValues(n, bIdx);
+  if (!at->getElementType().isSignlessInteger(8) ||
+      !bt->getElementType().isSignlessInteger(8) || bt->getRank() != 2 || !bv)
+    return Value();
+  const int64_t k = bt->getDimSize(0), cols = bt->getDimSize(1);
+  auto za = zeroPoints(n, aZp, 1), zb = zeroPoints(n, bZp, cols);
+  if (!za || !zb)
+    return Value();
+  if (n.hasInput(bZp)) { // per tensor, or [N] / [1, N] per column
+    auto ps = paramShape(n, SmallVector<int64_t>(n.constTensor(bZp)->dims().begin(),
+                                                 n.constTensor(bZp)->dims().end()),
+                         bt->getShape(), colsOf(bt->getShape()),
+                         "B's zero point");
+    if (failed(ps))
+      return failure();
+  }
+  auto a = n.input(aIdx), b = n.input(bIdx);
+  if (failed(a) || failed(b))
+    return failure();
+  auto acc = buildMatMul(n, *a, *b, i32Of(n));
+  if (failed(acc))
+    return failure();
+  const int64_t zA = (*za)[0];
+  auto zB = [&](int64_t j) { return (*zb)[zb->size() == 1 ? 0 : j]; };
+  bool bZero = llvm::all_of(*zb, [](int64_t v) { return v == 0; });
+  Type i32 = i32Of(n);
+  ArrayRef<int64_t> ys = n.typeOf(*acc).getShape();
+  // - za colsum(b) + K za zb, one int32 per column.
+  if (zA != 0) {
+    SmallVector<int32_t> term(cols, 0);
+    for (int64_t r = 0; r < k; ++r)
+      for (int64_t j = 0; j < cols; ++j)
+        term[j] -= int32_t(zA * (*bv)[r * cols + j]);
+    for (int64_t j = 0; j < cols; ++j)
+      term[j] += int32_t(k * zA * zB(j));
+    Value c = n.create<ConstantOp>(DenseElementsAttr::get(
+        n.tensorOf({cols}, i32), ArrayRef<int32_t>(term)));
+    acc = Value(n.create<AddOp>(n.tensorOf(ys, i32), *acc, c));
+  }
+  // - zb rowsum(a), rowsum over A's last axis kept as a column.
+  if (!bZero) {
+    ArrayRef<int64_t> as = at->getShape();
+    Value wide = n.create<CastOp>(n.tensorOf(as, i32), *a);
+    Value rows = n.create<ReduceOp>(wide, "sum",
+                                    ArrayRef<int64_t>{int64_t(as.size()) - 1},
+                                    /*keepdims=*/true);
+    SmallVector<int32_t> z(cols);
+    for (int64_t j = 0; j < cols; ++j)
+      z[j] = int32_t(zB(j));
+    Value zc = n.create<ConstantOp>(
+        DenseElementsAttr::get(n.tensorOf({cols}, i32), ArrayRef<int32_t>(z)));
+    auto t = n.create<MulOp>(rows, zc);
+    if (failed(t))
+      return failure();
+    acc = Value(n.create<SubOp>(n.tensorOf(ys, i32), *acc, *t));
+  }
+  return acc;
+}
+
 /// int32 matmul of the centred operands at inputs aIdx and bIdx.
 FailureOr<Value> integerMatMul(NodeContext &n, unsigned aIdx, unsigned aZp,
                                unsigned bIdx, unsigned bZp) {
@@ -321,6 +407,11 @@ FailureOr<Value> integerMatMul(NodeContext &n, unsigned aIdx, unsigned aZp,
   ArrayRef<int64_t> as = at->getShape(), bs = bt->getShape();
   if (as.empty() || bs.empty())
     return n.fail("operands must have rank 1 or more");
+  if (!(int8AsIs(n, aIdx, aZp) && int8AsIs(n, bIdx, bZp))) {
+    auto corrected = correctedMatMul(n, aIdx, aZp, bIdx, bZp);
+    if (failed(corrected) || *corrected)
+      return corrected;
+  }
   // Both operands int8 as they are, or both centred in int32.
   bool int8Mode = int8AsIs(n, aIdx, aZp) && int8AsIs(n, bIdx, bZp);
   auto a = centered(n, aIdx, aZp, rowsOf(as), "A", int8Mode);

@@ -27,6 +27,9 @@ struct NodeCoverage {
   int opsetVersion = 0; // since-version of the schema the model's opset picks
   NodeStatus status = NodeStatus::Supported;
   std::string reason;  // why it is unsupported
+  /// The name the compiler's diagnostics give the node (inside a subgraph
+  /// the importer's own, not the listed path).
+  std::string importName;
   /// Unsupported only because an operand that must be known at compile time
   /// (a shape, axes) is computed at run time: its op type is not missing.
   bool runTimeShape() const {
@@ -48,11 +51,16 @@ struct ModelCoverage {
   int opset = 0;
   std::vector<NodeCoverage> nodes;
   std::vector<std::string> modelErrors; // problems not tied to one node
-  std::optional<PortCost> cost;         // when portable
+  std::optional<PortCost> cost;         // when the compile succeeded
   std::string costError;                // why the cost could not be computed
   unsigned supported() const;
   unsigned folded() const;
+  /// Op types lpx does not compile at all (a foreign domain, or not in
+  /// the importer's table).
   std::vector<std::string> missingOpTypes() const;
+  /// Supported op types used with a shape or attribute that is not:
+  /// "Conv (the window does not fit spatial dim 0)", one per distinct use.
+  std::vector<std::string> unsupportedUses() const;
   bool portable() const;
 };
 

@@ -25,6 +25,10 @@ struct DecodeMetrics {
   bool placementAsked = false; // --tp/--pp given
   std::vector<PlacementTrial> trials; // placements tried (DecodePlan.h)
   int64_t context = 0, prompt = 0, batch = 0;
+  /// The number formats compiled with ("" for the model's own) and
+  /// whether they are the chip's deployment formats (no option gave them).
+  std::string weights, activations;
+  bool weightsFromChip = false, activationsFromChip = false;
 
   bool hasPrefill = false;
   double ttftComputeUs = 0, ttftHostUs = 0;

@@ -28,6 +28,7 @@ struct DecodeTarget {
   std::string modelFile;                         // a decode-step ONNX model
   isa::ChipSpec chip;
   std::string weights, activations; // number formats; empty: the model's
+  bool weightsFromChip = false, activationsFromChip = false; // the chip's formats
   unsigned tp = 0, pp = 0;          // 0: the compiler's placement
   /// An ONNX file without a KV cache to keep resident (its step is compiled
   /// as it is); presets always have one.

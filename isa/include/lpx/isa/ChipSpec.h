@@ -152,6 +152,13 @@ struct HostSpec {
   double gbPerSecond = 0;       // PCIe bandwidth each way
 };
 
+/// The number formats deployments of the chip use (`formats:`), the
+/// defaults of `lpx decode`; empty: none stated (the model's own).
+struct FormatsSpec {
+  std::string weights;     // MatMul weights: fp32, fp16, bf16, fp8e4m3, fp8e5m2, int8
+  std::string activations; // everything else float: the same but int8
+};
+
 struct ChipSpec {
   std::string name;
   std::string description;
@@ -166,6 +173,7 @@ struct ChipSpec {
   LinkSpec link;
   TopologySpec topology;
   HostSpec host;
+  FormatsSpec formats;
 
   /// Vectors needed to hold `bytes` bytes (rounded up).
   uint64_t vectorsFor(uint64_t bytes) const {
