@@ -12,11 +12,13 @@
 #include "ImportContext.h"
 #include "ModelLoader.h"
 #include "OpImporters.h"
+#include "OpsetDowngrade.h"
 #include "QdqFusion.h"
 #include "ShapeResolution.h"
 
 #include "lpx/Dialect/Graph/IR/GraphDialect.h"
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Import/OpsetVersions.h"
 #include "lpx/Target/Program/EmitProgram.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,9 +31,6 @@ namespace lpx {
 using namespace onnximport;
 
 namespace {
-/// The newest default-domain opset ONNX 1.12 (Debian 12) has schemas for.
-constexpr int64_t kMaxOpset = 17;
-
 bool isDefaultDomain(const std::string &d) { return d.empty() || d == "ai.onnx"; }
 
 std::string nodeName(const onnx::NodeProto &node, int index) {
@@ -188,14 +187,24 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
   if (opset < 1)
     return emitError(fileLoc)
            << "the model imports no opset of the default ONNX domain";
-  if (opset > kMaxOpset)
+  if (opset > kNewestOpset)
     return emitError(fileLoc)
            << "the model uses default-domain opset " << opset
-           << "; the importer supports opsets 1 to " << kMaxOpset;
+           << "; the importer supports opsets 1 to " << kNewestOpset;
 
   if (failed(foldConstInputs(model, opts.constInputs, fileLoc)) ||
       failed(applyInputShapes(model, opts.inputShapes, fileLoc)))
     return failure();
+  if (opset > kCheckedOpset) {
+    // ONNX 1.12 knows opset 17: newer forms are rewritten to it first.
+    std::vector<DowngradeProblem> problems = downgradeToOpset17(model, opset);
+    for (const DowngradeProblem &p : problems)
+      emitError(NameLoc::get(StringAttr::get(&ctx, p.node)))
+          << problemMessage(p);
+    if (!problems.empty())
+      return failure();
+    opset = kCheckedOpset;
+  }
   onnx::GraphProto &g = *model.mutable_graph();
   fuseQdqChains(g);
   std::vector<std::string> names;

@@ -1,0 +1,51 @@
+//===- OpsetVersions.h - Default-domain op versions after opset 17 -*- C++ -*-===//
+//
+// ONNX 1.12 (Debian 12) has schemas up to opset 17. Models at opsets 18 to 23
+// are imported by rewriting every node whose schema changed after 17 to its
+// opset-17 form, or new ops to opset-17 decompositions, before ONNX's checker
+// and shape inference see the model (OpsetDowngrade.cpp). This is the one
+// table of what changed and how the importer handles it; coverage reads it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_IMPORT_OPSETVERSIONS_H
+#define LPX_IMPORT_OPSETVERSIONS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace lpx {
+
+/// The opset ONNX 1.12's checker and shape inference know.
+constexpr int64_t kCheckedOpset = 17;
+/// The newest default-domain opset the importer accepts.
+constexpr int64_t kNewestOpset = 23;
+
+enum class VersionHandling {
+  TypesOnly,   ///< only new element types: the opset-17 schema checks it
+  Rewritten,   ///< the new form is rewritten to the opset-17 form
+  Decomposed,  ///< a new op, decomposed into opset-17 ops
+  Unsupported, ///< recognised, not supported (reported per node)
+};
+
+struct OpVersionEntry {
+  const char *op;
+  int since;
+  VersionHandling how;
+  const char *note; ///< what the rewrite does or what is not supported
+};
+
+/// Every default-domain op version of opsets 18 to kNewestOpset.
+llvm::ArrayRef<OpVersionEntry> newerOpVersions();
+
+/// The version of `op` a model at `opset` uses, when it is newer than 17
+/// (null when the op is unchanged since opset 17 or unknown).
+const OpVersionEntry *newerOpVersion(llvm::StringRef op, int64_t opset);
+
+/// "types only", "rewritten", ... for reports.
+llvm::StringRef handlingName(VersionHandling how);
+
+} // namespace lpx
+
+#endif

@@ -1,0 +1,344 @@
+//===- ChangedOpRewrites.cpp - Newer forms of opset-17 ops ----------------===//
+//
+// Each rewrite turns one node of a schema newer than 17 into the opset-17
+// form of the same op, checking what ONNX 1.12's checker cannot: the new
+// inputs and attributes. A use the opset-17 form cannot express fails with
+// the reason.
+//
+//===----------------------------------------------------------------------===//
+#include "OpsetRewrite.h"
+
+#include <cmath>
+#include <set>
+
+namespace lpx::onnximport {
+
+namespace {
+
+void dropAttr(onnx::NodeProto &n, const std::string &name) {
+  auto *attrs = n.mutable_attribute();
+  for (int i = attrs->size() - 1; i >= 0; --i)
+    if (attrs->Get(i).name() == name)
+      attrs->DeleteSubrange(i, 1);
+}
+
+/// Drops empty optional inputs at the end.
+void trimInputs(onnx::NodeProto &n) {
+  while (n.input_size() && n.input(n.input_size() - 1).empty())
+    n.mutable_input()->RemoveLast();
+}
+
+/// `axes` made non-negative for `rank`, checked for range and repeats.
+bool normaliseAxes(NodeRewriter &r, std::vector<int64_t> &axes, int64_t rank) {
+  std::set<int64_t> seen;
+  for (int64_t &a : axes) {
+    if (a < -rank || a >= rank) {
+      r.error = "axis " + std::to_string(a) + " is out of range for rank " +
+                std::to_string(rank);
+      return false;
+    }
+    if (a < 0)
+      a += rank;
+    if (!seen.insert(a).second) {
+      r.error = "axis " + std::to_string(a) + " is repeated";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool isUnsupportedNewType(int64_t t) {
+  // FLOAT8E4M3FN .. FLOAT8E5M2FNUZ (17-20), UINT4 / INT4 (21, 22), FLOAT4E2M1.
+  return t >= 17 && t <= 23;
+}
+
+} // namespace
+
+Rewrite rewriteReduce(NodeRewriter &r) {
+  std::vector<int64_t> axes;
+  if (!r.input(1).empty()) {
+    auto v = r.constInts(1);
+    if (!v)
+      return Rewrite::Failed;
+    axes = *v;
+  }
+  bool noop = r.intAttr("noop_with_empty_axes", 0) != 0;
+  if (r.attr("axes"))
+    return r.fail("axes is an input since opset 18, not an attribute");
+  if (axes.empty() && noop) {
+    r.add("Identity", {r.input(0)}, r.node.output(0));
+    return Rewrite::Done;
+  }
+  onnx::NodeProto &n = r.keep();
+  n.mutable_input()->DeleteSubrange(1, n.input_size() - 1);
+  dropAttr(n, "noop_with_empty_axes");
+  if (!axes.empty())
+    r.setInts(n, "axes", axes);
+  return Rewrite::Done;
+}
+
+Rewrite rewritePad(NodeRewriter &r) {
+  std::string mode = r.stringAttr("mode", "constant");
+  if (mode == "wrap")
+    return r.fail("mode 'wrap' (opset 19) is not supported");
+  if (r.input(3).empty()) {
+    trimInputs(r.keep());
+    return Rewrite::Done;
+  }
+  auto axes = r.constInts(3);
+  auto pads = r.constInts(1);
+  if (!axes || !pads)
+    return Rewrite::Failed;
+  auto dims = r.dims(r.input(0));
+  if (!dims)
+    return Rewrite::NeedTypes;
+  int64_t rank = int64_t(dims->size());
+  if (!normaliseAxes(r, *axes, rank))
+    return Rewrite::Failed;
+  size_t k = axes->size();
+  if (pads->size() != 2 * k)
+    return r.fail("pads has " + std::to_string(pads->size()) +
+                  " entries for " + std::to_string(k) + " axes (expected " +
+                  std::to_string(2 * k) + ")");
+  std::vector<int64_t> full(2 * rank, 0);
+  for (size_t i = 0; i < k; ++i) {
+    full[(*axes)[i]] = (*pads)[i];
+    full[rank + (*axes)[i]] = (*pads)[k + i];
+  }
+  onnx::NodeProto &n = r.keep();
+  n.mutable_input()->RemoveLast(); // axes
+  n.set_input(1, r.ints(full));
+  trimInputs(n);
+  return Rewrite::Done;
+}
+
+Rewrite rewriteSplit(NodeRewriter &r) {
+  const onnx::AttributeProto *num = r.attr("num_outputs");
+  if (!num) {
+    trimInputs(r.keep());
+    return Rewrite::Done;
+  }
+  if (!r.input(1).empty())
+    return r.fail("split and num_outputs are both given");
+  int64_t parts = num->i();
+  if (parts < 1)
+    return r.fail("num_outputs must be positive");
+  if (parts != r.node.output_size())
+    return r.fail("num_outputs is " + std::to_string(parts) +
+                  " but the node has " +
+                  std::to_string(r.node.output_size()) + " outputs");
+  auto dims = r.dims(r.input(0));
+  if (!dims)
+    return Rewrite::NeedTypes;
+  int64_t rank = int64_t(dims->size());
+  std::vector<int64_t> axis{r.intAttr("axis", 0)};
+  if (!normaliseAxes(r, axis, rank))
+    return Rewrite::Failed;
+  int64_t dim = (*dims)[axis[0]];
+  int64_t chunk = (dim + parts - 1) / parts;
+  if (chunk * (parts - 1) > dim)
+    return r.fail("a dim of " + std::to_string(dim) + " cannot be split in " +
+                  std::to_string(parts) + " parts of " +
+                  std::to_string(chunk));
+  std::vector<int64_t> sizes(parts, chunk);
+  sizes.back() = dim - chunk * (parts - 1);
+  onnx::NodeProto &n = r.keep();
+  dropAttr(n, "num_outputs");
+  if (n.input_size() < 2)
+    n.add_input("");
+  n.set_input(1, r.ints(sizes));
+  return Rewrite::Done;
+}
+
+Rewrite rewriteResize(NodeRewriter &r) {
+  if (r.intAttr("antialias", 0) != 0)
+    return r.fail("antialias=1 is not supported");
+  if (r.stringAttr("coordinate_transformation_mode", "") ==
+      "half_pixel_symmetric")
+    return r.fail("coordinate_transformation_mode 'half_pixel_symmetric' "
+                  "is not supported");
+  std::string policy = r.stringAttr("keep_aspect_ratio_policy", "stretch");
+  if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
+    return r.fail("unknown keep_aspect_ratio_policy '" + policy + "'");
+  const onnx::AttributeProto *axesAttr = r.attr("axes");
+  bool hasSizes = !r.input(3).empty();
+  if (!axesAttr && (policy == "stretch" || !hasSizes)) {
+    onnx::NodeProto &n = r.keep();
+    dropAttr(n, "antialias");
+    dropAttr(n, "keep_aspect_ratio_policy");
+    return Rewrite::Done;
+  }
+  auto dims = r.dims(r.input(0));
+  if (!dims)
+    return Rewrite::NeedTypes;
+  int64_t rank = int64_t(dims->size());
+  std::vector<int64_t> axes;
+  if (axesAttr)
+    axes.assign(axesAttr->ints().begin(), axesAttr->ints().end());
+  else
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  if (!normaliseAxes(r, axes, rank))
+    return Rewrite::Failed;
+  onnx::NodeProto &n = r.keep();
+  dropAttr(n, "antialias");
+  dropAttr(n, "axes");
+  dropAttr(n, "keep_aspect_ratio_policy");
+  while (n.input_size() < 4)
+    n.add_input("");
+  if (!r.input(1).empty()) {
+    auto roi = r.constFloats(1);
+    if (!roi)
+      return Rewrite::Failed;
+    if (roi->size() != 2 * axes.size())
+      return r.fail("roi needs 2 entries per axis");
+    std::vector<float> full(2 * rank, 0.f);
+    for (int64_t i = 0; i < rank; ++i)
+      full[rank + i] = 1.f;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      full[axes[i]] = (*roi)[i];
+      full[rank + axes[i]] = (*roi)[axes.size() + i];
+    }
+    n.set_input(1, r.floats(full, {2 * rank}, 0));
+  }
+  if (hasSizes) {
+    auto sizes = r.constInts(3);
+    if (!sizes)
+      return Rewrite::Failed;
+    if (sizes->size() != axes.size())
+      return r.fail("sizes has " + std::to_string(sizes->size()) +
+                    " entries for " + std::to_string(axes.size()) + " axes");
+    std::vector<int64_t> full = *dims;
+    if (policy == "stretch") {
+      for (size_t i = 0; i < axes.size(); ++i)
+        full[axes[i]] = (*sizes)[i];
+    } else {
+      // One scale for all axes, the smallest (not_larger) or largest.
+      double scale = policy == "not_larger" ? INFINITY : 0.0;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        double s = double((*sizes)[i]) / double((*dims)[axes[i]]);
+        scale = policy == "not_larger" ? std::min(scale, s) : std::max(scale, s);
+      }
+      for (size_t i = 0; i < axes.size(); ++i)
+        full[axes[i]] = int64_t(std::floor(scale * (*dims)[axes[i]] + 0.5));
+    }
+    n.set_input(3, r.ints(full));
+  } else if (!r.input(2).empty()) {
+    auto scales = r.constFloats(2);
+    if (!scales)
+      return Rewrite::Failed;
+    if (scales->size() != axes.size())
+      return r.fail("scales has " + std::to_string(scales->size()) +
+                    " entries for " + std::to_string(axes.size()) + " axes");
+    std::vector<float> full(rank, 1.f);
+    for (size_t i = 0; i < axes.size(); ++i)
+      full[axes[i]] = (*scales)[i];
+    n.set_input(2, r.floats(full, {rank}, 0));
+  }
+  trimInputs(n);
+  return Rewrite::Done;
+}
+
+Rewrite rewriteCast(NodeRewriter &r) {
+  int64_t to = r.intAttr("to", 0);
+  if (isUnsupportedNewType(to))
+    return r.fail("the float8 / int4 / float4 type " + std::to_string(to) +
+                  " is not supported");
+  dropAttr(r.keep(), "saturate");
+  return Rewrite::Done;
+}
+
+Rewrite rewriteQuantize(NodeRewriter &r) {
+  bool quantize = r.node.op_type() == "QuantizeLinear";
+  if (r.intAttr("block_size", 0) != 0)
+    return r.fail("blocked quantisation (block_size) is not supported");
+  int64_t dtype = r.intAttr("output_dtype", 0);
+  if (isUnsupportedNewType(dtype))
+    return r.fail("output_dtype " + std::to_string(dtype) +
+                  " (float8 / int4 / float4) is not supported");
+  std::string zeroPoint;
+  if (quantize && dtype != 0 && r.input(2).empty()) {
+    // The opset-17 form takes its output type from the zero point.
+    if (dtype != onnx::TensorProto::UINT8 && dtype != onnx::TensorProto::INT8)
+      return r.fail("output_dtype " + std::to_string(dtype) +
+                    " is not supported (uint8 and int8 are)");
+    auto scaleDims = r.dims(r.input(1));
+    if (!scaleDims)
+      return Rewrite::NeedTypes;
+    std::vector<float> zeros(1, 0.f);
+    int64_t count = 1;
+    for (int64_t d : *scaleDims)
+      count *= d;
+    zeros.assign(count, 0.f);
+    zeroPoint = r.floats(zeros, *scaleDims, int32_t(dtype));
+  }
+  if (!quantize && dtype != 0) {
+    int32_t scaleType = r.elemType(r.input(1));
+    if (scaleType == 0)
+      return Rewrite::NeedTypes;
+    if (dtype != scaleType)
+      return r.fail("output_dtype other than the scale's type is not "
+                    "supported");
+  }
+  onnx::NodeProto &n = r.keep();
+  dropAttr(n, "saturate");
+  dropAttr(n, "block_size");
+  dropAttr(n, "output_dtype");
+  if (!zeroPoint.empty()) {
+    while (n.input_size() < 3)
+      n.add_input("");
+    n.set_input(2, zeroPoint);
+  }
+  return Rewrite::Done;
+}
+
+Rewrite rewriteAveragePool(NodeRewriter &r) {
+  const onnx::AttributeProto *d = r.attr("dilations");
+  if (d)
+    for (int64_t v : d->ints())
+      if (v != 1)
+        return r.fail("dilations other than 1 are not supported");
+  dropAttr(r.keep(), "dilations");
+  return Rewrite::Done;
+}
+
+Rewrite rewriteDFT(NodeRewriter &r) {
+  int64_t axis = -2;
+  if (!r.input(2).empty()) {
+    auto v = r.constInts(2);
+    if (!v)
+      return Rewrite::Failed;
+    if (v->size() != 1)
+      return r.fail("axis must be a scalar");
+    axis = (*v)[0];
+  }
+  if (axis < 0) {
+    auto dims = r.dims(r.input(0));
+    if (!dims)
+      return Rewrite::NeedTypes;
+    axis += int64_t(dims->size());
+  }
+  onnx::NodeProto &n = r.keep();
+  if (n.input_size() > 2)
+    n.mutable_input()->DeleteSubrange(2, n.input_size() - 2);
+  trimInputs(n);
+  r.setInt(n, "axis", axis);
+  return Rewrite::Done;
+}
+
+Rewrite rewriteGridSample(NodeRewriter &r) {
+  std::string mode = r.stringAttr("mode", "linear");
+  std::string old = mode == "linear"  ? "bilinear"
+                    : mode == "cubic" ? "bicubic"
+                                      : mode;
+  if (old != "bilinear" && old != "bicubic" && old != "nearest")
+    return r.fail("unknown mode '" + mode + "'");
+  if (auto dims = r.dims(r.input(0)); dims && dims->size() != 4)
+    return r.fail("only 4-D inputs are supported (opset 16's GridSample)");
+  onnx::NodeProto &n = r.keep();
+  dropAttr(n, "mode");
+  r.setString(n, "mode", old);
+  return Rewrite::Done;
+}
+
+} // namespace lpx::onnximport
