@@ -15,11 +15,14 @@ initializers, as exporters write them. run_node_tests.py --dir runs them
 import math
 import os
 import shutil
+import sys
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper, TensorProto as T
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# Written beside this script, or into the folder given (check_generated.sh).
+HERE = (os.path.abspath(sys.argv[1]) if len(sys.argv) > 1
+        else os.path.dirname(os.path.abspath(__file__)))
 rng = np.random.default_rng(18)
 F = T.FLOAT
 
