@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Malformed or unsupported models of opsets 18 to 23: what ONNX 1.12's
-# checker cannot check, the importer does. Each is one error line naming
-# the node and what is wrong, exit code 2, no crash, no output file.
+# Malformed or unsupported models of opsets 18 to 23 (and 24 to 29): what
+# ONNX 1.12's checker cannot check, the importer does. Each is one error
+# line naming the node and what is wrong, exit code 2, no crash, no output
+# file; lpx coverage lists the same reasons per node.
 source "$(dirname "$0")/common.sh" "$1"
 
 /usr/bin/python3 - "$tmp" <<'PY'
@@ -18,7 +19,10 @@ def save(name, nodes, ins, outs, inits=(), opset=23):
     m.ir_version = 8
     onnx.save(m, f"{out}/{name}.onnx")
 n = helper.make_node
-save("opset24", [n("Relu", ["x"], ["y"])], [f("x", [2])], [f("y", [2])], opset=24)
+save("opset29", [n("Relu", ["x"], ["y"])], [f("x", [2])], [f("y", [2])], opset=29)
+# Opset 25: Relu and Gelu import as at 23, Transpose-25 is named.
+save("opset25", [n("Relu", ["x"], ["r"]), n("Transpose", ["r"], ["t"], perm=[1, 0]),
+                 n("Gelu", ["t"], ["y"])], [f("x", [2, 3])], [f("y", [3, 2])], opset=25)
 save("reduce_runtime_axes", [n("ReduceMean", ["x", "axes"], ["y"])],
      [f("x", [2, 3]), helper.make_tensor_value_info("axes", T.INT64, [1])], [f("y", None)], opset=18)
 save("split_count", [n("Split", ["x"], ["a", "b", "c"], num_outputs=4)],
@@ -53,7 +57,8 @@ expect() {
     fail "$1: exit $rc, $lines line(s): $(head -3 "$tmp/stderr")"
   fi
 }
-expect opset24 "opset 24; the importer supports opsets 1 to 23"
+expect opset29 "opset 29; the importer supports opsets 1 to 23 \(and knows which ops changed up to 28\)"
+expect opset25 "node 'Transpose_1' \(Transpose-25\): not supported at this version: newer than opset 23"
 expect reduce_runtime_axes "node 'ReduceMean_0' \(ReduceMean-18\): input 'axes' must be a compile-time constant"
 expect split_count "\(Split-18\): num_outputs is 4 but the node has 3 outputs"
 expect pad_axis_range "\(Pad-19\): axis 5 is out of range for rank 2"
@@ -64,4 +69,10 @@ expect groupnorm_groups "\(GroupNormalization-21\): num_groups 3 does not divide
 expect resize_antialias "\(Resize-18\): antialias=1 is not supported"
 expect bitwise_and "\(BitwiseAnd-18\): not supported at this version: no integer bitwise"
 expect gelu_approx "\(Gelu-20\): unknown approximate 'fast'"
+# Coverage: the model at opset 25 is listed node by node, not refused.
+"$lpx" coverage "$tmp/opset25.onnx" >"$tmp/cov" 2>&1
+rc=$?
+check "coverage of an opset-25 model: exit 1, Transpose-25 unsupported, Relu and Gelu-20 supported" \
+  "[ $rc -eq 1 ] && grep -qE 'Transpose_1 +Transpose-25 +unsupported +not supported at this version' '$tmp/cov' &&
+   grep -qE 'Relu_0 +Relu-14 +supported' '$tmp/cov' && grep -qE 'Gelu_2 +Gelu-20 +supported' '$tmp/cov'"
 finish

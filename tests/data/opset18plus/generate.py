@@ -153,6 +153,17 @@ case("averagepool_opset19_dilations1", 19,
      [node("AveragePool", ["x"], ["y"], kernel_shape=[3, 3], dilations=[1, 1],
            pads=[1, 1, 1, 1], count_include_pad=0)],
      [("x", randn(1, 2, 5, 5))], [("y", [1, 2, 5, 5])])
+case("averagepool_opset19_dilated_pads_excluded", 19,
+     [node("AveragePool", ["x"], ["y"], kernel_shape=[3, 2], dilations=[2, 2],
+           pads=[2, 1, 2, 1], count_include_pad=0)],
+     [("x", randn(1, 3, 6, 5))], [("y", [1, 3, 6, 5])])
+case("averagepool_opset19_dilated_strided", 19,
+     [node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[2, 3],
+           strides=[2, 1], pads=[1, 0, 1, 0], count_include_pad=1)],
+     [("x", randn(2, 2, 7, 6))], [("y", [2, 2, 4, 3])])
+case("averagepool_opset19_dilated_1d", 19,
+     [node("AveragePool", ["x"], ["y"], kernel_shape=[3], dilations=[3])],
+     [("x", randn(1, 2, 10))], [("y", [1, 2, 4])])
 case("cast_opset19_saturate", 19,
      [node("Cast", ["x"], ["i"], to=T.INT32, saturate=1),
       node("Cast", ["i"], ["y"], to=F)],

@@ -19,8 +19,12 @@ namespace lpx {
 
 /// The opset ONNX 1.12's checker and shape inference know.
 constexpr int64_t kCheckedOpset = 17;
-/// The newest default-domain opset the importer accepts.
+/// The newest default-domain opset whose new op versions the importer reads.
 constexpr int64_t kNewestOpset = 23;
+/// The newest opset the table knows: a model at an opset up to this one has
+/// its nodes of versions past kNewestOpset reported one by one (the rest
+/// import); past it, the whole model is refused.
+constexpr int64_t kNewestKnownOpset = 28;
 
 enum class VersionHandling {
   TypesOnly,   ///< only new element types: the opset-17 schema checks it
@@ -36,7 +40,7 @@ struct OpVersionEntry {
   const char *note; ///< what the rewrite does or what is not supported
 };
 
-/// Every default-domain op version of opsets 18 to kNewestOpset.
+/// Every default-domain op version of opsets 18 to kNewestKnownOpset.
 llvm::ArrayRef<OpVersionEntry> newerOpVersions();
 
 /// The version of `op` a model at `opset` uses, when it is newer than 17

@@ -292,13 +292,94 @@ Rewrite rewriteQuantize(NodeRewriter &r) {
   return Rewrite::Done;
 }
 
+/// AveragePool-19 with dilations other than 1: a depthwise Conv of the
+/// window (opset 17's AveragePool has no dilations). Without padding, or
+/// counting it, the weights are 1 / window; otherwise the window sums are
+/// divided by each output's count of taps inside the input, a constant.
 Rewrite rewriteAveragePool(NodeRewriter &r) {
   const onnx::AttributeProto *d = r.attr("dilations");
+  bool dilated = false;
   if (d)
     for (int64_t v : d->ints())
-      if (v != 1)
-        return r.fail("dilations other than 1 are not supported");
-  dropAttr(r.keep(), "dilations");
+      dilated |= v != 1;
+  if (!dilated) {
+    dropAttr(r.keep(), "dilations");
+    return Rewrite::Done;
+  }
+  std::string autoPad = r.stringAttr("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID")
+    return r.fail("dilations with auto_pad " + autoPad + " are not supported");
+  if (r.intAttr("ceil_mode", 0) != 0)
+    return r.fail("dilations with ceil_mode 1 are not supported");
+  auto dims = r.dims(r.input(0));
+  int32_t t = r.elemType(r.input(0));
+  if (!dims || t == 0)
+    return Rewrite::NeedTypes;
+  const onnx::AttributeProto *ks = r.attr("kernel_shape");
+  size_t n = dims->size() < 3 ? 0 : dims->size() - 2;
+  if (!ks || n == 0 || size_t(ks->ints_size()) != n ||
+      size_t(d->ints_size()) != n)
+    return r.fail("kernel_shape and dilations need one entry per spatial dim");
+  auto list = [&](const char *name, int64_t dflt, size_t count) {
+    std::vector<int64_t> v(count, dflt);
+    if (const onnx::AttributeProto *a = r.attr(name))
+      if (size_t(a->ints_size()) == count)
+        v.assign(a->ints().begin(), a->ints().end());
+    return v;
+  };
+  std::vector<int64_t> kernel(ks->ints().begin(), ks->ints().end());
+  std::vector<int64_t> dil(d->ints().begin(), d->ints().end());
+  std::vector<int64_t> strides = list("strides", 1, n);
+  std::vector<int64_t> pads = autoPad == "VALID" ? std::vector<int64_t>(2 * n, 0)
+                                                 : list("pads", 0, 2 * n);
+  int64_t window = 1;
+  bool padded = false;
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (kernel[i] < 1 || dil[i] < 1 || strides[i] < 1)
+      return r.fail("kernel_shape, strides and dilations must be positive");
+    window *= kernel[i];
+    padded |= pads[i] || pads[n + i];
+    int64_t span = dil[i] * (kernel[i] - 1) + 1;
+    int64_t extent = (*dims)[2 + i] + pads[i] + pads[n + i];
+    if (extent < span)
+      return r.fail("the dilated window is larger than the padded input");
+    out[i] = (extent - span) / strides[i] + 1;
+  }
+  bool divideByCount = padded && r.intAttr("count_include_pad", 0) == 0;
+  int64_t channels = (*dims)[1];
+  std::vector<int64_t> wShape{channels, 1};
+  wShape.insert(wShape.end(), kernel.begin(), kernel.end());
+  std::vector<float> w(channels * window,
+                       divideByCount ? 1.f : 1.f / float(window));
+  std::string sum = r.add("Conv", {r.input(0), r.floats(w, wShape, t)},
+                          divideByCount ? "" : r.node.output(0));
+  onnx::NodeProto &conv = r.last();
+  r.setInts(conv, "kernel_shape", kernel);
+  r.setInts(conv, "strides", strides);
+  r.setInts(conv, "dilations", dil);
+  r.setInts(conv, "pads", pads);
+  r.setInt(conv, "group", channels);
+  if (!divideByCount)
+    return Rewrite::Done;
+  // Taps inside the input, per output position: a product over the dims.
+  std::vector<float> counts(1, 1.f);
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<float> next;
+    for (float c : counts)
+      for (int64_t o = 0; o < out[i]; ++o) {
+        int64_t inside = 0;
+        for (int64_t j = 0; j < kernel[i]; ++j) {
+          int64_t at = o * strides[i] - pads[i] + j * dil[i];
+          inside += at >= 0 && at < (*dims)[2 + i];
+        }
+        next.push_back(c * float(inside));
+      }
+    counts = std::move(next);
+  }
+  std::vector<int64_t> cShape{1, 1};
+  cShape.insert(cShape.end(), out.begin(), out.end());
+  r.add("Div", {sum, r.floats(counts, cShape, t)}, r.node.output(0));
   return Rewrite::Done;
 }
 

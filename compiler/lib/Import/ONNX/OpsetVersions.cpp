@@ -1,6 +1,6 @@
 //===- OpsetVersions.cpp - The op versions of opsets 18 to 23 -------------===//
 //
-// From ONNX's operator_sets.h (opsets 18 to 23). Ops whose version bump only
+// From ONNX's operator_sets.h (opsets 18 to 28). Ops whose version bump only
 // added element types (bfloat16 in 22, float8 in 19, int4 in 21, float4 in
 // 23) are TypesOnly: the opset-17 schema checks the node and the importer
 // rejects an element type it does not have, as at 17.
@@ -17,8 +17,12 @@ constexpr H T = H::TypesOnly, R = H::Rewritten, D = H::Decomposed,
 
 constexpr const char *kReduce = "axes input read as the attribute; "
                                 "noop_with_empty_axes";
+constexpr const char *kNewer = "newer than opset 23, the newest the "
+                                "importer reads";
 constexpr const char *kQuant = "saturate and output_dtype folded; blocked "
                                "quantisation (block_size) not supported";
+constexpr const char *kDequant = "output_dtype must be the scale's type; "
+                                 "blocked quantisation not supported";
 
 const OpVersionEntry kTable[] = {
     // opset 18
@@ -51,7 +55,8 @@ const OpVersionEntry kTable[] = {
     {"ScatterND", 18, T, "reduction max/min: the graph scatter has it"},
     {"Split", 18, R, "num_outputs turned into split sizes"},
     // opset 19
-    {"AveragePool", 19, R, "dilations, as MaxPool's"},
+    {"AveragePool", 19, R,
+     "dilations: a depthwise Conv (not with ceil_mode 1 or SAME auto_pad)"},
     {"Cast", 19, R, "saturate dropped (it only concerns float8)"},
     {"CastLike", 19, R, "saturate dropped (it only concerns float8)"},
     {"Constant", 19, T, ""},
@@ -87,7 +92,7 @@ const OpVersionEntry kTable[] = {
     {"CastLike", 21, R, "saturate dropped"},
     {"Constant", 21, T, ""},
     {"ConstantOfShape", 21, T, ""},
-    {"DequantizeLinear", 21, R, kQuant},
+    {"DequantizeLinear", 21, R, kDequant},
     {"Flatten", 21, T, ""},
     {"GroupNormalization", 21, D,
      "per-channel scale: Reshape, ReduceMean, Sqrt, Div, Mul, Add"},
@@ -161,7 +166,7 @@ const OpVersionEntry kTable[] = {
     {"CastLike", 23, R, "saturate dropped"},
     {"Constant", 23, T, ""},
     {"ConstantOfShape", 23, T, ""},
-    {"DequantizeLinear", 23, R, kQuant},
+    {"DequantizeLinear", 23, R, kDequant},
     {"Flatten", 23, T, ""},
     {"Identity", 23, T, ""},
     {"If", 23, T, ""},
@@ -178,7 +183,58 @@ const OpVersionEntry kTable[] = {
     {"Squeeze", 23, T, ""},
     {"Transpose", 23, T, ""},
     {"Unsqueeze", 23, T, ""},
-};
+    // Opsets 24 to kNewestKnownOpset (ONNX's operator_sets.h of August
+    // 2026): recognised, so a model at those opsets imports every node
+    // unchanged since 23 and names the others.
+    {"Attention", 24, U, kNewer},
+    {"Attention", 25, U, kNewer},
+    {"BitCast", 26, U, kNewer},
+    {"Cast", 24, U, kNewer},
+    {"Cast", 25, U, kNewer},
+    {"CastLike", 24, U, kNewer},
+    {"CastLike", 25, U, kNewer},
+    {"CausalConvWithState", 27, U, kNewer},
+    {"Celu", 28, U, kNewer},
+    {"Constant", 24, U, kNewer},
+    {"Constant", 25, U, kNewer},
+    {"ConstantOfShape", 24, U, kNewer},
+    {"ConstantOfShape", 25, U, kNewer},
+    {"CumProd", 26, U, kNewer},
+    {"DequantizeLinear", 24, U, kNewer},
+    {"DequantizeLinear", 25, U, kNewer},
+    {"Flatten", 24, U, kNewer},
+    {"Flatten", 25, U, kNewer},
+    {"Identity", 24, U, kNewer},
+    {"Identity", 25, U, kNewer},
+    {"If", 24, U, kNewer},
+    {"If", 25, U, kNewer},
+    {"LinearAttention", 27, U, kNewer},
+    {"Loop", 24, U, kNewer},
+    {"Loop", 25, U, kNewer},
+    {"Pad", 24, U, kNewer},
+    {"Pad", 25, U, kNewer},
+    {"QuantizeLinear", 24, U, kNewer},
+    {"QuantizeLinear", 25, U, kNewer},
+    {"Range", 27, U, kNewer},
+    {"Reshape", 24, U, kNewer},
+    {"Reshape", 25, U, kNewer},
+    {"Scan", 24, U, kNewer},
+    {"Scan", 25, U, kNewer},
+    {"Shape", 24, U, kNewer},
+    {"Shape", 25, U, kNewer},
+    {"Size", 24, U, kNewer},
+    {"Size", 25, U, kNewer},
+    {"SplitToSequence", 24, U, kNewer},
+    {"Squeeze", 24, U, kNewer},
+    {"Squeeze", 25, U, kNewer},
+    {"SwiGLU", 28, U, kNewer},
+    {"Swish", 24, U, kNewer},
+    {"TensorScatter", 24, U, kNewer},
+    {"TopK", 24, U, kNewer},
+    {"Transpose", 24, U, kNewer},
+    {"Transpose", 25, U, kNewer},
+    {"Unsqueeze", 24, U, kNewer},
+    {"Unsqueeze", 25, U, kNewer},};
 } // namespace
 
 llvm::ArrayRef<OpVersionEntry> newerOpVersions() { return kTable; }
