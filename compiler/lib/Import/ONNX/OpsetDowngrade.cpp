@@ -338,6 +338,10 @@ std::vector<DowngradeProblem> downgradeToOpset17(onnx::ModelProto &model,
   return problems;
 }
 
+bool hasNodeRewrite(const std::string &op) {
+  return rewrites().count(op) != 0;
+}
+
 std::string problemMessage(const DowngradeProblem &p) {
   return "node '" + p.node + "' (" + p.opType + "-" +
          std::to_string(p.version) + "): " + p.reason;

@@ -33,6 +33,10 @@ struct DowngradeProblem {
 std::vector<DowngradeProblem> downgradeToOpset17(onnx::ModelProto &model,
                                                  int64_t opset);
 
+/// Whether `op` has a rewrite to opset 17 (every Rewritten or Decomposed
+/// entry of the table must).
+bool hasNodeRewrite(const std::string &op);
+
 /// The message of a problem: "node 'X' (Op-19): reason".
 std::string problemMessage(const DowngradeProblem &p);
 
