@@ -138,6 +138,14 @@ case("resize_opset19_linear_antialias0", 19,
      [("x", x)], [("y", [1, 2, 6, 6])],
      [const("scales", np.array([1, 1, 1.5, 1.5], np.float32))])
 
+# Scale 1.7 of 4: an output of 6.8, 6 positions, which half_pixel_symmetric centres.
+for mode in ("linear", "nearest"):
+    case(f"resize_opset19_half_pixel_symmetric_{mode}", 19,
+         [node("Resize", ["x", "", "scales"], ["y"], mode=mode,
+               coordinate_transformation_mode="half_pixel_symmetric")],
+         [("x", x)], [("y", [1, 2, 6, 6])],
+         [const("scales", np.array([1, 1, 1.7, 1.7], np.float32))])
+
 # --- ScatterElements / ScatterND-18 max, min ---------------------------------
 case("scatterelements_opset18_max", 18,
      [node("ScatterElements", ["x", "idx", "u"], ["y"], axis=1, reduction="max")],
@@ -179,6 +187,16 @@ case("gridsample_opset20_linear", 20,
      [node("GridSample", ["x", "grid"], ["y"], mode="linear", align_corners=0)],
      [("x", randn(1, 2, 4, 5)), ("grid", rng.uniform(-1, 1, (1, 3, 3, 2)).astype(np.float32))],
      [("y", [1, 2, 3, 3])])
+
+# --- CenterCropPad-18: crop and pad, even and odd differences ---------------
+case("centercroppad_opset18_crop_and_pad", 18,
+     [node("CenterCropPad", ["x", "shape"], ["y"])],
+     [("x", randn(5, 4, 3))], [("y", [2, 7, 3])],
+     [const("shape", np.array([2, 7, 3], np.int64))])
+case("centercroppad_opset18_axes", 18,
+     [node("CenterCropPad", ["x", "shape"], ["y"], axes=[-2, -1])],
+     [("x", randn(1, 2, 6, 5))], [("y", [1, 2, 3, 8])],
+     [const("shape", np.array([3, 8], np.int64))])
 
 # --- Gelu-20, Mish-18 --------------------------------------------------------
 for approx, shape in [("none", (2, 3)), ("tanh", (1, 4, 8))]:

@@ -153,10 +153,10 @@ Rewrite rewriteSplit(NodeRewriter &r) {
 Rewrite rewriteResize(NodeRewriter &r) {
   if (r.intAttr("antialias", 0) != 0)
     return r.fail("antialias=1 is not supported");
-  if (r.stringAttr("coordinate_transformation_mode", "") ==
-      "half_pixel_symmetric")
+  if (r.version < 19 && r.stringAttr("coordinate_transformation_mode", "") ==
+                            "half_pixel_symmetric")
     return r.fail("coordinate_transformation_mode 'half_pixel_symmetric' "
-                  "is not supported");
+                  "is Resize-19's");
   std::string policy = r.stringAttr("keep_aspect_ratio_policy", "stretch");
   if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
     return r.fail("unknown keep_aspect_ratio_policy '" + policy + "'");

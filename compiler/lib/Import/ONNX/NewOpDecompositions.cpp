@@ -1,6 +1,7 @@
 //===- NewOpDecompositions.cpp - Ops new since opset 17 as opset-17 ops ---===//
 //
-// Gelu, Mish, GroupNormalization, RMSNormalization and RotaryEmbedding as the
+// Gelu, Mish, GroupNormalization, RMSNormalization, RotaryEmbedding and
+// CenterCropPad as the
 // opset-17 ops their ONNX definitions are written in (the function bodies of
 // the ONNX schemas), so each part imports to the graph ops it already has.
 // Attention is in AttentionDecomposition.cpp.
@@ -163,6 +164,56 @@ Rewrite decomposeRMSNormalization(NodeRewriter &r) {
   if (st != 0 && st != ct)
     norm = cast(r, norm, st);
   r.add("Mul", {norm, r.input(1)}, r.node.output(0));
+  return Rewrite::Done;
+}
+
+/// Each axis cropped (Slice) or zero-padded (Pad) to its target about the
+/// centre, the odd element at the end, as the ONNX reference does.
+Rewrite decomposeCenterCropPad(NodeRewriter &r) {
+  auto target = r.constInts(1);
+  if (!target)
+    return Rewrite::Failed;
+  auto dims = r.dims(r.input(0));
+  if (!dims)
+    return Rewrite::NeedTypes;
+  int64_t rank = int64_t(dims->size());
+  std::vector<int64_t> axes;
+  if (const onnx::AttributeProto *a = r.attr("axes"))
+    axes.assign(a->ints().begin(), a->ints().end());
+  else
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  if (target->size() != axes.size())
+    return r.fail("shape has " + std::to_string(target->size()) +
+                  " entries for " + std::to_string(axes.size()) + " axes");
+  std::vector<int64_t> starts, ends, cropAxes, pads(2 * rank, 0);
+  bool padded = false;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (a < 0 || a >= rank)
+      return r.fail("axis " + std::to_string(axes[i]) + " is out of range");
+    int64_t dim = (*dims)[a], want = (*target)[i];
+    if (want < 0)
+      return r.fail("shape entries must not be negative");
+    if (want < dim) {
+      cropAxes.push_back(a);
+      starts.push_back((dim - want) / 2);
+      ends.push_back((dim - want) / 2 + want);
+    } else if (want > dim) {
+      pads[a] = (want - dim) / 2;
+      pads[rank + a] = want - dim - pads[a];
+      padded = true;
+    }
+  }
+  std::string y = r.input(0);
+  const std::string &out = r.node.output(0);
+  if (!cropAxes.empty())
+    y = r.add("Slice", {y, r.ints(starts), r.ints(ends), r.ints(cropAxes)},
+              padded ? "" : out);
+  if (padded)
+    r.add("Pad", {y, r.ints(pads)}, out);
+  if (cropAxes.empty() && !padded)
+    r.add("Identity", {y}, out);
   return Rewrite::Done;
 }
 

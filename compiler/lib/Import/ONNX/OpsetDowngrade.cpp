@@ -56,6 +56,7 @@ const llvm::StringMap<NodeRewrite> &rewrites() {
       {"RMSNormalization", decomposeRMSNormalization},
       {"RotaryEmbedding", decomposeRotaryEmbedding},
       {"Attention", decomposeAttention},
+      {"CenterCropPad", decomposeCenterCropPad},
   };
   return t;
 }
@@ -197,6 +198,7 @@ Rewrite checkArity(NodeRewriter &r, const OpVersionEntry &e) {
       {"Pad", {2, 4, 1, 1}},
       {"Resize", {1, 4, 1, 1}},
       {"DFT", {1, 3, 1, 1}},
+      {"CenterCropPad", {2, 2, 1, 1}},
   };
   const onnx::NodeProto &n = r.node;
   auto it = arity.find(n.op_type());

@@ -113,6 +113,7 @@ Rewrite decomposeMish(NodeRewriter &r);
 Rewrite decomposeGroupNormalization(NodeRewriter &r);
 Rewrite decomposeRMSNormalization(NodeRewriter &r);
 Rewrite decomposeRotaryEmbedding(NodeRewriter &r);
+Rewrite decomposeCenterCropPad(NodeRewriter &r);
 // AttentionDecomposition.cpp
 Rewrite decomposeAttention(NodeRewriter &r);
 
