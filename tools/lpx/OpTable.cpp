@@ -186,8 +186,9 @@ llvm::Error lpx::cli::writeOpTable(ReportFormat f,
         for (const std::string &t : tc.allowed_type_strs)
           if (kChipTypes.count(t))
             types.insert(t.substr(7, t.size() - 8)); // strip "tensor(" ")"
-    } else if (handled) {
-      types = {"float", "float16", "bfloat16"}; // the decompositions' inputs
+    } else {
+      for (llvm::StringRef t : lpx::newOpElementTypes(r.op))
+        types.insert(t.str());
     }
     r.types.assign(types.begin(), types.end());
     if (r.domain.empty() && tally->count(r.op))

@@ -292,3 +292,21 @@ attention("attention_opset23_3d_gqa_past", randn(1, 1, 8), randn(1, 1, 4), randn
           [("y", [1, 1, 8]), ("pk", [1, 2, 4, 2]), ("pv", [1, 2, 4, 2])],
           {"q_num_heads": 4, "kv_num_heads": 2},
           extra=[("", None), ("past_k", randn(1, 2, 3, 2)), ("past_v", randn(1, 2, 3, 2))])
+
+
+# --- BitwiseAnd/Or/Xor/Not-18 (int64 inputs; Cast to float for the outputs) --
+def ints(*shape, lo=-1000, hi=1000):
+    return rng.integers(lo, hi, shape).astype(np.int64)
+
+
+for op in ("BitwiseAnd", "BitwiseOr", "BitwiseXor"):
+    case(f"{op.lower()}_opset18_broadcast", 18,
+         [node(op, ["a", "b"], ["c"]), node("Cast", ["c"], ["y"], to=F)],
+         [("a", ints(2, 3)), ("b", ints(3))], [("y", [2, 3])])
+case("bitwisenot_opset18", 18,
+     [node("BitwiseNot", ["a"], ["c"]), node("Cast", ["c"], ["y"], to=F)],
+     [("a", ints(4, 2))], [("y", [4, 2])])
+case("bitwisenot_opset18_uint8", 18,
+     [node("Cast", ["a"], ["u"], to=T.UINT8), node("BitwiseNot", ["u"], ["c"]),
+      node("Cast", ["c"], ["y"], to=F)],
+     [("a", ints(6, lo=0, hi=256))], [("y", [6])])

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace lpx {
 
@@ -46,6 +47,10 @@ llvm::ArrayRef<OpVersionEntry> newerOpVersions();
 /// The version of `op` a model at `opset` uses, when it is newer than 17
 /// (null when the op is unchanged since opset 17 or unknown).
 const OpVersionEntry *newerOpVersion(llvm::StringRef op, int64_t opset);
+
+/// The element types (ONNX names: "float", "int8", ...) an op new since
+/// opset 17 takes, as its schema says; empty for other ops.
+std::vector<llvm::StringRef> newOpElementTypes(llvm::StringRef op);
 
 /// "types only", "rewritten", ... for reports.
 llvm::StringRef handlingName(VersionHandling how);

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "OpsetRewrite.h"
 
+#include "LpxSchemas.h"
+
 #include <cmath>
 #include <set>
 
@@ -419,6 +421,14 @@ Rewrite rewriteGridSample(NodeRewriter &r) {
   onnx::NodeProto &n = r.keep();
   dropAttr(n, "mode");
   r.setString(n, "mode", old);
+  return Rewrite::Done;
+}
+
+/// BitwiseAnd/Or/Xor/Not-18 have no opset-17 form: the same node in the
+/// ai.lpx domain, whose schema ONNX 1.12 then knows (LpxSchemas.cpp).
+Rewrite rewriteBitwise(NodeRewriter &r) {
+  registerLpxSchemas();
+  r.keep().set_domain(kLpxDomain);
   return Rewrite::Done;
 }
 

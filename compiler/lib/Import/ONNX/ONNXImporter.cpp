@@ -10,6 +10,7 @@
 
 #include "ConstantFolding.h"
 #include "ImportContext.h"
+#include "LpxSchemas.h"
 #include "ModelLoader.h"
 #include "OpImporters.h"
 #include "OpsetDowngrade.h"
@@ -32,6 +33,10 @@ using namespace onnximport;
 
 namespace {
 bool isDefaultDomain(const std::string &d) { return d.empty() || d == "ai.onnx"; }
+/// The default domain, or lpx's for the opset-18 ops moved there.
+bool isImportedDomain(const std::string &d) {
+  return isDefaultDomain(d) || d == kLpxDomain;
+}
 
 std::string nodeName(const onnx::NodeProto &node, int index) {
   if (!node.name().empty())
@@ -99,7 +104,7 @@ LogicalResult checkStructure(MLIRContext &ctx, const onnx::GraphProto &g,
 /// run then, as it may throw on unknown domains before we could report them.
 bool allNodesKnown(const onnx::GraphProto &g) {
   for (const auto &node : g.node())
-    if (!isDefaultDomain(node.domain()) || !findOpImporter(node.op_type()))
+    if (!isImportedDomain(node.domain()) || !findOpImporter(node.op_type()))
       return false;
   return true;
 }
@@ -137,7 +142,7 @@ void importNode(GraphState &st, const onnx::NodeProto &node,
   for (const auto &in : node.input())
     if (!in.empty() && st.poisoned.contains(in))
       return poison(); // The failing producer was reported already.
-  if (!isDefaultDomain(node.domain())) {
+  if (!isImportedDomain(node.domain())) {
     (void)n.fail("unknown domain '" + node.domain() + "'");
     return poison();
   }

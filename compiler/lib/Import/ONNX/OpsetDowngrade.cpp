@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "OpsetDowngrade.h"
 
+#include "LpxSchemas.h"
 #include "OpsetRewrite.h"
 
 #include "lpx/Import/OpsetVersions.h"
@@ -50,6 +51,10 @@ const llvm::StringMap<NodeRewrite> &rewrites() {
       {"AveragePool", rewriteAveragePool},
       {"DFT", rewriteDFT},
       {"GridSample", rewriteGridSample},
+      {"BitwiseAnd", rewriteBitwise},
+      {"BitwiseOr", rewriteBitwise},
+      {"BitwiseXor", rewriteBitwise},
+      {"BitwiseNot", rewriteBitwise},
       {"Gelu", decomposeGelu},
       {"Mish", decomposeMish},
       {"GroupNormalization", decomposeGroupNormalization},
@@ -199,6 +204,10 @@ Rewrite checkArity(NodeRewriter &r, const OpVersionEntry &e) {
       {"Resize", {1, 4, 1, 1}},
       {"DFT", {1, 3, 1, 1}},
       {"CenterCropPad", {2, 2, 1, 1}},
+      {"BitwiseAnd", {2, 2, 1, 1}},
+      {"BitwiseOr", {2, 2, 1, 1}},
+      {"BitwiseXor", {2, 2, 1, 1}},
+      {"BitwiseNot", {1, 1, 1, 1}},
   };
   const onnx::NodeProto &n = r.node;
   auto it = arity.find(n.op_type());
@@ -332,9 +341,19 @@ std::vector<DowngradeProblem> downgradeToOpset17(onnx::ModelProto &model,
       break;
     }
   }
-  for (auto &imp : *model.mutable_opset_import())
+  // The ai.lpx domain of the ops without an opset-17 form (Bitwise*),
+  // imported whether used or not.
+  bool imported = false;
+  for (auto &imp : *model.mutable_opset_import()) {
     if (isDefaultDomain(imp.domain()))
       imp.set_version(kCheckedOpset);
+    imported |= imp.domain() == kLpxDomain;
+  }
+  if (!imported) {
+    auto *imp = model.add_opset_import();
+    imp->set_domain(kLpxDomain);
+    imp->set_version(1);
+  }
   if (model.ir_version() > 8)
     model.set_ir_version(8);
   return problems;

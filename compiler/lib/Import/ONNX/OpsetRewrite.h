@@ -106,6 +106,7 @@ Rewrite rewriteQuantize(NodeRewriter &r);
 Rewrite rewriteAveragePool(NodeRewriter &r);
 Rewrite rewriteDFT(NodeRewriter &r);
 Rewrite rewriteGridSample(NodeRewriter &r);
+Rewrite rewriteBitwise(NodeRewriter &r);
 
 // NewOpDecompositions.cpp: ops new after opset 17.
 Rewrite decomposeGelu(NodeRewriter &r);

@@ -19,6 +19,8 @@ constexpr const char *kReduce = "axes input read as the attribute; "
                                 "noop_with_empty_axes";
 constexpr const char *kNewer = "newer than opset 23, the newest the "
                                 "importer reads";
+constexpr const char *kBitwise = "the elementwise unit's integer bitwise "
+                                  "functions (format 3.3)";
 constexpr const char *kQuant = "saturate and output_dtype folded; blocked "
                                "quantisation (block_size) not supported";
 constexpr const char *kDequant = "output_dtype must be the scale's type; "
@@ -26,10 +28,10 @@ constexpr const char *kDequant = "output_dtype must be the scale's type; "
 
 const OpVersionEntry kTable[] = {
     // opset 18
-    {"BitwiseAnd", 18, U, "no integer bitwise function on the chip"},
-    {"BitwiseNot", 18, U, "no integer bitwise function on the chip"},
-    {"BitwiseOr", 18, U, "no integer bitwise function on the chip"},
-    {"BitwiseXor", 18, U, "no integer bitwise function on the chip"},
+    {"BitwiseAnd", 18, R, kBitwise},
+    {"BitwiseNot", 18, R, kBitwise},
+    {"BitwiseOr", 18, R, kBitwise},
+    {"BitwiseXor", 18, R, kBitwise},
     {"CenterCropPad", 18, D, "Slice and Pad about the centre"},
     {"Col2Im", 18, U, "not supported"},
     {"GroupNormalization", 18, D,
@@ -245,6 +247,26 @@ const OpVersionEntry *newerOpVersion(llvm::StringRef op, int64_t opset) {
     if (op == e.op && e.since <= opset && (!best || e.since > best->since))
       best = &e;
   return best;
+}
+
+std::vector<llvm::StringRef> newOpElementTypes(llvm::StringRef op) {
+  static const std::vector<llvm::StringRef> floats = {
+      "bfloat16", "double", "float", "float16"};
+  static const std::vector<llvm::StringRef> ints = {
+      "int16", "int32", "int64", "int8", "uint16", "uint32", "uint64", "uint8"};
+  if (op.starts_with("Bitwise"))
+    return ints;
+  if (op == "CenterCropPad") {
+    std::vector<llvm::StringRef> all = floats;
+    all.insert(all.end(), ints.begin(), ints.end());
+    all.push_back("bool");
+    return all;
+  }
+  for (llvm::StringRef f : {"Gelu", "Mish", "GroupNormalization",
+                            "RMSNormalization", "RotaryEmbedding", "Attention"})
+    if (op == f)
+      return floats;
+  return {};
 }
 
 llvm::StringRef handlingName(VersionHandling how) {

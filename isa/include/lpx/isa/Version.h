@@ -19,9 +19,11 @@ namespace lpx::isa {
 // 3 minors: 1 Program.tp and pp, the placement the partition chose;
 // 2 a tensor's bound pieces may cut several axes (a grid, isa::tileGrid),
 // and Program.states, the resident state a program expects, bound by name
-// (a 3.0/3.1 file's state buffers are read as bound whole, by buffer name).
+// (a 3.0/3.1 file's state buffers are read as bound whole, by buffer name);
+// 3 the integer bitwise functions (unary bitwise_not, binary bitwise_and,
+// bitwise_or, bitwise_xor: ONNX's Bitwise* of opset 18).
 inline constexpr uint16_t kFormatMajor = 3;
-inline constexpr uint16_t kFormatMinor = 2;
+inline constexpr uint16_t kFormatMinor = 3;
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.
 inline constexpr char kMagic[4] = {'L', 'P', 'X', 'B'};
 inline constexpr unsigned kHeaderBytes = 16;
