@@ -310,3 +310,50 @@ case("bitwisenot_opset18_uint8", 18,
      [node("Cast", ["a"], ["u"], to=T.UINT8), node("BitwiseNot", ["u"], ["c"]),
       node("Cast", ["c"], ["y"], to=F)],
      [("a", ints(6, lo=0, hi=256))], [("y", [6])])
+
+
+# --- float16 through the decompositions (Cast in and out: float32 I/O) ------
+def fp16_case(name, opset, op_nodes, inputs, out, shape, inits=()):
+    casts = [node("Cast", [n], [n + "_h"], to=T.FLOAT16) for n, _ in inputs]
+    case(name, opset, casts + op_nodes + [node("Cast", [out], ["y"], to=F)],
+         inputs, [("y", shape)], inits)
+
+
+fp16_case("attention_opset23_fp16_gqa_causal", 23,
+          [node("Attention", ["q_h", "k_h", "v_h"], ["o"], is_causal=1)],
+          [("q", randn(1, 4, 3, 8)), ("k", randn(1, 2, 3, 8)), ("v", randn(1, 2, 3, 8))],
+          "o", [1, 4, 3, 8])
+fp16_case("rmsnorm_opset23_fp16", 23,
+          [node("Cast", ["s"], ["s_h"], to=T.FLOAT16),
+           node("RMSNormalization", ["x_h", "s_h"], ["o"])],
+          [("x", randn(2, 16))], "o", [2, 16], [const("s", randn(16))])
+fp16_case("groupnorm_opset21_fp16", 21,
+          [node("Cast", ["s"], ["s_h"], to=T.FLOAT16), node("Cast", ["b"], ["b_h"], to=T.FLOAT16),
+           node("GroupNormalization", ["x_h", "s_h", "b_h"], ["o"], num_groups=2)],
+          [("x", randn(1, 4, 6))], "o", [1, 4, 6], [const("s", randn(4)), const("b", randn(4))])
+
+# --- inside a subgraph: an If (constant condition) whose branch is opset 18+ --
+then_g = helper.make_graph(
+    [node("ReduceMean", ["x", "axes"], ["m"], keepdims=1), node("Gelu", ["m"], ["r"])],
+    "then", [], [vi("r", [2, 1])], [const("axes", np.array([1], np.int64))])
+else_g = helper.make_graph([node("Mish", ["x"], ["r2"])], "else", [], [vi("r2", [2, 3])])
+case("if_opset20_branch_with_newer_ops", 20,
+     [node("If", ["cond"], ["y"], then_branch=then_g, else_branch=else_g)],
+     [("x", randn(2, 3))], [("y", [2, 1])], [const("cond", np.array(True))])
+
+# --- more of DFT-20 and GridSample-20/22 ------------------------------------
+case("dft_opset20_inverse_last_axis", 20,
+     [node("DFT", ["x", "", "axis"], ["y"], inverse=1)],
+     [("x", randn(1, 2, 6, 2))], [("y", [1, 2, 6, 2])], [const("axis", np.array(-2, np.int64))])
+for mode, opset in (("cubic", 20), ("nearest", 22)):
+    case(f"gridsample_opset{opset}_{mode}", opset,
+         [node("GridSample", ["x", "grid"], ["y"], mode=mode, padding_mode="border")],
+         [("x", randn(1, 1, 5, 4)),
+          ("grid", rng.uniform(-1.1, 1.1, (1, 2, 3, 2)).astype(np.float32))],
+         [("y", [1, 1, 2, 3])])
+
+# --- Attention-23: boolean mask with a past (mask over past + new keys) -----
+attention("attention_opset23_bool_mask_past", randn(1, 2, 1, 4), randn(1, 2, 1, 4),
+          randn(1, 2, 1, 4), [("y", [1, 2, 1, 4]), ("pk", [1, 2, 4, 4]), ("pv", [1, 2, 4, 4])],
+          extra=[("mask", np.array([[True, False, True, True]])),
+                 ("past_k", randn(1, 2, 3, 4)), ("past_v", randn(1, 2, 3, 4))])
