@@ -102,8 +102,8 @@ std::string StepBuilder::heads(const std::string &x, int64_t n) {
 
 /// x * cos + rotate_half(x) * sin, rotate_half(x) = concat(-x2, x1).
 std::string StepBuilder::rotary(const std::string &x) {
-  if (s.opset23) // x is [B, n, q, hd]: RotaryEmbedding's 4-D form
-    return b.op("RotaryEmbedding", {x, cos, sin, positions});
+  if (s.opset23) // x is [B, n, q, hd]; the caches are of the positions
+    return b.op("RotaryEmbedding", {x, cos, sin});
   std::string axis = b.ints({-1});
   std::string lo = b.op("Slice", {x, b.ints({0}), b.ints({hd / 2}), axis});
   std::string hi = b.op("Slice", {x, b.ints({hd / 2}), b.ints({hd}), axis});
@@ -118,22 +118,15 @@ void StepBuilder::rotaryTables() {
   for (int64_t i = 0; i < hd / 2; ++i)
     invFreq.push_back(float(std::pow(c.ropeTheta, -2.0 * double(i) / double(hd))));
   b.setScope("rotary_emb");
-  if (s.opset23) { // RotaryEmbedding's caches: [context, hd/2] by position
-    std::vector<float> cosv, sinv;
-    for (int64_t p = 0; p < s.context; ++p)
-      for (int64_t i = 0; i < hd / 2; ++i) {
-        float angle = float(p) * invFreq[size_t(i)];
-        cosv.push_back(std::cos(angle));
-        sinv.push_back(std::sin(angle));
-      }
-    cos = b.floats("rotary_emb.cos_cache", {s.context, hd / 2}, cosv);
-    sin = b.floats("rotary_emb.sin_cache", {s.context, hd / 2}, sinv);
-    return;
-  }
   std::string inv = b.floats("rotary_emb.inv_freq", {hd / 2}, invFreq);
   std::string pos = b.op("Cast", {positions}, {intAttr("to", kFloat)});
   std::string p3 = b.op("Unsqueeze", {pos, b.ints({2})}); // [B, q, 1]
   std::string freqs = b.op("Mul", {p3, inv});            // [B, q, hd/2]
+  if (s.opset23) { // RotaryEmbedding's caches of these positions, [B, q, hd/2]
+    cos = b.op("Cos", {freqs});
+    sin = b.op("Sin", {freqs});
+    return;
+  }
   std::string emb = b.op("Concat", {freqs, freqs}, {intAttr("axis", -1)});
   std::string e4 = b.op("Unsqueeze", {emb, b.ints({1})}); // [B, 1, q, hd]
   cos = b.op("Cos", {e4});
