@@ -39,8 +39,8 @@ save("groupnorm_groups", [n("GroupNormalization", ["x", "s", "b"], ["y"], num_gr
      opset=21)
 save("resize_antialias", [n("Resize", ["x", "", "sc"], ["y"], antialias=1, mode="linear")],
      [f("x", [1, 1, 4, 4])], [f("y", None)], [c("sc", np.array([1, 1, .5, .5], np.float32))], opset=18)
-save("col2im", [n("Col2Im", ["x", "im", "blk"], ["y"])], [f("x", [1, 4, 9])], [f("y", None)],
-     [c("im", np.array([4, 4], np.int64)), c("blk", np.array([2, 2], np.int64))], opset=18)
+save("affinegrid", [n("AffineGrid", ["theta", "size"], ["y"])], [f("theta", [1, 2, 3])],
+     [f("y", None)], [c("size", np.array([1, 1, 4, 4], np.int64))], opset=20)
 save("gelu_approx", [n("Gelu", ["x"], ["y"], approximate="fast")], [f("x", [2])], [f("y", None)], opset=20)
 PY
 
@@ -66,7 +66,7 @@ expect attention_one_input "\(Attention-23\): has 1 inputs \(Attention-23 takes 
 expect rotary_3d_heads "\(RotaryEmbedding-23\): a 3-D input needs num_heads"
 expect groupnorm_groups "\(GroupNormalization-21\): num_groups 3 does not divide the 4 channels"
 expect resize_antialias "\(Resize-18\): antialias=1 is not supported"
-expect col2im "\(Col2Im-18\): not supported at this version"
+expect affinegrid "\(AffineGrid-20\): not supported at this version"
 expect gelu_approx "\(Gelu-20\): unknown approximate 'fast'"
 # Coverage: the model at opset 25 is listed node by node, not refused.
 "$lpx" coverage "$tmp/opset25.onnx" >"$tmp/cov" 2>&1

@@ -357,3 +357,13 @@ attention("attention_opset23_bool_mask_past", randn(1, 2, 1, 4), randn(1, 2, 1, 
           randn(1, 2, 1, 4), [("y", [1, 2, 1, 4]), ("pk", [1, 2, 4, 4]), ("pv", [1, 2, 4, 4])],
           extra=[("mask", np.array([[True, False, True, True]])),
                  ("past_k", randn(1, 2, 3, 4)), ("past_v", randn(1, 2, 3, 4))])
+
+# --- Col2Im-18 ----------------------------------------------------------------
+case("col2im_opset18", 18, [node("Col2Im", ["x", "image", "block"], ["y"])],
+     [("x", randn(1, 2 * 4, 16))], [("y", [1, 2, 5, 5])],
+     [const("image", np.array([5, 5], np.int64)), const("block", np.array([2, 2], np.int64))])
+case("col2im_opset18_strides_pads_dilations", 18,
+     [node("Col2Im", ["x", "image", "block"], ["y"], strides=[2, 1], pads=[1, 0, 1, 1],
+           dilations=[1, 2])],
+     [("x", randn(2, 3 * 6, 3 * 4))], [("y", [2, 3, 5, 5])],
+     [const("image", np.array([5, 5], np.int64)), const("block", np.array([3, 2], np.int64))])

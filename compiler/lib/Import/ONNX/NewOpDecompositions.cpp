@@ -1,7 +1,7 @@
 //===- NewOpDecompositions.cpp - Ops new since opset 17 as opset-17 ops ---===//
 //
-// Gelu, Mish, GroupNormalization, RMSNormalization, RotaryEmbedding and
-// CenterCropPad as the
+// Gelu, Mish, GroupNormalization, RMSNormalization, RotaryEmbedding,
+// CenterCropPad and Col2Im as the
 // opset-17 ops their ONNX definitions are written in (the function bodies of
 // the ONNX schemas), so each part imports to the graph ops it already has.
 // Attention is in AttentionDecomposition.cpp.
@@ -214,6 +214,84 @@ Rewrite decomposeCenterCropPad(NodeRewriter &r) {
     r.add("Pad", {y, r.ints(pads)}, out);
   if (cropAxes.empty() && !padded)
     r.add("Identity", {y}, out);
+  return Rewrite::Done;
+}
+
+/// Col2Im-18 is linear: a MatMul of [N, C, B * L] (the blocks' columns) by a
+/// constant 0/1 matrix [B * L, H * W] that adds each block element into its
+/// image position, so the work runs on the matrix unit.
+Rewrite decomposeCol2Im(NodeRewriter &r) {
+  auto image = r.constInts(1);
+  auto block = r.constInts(2);
+  if (!image || !block)
+    return Rewrite::Failed;
+  auto xd = r.dims(r.input(0));
+  int32_t t = r.elemType(r.input(0));
+  if (!xd || t == 0)
+    return Rewrite::NeedTypes;
+  size_t n = image->size();
+  if (n == 0 || block->size() != n || xd->size() != 3)
+    return r.fail("image_shape and block_shape need one entry per spatial dim "
+                  "and the input must be [N, C * prod(block), L]");
+  auto list = [&](const char *name, int64_t dflt, size_t count) {
+    std::vector<int64_t> v(count, dflt);
+    if (const onnx::AttributeProto *a = r.attr(name))
+      if (size_t(a->ints_size()) == count)
+        v.assign(a->ints().begin(), a->ints().end());
+    return v;
+  };
+  std::vector<int64_t> dil = list("dilations", 1, n),
+                       stride = list("strides", 1, n),
+                       pads = list("pads", 0, 2 * n);
+  int64_t blockSize = 1, pixels = 1, columns = 1;
+  std::vector<int64_t> grid(n);
+  for (size_t d = 0; d < n; ++d) {
+    if ((*image)[d] < 1 || (*block)[d] < 1 || dil[d] < 1 || stride[d] < 1)
+      return r.fail("image_shape, block_shape, dilations and strides must be "
+                    "positive");
+    int64_t span = dil[d] * ((*block)[d] - 1) + 1;
+    int64_t extent = (*image)[d] + pads[d] + pads[n + d];
+    if (extent < span)
+      return r.fail("the block is larger than the padded image");
+    grid[d] = (extent - span) / stride[d] + 1;
+    blockSize *= (*block)[d];
+    pixels *= (*image)[d];
+    columns *= grid[d];
+  }
+  if ((*xd)[1] % blockSize || (*xd)[2] != columns)
+    return r.fail("the input is " + std::to_string((*xd)[1]) + " x " +
+                  std::to_string((*xd)[2]) + ", not C * " +
+                  std::to_string(blockSize) + " x " + std::to_string(columns));
+  if (blockSize * columns * pixels > (int64_t(1) << 24))
+    return r.fail("the scatter matrix would have more than 2^24 entries");
+  int64_t channels = (*xd)[1] / blockSize;
+  // Row k * L + l (block element k, column l) -> its image pixel, if inside.
+  std::vector<float> m(size_t(blockSize * columns * pixels), 0.f);
+  for (int64_t k = 0; k < blockSize; ++k)
+    for (int64_t l = 0; l < columns; ++l) {
+      int64_t pixel = 0, kr = k, lr = l;
+      bool inside = true;
+      for (size_t d = n; d-- > 0;) { // row-major: the last dim varies fastest
+        int64_t kd = kr % (*block)[d], ld = lr % grid[d];
+        kr /= (*block)[d];
+        lr /= grid[d];
+        int64_t at = ld * stride[d] - pads[d] + kd * dil[d];
+        inside &= at >= 0 && at < (*image)[d];
+        int64_t scale = 1;
+        for (size_t e = d + 1; e < n; ++e)
+          scale *= (*image)[e];
+        pixel += at * scale;
+      }
+      if (inside)
+        m[size_t((k * columns + l) * pixels + pixel)] = 1.f;
+    }
+  std::string cols = r.add("Reshape", {r.input(0),
+                                       r.ints({0, channels, blockSize * columns})});
+  std::string img = r.add(
+      "MatMul", {cols, r.floats(m, {blockSize * columns, pixels}, t)});
+  std::vector<int64_t> shape{(*xd)[0], channels};
+  shape.insert(shape.end(), image->begin(), image->end());
+  r.add("Reshape", {img, r.ints(shape)}, r.node.output(0));
   return Rewrite::Done;
 }
 

@@ -62,6 +62,7 @@ const llvm::StringMap<NodeRewrite> &rewrites() {
       {"RotaryEmbedding", decomposeRotaryEmbedding},
       {"Attention", decomposeAttention},
       {"CenterCropPad", decomposeCenterCropPad},
+      {"Col2Im", decomposeCol2Im},
   };
   return t;
 }
@@ -204,6 +205,7 @@ Rewrite checkArity(NodeRewriter &r, const OpVersionEntry &e) {
       {"Resize", {1, 4, 1, 1}},
       {"DFT", {1, 3, 1, 1}},
       {"CenterCropPad", {2, 2, 1, 1}},
+      {"Col2Im", {3, 3, 1, 1}},
       {"BitwiseAnd", {2, 2, 1, 1}},
       {"BitwiseOr", {2, 2, 1, 1}},
       {"BitwiseXor", {2, 2, 1, 1}},

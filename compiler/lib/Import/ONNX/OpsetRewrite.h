@@ -115,6 +115,7 @@ Rewrite decomposeGroupNormalization(NodeRewriter &r);
 Rewrite decomposeRMSNormalization(NodeRewriter &r);
 Rewrite decomposeRotaryEmbedding(NodeRewriter &r);
 Rewrite decomposeCenterCropPad(NodeRewriter &r);
+Rewrite decomposeCol2Im(NodeRewriter &r);
 // AttentionDecomposition.cpp
 Rewrite decomposeAttention(NodeRewriter &r);
 

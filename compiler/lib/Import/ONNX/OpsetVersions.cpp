@@ -33,7 +33,7 @@ const OpVersionEntry kTable[] = {
     {"BitwiseOr", 18, R, kBitwise},
     {"BitwiseXor", 18, R, kBitwise},
     {"CenterCropPad", 18, D, "Slice and Pad about the centre"},
-    {"Col2Im", 18, U, "not supported"},
+    {"Col2Im", 18, D, "a MatMul by a constant 0/1 scatter matrix"},
     {"GroupNormalization", 18, D,
      "per-group scale: Reshape, ReduceMean, Sqrt, Div, Mul, Add"},
     {"LpPool", 18, T, "ceil_mode (LpPool is not supported at any opset)"},
@@ -262,7 +262,7 @@ std::vector<llvm::StringRef> newOpElementTypes(llvm::StringRef op) {
     all.push_back("bool");
     return all;
   }
-  for (llvm::StringRef f : {"Gelu", "Mish", "GroupNormalization",
+  for (llvm::StringRef f : {"Gelu", "Mish", "GroupNormalization", "Col2Im",
                             "RMSNormalization", "RotaryEmbedding", "Attention"})
     if (op == f)
       return floats;
