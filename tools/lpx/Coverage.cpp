@@ -136,9 +136,9 @@ void estimateCost(ModelCoverage &cov, const std::string &path,
       executed.insert(inst.origin());
     // A node rewritten into several (opsets 18+) names its parts "name/...".
     auto ran = [&](const std::string &name) {
-      auto it = executed.lower_bound(name);
-      return it != executed.end() &&
-             (*it == name || llvm::StringRef(*it).starts_with(name + "/"));
+      auto part = executed.lower_bound(name + "/");
+      return executed.count(name) ||
+             (part != executed.end() && part->rfind(name + "/", 0) == 0);
     };
     for (NodeCoverage &n : cov.nodes)
       if (n.status == NodeStatus::Supported && !ran(n.name))
@@ -488,8 +488,7 @@ llvm::Error checkModel(const onnx::ModelProto &model, const std::string &path) {
   for (const char *alias : {"", "ai.onnx"})
     if (!opsets.count(alias) && opsets.count(alias[0] ? "" : "ai.onnx"))
       opsets[alias] = opsets[alias[0] ? "" : "ai.onnx"];
-  // Past opset 17 ONNX 1.12's checker applies older schemas: the importer
-  // checks those nodes (lpx/Import/OpsetVersions.h).
+  // Past opset 17 the importer checks the nodes (ONNX 1.12 has older schemas).
   if (opsets.count("") && opsets[""] > kCheckedOpset)
     return llvm::Error::success();
   for (const auto &n : g.node()) {
@@ -585,9 +584,8 @@ lpx::cli::analyzeModel(const std::string &path, const ImportOptions &import,
     if (const onnx::OpSchema *s = onnx::OpSchemaRegistry::Schema(
             c.opType, opset, c.domain))
       c.opsetVersion = s->since_version();
-    if (c.domain.empty())
-      if (const OpVersionEntry *e = newerOpVersion(c.opType, opset))
-        c.opsetVersion = e->since;
+    if (auto *e = c.domain.empty() ? newerOpVersion(c.opType, opset) : nullptr)
+      c.opsetVersion = e->since;
     auto it = diags.byNode.find(c.name);
     if (it != diags.byNode.end()) {
       c.status = NodeStatus::Unsupported;

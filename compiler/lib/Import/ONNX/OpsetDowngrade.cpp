@@ -69,16 +69,20 @@ const llvm::StringMap<NodeRewrite> &rewrites() {
 
 /// Names every unnamed node as the importer would ("Op_index"; inside a
 /// subgraph, after the node that holds it), so rewritten nodes keep them.
-void nameNodes(onnx::GraphProto &g, const std::string &prefix) {
+/// The rewrite tells nodes apart by name: a repeated one gets "#k".
+void nameNodes(onnx::GraphProto &g, const std::string &prefix,
+               llvm::StringSet<> &seen) {
   for (int i = 0; i < g.node_size(); ++i) {
     onnx::NodeProto &n = *g.mutable_node(i);
     if (n.name().empty())
       n.set_name(prefix + n.op_type() + "_" + std::to_string(i));
+    for (int k = 2; !seen.insert(n.name()).second; ++k)
+      n.set_name(n.name() + "#" + std::to_string(k));
     for (onnx::AttributeProto &a : *n.mutable_attribute()) {
       if (a.has_g())
-        nameNodes(*a.mutable_g(), n.name() + "/");
+        nameNodes(*a.mutable_g(), n.name() + "/", seen);
       for (onnx::GraphProto &sub : *a.mutable_graphs())
-        nameNodes(sub, n.name() + "/");
+        nameNodes(sub, n.name() + "/", seen);
     }
   }
 }
@@ -323,7 +327,8 @@ bool needsRewrite(const onnx::GraphProto &g, int64_t opset,
 
 std::vector<DowngradeProblem> downgradeToOpset17(onnx::ModelProto &model,
                                                  int64_t opset) {
-  nameNodes(*model.mutable_graph(), "");
+  llvm::StringSet<> names;
+  nameNodes(*model.mutable_graph(), "", names);
   std::vector<DowngradeProblem> problems;
   llvm::StringSet<> done;
   // Bounded: each pass but the last rewrites at least one node.
