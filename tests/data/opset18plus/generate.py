@@ -367,3 +367,21 @@ case("col2im_opset18_strides_pads_dilations", 18,
            dilations=[1, 2])],
      [("x", randn(2, 3 * 6, 3 * 4))], [("y", [2, 3, 5, 5])],
      [const("image", np.array([5, 5], np.int64)), const("block", np.array([3, 2], np.int64))])
+
+# --- blocked (De)QuantizeLinear-21 ------------------------------------------
+scales = (np.abs(randn(4, 3)) * 0.05 + 0.01).astype(np.float32)
+case("quantize_dequantize_opset21_blocked_int8", 21,
+     [node("QuantizeLinear", ["x", "s", "zp"], ["q"], axis=1, block_size=2),
+      node("DequantizeLinear", ["q", "s", "zp"], ["y"], axis=1, block_size=2)],
+     [("x", randn(4, 6))], [("y", [4, 6])],
+     [const("s", scales), const("zp", ints(4, 3, lo=-5, hi=6).astype(np.int8))])
+case("dequantize_opset21_blocked_uint8_axis0", 21,
+     [node("Cast", ["a"], ["q"], to=T.UINT8),
+      node("DequantizeLinear", ["q", "s", "zp"], ["y"], axis=0, block_size=3)],
+     [("a", ints(6, 2, lo=0, hi=256))], [("y", [6, 2])],
+     [const("s", scales[:2, :2]), const("zp", ints(2, 2, lo=100, hi=150).astype(np.uint8))])
+case("quantize_opset21_blocked_output_dtype", 21,
+     [node("QuantizeLinear", ["x", "s"], ["q"], axis=-1, block_size=3,
+           output_dtype=T.UINT8),
+      node("Cast", ["q"], ["y"], to=F)],
+     [("x", randn(2, 6) + 3)], [("y", [2, 6])], [const("s", scales[:2, :2])])

@@ -250,14 +250,77 @@ Rewrite rewriteCast(NodeRewriter &r) {
   return Rewrite::Done;
 }
 
+/// Blocked (De)QuantizeLinear-21: one scale (and zero point) per
+/// `block` elements along the axis. The axis is split into [D / block,
+/// block] so that they broadcast as [..., D / block, 1, ...]; Quantize
+/// rounds half to even, adds the zero point and saturates, as the spec says.
+Rewrite blockedQuantize(NodeRewriter &r, bool quantize, int64_t block) {
+  auto xd = r.dims(r.input(0));
+  auto sd = r.dims(r.input(1));
+  int32_t xt = r.elemType(r.input(0)), st = r.elemType(r.input(1));
+  bool hasZero = !r.input(2).empty();
+  int32_t zt = hasZero ? r.elemType(r.input(2)) : 0;
+  if (!xd || !sd || xt == 0 || st == 0 || (hasZero && zt == 0))
+    return Rewrite::NeedTypes;
+  int64_t rank = int64_t(xd->size());
+  std::vector<int64_t> axis{r.intAttr("axis", 1)};
+  if (block < 0 || !normaliseAxes(r, axis, rank))
+    return block < 0 ? r.fail("block_size must be positive") : Rewrite::Failed;
+  int64_t a = axis[0], dim = (*xd)[a];
+  if (dim % block)
+    return r.fail("a partial last block (" + std::to_string(dim) + " by " +
+                  std::to_string(block) + ") is not supported");
+  std::vector<int64_t> want = *xd;
+  want[a] = dim / block;
+  if (*sd != want)
+    return r.fail("the scale must have the input's shape with " +
+                  std::to_string(dim / block) + " blocks along the axis");
+  std::vector<int64_t> split(xd->begin(), xd->begin() + a);
+  split.insert(split.end(), {dim / block, block});
+  split.insert(split.end(), xd->begin() + a + 1, xd->end());
+  auto perBlock = [&](int i) {
+    return r.add("Unsqueeze", {r.input(i), r.ints({a + 1})});
+  };
+  auto cast = [&](const std::string &v, int32_t to) {
+    std::string c = r.add("Cast", {v});
+    r.setInt(r.last(), "to", to);
+    return c;
+  };
+  std::string x = r.add("Reshape", {r.input(0), r.ints(split)});
+  std::string scale = perBlock(1);
+  std::string y;
+  if (!quantize) {
+    std::string v = cast(x, st);
+    if (hasZero)
+      v = r.add("Sub", {v, cast(perBlock(2), st)});
+    y = r.add("Mul", {v, scale});
+  } else {
+    int64_t qt = hasZero ? zt : r.intAttr("output_dtype", 0);
+    if (qt == 0)
+      qt = onnx::TensorProto::UINT8;
+    if (qt != onnx::TensorProto::INT8 && qt != onnx::TensorProto::UINT8)
+      return r.fail("blocked quantisation to other than int8 or uint8 is not "
+                    "supported");
+    bool s8 = qt == onnx::TensorProto::INT8;
+    std::string v = r.add("Round", {r.add("Div", {x, scale})});
+    if (hasZero)
+      v = r.add("Add", {v, cast(perBlock(2), xt)});
+    v = r.add("Clip", {v, r.scalar(s8 ? -128.f : 0.f, xt),
+                       r.scalar(s8 ? 127.f : 255.f, xt)});
+    y = cast(v, int32_t(qt));
+  }
+  r.add("Reshape", {y, r.ints(*xd)}, r.node.output(0));
+  return Rewrite::Done;
+}
+
 Rewrite rewriteQuantize(NodeRewriter &r) {
   bool quantize = r.node.op_type() == "QuantizeLinear";
-  if (r.intAttr("block_size", 0) != 0)
-    return r.fail("blocked quantisation (block_size) is not supported");
   int64_t dtype = r.intAttr("output_dtype", 0);
   if (isUnsupportedNewType(dtype))
     return r.fail("output_dtype " + std::to_string(dtype) +
                   " (float8 / int4 / float4) is not supported");
+  if (int64_t block = r.intAttr("block_size", 0))
+    return blockedQuantize(r, quantize, block);
   std::string zeroPoint;
   if (quantize && dtype != 0 && r.input(2).empty()) {
     // The opset-17 form takes its output type from the zero point.

@@ -22,9 +22,9 @@ constexpr const char *kNewer = "newer than opset 23, the newest the "
 constexpr const char *kBitwise = "the elementwise unit's integer bitwise "
                                   "functions (format 3.3)";
 constexpr const char *kQuant = "saturate and output_dtype folded; blocked "
-                               "quantisation (block_size) not supported";
+                               "(block_size): Div, Round, Add, Clip per block";
 constexpr const char *kDequant = "output_dtype must be the scale's type; "
-                                 "blocked quantisation not supported";
+                                 "blocked (block_size): Sub, Mul per block";
 
 const OpVersionEntry kTable[] = {
     // opset 18
@@ -69,7 +69,7 @@ const OpVersionEntry kTable[] = {
     {"If", 19, T, ""},
     {"Loop", 19, T, ""},
     {"Pad", 19, R, "axes input expanded; wrap mode not supported"},
-    {"QuantizeLinear", 19, R, kQuant},
+    {"QuantizeLinear", 19, R, "saturate dropped (it only concerns float8)"},
     {"Reshape", 19, T, ""},
     {"Resize", 19, R, "as 18; half_pixel_symmetric"},
     {"Scan", 19, T, ""},
