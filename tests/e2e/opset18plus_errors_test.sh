@@ -41,6 +41,9 @@ save("resize_antialias", [n("Resize", ["x", "", "sc"], ["y"], antialias=1, mode=
      [f("x", [1, 1, 4, 4])], [f("y", None)], [c("sc", np.array([1, 1, .5, .5], np.float32))], opset=18)
 save("affinegrid", [n("AffineGrid", ["theta", "size"], ["y"])], [f("theta", [1, 2, 3])],
      [f("y", None)], [c("size", np.array([1, 1, 4, 4], np.int64))], opset=20)
+# Dynamic dims that a rewrite needs static: named, with the fix.
+save("attention_dynamic", [n("Attention", ["q", "k", "v"], ["y"], q_num_heads=2, kv_num_heads=2)],
+     [f("q", ["B", 3, 8]), f("k", ["B", 3, 8]), f("v", ["B", 3, 8])], [f("y", None)])
 save("gelu_approx", [n("Gelu", ["x"], ["y"], approximate="fast")], [f("x", [2])], [f("y", None)], opset=20)
 PY
 
@@ -67,6 +70,7 @@ expect rotary_3d_heads "\(RotaryEmbedding-23\): a 3-D input needs num_heads"
 expect groupnorm_groups "\(GroupNormalization-21\): num_groups 3 does not divide the 4 channels"
 expect resize_antialias "\(Resize-18\): antialias=1 is not supported"
 expect affinegrid "\(AffineGrid-20\): not supported at this version"
+expect attention_dynamic "\(Attention-23\): input 'q' has dynamic dims \(Bx3x8\): pin the graph's inputs with --input-shape"
 expect gelu_approx "\(Gelu-20\): unknown approximate 'fast'"
 # Coverage: the model at opset 25 is listed node by node, not refused.
 "$lpx" coverage "$tmp/opset25.onnx" >"$tmp/cov" 2>&1

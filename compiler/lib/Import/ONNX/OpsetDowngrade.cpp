@@ -259,6 +259,33 @@ struct Pass {
     g.mutable_node()->Swap(&next);
   }
 
+  /// Why a rewrite that needs a shape could not have it: the first input
+  /// whose dims are not all known, dynamic (a graph input to pin) or not
+  /// inferred at all.
+  std::string unknownShape(const onnx::NodeProto &node) const {
+    for (const std::string &in : node.input()) {
+      if (in.empty())
+        continue;
+      auto it = facts.types.find(in);
+      if (it == facts.types.end() || !it->second.has_tensor_type() ||
+          !it->second.tensor_type().has_shape())
+        return "the shape of input '" + in + "' is not known (ONNX 1.12 "
+               "cannot infer it through the nodes before)";
+      std::string dims;
+      bool dynamic = false;
+      for (const auto &d : it->second.tensor_type().shape().dim()) {
+        dims += (dims.empty() ? "" : "x") +
+                (d.has_dim_value() ? std::to_string(d.dim_value())
+                                   : d.has_dim_param() ? d.dim_param() : "?");
+        dynamic |= !d.has_dim_value();
+      }
+      if (dynamic)
+        return "input '" + in + "' has dynamic dims (" + dims +
+               "): pin the graph's inputs with --input-shape";
+    }
+    return "an input's element type is not known";
+  }
+
   void rewriteNode(onnx::GraphProto &g, onnx::NodeProto &node,
                    google::protobuf::RepeatedPtrField<onnx::NodeProto> &next) {
     const OpVersionEntry *e = nullptr;
@@ -284,9 +311,7 @@ struct Pass {
     if (result == Rewrite::Done)
       result = rewrite(r);
     if (result == Rewrite::NeedTypes) {
-      pending.push_back(problem(r.error.empty()
-                                    ? "an input's shape is not known"
-                                    : r.error));
+      pending.push_back(problem(unknownShape(node)));
       *next.Add() = node;
       return;
     }
@@ -341,7 +366,6 @@ std::vector<DowngradeProblem> downgradeToOpset17(onnx::ModelProto &model,
     pass.run(*model.mutable_graph());
     if (!pass.progress) {
       for (DowngradeProblem &p : pass.pending) {
-        p.reason += " (ONNX 1.12 cannot infer it through the nodes before)";
         done.insert(p.node);
         problems.push_back(std::move(p));
       }
