@@ -9,8 +9,10 @@
 #include "lpx/deploy/OpTable.h"
 
 #include "lpx/Import/ONNXImporter.h"
+#include "lpx/Import/OpsetVersions.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -37,12 +39,10 @@ struct TestTally {
   unsigned pass = 0, total = 0;
 };
 
-/// Per op type: how many node tests using it pass, from the expectations.
-llvm::Expected<std::map<std::string, TestTally>>
-tallyNodeTests(const std::string &expectations) {
-  std::map<std::string, TestTally> tally;
-  if (expectations.empty())
-    return tally;
+/// Per op type: how many tests of `dir` using it pass, from the expectations
+/// (added to `tally`).
+llvm::Error tallyTests(const std::string &expectations, const char *dir,
+                       std::map<std::string, TestTally> &tally) {
   std::ifstream in(expectations);
   if (!in)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -53,7 +53,7 @@ tallyNodeTests(const std::string &expectations) {
     std::string test, outcome;
     if (!(ss >> test >> outcome) || test[0] == '#')
       continue;
-    llvm::SmallString<256> path(kNodeTests);
+    llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, test, "model.onnx");
     auto file = llvm::MemoryBuffer::getFile(path);
     onnx::ModelProto model;
@@ -68,6 +68,25 @@ tallyNodeTests(const std::string &expectations) {
       tally[op].pass += outcome == "pass";
     }
   }
+  return llvm::Error::success();
+}
+
+/// The node tests' tally plus that of tests/data/opset18plus, whose list
+/// (expectations_opset18plus.txt) sits beside the node tests' one.
+llvm::Expected<std::map<std::string, TestTally>>
+tallyNodeTests(const std::string &expectations) {
+  std::map<std::string, TestTally> tally;
+  if (expectations.empty())
+    return tally;
+  if (llvm::Error e = tallyTests(expectations, kNodeTests, tally))
+    return std::move(e);
+  llvm::SmallString<256> newer(llvm::sys::path::parent_path(expectations));
+  llvm::sys::path::append(newer, "expectations_opset18plus.txt");
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(expectations));
+  llvm::sys::path::append(dir, "..", "data", "opset18plus");
+  if (llvm::sys::fs::exists(newer))
+    if (llvm::Error e = tallyTests(std::string(newer), dir.c_str(), tally))
+      return std::move(e);
   return tally;
 }
 
@@ -128,6 +147,14 @@ llvm::Error lpx::deploy::writeOpTable(ReportFormat f,
       continue;
     byOp[{s.domain(), s.Name()}].push_back(&s);
   }
+  // Default-domain versions of opsets 18 to 23 (lpx/Import/OpsetVersions.h):
+  // ONNX 1.12 has no schema for them.
+  std::map<std::string, std::vector<const lpx::OpVersionEntry *>> newer;
+  for (const lpx::OpVersionEntry &e : lpx::newerOpVersions())
+    if (e.since <= lpx::kNewestOpset) {
+      newer[e.op].push_back(&e);
+      byOp[{"", e.op}]; // an op new since 17 gets a row
+    }
   std::vector<Row> rows;
   for (auto &[key, versions] : byOp) {
     std::sort(versions.begin(), versions.end(), [](auto *a, auto *b) {
@@ -139,15 +166,31 @@ llvm::Error lpx::deploy::writeOpTable(ReportFormat f,
     std::vector<int> since;
     for (auto *s : versions)
       since.push_back(s->since_version());
-    r.versions = versionRanges(since);
-    std::set<std::string> types;
-    for (const auto &tc : versions.back()->typeConstraintParams())
-      for (const std::string &t : tc.allowed_type_strs)
-        if (kChipTypes.count(t))
-          types.insert(t.substr(7, t.size() - 8)); // strip "tensor(" ")"
-    r.types.assign(types.begin(), types.end());
     bool handled = r.domain.empty() && supported.count(r.op);
     r.limits = limitsOf(r.op);
+    auto later = r.domain.empty() ? newer.find(r.op) : newer.end();
+    if (later != newer.end())
+      for (const lpx::OpVersionEntry *e : later->second) {
+        since.push_back(e->since);
+        handled &= e->how != lpx::VersionHandling::Unsupported;
+        // A new op is handled by its decomposition.
+        handled |= versions.empty() && e->how == lpx::VersionHandling::Decomposed;
+        if (*e->note)
+          r.limits += (r.limits.empty() ? "" : "; ") + std::to_string(e->since) +
+                      ": " + e->note;
+      }
+    r.versions = versionRanges(since);
+    std::set<std::string> types;
+    if (!versions.empty()) {
+      for (const auto &tc : versions.back()->typeConstraintParams())
+        for (const std::string &t : tc.allowed_type_strs)
+          if (kChipTypes.count(t))
+            types.insert(t.substr(7, t.size() - 8)); // strip "tensor(" ")"
+    } else {
+      for (llvm::StringRef t : lpx::newOpElementTypes(r.op))
+        types.insert(t.str());
+    }
+    r.types.assign(types.begin(), types.end());
     if (r.domain.empty() && tally->count(r.op))
       r.tests = tally->at(r.op);
     r.supported = handled && r.tests.pass == r.tests.total;
@@ -204,12 +247,17 @@ llvm::Error lpx::deploy::writeOpTable(ReportFormat f,
         "Generated by `lpx coverage --ops --format md --expectations "
         "tests/nodetests/expectations.txt`; do not edit by hand (CI checks it "
         "is current). Operators are those of the installed ONNX schema "
-        "registry (ONNX 1.12, opsets up to 17); versions are the schema "
+        "registry (ONNX 1.12, opsets up to 17) and the default-domain op "
+        "versions of opsets 18 to 23 the importer rewrites to opset 17 "
+        "(compiler/include/lpx/Import/OpsetVersions.h, whose notes are the "
+        "limitations given by version); versions are the schema "
         "versions (OperatorKernels.md style); types are the ones the chip "
         "holds; node tests count the ONNX backend node tests using the op "
         "that pass end to end (import, compile for 1 and 4 chips, simulate, "
-        "run, compare). An operator is `yes` when lpx compiles it and every "
-        "node test using it passes, `partial` when some fail (see "
+        "run, compare), plus the opset-18+ tests of tests/data/opset18plus "
+        "(expectations_opset18plus.txt, onnxruntime's outputs). An operator "
+        "is `yes` when lpx compiles it (every version listed) and every "
+        "test using it passes, `partial` when some fail (see "
         "tests/nodetests/expectations.txt for why).\n\n";
   os << nSupported << " of " << rows.size() << " operators supported.\n\n";
   os << "| domain | op | versions | types | supported | node tests | "

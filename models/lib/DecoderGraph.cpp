@@ -2,7 +2,10 @@
 //
 // Written op by op as torch.onnx / optimum export these models (decomposed
 // norms, rotate-half rotary, repeat_kv by Expand, GELU as its tanh formula),
-// so the compiler sees what a real export gives it. Weights of MatMuls are
+// so the compiler sees what a real export gives it. At opset 23 the norms,
+// rotary, attention and GELU are the ops of that opset instead
+// (RMSNormalization, RotaryEmbedding, Attention, Gelu), as newer exporters
+// write them (GPT-2's LayerNorm then LayerNormalization-17). Weights of MatMuls are
 // stored [in, out] (the transpose of torch's Linear.weight), as exporters fold
 // that transpose into the initializer. Mixtral's experts are evaluated
 // densely with their routing weights (zero for the experts not among the
@@ -57,6 +60,15 @@ private:
 
 /// RMSNorm (Llama) or LayerNorm (GPT-2), decomposed as exporters write them.
 std::string StepBuilder::norm(const std::string &x, const std::string &prefix) {
+  if (c.family == Family::Gpt2 && s.opset23)
+    return b.op("LayerNormalization",
+                {x, b.param(prefix + ".weight", {c.hidden}, normInit()),
+                 b.param(prefix + ".bias", {c.hidden}, biasInit())},
+                {floatAttr("epsilon", float(c.normEps))});
+  if (s.opset23)
+    return b.op("RMSNormalization",
+                {x, b.param(prefix + ".weight", {c.hidden}, normInit())},
+                {floatAttr("epsilon", float(c.normEps))});
   std::string two = b.floatScalar(2.f), eps = b.floatScalar(float(c.normEps));
   Attr last = intsAttr("axes", {-1});
   if (c.family == Family::Gpt2) {
@@ -90,6 +102,8 @@ std::string StepBuilder::heads(const std::string &x, int64_t n) {
 
 /// x * cos + rotate_half(x) * sin, rotate_half(x) = concat(-x2, x1).
 std::string StepBuilder::rotary(const std::string &x) {
+  if (s.opset23) // x is [B, n, q, hd]; the caches are of the positions
+    return b.op("RotaryEmbedding", {x, cos, sin});
   std::string axis = b.ints({-1});
   std::string lo = b.op("Slice", {x, b.ints({0}), b.ints({hd / 2}), axis});
   std::string hi = b.op("Slice", {x, b.ints({hd / 2}), b.ints({hd}), axis});
@@ -108,6 +122,11 @@ void StepBuilder::rotaryTables() {
   std::string pos = b.op("Cast", {positions}, {intAttr("to", kFloat)});
   std::string p3 = b.op("Unsqueeze", {pos, b.ints({2})}); // [B, q, 1]
   std::string freqs = b.op("Mul", {p3, inv});            // [B, q, hd/2]
+  if (s.opset23) { // RotaryEmbedding's caches of these positions, [B, q, hd/2]
+    cos = b.op("Cos", {freqs});
+    sin = b.op("Sin", {freqs});
+    return;
+  }
   std::string emb = b.op("Concat", {freqs, freqs}, {intAttr("axis", -1)});
   std::string e4 = b.op("Unsqueeze", {emb, b.ints({1})}); // [B, 1, q, hd]
   cos = b.op("Cos", {e4});
@@ -152,6 +171,18 @@ std::string StepBuilder::attention(const std::string &x, int64_t layer) {
   }
   std::string cache = "past_key_values." + std::to_string(layer);
   std::string present = "present." + std::to_string(layer);
+  bool gpt2 = c.family == Family::Gpt2;
+  if (s.opset23) {
+    std::vector<std::string> ins{q, k, v, bias};
+    if (s.past() > 0)
+      ins.insert(ins.end(), {cache + ".key", cache + ".value"});
+    std::string ctx = b.opOutputs("Attention", ins,
+                                  {"", present + ".key", present + ".value"})[0];
+    ctx = b.op("Transpose", {ctx}, {intsAttr("perm", {0, 2, 1, 3})});
+    ctx = b.op("Reshape", {ctx, b.ints({s.batch, s.query, c.heads * hd})});
+    return linear(ctx, p + (gpt2 ? ".c_proj" : ".o_proj"), c.heads * hd,
+                  c.hidden, gpt2);
+  }
   Attr seqAxis = intAttr("axis", 2);
   if (s.past() > 0) {
     b.opNamed("Concat", {cache + ".key", k}, present + ".key", {seqAxis});
@@ -180,7 +211,6 @@ std::string StepBuilder::attention(const std::string &x, int64_t layer) {
   std::string ctx = b.op("MatMul", {probs, v}); // [B, heads, q, hd]
   ctx = b.op("Transpose", {ctx}, {intsAttr("perm", {0, 2, 1, 3})});
   ctx = b.op("Reshape", {ctx, b.ints({s.batch, s.query, c.heads * hd})});
-  bool gpt2 = c.family == Family::Gpt2;
   return linear(ctx, p + (gpt2 ? ".c_proj" : ".o_proj"), c.heads * hd, c.hidden, gpt2);
 }
 
@@ -196,6 +226,8 @@ std::string StepBuilder::swiglu(const std::string &x, const std::string &prefix,
 
 /// GPT-2's gelu_new: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 std::string StepBuilder::gelu(const std::string &x) {
+  if (s.opset23)
+    return b.op("Gelu", {x}, {stringAttr("approximate", "tanh")});
   std::string cube = b.op("Pow", {x, b.floatScalar(3.f)});
   std::string inner = b.op("Add", {x, b.op("Mul", {cube, b.floatScalar(0.044715f)})});
   std::string t = b.op("Tanh", {b.op("Mul", {inner, b.floatScalar(float(std::sqrt(2.0 / M_PI)))})});

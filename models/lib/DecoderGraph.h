@@ -14,6 +14,9 @@ namespace lpx::models {
 struct StepShape {
   int64_t layers, context, batch;
   int64_t query = 1;
+  /// Opset 23's RMSNormalization, RotaryEmbedding, Attention and Gelu
+  /// instead of their primitive forms.
+  bool opset23 = false;
   int64_t past() const { return context - query; }
 };
 

@@ -44,6 +44,10 @@ llvm::Error lpx::models::resolveOptions(const DecoderConfig &c,
                  " is not between 2 (one past position and the new token) and " +
                  llvm::Twine(c.maxContext) + " (the context length of " + name +
                  ")");
+  if (o.opset != 13 && o.opset != 23)
+    return error("--opset " + llvm::Twine(o.opset) +
+                 " is not 13 (primitive ops) or 23 (Attention, "
+                 "RotaryEmbedding, RMSNormalization)");
   if (o.batch < 1 || o.batch > kMaxBatch)
     return error("--batch " + llvm::Twine(o.batch) + " is not between 1 and " +
                  llvm::Twine(kMaxBatch));
@@ -67,12 +71,12 @@ static std::unique_ptr<Built> build(const DecoderConfig &c,
                                     const ExportOptions &o) {
   auto out = std::make_unique<Built>();
   onnx::ModelProto &m = out->model;
-  m.set_ir_version(7);
+  m.set_ir_version(o.opset >= 23 ? 10 : 7);
   m.set_producer_name("lpx-models");
   m.set_producer_version("1");
   auto *opset = m.add_opset_import();
   opset->set_domain("");
-  opset->set_version(13);
+  opset->set_version(o.opset);
   onnx::GraphProto &g = *m.mutable_graph();
   g.set_name(c.name);
   g.set_doc_string((o.prompt > 1 ? "step of " + std::to_string(o.prompt) +
@@ -85,7 +89,8 @@ static std::unique_ptr<Built> build(const DecoderConfig &c,
                    (c.randomWeights || !o.shapeOnly ? ", seeded random weights"
                                                     : ", shape-only weights"));
   GraphBuilder b(g);
-  buildDecoderStep(c, {o.layers, o.context, o.batch, o.prompt}, b);
+  buildDecoderStep(c, {o.layers, o.context, o.batch, o.prompt, o.opset >= 23},
+                   b);
   out->params = std::move(b.parameters());
   for (const Parameter &p : out->params)
     if (!isShapeOnly(p, o))

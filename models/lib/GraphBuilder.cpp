@@ -26,7 +26,13 @@ onnx::NodeProto &GraphBuilder::addNode(llvm::StringRef type,
   for (const Attr &a : attrs) {
     onnx::AttributeProto &p = *n.add_attribute();
     p.set_name(a.name);
-    if (a.list) {
+    if (a.f) {
+      p.set_type(onnx::AttributeProto::FLOAT);
+      p.set_f(*a.f);
+    } else if (a.s) {
+      p.set_type(onnx::AttributeProto::STRING);
+      p.set_s(*a.s);
+    } else if (a.list) {
       p.set_type(onnx::AttributeProto::INTS);
       for (int64_t v : a.values)
         p.add_ints(v);
@@ -64,6 +70,20 @@ void GraphBuilder::opNamed(llvm::StringRef type,
                            const std::string &name,
                            llvm::ArrayRef<Attr> attrs) {
   addNode(type, inputs, attrs).add_output(name);
+}
+
+std::vector<std::string>
+GraphBuilder::opOutputs(llvm::StringRef type,
+                        llvm::ArrayRef<std::string> inputs,
+                        std::vector<std::string> outputs,
+                        llvm::ArrayRef<Attr> attrs) {
+  onnx::NodeProto &n = addNode(type, inputs, attrs);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].empty())
+      outputs[i] = n.name() + "_output_" + std::to_string(i);
+    n.add_output(outputs[i]);
+  }
+  return outputs;
 }
 
 std::string GraphBuilder::ints(llvm::ArrayRef<int64_t> values, bool scalar) {

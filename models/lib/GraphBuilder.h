@@ -12,6 +12,7 @@
 #include "onnx/onnx_pb.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,15 +31,27 @@ struct Parameter {
   uint64_t elements() const;
 };
 
-/// One integer or integer-list attribute of a node.
+/// One integer, integer-list, float or string attribute of a node.
 struct Attr {
   std::string name;
   std::vector<int64_t> values;
   bool list = false;
+  std::optional<float> f;
+  std::optional<std::string> s;
 };
 inline Attr intAttr(std::string name, int64_t v) { return {std::move(name), {v}, false}; }
 inline Attr intsAttr(std::string name, std::vector<int64_t> v) {
   return {std::move(name), std::move(v), true};
+}
+inline Attr floatAttr(std::string name, float v) {
+  Attr a{std::move(name), {}, false};
+  a.f = v;
+  return a;
+}
+inline Attr stringAttr(std::string name, std::string v) {
+  Attr a{std::move(name), {}, false};
+  a.s = std::move(v);
+  return a;
 }
 
 class GraphBuilder {
@@ -58,6 +71,13 @@ public:
   /// Same, with the output named `name` (a graph output).
   void opNamed(llvm::StringRef type, llvm::ArrayRef<std::string> inputs,
                const std::string &name, llvm::ArrayRef<Attr> attrs = {});
+
+  /// Same, with the outputs named (an empty name: a fresh one); returns
+  /// the names.
+  std::vector<std::string> opOutputs(llvm::StringRef type,
+                                     llvm::ArrayRef<std::string> inputs,
+                                     std::vector<std::string> outputs,
+                                     llvm::ArrayRef<Attr> attrs = {});
 
   /// Small constants: always stored with their values.
   std::string ints(llvm::ArrayRef<int64_t> values, bool scalar = false);

@@ -288,6 +288,7 @@ double applyFloat(UnaryFn fn, double x, llvm::ArrayRef<double> params) {
     return x < -p(1) ? x + p(0) : x > p(1) ? x - p(0) : 0.0;
   case UnaryFn::Clip:
     return std::isnan(x) ? x : std::min(std::max(x, p(0)), p(1));
+  case UnaryFn::BitwiseNot: break; // integers only (its domain)
   case UnaryFn::NumFns: break;
   }
   return x;
@@ -329,6 +330,7 @@ llvm::Error lpx::rt::unaryFn(const View &x, const isa::pb::UnaryAttrs &attrs,
             r = v < 0 ? wrapSub(C(0), v) : v;
           break;
         case UnaryFn::Sign: r = v > 0 ? C(1) : v < 0 ? C(-1) : C(0); break;
+        case UnaryFn::BitwiseNot: r = C(~v); break;
         case UnaryFn::Clip:
           if (d < paramOf(params, 0))
             r = convertValue<C>(paramOf(params, 0));
@@ -418,6 +420,15 @@ llvm::Error lpx::rt::binaryFn(const View &a, const View &b,
       case BinaryFn::And: return x && y;
       case BinaryFn::Or: return x || y;
       case BinaryFn::Xor: return bool(x) != bool(y);
+      case BinaryFn::BitwiseAnd:
+      case BinaryFn::BitwiseOr:
+      case BinaryFn::BitwiseXor:
+        if constexpr (isIntElem<Et>)
+          return fn == BinaryFn::BitwiseAnd  ? C(x & y)
+                 : fn == BinaryFn::BitwiseOr ? C(x | y)
+                                             : C(x ^ y);
+        else
+          return x;
       case BinaryFn::ShiftLeft:
       case BinaryFn::ShiftRight:
         if constexpr (isIntElem<Et>) {

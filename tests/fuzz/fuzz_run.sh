@@ -24,7 +24,7 @@ if compgen -G "$here/regressions/$target/*" >/dev/null; then
   "$fuzzer" -runs=0 "$here"/regressions/"$target"/*
 fi
 
-# Every STRIDE-th node-test model plus the built-in models.
+# Every STRIDE-th node-test model, the built-in models and seeds/onnx.
 onnx_seeds() {
   local stride=$1 i=0 d
   for d in "$node"/*/; do
@@ -35,6 +35,8 @@ onnx_seeds() {
   for d in "$root"/models/*/; do
     [ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$work/seeds/$(basename "$d").onnx"
   done
+  # Models of opsets 18 to 23 (the node tests stop at 17).
+  cp "$here"/seeds/onnx/*.onnx "$work/seeds/"
   return 0
 }
 

@@ -10,6 +10,9 @@ in either direction, so the list always tells the truth.
 
 Usage: run_node_tests.py --lpx build/bin/lpx [--expect FILE] [--jobs 2]
 
+--dir runs another folder of tests in the same layout (tests/data/opset18plus,
+with expectations_opset18plus.txt) instead of ONNX's node tests.
+
 With --activations FMT (fp16, bf16, ...) it runs again every test the list
 says passes in fp32 and whose inputs or outputs hold floats, compiled with --activations FMT and compared with the
 tolerances of that format (`lpx run --tolerance-of FMT`, whose one table is
@@ -222,7 +225,11 @@ def main():
                     help="rewrite the list from this run's outcomes (review the diff!)")
     ap.add_argument("--activations", help="number format to compile the fp32-passing tests in")
     ap.add_argument("--format-expect", help="with --activations: the tests that fail in it")
+    ap.add_argument("--dir", help="the folder of tests (default: ONNX's node tests)")
     args = ap.parse_args()
+    if args.dir:
+        global NODE_DIR
+        NODE_DIR = os.path.abspath(args.dir)
     if not os.path.isdir(NODE_DIR):
         sys.exit(f"{NODE_DIR} is missing: install libonnx-testdata")
 

@@ -114,7 +114,8 @@ struct ModelsExportArgs {
   std::string name;
   std::string output;
   bool shapeOnly = false;
-  std::string layers, context, batch, prompt; // validated by runModelsExport
+  std::string layers, context, batch, prompt,
+      opset; // validated by runModelsExport
 };
 int runModelsList();
 int runModelsExport(const ModelsExportArgs &args);

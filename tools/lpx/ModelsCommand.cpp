@@ -60,6 +60,8 @@ int lpx::cli::runModelsExport(const ModelsExportArgs &args) {
     return reportError(cmd, std::move(e));
   if (llvm::Error e = parsePositive(args.prompt, "--prompt", o.prompt))
     return reportError(cmd, std::move(e));
+  if (llvm::Error e = parsePositive(args.opset, "--opset", o.opset))
+    return reportError(cmd, std::move(e));
   if (llvm::Error e = models::resolveOptions(*config, o))
     return reportError(cmd, std::move(e));
 

@@ -195,6 +195,9 @@ int main(int argc, char **argv) {
   x->add_option("--prompt", exportArgs.prompt,
                 "Tokens per sequence in the step (default 1, a decode step; "
                 "equal to --context: the prefill of a prompt)");
+  x->add_option("--opset", exportArgs.opset,
+                "13 (default: every op as primitives) or 23 (Attention, "
+                "RotaryEmbedding, RMSNormalization, Gelu)");
 
   DecodeArgs decode;
   auto *d = app.add_subcommand(

@@ -144,6 +144,28 @@ TEST(BinaryFamily, ShiftsAndLogic) {
   EXPECT_EQ(shift(isa::BinaryFn::ShiftRight), (std::vector<uint8_t>{8, 0}));
 }
 
+TEST(BinaryFamily, BitwiseOnIntegers) {
+  auto bitwise = [](isa::BinaryFn fn) {
+    ProgramBuilder pb;
+    uint32_t x = pb.input("a", DType::I32, {3});
+    uint32_t y = pb.input("b", DType::I32, {3});
+    uint32_t o = pb.output("out", DType::I32, {3});
+    pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
+    auto out = runProgram(
+        pb, {tensor("a", DType::I32, {3}, std::vector<int32_t>{12, -8, 5}),
+             tensor("b", DType::I32, {3}, std::vector<int32_t>{10, 9, -1})});
+    return out.empty() ? std::vector<int32_t>{} : valuesOf<int32_t>(out[0].data);
+  };
+  // 12 = 0b1100, 10 = 0b1010; -8 = ...11000, 9 = 0b01001; -1 is all ones.
+  EXPECT_EQ(bitwise(isa::BinaryFn::BitwiseAnd), (std::vector<int32_t>{8, 8, 5}));
+  EXPECT_EQ(bitwise(isa::BinaryFn::BitwiseOr), (std::vector<int32_t>{14, -7, -1}));
+  EXPECT_EQ(bitwise(isa::BinaryFn::BitwiseXor), (std::vector<int32_t>{6, -15, -6}));
+  auto n = runOne<uint8_t>(Opcode::Unary, DType::U8, {3},
+                           std::vector<uint8_t>{0, 1, 200}, DType::U8, {3},
+                           {fnId(isa::UnaryFn::BitwiseNot)});
+  EXPECT_EQ(n, (std::vector<uint8_t>{255, 254, 55}));
+}
+
 TEST(ReduceFamily, KindsOverOneAxis) {
   using isa::ReduceFn;
   std::vector<float> x = {1, 2, 3, 4, 5, 6}; // [[1 2 3],[4 5 6]]

@@ -184,6 +184,7 @@ const std::vector<UnaryMapping> &unaryMappings() {
       {"Celu", "celu", {{"alpha", 1.0}}},
       {"Mish", "mish", {}},
       {"Shrink", "shrink", {{"bias", 0.0}, {"lambd", 0.5}}},
+      {"BitwiseNot", "bitwise_not", {}},
   };
   return m;
 }
@@ -254,6 +255,9 @@ const BinaryMapping kBinaryMappings[] = {
     {"And", "and"},     {"Or", "or"},         {"Xor", "xor"},
     {"Equal", "equal"}, {"Less", "less"},     {"Greater", "greater"},
     {"LessOrEqual", "less_equal"}, {"GreaterOrEqual", "greater_equal"},
+    // Opset 18's, imported from the ai.lpx domain (OpsetDowngrade.cpp).
+    {"BitwiseAnd", "bitwise_and"}, {"BitwiseOr", "bitwise_or"},
+    {"BitwiseXor", "bitwise_xor"},
 };
 
 LogicalResult importBinaryFamily(NodeContext &n) {

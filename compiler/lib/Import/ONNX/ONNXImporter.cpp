@@ -10,14 +10,17 @@
 
 #include "ConstantFolding.h"
 #include "ImportContext.h"
+#include "LpxSchemas.h"
 #include "ModelLoader.h"
 #include "OpImporters.h"
+#include "OpsetDowngrade.h"
 #include "QdqFusion.h"
 #include "ShapeResolution.h"
 
 #include "lpx/Dialect/Graph/IR/GraphDialect.h"
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Graph/IR/GraphNames.h"
+#include "lpx/Import/OpsetVersions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -29,10 +32,11 @@ namespace lpx {
 using namespace onnximport;
 
 namespace {
-/// The newest default-domain opset ONNX 1.12 (Debian 12) has schemas for.
-constexpr int64_t kMaxOpset = 17;
-
 bool isDefaultDomain(const std::string &d) { return d.empty() || d == "ai.onnx"; }
+/// The default domain, or lpx's for the opset-18 ops moved there.
+bool isImportedDomain(const std::string &d) {
+  return isDefaultDomain(d) || d == kLpxDomain;
+}
 
 std::string nodeName(const onnx::NodeProto &node, int index) {
   if (!node.name().empty())
@@ -100,7 +104,7 @@ LogicalResult checkStructure(MLIRContext &ctx, const onnx::GraphProto &g,
 /// run then, as it may throw on unknown domains before we could report them.
 bool allNodesKnown(const onnx::GraphProto &g) {
   for (const auto &node : g.node())
-    if (!isDefaultDomain(node.domain()) || !findOpImporter(node.op_type()))
+    if (!isImportedDomain(node.domain()) || !findOpImporter(node.op_type()))
       return false;
   return true;
 }
@@ -138,7 +142,7 @@ void importNode(GraphState &st, const onnx::NodeProto &node,
   for (const auto &in : node.input())
     if (!in.empty() && st.poisoned.contains(in))
       return poison(); // The failing producer was reported already.
-  if (!isDefaultDomain(node.domain())) {
+  if (!isImportedDomain(node.domain())) {
     (void)n.fail("unknown domain '" + node.domain() + "'");
     return poison();
   }
@@ -188,14 +192,26 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
   if (opset < 1)
     return emitError(fileLoc)
            << "the model imports no opset of the default ONNX domain";
-  if (opset > kMaxOpset)
+  if (opset > kNewestKnownOpset)
     return emitError(fileLoc)
            << "the model uses default-domain opset " << opset
-           << "; the importer supports opsets 1 to " << kMaxOpset;
+           << "; the importer supports opsets 1 to " << kNewestOpset
+           << " (and knows which ops changed up to " << kNewestKnownOpset
+           << ")";
 
   if (failed(foldConstInputs(model, opts.constInputs, fileLoc)) ||
       failed(applyInputShapes(model, opts.inputShapes, fileLoc)))
     return failure();
+  if (opset > kCheckedOpset) {
+    // ONNX 1.12 knows opset 17: newer forms are rewritten to it first.
+    std::vector<DowngradeProblem> problems = downgradeToOpset17(model, opset);
+    for (const DowngradeProblem &p : problems)
+      emitError(NameLoc::get(StringAttr::get(&ctx, p.node)))
+          << problemMessage(p);
+    if (!problems.empty())
+      return failure();
+    opset = kCheckedOpset;
+  }
   onnx::GraphProto &g = *model.mutable_graph();
   fuseQdqChains(g);
   std::vector<std::string> names;

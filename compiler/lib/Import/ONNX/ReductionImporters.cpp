@@ -17,7 +17,7 @@ LogicalResult importReduceMean(NodeContext &n) {
     return failure();
   auto type = n.typeOf(*x);
   int64_t rank = type.getRank();
-  // Opset 18 made `axes` an input; the driver rejects opsets past 17.
+  // Opset 18 made `axes` an input; OpsetDowngrade.cpp rewrites it back.
   std::vector<int64_t> axes = n.intsAttr("axes").value_or(std::vector<int64_t>{});
   bool keepdims = n.intAttr("keepdims", 1) != 0;
   if (axes.empty())

@@ -25,6 +25,7 @@ std::optional<CoordinateMode> parseCoordinateMode(const std::string &s) {
   if (s == "asymmetric") return CoordinateMode::Asymmetric;
   if (s == "tf_half_pixel_for_nn") return CoordinateMode::TfHalfPixelForNN;
   if (s == "tf_crop_and_resize") return CoordinateMode::TfCropAndResize;
+  if (s == "half_pixel_symmetric") return CoordinateMode::HalfPixelSymmetric;
   return std::nullopt;
 }
 
@@ -98,6 +99,12 @@ std::optional<double> sourceCoordinate(int64_t x, const ResizeAxis &a,
     return (xd + 0.5) / a.scale - 0.5;
   case CoordinateMode::TfHalfPixelForNN:
     return (xd + 0.5) / a.scale;
+  case CoordinateMode::HalfPixelSymmetric: {
+    // The input's centre maps to the integer output's centre: the two
+    // differ from half_pixel when scale * in is not an integer.
+    double adjustment = double(a.out) / outWidth;
+    return in / 2 * (1 - adjustment) + (xd + 0.5) / a.scale - 0.5;
+  }
   }
   return std::nullopt;
 }

@@ -30,6 +30,7 @@ enum class CoordinateMode {
   Asymmetric,
   TfHalfPixelForNN,
   TfCropAndResize,
+  HalfPixelSymmetric, ///< Resize-19: half_pixel about the output's centre
 };
 
 enum class NearestMode { RoundPreferFloor, RoundPreferCeil, Floor, Ceil };

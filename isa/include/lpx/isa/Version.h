@@ -22,7 +22,9 @@ namespace lpx::isa {
 // (a 3.0/3.1 file's state buffers are read as bound whole, by buffer name);
 // 3 Program.weights_format and activations_format, the number formats the
 // compile held values in (empty in older files: the model's own), and
-// Program.folded_inputs, the values --const-input folded in.
+// Program.folded_inputs, the values --const-input folded in; and
+// the integer bitwise functions (unary bitwise_not, binary bitwise_and,
+// bitwise_or, bitwise_xor: ONNX's Bitwise* of opset 18).
 inline constexpr uint16_t kFormatMajor = 3;
 inline constexpr uint16_t kFormatMinor = 3;
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.

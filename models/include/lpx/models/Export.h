@@ -41,6 +41,10 @@ struct ExportOptions {
   /// Tokens each sequence adds in this step: 1 for a decode step, the prompt
   /// length for a prefill (context = prompt then: no past inputs).
   int64_t prompt = 1;
+  /// Default-domain opset: 13 writes every op as primitives (as optimum
+  /// exports at opset 13-17); 23 writes RMSNormalization, RotaryEmbedding,
+  /// Attention and Gelu, as exporters of opset 23 do.
+  int64_t opset = 13;
 };
 
 /// Checks the options against the preset and fills in the defaults; the error

@@ -169,7 +169,9 @@ std::optional<APInt> intBinary(StringRef fn, const APInt &x, const APInt &y,
   if (fn == "min") return lt ? x : y;
   if (fn == "and") return x & y;
   if (fn == "or") return x | y;
-  if (fn == "xor") return x ^ y;
+  if (fn == "xor" || fn == "bitwise_xor") return x ^ y;
+  if (fn == "bitwise_and") return x & y;
+  if (fn == "bitwise_or") return x | y;
   if (fn == "equal") return boolean(eq);
   if (fn == "less") return boolean(lt);
   if (fn == "less_equal") return boolean(lt || eq);
@@ -228,6 +230,7 @@ Attribute foldBinary(StringRef fn, ArrayRef<Attribute> operands,
 std::optional<Scalar> unary(StringRef fn, const Scalar &s, bool uns) {
   if (auto *x = std::get_if<APInt>(&s)) {
     if (fn == "not" && x->getBitWidth() == 1) return Scalar(~*x);
+    if (fn == "bitwise_not") return Scalar(~*x);
     if (uns) return fn == "relu" || fn == "abs" ? std::optional<Scalar>(*x)
                                                 : std::nullopt;
     APInt zero = APInt::getZero(x->getBitWidth());

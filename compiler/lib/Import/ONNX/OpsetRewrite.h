@@ -1,0 +1,124 @@
+//===- OpsetRewrite.h - Rewriting one newer-opset node ----------*- C++ -*-===//
+//
+// The pieces a rewrite of one node of opset 18+ to opset-17 nodes uses: the
+// graph's constants, the types ONNX 1.12 could infer so far, and a builder
+// of replacement nodes named after the node they replace.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_LIB_IMPORT_ONNX_OPSETREWRITE_H
+#define LPX_LIB_IMPORT_ONNX_OPSETREWRITE_H
+
+#include "llvm/ADT/StringMap.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lpx::onnximport {
+
+/// Outcome of one node's rewrite.
+enum class Rewrite {
+  Done,      ///< `out` holds the opset-17 nodes
+  NeedTypes, ///< an input's shape is not known yet: try after inference
+  Failed,    ///< `error` says why (malformed or not supported)
+};
+
+/// Static facts about the graph being rewritten.
+struct GraphFacts {
+  /// Initializers and Constant-node outputs, by name.
+  llvm::StringMap<const onnx::TensorProto *> constants;
+  /// Types ONNX 1.12 inferred (or the graph declares), by value name.
+  llvm::StringMap<onnx::TypeProto> types;
+};
+
+class NodeRewriter {
+public:
+  NodeRewriter(const onnx::NodeProto &node, GraphFacts &facts,
+               onnx::GraphProto &graph, int version)
+      : node(node), version(version), facts(facts), graph(graph) {}
+
+  const onnx::NodeProto &node;
+  const int version; ///< the node's since-version at the model's opset
+  std::deque<onnx::NodeProto> out; // deque: keep() stays valid
+  std::string error;
+
+  // Reading the node.
+  const onnx::AttributeProto *attr(const std::string &name) const;
+  int64_t intAttr(const std::string &name, int64_t dflt) const;
+  float floatAttr(const std::string &name, float dflt) const;
+  std::string stringAttr(const std::string &name,
+                         const std::string &dflt) const;
+  /// Input `i`, "" when absent.
+  std::string input(int i) const;
+  /// The int64 values of a constant input; nullopt (with `error`) if the
+  /// input is not a compile-time constant.
+  std::optional<std::vector<int64_t>> constInts(int i);
+  std::optional<std::vector<float>> constFloats(int i);
+  /// The static dims of a value, when inference knows them all.
+  std::optional<std::vector<int64_t>> dims(const std::string &value) const;
+  /// The element type ONNX knows for a value (0 when unknown).
+  int32_t elemType(const std::string &value) const;
+
+  // Building the replacement.
+  /// The node itself (version-only rewrite), to be edited.
+  onnx::NodeProto &keep();
+  /// A new node; its one output gets a fresh name unless `output` is given.
+  std::string add(const std::string &op, std::vector<std::string> inputs,
+                  std::string output = "");
+  /// The last added node, to give it attributes.
+  onnx::NodeProto &last() { return out.back(); }
+  void setInt(onnx::NodeProto &n, const std::string &name, int64_t v);
+  void setInts(onnx::NodeProto &n, const std::string &name,
+               const std::vector<int64_t> &v);
+  void setFloat(onnx::NodeProto &n, const std::string &name, float v);
+  void setString(onnx::NodeProto &n, const std::string &name,
+                 const std::string &v);
+  /// New initializers.
+  std::string ints(const std::vector<int64_t> &v, bool scalar = false);
+  std::string scalar(float v, int32_t elemType);
+  std::string floats(const std::vector<float> &v,
+                     const std::vector<int64_t> &shape, int32_t elemType);
+
+  Rewrite fail(const std::string &why) {
+    error = why;
+    return Rewrite::Failed;
+  }
+
+private:
+  std::string fresh(const std::string &tag);
+  GraphFacts &facts;
+  onnx::GraphProto &graph;
+  int counter = 0;
+};
+
+using NodeRewrite = Rewrite (*)(NodeRewriter &);
+
+// ChangedOpRewrites.cpp: ops whose opset-17 form exists.
+Rewrite rewriteReduce(NodeRewriter &r);
+Rewrite rewritePad(NodeRewriter &r);
+Rewrite rewriteSplit(NodeRewriter &r);
+Rewrite rewriteResize(NodeRewriter &r);
+Rewrite rewriteCast(NodeRewriter &r);
+Rewrite rewriteQuantize(NodeRewriter &r);
+Rewrite rewriteAveragePool(NodeRewriter &r);
+Rewrite rewriteDFT(NodeRewriter &r);
+Rewrite rewriteGridSample(NodeRewriter &r);
+Rewrite rewriteBitwise(NodeRewriter &r);
+
+// NewOpDecompositions.cpp: ops new after opset 17.
+Rewrite decomposeGelu(NodeRewriter &r);
+Rewrite decomposeMish(NodeRewriter &r);
+Rewrite decomposeGroupNormalization(NodeRewriter &r);
+Rewrite decomposeRMSNormalization(NodeRewriter &r);
+Rewrite decomposeRotaryEmbedding(NodeRewriter &r);
+Rewrite decomposeCenterCropPad(NodeRewriter &r);
+Rewrite decomposeCol2Im(NodeRewriter &r);
+// AttentionDecomposition.cpp
+Rewrite decomposeAttention(NodeRewriter &r);
+
+} // namespace lpx::onnximport
+
+#endif

@@ -1,0 +1,121 @@
+//===- OpsetDowngradeTest.cpp - The opset 18-28 table and its rewrites ----===//
+#include "OpsetDowngrade.h"
+
+#include "lpx/Import/OpsetVersions.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace lpx;
+using namespace lpx::onnximport;
+
+namespace {
+
+TEST(OpsetVersionsTest, EveryRewrittenOrDecomposedVersionHasARewrite) {
+  for (const OpVersionEntry &e : newerOpVersions())
+    if (e.how == VersionHandling::Rewritten ||
+        e.how == VersionHandling::Decomposed)
+      EXPECT_TRUE(hasNodeRewrite(e.op)) << e.op << "-" << e.since;
+}
+
+TEST(OpsetVersionsTest, OneEntryPerOpVersionWithinTheKnownOpsets) {
+  std::set<std::pair<std::string, int>> seen;
+  for (const OpVersionEntry &e : newerOpVersions()) {
+    EXPECT_TRUE(seen.insert({e.op, e.since}).second) << e.op << "-" << e.since;
+    EXPECT_GT(e.since, kCheckedOpset) << e.op;
+    EXPECT_LE(e.since, kNewestKnownOpset) << e.op;
+    // Past kNewestOpset every version is recognised, not read.
+    if (e.since > kNewestOpset)
+      EXPECT_EQ(e.how, VersionHandling::Unsupported) << e.op << "-" << e.since;
+  }
+}
+
+TEST(OpsetVersionsTest, AModelUsesTheNewestVersionUpToItsOpset) {
+  ASSERT_NE(newerOpVersion("ReduceMax", 19), nullptr);
+  EXPECT_EQ(newerOpVersion("ReduceMax", 19)->since, 18);
+  EXPECT_EQ(newerOpVersion("ReduceMax", 23)->since, 20);
+  EXPECT_EQ(newerOpVersion("Pad", 20)->since, 19);
+  EXPECT_EQ(newerOpVersion("Relu", 23), nullptr); // Relu-14 still
+  EXPECT_EQ(newerOpVersion("Gelu", 19), nullptr); // not an op before 20
+  EXPECT_EQ(newerOpVersion("Attention", 25)->since, 25);
+}
+
+onnx::ModelProto modelOf(int64_t opset, const onnx::NodeProto &node,
+                         std::vector<int64_t> dims) {
+  onnx::ModelProto m;
+  m.set_ir_version(10);
+  auto *o = m.add_opset_import();
+  o->set_domain("");
+  o->set_version(opset);
+  onnx::GraphProto &g = *m.mutable_graph();
+  *g.add_node() = node;
+  auto *in = g.add_input();
+  in->set_name(node.input(0));
+  auto *tt = in->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : dims)
+    tt->mutable_shape()->add_dim()->set_dim_value(d);
+  for (const std::string &out : node.output())
+    g.add_output()->set_name(out);
+  return m;
+}
+
+TEST(OpsetDowngradeTest, GeluBecomesOpset17OpsWritingTheSameOutput) {
+  onnx::NodeProto gelu;
+  gelu.set_op_type("Gelu");
+  gelu.add_input("x");
+  gelu.add_output("y");
+  onnx::ModelProto m = modelOf(20, gelu, {2, 3});
+  m.set_ir_version(9);
+  EXPECT_TRUE(downgradeToOpset17(m, 20).empty());
+  EXPECT_EQ(m.opset_import(0).version(), 17);
+  EXPECT_EQ(m.ir_version(), 8);
+  const onnx::GraphProto &g = m.graph();
+  ASSERT_GT(g.node_size(), 1);
+  std::set<std::string> ops;
+  for (const auto &n : g.node()) {
+    ops.insert(n.op_type());
+    EXPECT_EQ(n.name().rfind("Gelu_0/", 0), 0u) << n.name(); // named after it
+  }
+  EXPECT_EQ(ops.count("Gelu"), 0u);
+  EXPECT_EQ(ops.count("Erf"), 1u);
+  EXPECT_EQ(g.node(g.node_size() - 1).output(0), "y");
+}
+
+TEST(OpsetDowngradeTest, SplitWithoutAKnownShapeIsOneProblem) {
+  onnx::NodeProto split;
+  split.set_op_type("Split");
+  split.add_input("x");
+  split.add_output("a");
+  split.add_output("b");
+  auto *a = split.add_attribute();
+  a->set_name("num_outputs");
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(2);
+  onnx::ModelProto m = modelOf(18, split, {});
+  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()
+      ->clear_shape();
+  std::vector<DowngradeProblem> problems = downgradeToOpset17(m, 18);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].node, "Split_0");
+  EXPECT_EQ(problems[0].version, 18);
+  EXPECT_NE(problems[0].reason.find("the shape of input 'x' is not known"),
+            std::string::npos)
+      << problems[0].reason;
+
+  // With the shape the sizes are ceil(5 / 2) and the rest.
+  onnx::ModelProto known = modelOf(18, split, {5});
+  EXPECT_TRUE(downgradeToOpset17(known, 18).empty());
+  const onnx::NodeProto &n = known.graph().node(0);
+  ASSERT_EQ(n.input_size(), 2);
+  for (const auto &t : known.graph().initializer())
+    if (t.name() == n.input(1)) {
+      ASSERT_EQ(t.int64_data_size(), 2);
+      EXPECT_EQ(t.int64_data(0), 3);
+      EXPECT_EQ(t.int64_data(1), 2);
+    }
+  EXPECT_EQ(n.attribute_size(), 0); // num_outputs is gone
+}
+
+} // namespace
