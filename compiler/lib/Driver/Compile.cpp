@@ -87,19 +87,21 @@ lpx::compileToProgram(MLIRContext &ctx, StringRef model,
     return failure();
   if (onStage)
     onStage("emit", count - 1, count);
-  auto program = emitProgram(**module, llvm::sys::path::filename(model));
-  if (failed(program))
-    return failure();
   // The values folded in, as given (the importer has read them already).
+  std::vector<isa::pb::FoldedInput> folded;
   for (const auto &[name, path] : import.constInputs) {
     auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
     if (!file)
       return emitError(UnknownLoc::get(&ctx))
              << "cannot read '" << path << "': " << file.getError().message();
-    isa::pb::FoldedInput *f = program->program.add_folded_inputs();
-    f->set_name(name);
-    f->set_tensor((*file)->getBuffer().str());
+    isa::pb::FoldedInput &f = folded.emplace_back();
+    f.set_name(name);
+    f.set_tensor((*file)->getBuffer().str());
   }
+  auto program =
+      emitProgram(**module, llvm::sys::path::filename(model), folded);
+  if (failed(program))
+    return failure();
   return program;
 }

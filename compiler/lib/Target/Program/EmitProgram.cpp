@@ -217,8 +217,9 @@ private:
 
 } // namespace
 
-FailureOr<isa::VerifiedProgram> lpx::emitProgram(ModuleOp module,
-                                             StringRef sourceName) {
+FailureOr<isa::VerifiedProgram>
+lpx::emitProgram(ModuleOp module, StringRef sourceName,
+                 ArrayRef<isa::pb::FoldedInput> folded) {
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
   if (funcs.size() != 1)
     return module.emitError("expected exactly one function to emit");
@@ -243,6 +244,8 @@ FailureOr<isa::VerifiedProgram> lpx::emitProgram(ModuleOp module,
     program->program.set_tp(uint32_t(mesh[0]));
     program->program.set_pp(uint32_t(mesh[1]));
   }
+  for (const isa::pb::FoldedInput &in : folded)
+    *program->program.add_folded_inputs() = in;
   // Verified at birth: what leaves the compiler is what a file reader
   // would accept, so no caller serialises it to check.
   auto verified = isa::VerifiedProgram::verify(std::move(*program), *spec);

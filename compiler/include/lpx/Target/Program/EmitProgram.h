@@ -14,8 +14,11 @@ namespace lpx {
 /// a diagnostic on the offending op, on anything unscheduled. Constant data
 /// is viewed in the module's attributes where it can be: use the result
 /// while the module's context lives (or keepDataAlive the context).
-mlir::FailureOr<isa::VerifiedProgram> emitProgram(mlir::ModuleOp module,
-                                                  llvm::StringRef sourceName);
+/// `folded` are the graph inputs the importer folded (--const-input), with
+/// their values, recorded so a run can refuse a different one.
+mlir::FailureOr<isa::VerifiedProgram>
+emitProgram(mlir::ModuleOp module, llvm::StringRef sourceName,
+            llvm::ArrayRef<isa::pb::FoldedInput> folded = {});
 
 } // namespace lpx
 
