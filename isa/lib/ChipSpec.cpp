@@ -321,7 +321,10 @@ template <> struct MappingTraits<ChipSpec> {
     io.mapRequired("link", s.link);
     io.mapRequired("topology", s.topology);
     io.mapRequired("host", s.host);
-    io.mapOptional("formats", s.formats);
+    // A chip that states no formats prints none, so it reads back.
+    if (!io.outputting() || !s.formats.weights.empty() ||
+        !s.formats.activations.empty())
+      io.mapOptional("formats", s.formats);
   }
   static std::string validate(IO &, ChipSpec &s) {
     if (!(s.clockMHz > 0)) return "clock_mhz must be positive";

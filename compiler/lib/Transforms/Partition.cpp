@@ -128,11 +128,11 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
                             : 1);
     m.pp = pp ? pp : std::max<int64_t>(1, nodes / m.tp);
     // No stage without layers: as many stages as the cut fills (a model
-    // of one layer on two stages' chips fills one).
+    // of one layer on two stages' chips fills one), cut as for all of
+    // them (cutting for fewer moves the boundaries and may fill fewer).
     const int64_t asked = m.pp;
-    for (int64_t used = stagesUsed(f, m, spec); used < m.pp;
-         used = stagesUsed(f, m, spec))
-      m.pp = used;
+    m.cutStages = asked;
+    m.pp = std::min(asked, stagesUsed(f, m, spec));
     // Said once placed, with the chips that hold work (emitPlacement).
     placementWhy.clear();
     llvm::raw_string_ostream r(placementWhy);
@@ -169,7 +169,7 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     const uint64_t usable = spec.sram.bytes - spec.sram.bytes / 4;
     int64_t used = 1;
     for (const StageSpan &span :
-         stagesOf(placedOps(f), m.pp, usable * uint64_t(m.tp),
+         stagesOf(placedOps(f), m.stagesCut(), usable * uint64_t(m.tp),
                   findExpertBlocks(f)))
       used = std::max(used, span.first + span.count);
     return used;

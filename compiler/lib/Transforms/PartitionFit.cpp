@@ -75,7 +75,7 @@ LogicalResult lpx::checkMeshFits(func::FuncOp f, const Mesh &mesh,
   // `needed`: the stages (cut at layer boundaries, as placed) whose
   // fullest keeps a quarter of each node free for temporaries; at least
   // one more than now when resident data alone overflows this count.
-  uint64_t stages = std::max<int64_t>(needed, mesh.pp + 1);
+  uint64_t stages = std::max<int64_t>(needed, mesh.stagesCut() + 1);
   InFlightDiagnostic d = f.emitError();
   d << "model does not fit on " << unsigned(numNodes)
                 << " nodes of '" << spec.name << "' as tp " << mesh.tp

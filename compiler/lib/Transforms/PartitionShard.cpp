@@ -114,7 +114,7 @@ private:
 
   void assignStages(ArrayRef<Operation *> ops, const ExpertBlocks &blocks) {
     SmallVector<StageSpan> spans =
-        stagesOf(ops, mesh.pp, stageBytes, blocks);
+        stagesOf(ops, mesh.stagesCut(), stageBytes, blocks);
     for (auto [op, span] : llvm::zip(ops, spans)) {
       stage[op] = span.first;
       if (span.count > 1)

@@ -31,6 +31,12 @@ namespace lpx {
 /// nodes [s * tp, (s + 1) * tp).
 struct Mesh {
   int64_t tp = 1, pp = 1;
+  /// The stage count whose shares of the weights the stage cut uses (0:
+  /// pp). A cut for more stages than its layers fill keeps its cut and
+  /// drops the stages left empty (pp < cutStages): a cut for fewer stages
+  /// would move its boundaries, and may fill fewer still.
+  int64_t cutStages = 0;
+  int64_t stagesCut() const { return cutStages ? cutStages : pp; }
   /// Bytes a chip keeps for values live at once; a mixture-of-experts
   /// block whose experts would need more on one of their chips is not
   /// placed expert-parallel (0: any).

@@ -1,0 +1,50 @@
+//===- TestData.h - Test data matched to a program, and its tolerance -*- C++ -*-===//
+//
+// What `lpx run` does with a folder of ONNX test data before and after it
+// runs a program: name unnamed tensors by position, read ONNX 1.12's bf16
+// bit patterns as bf16, refuse a value for an input the program folded in,
+// and choose the tolerance its float outputs are compared with.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_RUNTIME_TESTDATA_H
+#define LPX_RUNTIME_TESTDATA_H
+
+#include "lpx/isa/Program.h"
+#include "lpx/runtime/HostTensor.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace lpx::rt {
+
+/// Matches test-data tensors to `bindings` (the program's inputs or
+/// outputs): unnamed ones take the i-th distinct binding name; uint16
+/// tensors bound to bf16 buffers are read as bf16 (ONNX 1.12's test data
+/// predates numpy bfloat16 and stores their bit patterns).
+void matchToBindings(
+    std::vector<HostTensor> &tensors, const isa::VerifiedProgram &prog,
+    const google::protobuf::RepeatedPtrField<isa::pb::Binding> &bindings);
+
+/// A data file given for an input folded at compile time (--const-input)
+/// must hold the value it was folded to: the program cannot use another.
+llvm::Error checkFoldedInputs(const std::vector<HostTensor> &inputs,
+                              const isa::pb::Program &program);
+
+/// The number format whose tolerances float outputs get, and why.
+struct ToleranceChoice {
+  std::string format; // empty: each output's own type
+  std::string source; // "--tolerance-of", or the program's formats
+};
+
+/// `toleranceOf` when given, else the coarser of the formats the program
+/// was compiled with.
+ToleranceChoice chooseTolerance(const std::string &toleranceOf,
+                                const isa::pb::Program &program);
+
+/// The element type whose tolerances an output of type `output` gets: that
+/// of `format` for a float output (fp32: its own type), else its own.
+isa::DType toleranceType(isa::DType output, llvm::StringRef format);
+
+} // namespace lpx::rt
+
+#endif
