@@ -1,6 +1,7 @@
 //===- Engine.cpp - The event loop of the serving simulation --------------===//
 
 #include "EngineState.h"
+#include "Fail.h"
 
 #include <cmath>
 
@@ -12,8 +13,7 @@ namespace lpx::serve {
 RecordSink::~RecordSink() = default;
 
 static Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                 msg.c_str());
+  return failAbout("", msg);
 }
 
 Expected<Policy> parsePolicy(llvm::StringRef text) {

@@ -1,6 +1,7 @@
 //===- LoadSweep.cpp - The same workload at several loads -----------------===//
 
 #include "lpx/serve/LoadSweep.h"
+#include "Fail.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -14,8 +15,7 @@ using llvm::Expected;
 namespace lpx::serve {
 
 static Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                 ("load sweep: " + msg).c_str());
+  return failAbout("load sweep", msg);
 }
 
 Expected<std::vector<double>> parseLoads(llvm::StringRef text,

@@ -1,6 +1,7 @@
 //===- Network.cpp - Network round trips and client retries ---------------===//
 
 #include "lpx/serve/Network.h"
+#include "Fail.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -13,8 +14,7 @@ using llvm::StringRef;
 namespace lpx::serve {
 
 static Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                 msg.c_str());
+  return failAbout("", msg);
 }
 
 /// The standard normal's 0.99 quantile.

@@ -1,6 +1,7 @@
 //===- ServiceTable.cpp - Validation and interpolation of service times ---===//
 
 #include "lpx/serve/ServiceTable.h"
+#include "Fail.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -18,8 +19,7 @@ const char *const kInterpolation =
     "cell, clamped up to the smallest simulated point";
 
 static Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                 ("service table: " + msg).c_str());
+  return failAbout("service table", msg);
 }
 
 static bool goodTime(double us) { return std::isfinite(us) && us > 0; }

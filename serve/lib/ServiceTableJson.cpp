@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lpx/serve/ServiceTable.h"
+#include "Fail.h"
 
 #include <set>
 
@@ -48,8 +49,7 @@ json::Value toJson(const ServiceTable &t) {
 }
 
 static Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                 ("service table: " + msg).c_str());
+  return failAbout("service table", msg);
 }
 
 namespace {

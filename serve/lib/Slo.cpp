@@ -1,6 +1,7 @@
 //===- Slo.cpp - Service-level objectives ---------------------------------===//
 
 #include "lpx/serve/Slo.h"
+#include "Fail.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -11,8 +12,7 @@ using llvm::StringRef;
 namespace lpx::serve {
 
 static Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                 ("slo: " + msg).c_str());
+  return failAbout("slo", msg);
 }
 
 const char *metricName(Metric m) {

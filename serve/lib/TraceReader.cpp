@@ -1,6 +1,7 @@
 //===- TraceReader.cpp - Request traces, streamed -------------------------===//
 
 #include "lpx/serve/TraceReader.h"
+#include "Fail.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -17,8 +18,7 @@ using llvm::StringRef;
 namespace lpx::serve {
 
 static Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                 msg.c_str());
+  return failAbout("", msg);
 }
 
 Error TraceReader::lineError(const std::string &why) const {

@@ -1,6 +1,7 @@
 //===- WorkloadSpec.cpp - Parsing `--workload` ----------------------------===//
 
 #include "lpx/serve/Workload.h"
+#include "Fail.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -12,8 +13,7 @@ using llvm::StringRef;
 namespace lpx::serve {
 
 static Error fail(const std::string &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                 ("workload: " + msg).c_str());
+  return failAbout("workload", msg);
 }
 
 static Error prefixed(StringRef kind, Error e) {
