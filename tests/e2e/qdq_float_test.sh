@@ -11,21 +11,6 @@
 source "$(dirname "$0")/common.sh" "$1"
 data="$root/tests/data/qdq-float"
 
-# Every mxm instruction's operands are i8 buffers (from `lpx inspect`).
-mxm_int8() {
-  "$lpx" inspect "$1" | /usr/bin/python3 -c '
-import re, sys
-dtype, ops = {}, []
-for line in sys.stdin:
-    b = re.match(r"\s+%(\d+)\s+node \d+ @\d+\s+\w+\s+\S*?x?([a-z]+\d+)\s", line)
-    if b:
-        dtype[b.group(1)] = b.group(2)
-    i = re.match(r"\s+\d+ mxm\s+\w+\s+%\d+ <- %(\d+) %(\d+)", line)
-    if i:
-        ops.append(i.groups())
-bad = [o for o in ops if dtype.get(o[0]) != "i8" or dtype.get(o[1]) != "i8"]
-sys.exit(0 if ops and not bad else 1)'
-}
 # The busy cycles of a program's mxm instructions, summed.
 mxm_busy() {
   "$lpx" inspect "$1" | awk '$2 == "mxm" {for (i = 1; i < NF; i++) if ($i == "busy") s += $(i + 1)} END {print s + 0}'
