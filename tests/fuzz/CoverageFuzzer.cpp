@@ -7,18 +7,18 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzFiles.h"
 
-#include "Coverage.h"
-#include "CoverageFormat.h"
+#include "lpx/deploy/Coverage.h"
+#include "lpx/deploy/CoverageFormat.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string path = lpx::fuzz::writeInput(data, size, "model.onnx");
-  auto cov = lpx::cli::analyzeModel(path, lpx::ImportOptions{}, "");
+  auto cov = lpx::deploy::analyzeModel(path, lpx::ImportOptions{}, "");
   if (!cov) {
     llvm::consumeError(cov.takeError());
     return 0;
   }
-  for (auto f : {lpx::cli::ReportFormat::Text, lpx::cli::ReportFormat::Json,
-                 lpx::cli::ReportFormat::Markdown, lpx::cli::ReportFormat::Html})
-    lpx::cli::writeCoverage({*cov}, f, llvm::nulls());
+  for (auto f : {lpx::deploy::ReportFormat::Text, lpx::deploy::ReportFormat::Json,
+                 lpx::deploy::ReportFormat::Markdown, lpx::deploy::ReportFormat::Html})
+    lpx::deploy::writeCoverage({*cov}, f, llvm::nulls());
   return 0;
 }
