@@ -7,6 +7,7 @@
 #ifndef LPX_TOOLS_PROGRESS_H
 #define LPX_TOOLS_PROGRESS_H
 
+#include "lpx/deploy/DecodePlan.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <atomic>
@@ -78,6 +79,10 @@ private:
   std::condition_variable wake;
   std::thread ticker;
 };
+
+/// A progress line per compile ("decode: prefill on 2 chip(s)") in `bar`.
+deploy::PlanProgress compileProgress(std::optional<StageProgress> &bar,
+                                     llvm::StringRef command);
 
 } // namespace lpx::cli
 
