@@ -90,7 +90,7 @@ void stagesOf(const PhaseResult &step, serve::ServiceTable &t) {
 
 ServeGrid lpx::deploy::serveGrid(int64_t maxBatch, int64_t context) {
   ServeGrid g;
-  for (int64_t b = 1; b < maxBatch; b *= 2)
+  for (int64_t b = 1; b < maxBatch; b = b < kEveryBatchUpTo ? b + 1 : 2 * b)
     g.batches.push_back(b);
   g.batches.push_back(maxBatch);
   std::set<int64_t> lengths;
