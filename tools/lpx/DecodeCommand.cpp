@@ -136,6 +136,20 @@ int runSweep(const DecodeArgs &a, const DecodeTarget &t,
 
 } // namespace
 
+lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress> &bar,
+                                               llvm::StringRef command) {
+  lpx::deploy::PlanProgress progress;
+  progress.compiling = [&bar, command](llvm::StringRef phase, unsigned chips) {
+    bar.reset();
+    bar.emplace(llvm::formatv("{0}: {1} on {2} chip(s)", command, phase, chips).str());
+  };
+  progress.stage = [&bar](llvm::StringRef stage, unsigned i, unsigned n) {
+    if (bar)
+      bar->stage(stage, i, n);
+  };
+  return progress;
+}
+
 int lpx::cli::runDecode(const DecodeArgs &a) {
   DecodeOptions o;
   DecodeTarget t;

@@ -2,7 +2,6 @@
 #include "Progress.h"
 
 #include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -162,18 +161,4 @@ void StageProgress::draw() {
   os << "\x1b[K";
   os.flush();
   drawn = true;
-}
-
-lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress> &bar,
-                                               llvm::StringRef command) {
-  lpx::deploy::PlanProgress progress;
-  progress.compiling = [&bar, command](llvm::StringRef phase, unsigned chips) {
-    bar.reset();
-    bar.emplace(llvm::formatv("{0}: {1} on {2} chip(s)", command, phase, chips).str());
-  };
-  progress.stage = [&bar](llvm::StringRef stage, unsigned i, unsigned n) {
-    if (bar)
-      bar->stage(stage, i, n);
-  };
-  return progress;
 }

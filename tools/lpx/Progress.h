@@ -7,7 +7,6 @@
 #ifndef LPX_TOOLS_PROGRESS_H
 #define LPX_TOOLS_PROGRESS_H
 
-#include "lpx/deploy/DecodePlan.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <atomic>
@@ -19,6 +18,10 @@
 #include <optional>
 #include <string>
 #include <thread>
+
+namespace lpx::deploy {
+struct PlanProgress;
+}
 
 namespace lpx::cli {
 
@@ -80,7 +83,8 @@ private:
   std::thread ticker;
 };
 
-/// A progress line per compile ("decode: prefill on 2 chip(s)") in `bar`.
+/// A progress line per compile ("decode: prefill on 2 chip(s)") in `bar`
+/// (DecodeCommand.cpp: the deploy layer is not this file's).
 deploy::PlanProgress compileProgress(std::optional<StageProgress> &bar,
                                      llvm::StringRef command);
 
