@@ -61,6 +61,7 @@ llvm::Error lpx::deploy::parseServeSetup(const ServeWords &a, ServeSetup &s) {
     if ((err = step()))
       return err;
   e.seed = uint64_t(seed);
+  e.keepSessionCache = a.keepSessionCache;
   if (!a.slo.empty()) {
     auto slo = serve::parseSlo(a.slo);
     if (!slo)

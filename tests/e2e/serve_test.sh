@@ -133,6 +133,13 @@ if serve light --workload "$(load 1000)" --requests 300 --json &&
     "$python -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' $(p99 light) $(p99 heavy)"
 fi
 
+# --keep-session-cache reaches the engine (its effect is serve_tests').
+if serve keep --workload agent:rate=200,calls=2..3,tool=1ms,prompt=8,result=4,output=4 \
+     --requests 50 --keep-session-cache --json; then
+  check "--keep-session-cache in the report" \
+    "$python -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r[\"keep_session_cache\"] and r[\"sessions\"] > 0 else 1)' '$tmp/keep.out'"
+fi
+
 # Bad input: one line on stderr, exit 2, no CSV.
 bad() {
   local what="$1"; shift

@@ -275,6 +275,7 @@ int main(int argc, char **argv) {
            {"--cache-dir", &serve.cacheDir, "Service table cache"}})
     sv->add_option(name, *field, help);
   sv->add_flag("--json", serve.json, "Print JSON (keys in docs/serving.md)");
+  sv->add_flag("--keep-session-cache", serve.keepSessionCache, "Agent caches stay");
 
   CoverageArgs coverage;
   auto *v = app.add_subcommand(

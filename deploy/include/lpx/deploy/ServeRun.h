@@ -28,7 +28,7 @@ struct ServeSetup {
 struct ServeWords {
   std::string workload, maxBatch = "8", policy = "chunked", queue, retry,
       network = "0", duration, requests, seed = "1", slo, output, cacheDir;
-  bool json = false;
+  bool json = false, keepSessionCache = false;
 };
 /// Parsed and checked: one error naming the option. Without --duration or
 /// --requests a generated workload runs for 10 s of simulated time.
