@@ -8,6 +8,8 @@
 #ifndef LPX_TOOLS_COMMANDS_H
 #define LPX_TOOLS_COMMANDS_H
 
+#include "lpx/deploy/DeploymentTarget.h"
+#include "lpx/deploy/ServeRun.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
@@ -120,13 +122,16 @@ struct ModelsExportArgs {
 int runModelsList();
 int runModelsExport(const ModelsExportArgs &args);
 
+using deploy::DeploymentArgs;
+using deploy::DeploymentNumbers;
+using deploy::loadTarget;
+using deploy::parseDeployment;
+using deploy::parsePositive;
+using deploy::unknownPresetMessage;
+
 /// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
-struct DecodeArgs {
-  std::string model;                  // preset or FILE.onnx (one decode step)
-  std::string chip;
-  std::vector<std::string> sets;      // chip overrides: key=value
-  std::string context, prompt, batch = "1", chips, tp, pp; // validated
-  std::string weights, activations;   // number formats; empty: the model's
+struct DecodeArgs : DeploymentArgs {
+  std::string prompt, batch = "1"; // validated
   bool json = false;
   std::string contextSweep;           // "512,1024,...": TPOT per context
   std::string output;                 // the sweep's CSV
@@ -144,13 +149,11 @@ int runDecodeRun(const DecodeArgs &args,
 /// both are lists per sequence). Returns an exit code.
 int runDecodeGenerate(const deploy::DecodeRunOptions &opts, bool json);
 
-/// `text` as a non-zero integer (ranges are the caller's to check); empty
-/// text leaves `out` as it is. The
-/// error names the option: "--batch '0' is not a positive integer".
-llvm::Error parsePositive(const std::string &text, const char *option,
-                          int64_t &out);
-/// "unknown model preset 'x' (presets: llama2-7b, ...)".
-std::string unknownPresetMessage(llvm::StringRef name);
+/// lpx serve: a workload on a deployment, from simulated steps
+/// (docs/serving.md).
+struct ServeArgs : DeploymentArgs, deploy::ServeWords {};
+int runServe(const ServeArgs &args);
+
 /// An error unless `path` can be written: a file name in a folder that
 /// exists.
 llvm::Error checkOutputPath(llvm::StringRef path);

@@ -9,14 +9,13 @@
 #include "Commands.h"
 #include "lpx/deploy/DecodeGenerate.h"
 #include "lpx/deploy/DecodeSweep.h"
+#include "lpx/deploy/DeploymentTarget.h"
 #include "Progress.h"
 
 #include "lpx/isa/AtomicFile.h"
-#include "lpx/isa/ChipOverrides.h"
 #include "lpx/models/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,50 +28,29 @@ using namespace lpx::deploy;
 namespace {
 
 constexpr const char *kCmd = "decode";
-constexpr int64_t kMaxChips = 1 << 16;
 
 llvm::Error error(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
 }
 
-/// A folder of this run's exports, removed with everything in it.
-struct ScratchDir {
-  llvm::SmallString<256> path;
-  ~ScratchDir() {
-    if (!path.empty())
-      llvm::sys::fs::remove_directories(path);
-  }
-};
-
-/// Whether an ONNX step has past_key_values inputs to keep resident.
-bool hasKvCache(const std::string &model) {
-  auto buffer = llvm::MemoryBuffer::getFile(model);
-  return buffer &&
-         (*buffer)->getBuffer().contains("past_key_values.");
-}
-
 /// The options as numbers, checked against each other and the preset.
-struct DecodeOptions {
-  int64_t context = 0, prompt = 0, batch = 1, chips = 0, tp = 0, pp = 0;
+struct DecodeOptions : DeploymentNumbers {
+  int64_t prompt = 0, batch = 1;
   std::vector<int64_t> sweep;
   std::string plot;
 };
 
 llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
+  if (auto e = parseDeployment(a, o))
+    return e;
   for (auto [text, name, out] :
-       {std::tuple{&a.context, "--context", &o.context},
-        std::tuple{&a.prompt, "--prompt", &o.prompt},
-        std::tuple{&a.batch, "--batch", &o.batch},
-        std::tuple{&a.chips, "--chips", &o.chips},
-        std::tuple{&a.tp, "--tp", &o.tp}, std::tuple{&a.pp, "--pp", &o.pp}}) {
+       {std::tuple{&a.prompt, "--prompt", &o.prompt},
+        std::tuple{&a.batch, "--batch", &o.batch}}) {
     if (auto e = parsePositive(*text, name, *out))
       return e;
     if (*out < 0)
       return error(llvm::Twine(name) + " " + *text + " is not a positive integer");
   }
-  if (o.chips > kMaxChips)
-    return error("--chips " + a.chips + " is more than " +
-                 llvm::Twine(kMaxChips));
   llvm::SmallVector<llvm::StringRef> items;
   llvm::StringRef(a.contextSweep).split(items, ',', -1, false);
   for (llvm::StringRef item : items) {
@@ -86,67 +64,11 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
   return llvm::Error::success();
 }
 
-/// The defaults of a preset's shapes when the options leave them out:
-/// the preset's context up to kDefaultContext, a prompt of
-/// kDefaultPrompt (at most the context), batch 1; what was defaulted, for
-/// the report ("context 4096 (the preset's, up to 4096)").
-constexpr int64_t kDefaultContext = 4096, kDefaultPrompt = 128;
 std::vector<std::string> applyDefaults(const DecodeTarget &t,
                                        const DecodeArgs &a, DecodeOptions &o) {
-  std::vector<std::string> said;
-  if (!t.preset || !o.sweep.empty())
-    return said;
-  if (o.context == 0) {
-    o.context = std::min<int64_t>(t.preset->maxContext, kDefaultContext);
-    said.push_back(llvm::formatv("context {0} (the preset's, up to {1})",
-                                 o.context, kDefaultContext));
-  }
-  if (o.prompt == 0) {
-    o.prompt = std::min(kDefaultPrompt, o.context);
-    said.push_back(llvm::formatv("prompt {0}", o.prompt));
-  }
-  if (a.batch == "1")
-    said.push_back("batch 1");
-  return said;
-}
-
-/// Shapes the preset accepts (its context length, batch limit).
-llvm::Error checkShapes(const DecodeTarget &t, const DecodeOptions &o) {
-  if (!t.preset) {
-    if (o.context || o.prompt || o.batch != 1 || !o.sweep.empty())
-      return error("--context, --prompt, --batch and --context-sweep shape a "
-                   "preset's export; an ONNX file has its own shapes");
-    return llvm::Error::success();
-  }
-  std::vector<int64_t> contexts = o.sweep;
-  if (contexts.empty()) {
-    if (o.context == 0)
-      return error("--context is required with a preset (positions in the "
-                   "KV cache at the decode step)");
-    if (o.prompt == 0)
-      return error("--prompt is required with a preset (tokens in the "
-                   "prompt; the prefill's length)");
-    if (o.context < o.prompt)
-      return error("--context " + llvm::Twine(o.context) +
-                   " is smaller than --prompt " + llvm::Twine(o.prompt) +
-                   ": the cache must hold the prompt");
-    contexts.push_back(o.context);
-  }
-  for (int64_t l : contexts) {
-    models::ExportOptions step;
-    step.context = l;
-    step.batch = o.batch;
-    if (auto e = models::resolveOptions(*t.preset, step))
-      return e;
-  }
-  if (o.sweep.empty()) { // the prefill: the prompt, no past
-    models::ExportOptions prefill;
-    prefill.context = prefill.prompt = o.prompt;
-    prefill.batch = o.batch;
-    if (auto e = models::resolveOptions(*t.preset, prefill))
-      return e;
-  }
-  return llvm::Error::success();
+  if (!o.sweep.empty())
+    return {};
+  return decodeDefaults(t, o.context, o.prompt, a.batch == "1");
 }
 
 llvm::Error checkOutputs(const DecodeArgs &a, DecodeOptions &o) {
@@ -168,47 +90,12 @@ llvm::Error checkOutputs(const DecodeArgs &a, DecodeOptions &o) {
   return checkOutputPath(o.plot);
 }
 
-llvm::Error loadTarget(const DecodeArgs &a, const DecodeOptions &o,
-                       DecodeTarget &t) {
-  if (llvm::StringRef(a.model).ends_with_insensitive(".onnx")) {
-    if (!llvm::sys::fs::is_regular_file(a.model))
-      return error("cannot read model '" + a.model + "': no such file");
-    t.modelFile = a.model;
-    t.noResidentKV = !hasKvCache(a.model);
-  } else if (!(t.preset = models::findPreset(a.model))) {
-    return error(unknownPresetMessage(a.model));
-  }
-  auto chip = isa::loadChipWithOverrides(
-      a.chip.empty() ? isa::presetNames().front() : a.chip, a.sets);
-  if (!chip)
-    return chip.takeError();
-  t.chip = std::move(*chip);
-  // The formats the chip's deployments use, unless the options say.
-  t.weights = a.weights.empty() ? t.chip.formats.weights : a.weights;
-  t.activations =
-      a.activations.empty() ? t.chip.formats.activations : a.activations;
-  t.weightsFromChip = a.weights.empty() && !t.weights.empty();
-  t.activationsFromChip = a.activations.empty() && !t.activations.empty();
-  t.tp = unsigned(o.tp);
-  t.pp = unsigned(o.pp);
-  return llvm::Error::success();
-}
-
 /// One plan and its metrics, with a progress line per compile on a
 /// terminal.
 llvm::Expected<DecodeMetrics> measure(const DecodeTarget &t,
                                       const DecodeRequest &req) {
   std::optional<StageProgress> bar;
-  PlanProgress progress;
-  progress.compiling = [&](llvm::StringRef phase, unsigned chips) {
-    bar.reset();
-    bar.emplace(llvm::formatv("decode: {0} on {1} chip(s)", phase, chips).str());
-  };
-  progress.stage = [&](llvm::StringRef stage, unsigned i, unsigned n) {
-    if (bar)
-      bar->stage(stage, i, n);
-  };
-  auto plan = planDecode(t, req, progress);
+  auto plan = planDecode(t, req, compileProgress(bar, kCmd));
   bar.reset();
   if (!plan)
     return plan.takeError();
@@ -249,6 +136,20 @@ int runSweep(const DecodeArgs &a, const DecodeTarget &t,
 
 } // namespace
 
+lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress> &bar,
+                                               llvm::StringRef command) {
+  lpx::deploy::PlanProgress progress;
+  progress.compiling = [&bar, command](llvm::StringRef phase, unsigned chips) {
+    bar.reset();
+    bar.emplace(llvm::formatv("{0}: {1} on {2} chip(s)", command, phase, chips).str());
+  };
+  progress.stage = [&bar](llvm::StringRef stage, unsigned i, unsigned n) {
+    if (bar)
+      bar->stage(stage, i, n);
+  };
+  return progress;
+}
+
 int lpx::cli::runDecode(const DecodeArgs &a) {
   DecodeOptions o;
   DecodeTarget t;
@@ -257,14 +158,14 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   if (auto e = loadTarget(a, o, t))
     return reportError(kCmd, std::move(e));
   const std::vector<std::string> defaults = applyDefaults(t, a, o);
-  if (auto e = checkShapes(t, o))
+  if (auto e = checkDecodeShapes(t, o.context, o.prompt, o.batch, o.sweep))
     return reportError(kCmd, std::move(e));
   if (auto e = checkOutputs(a, o))
     return reportError(kCmd, std::move(e));
 
   ScratchDir scratch;
-  if (auto ec = llvm::sys::fs::createUniqueDirectory("lpx-decode", scratch.path))
-    return reportError(kCmd, "cannot make a scratch folder: " + ec.message());
+  if (auto e = scratch.create("lpx-decode"))
+    return reportError(kCmd, std::move(e));
   t.scratchDir = scratch.path.str().str();
   if (!o.sweep.empty())
     return runSweep(a, t, o);

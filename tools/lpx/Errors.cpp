@@ -19,24 +19,6 @@ int lpx::cli::reportError(llvm::StringRef command, llvm::Error err) {
 
 /// An integer option given as text, so that "-3", "abc" and values past
 /// int64 all get the same one-line message.
-llvm::Error lpx::cli::parsePositive(const std::string &text, const char *option,
-                                    int64_t &out) {
-  if (text.empty())
-    return llvm::Error::success();
-  if (llvm::StringRef(text).getAsInteger(10, out) || out == 0)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "%s '%s' is not a positive integer", option, text.c_str());
-  return llvm::Error::success();
-}
-
-std::string lpx::cli::unknownPresetMessage(llvm::StringRef name) {
-  std::string names;
-  for (const lpx::models::DecoderConfig &c : lpx::models::presets())
-    names += std::string(names.empty() ? "" : ", ") + c.name;
-  return "unknown model preset '" + name.str() + "' (presets: " + names + ")";
-}
-
 llvm::Error lpx::cli::checkOutputPath(llvm::StringRef path) {
   namespace fs = llvm::sys::fs;
   auto error = [](const llvm::Twine &msg) {

@@ -19,6 +19,10 @@
 #include <string>
 #include <thread>
 
+namespace lpx::deploy {
+struct PlanProgress;
+}
+
 namespace lpx::cli {
 
 /// Seconds left if the `total - done` units still to do go at the pace of
@@ -78,6 +82,11 @@ private:
   std::condition_variable wake;
   std::thread ticker;
 };
+
+/// A progress line per compile ("decode: prefill on 2 chip(s)") in `bar`
+/// (DecodeCommand.cpp: the deploy layer is not this file's).
+deploy::PlanProgress compileProgress(std::optional<StageProgress> &bar,
+                                     llvm::StringRef command);
 
 } // namespace lpx::cli
 

@@ -10,6 +10,31 @@
 
 using namespace lpx::cli;
 
+/// The deployment options of decode and serve.
+static void addDeploymentOptions(CLI::App *d, DeploymentArgs &a,
+                                 const std::string &defaultChip) {
+  d->add_option("--model", a.model,
+                "Preset (see `lpx models list`) or an ONNX decode-step model")
+      ->required();
+  d->add_option("--chip", a.chip,
+                "Chip preset or description file (default: " + defaultChip + ")");
+  d->add_option("--set", a.sets, "Change a chip parameter: key=value (repeatable)");
+  d->add_option("--context", a.context,
+                "Positions in the KV cache at the decode step (default: the "
+                "preset's, up to 4096)");
+  d->add_option("--chips", a.chips,
+                "Chips to use (default: the fewest whole groups that hold the "
+                "model, found by compiling)");
+  d->add_option("--tp", a.tp, "Chips per tensor-parallel group");
+  d->add_option("--pp", a.pp, "Pipeline stages");
+  d->add_option("--weights", a.weights,
+                "Number format of MatMul weights (default: the chip's "
+                "formats.weights, else the model's)");
+  d->add_option("--activations", a.activations,
+                "Number format of all other floating-point values (default: "
+                "the chip's formats.activations, else the model's)");
+}
+
 int main(int argc, char **argv) {
   CLI::App app{"lpx: compile ONNX models for an LPX-like dataflow chip, "
                "simulate them cycle by cycle and run them on the CPU"};
@@ -204,31 +229,11 @@ int main(int argc, char **argv) {
       "decode", "Time LLM inference as a deployment runs it: compile and "
                 "simulate the prefill and a decode step; TTFT, TPOT, tokens/s, "
                 "chips needed, efficiency against the physical bound");
-  d->add_option("--model", decode.model,
-                "Preset (see `lpx models list`) or an ONNX decode-step model")
-      ->required();
-  d->add_option("--chip", decode.chip,
-                "Chip preset or description file (default: " + defaultChip + ")");
-  d->add_option("--set", decode.sets,
-                "Change a chip parameter: key=value (repeatable)");
-  d->add_option("--context", decode.context,
-                "Positions in the KV cache at the decode step (default: the "
-                "preset's, up to 4096)");
+  addDeploymentOptions(d, decode, defaultChip);
   d->add_option("--prompt", decode.prompt,
                 "Tokens in the prompt (the prefill; default 128, at most the "
                 "context)");
   d->add_option("--batch", decode.batch, "Sequences decoded together (default 1)");
-  d->add_option("--chips", decode.chips,
-                "Chips to use (default: the fewest whole groups that hold the "
-                "model, found by compiling)");
-  d->add_option("--tp", decode.tp, "Chips per tensor-parallel group");
-  d->add_option("--pp", decode.pp, "Pipeline stages");
-  d->add_option("--weights", decode.weights,
-                "Number format of MatMul weights (default: the chip's "
-                "formats.weights, else the model's)");
-  d->add_option("--activations", decode.activations,
-                "Number format of all other floating-point values (default: "
-                "the chip's formats.activations, else the model's)");
   d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
   d->add_option("--context-sweep", decode.contextSweep,
                 "Context lengths such as 512,1024,2048: TPOT of each, as CSV "
@@ -249,6 +254,28 @@ int main(int argc, char **argv) {
   d->add_option("--tokens", decodeTokens,
                 "With --run: tokens to generate (default 32)")
       ->check(CLI::Range(1u, 1u << 20));
+
+  ServeArgs serve;
+  auto *sv = app.add_subcommand(
+      "serve", "Serve a workload on a deployment: queueing, batching and the "
+               "network over compiled and simulated steps (docs/serving.md)");
+  addDeploymentOptions(sv, serve, defaultChip);
+  for (auto [name, field, help] : {
+           std::tuple{"--workload", &serve.workload, "poisson:, closed:, agent: or trace:FILE"},
+           {"--max-batch", &serve.maxBatch, "Sequences in a step (default 8)"},
+           {"--policy", &serve.policy, "chunked or prefill-first"},
+           {"--queue", &serve.queue, "Admission queue places (default: unbounded)"},
+           {"--retry", &serve.retry, "Retries of a rejected call: N,base=T"},
+           {"--network", &serve.network, "fixed:T, lognormal:median=T,p99=T or 0"},
+           {"--duration", &serve.duration, "Send calls for this long (10s)"},
+           {"--requests", &serve.requests, "Send this many calls"},
+           {"--seed", &serve.seed, "Random seed (default 1)"},
+           {"--slo", &serve.slo, "ttft_p95=1s,tpot_p99=50ms,..."},
+           {"-o,--output", &serve.output, "Per-request CSV"},
+           {"--cache-dir", &serve.cacheDir, "Service table cache"}})
+    sv->add_option(name, *field, help);
+  sv->add_flag("--json", serve.json, "Print JSON (keys in docs/serving.md)");
+  sv->add_flag("--keep-session-cache", serve.keepSessionCache, "Agent caches stay");
 
   CoverageArgs coverage;
   auto *v = app.add_subcommand(
@@ -301,6 +328,8 @@ int main(int argc, char **argv) {
     return runDecodeRun(decode, promptIds, decodeTokens);
   if (d->parsed())
     return runDecode(decode);
+  if (sv->parsed())
+    return runServe(serve);
   if (chip->got_subcommand("list"))
     return runChipList();
   if (chip->got_subcommand("show"))

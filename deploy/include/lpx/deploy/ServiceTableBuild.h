@@ -1,0 +1,72 @@
+//===- ServiceTableBuild.h - A serving table from simulated programs -*- C++ -*-===//
+//
+// `lpx serve` takes every service time from a serve::ServiceTable. This
+// fills one for a deployment by compiling and simulating each point: the
+// decode step on a grid of batch sizes and context lengths and the prefill
+// at a few prompt lengths, all on the chips and placement `lpx decode`
+// plans (planDecode at the largest step). Nothing is a formula: between
+// points the serving model interpolates as serve::kInterpolation says.
+//
+// The table is cached as JSON under a key of everything it depends on; an
+// entry the ServiceTable reader rejects, or whose key differs, is rebuilt.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_DEPLOY_SERVICETABLEBUILD_H
+#define LPX_DEPLOY_SERVICETABLEBUILD_H
+
+#include "lpx/deploy/DecodePlan.h"
+#include "lpx/serve/ServiceTable.h"
+
+namespace lpx::deploy {
+
+/// The points simulated: decode at every batch x context, prefill of one
+/// prompt at every prompt length.
+struct ServeGrid {
+  std::vector<int64_t> batches, contexts, prompts;
+};
+
+/// Every batch up to kEveryBatchUpTo, then powers of two, up to `maxBatch`
+/// (included); contexts and prompts at context/8, context/4, context/2 and
+/// context (those >= 1, distinct). Every batch because a step's time is a
+/// staircase in batch (tiny-llama on lpx3: 2.994 us for 1 to 3 sequences,
+/// 3.316 us for 4 to 6, 3.645 us for 7 and 8): interpolating batch 3
+/// between simulated 2 and 4 was 5.4% off its simulation. Along context
+/// the time is smooth and interpolation holds.
+constexpr int64_t kEveryBatchUpTo = 16;
+ServeGrid serveGrid(int64_t maxBatch, int64_t context);
+
+/// The cache key: model (preset name, or an ONNX file's content hash), the
+/// chip description's hash (overrides applied), chips and placement asked
+/// for, formats, context, the grid and the lpx version, as one line.
+std::string serviceTableKey(const DecodeTarget &target, unsigned chips,
+                            int64_t context, const ServeGrid &grid);
+/// The cache file of a key in `cacheDir`: serve-<hash of the key>.json.
+std::string serviceTableCachePath(llvm::StringRef cacheDir,
+                                  llvm::StringRef key);
+/// `$XDG_CACHE_HOME/lpx`, else `$HOME/.cache/lpx`.
+std::string defaultCacheDir();
+
+/// Compiles and simulates every point of `grid` on `chips` chips (0: the
+/// fewest that hold the largest step) for a preset. The table's deployment
+/// line names model, chip, chips, placement and formats.
+llvm::Expected<serve::ServiceTable>
+buildServiceTable(const DecodeTarget &target, unsigned chips, int64_t context,
+                  const ServeGrid &grid, const PlanProgress &progress = {});
+
+struct CachedTable {
+  serve::ServiceTable table;
+  std::string path;
+  bool fromCache = false;
+  std::string rebuiltBecause; // why a cache entry there was not used
+};
+
+/// The cached table of the key if its entry reads back whole and its key
+/// matches, else built and written (whole, through an AtomicFile).
+llvm::Expected<CachedTable>
+cachedServiceTable(const DecodeTarget &target, unsigned chips, int64_t context,
+                   const ServeGrid &grid, llvm::StringRef cacheDir,
+                   const PlanProgress &progress = {});
+
+} // namespace lpx::deploy
+
+#endif

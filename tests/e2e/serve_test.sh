@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# `lpx serve` on tiny-llama (lpx3, context 64, max batch 8): the stable JSON
+# keys; held-out points (contexts the table's grid did not
+# simulate, a prompt length) within 5% of their own simulation
+# (`lpx decode` compiles and simulates them; the table's interpolation is
+# recomputed here from its simulated points); the table read back from the
+# cache on a second run, rebuilt when the cache file is damaged; the same
+# seed gives the same bytes; more load gives a higher P99 TTFT; bad input
+# gets one line, exit 2 and no file. A few seconds.
+source "$(dirname "$0")/common.sh" "$1"
+python=/usr/bin/python3
+cache="$tmp/cache"
+core=(--chip lpx3 --context 64 --cache-dir "$cache")
+base=(--model tiny-llama --max-batch 8 "${core[@]}")
+load() { echo "poisson:rate=$1,prompt=8..32,output=8..16"; }
+
+# serve NAME [options]: stdout into $tmp/NAME.out, exit 0 expected.
+serve() {
+  local name="$1"; shift
+  if "$lpx" serve "${base[@]}" "$@" >"$tmp/$name.out" 2>"$tmp/stderr"; then
+    return 0
+  fi
+  fail "serve $*" "$(head -1 "$tmp/stderr")"
+  return 1
+}
+
+# The first run builds the table, the second reads it from the cache.
+if serve first --workload "$(load 1000)" --requests 200 &&
+   serve second --workload "$(load 1000)" --requests 200; then
+  check "first run compiles the table" "grep -q 'compiled and simulated; built' '$tmp/first.out'"
+  check "second run reads it from the cache" "grep -q 'read from cache' '$tmp/second.out'"
+  check "cache reuse changes no figure" \
+    "diff <(sed 1,4d '$tmp/first.out') <(sed 1,4d '$tmp/second.out') >/dev/null"
+fi
+entry=$(ls "$cache"/serve-*.json 2>/dev/null | head -1)
+check "one cache entry, JSON" "[ -n '$entry' ] && $python -c 'import json,sys; json.load(open(sys.argv[1]))' '$entry'"
+
+if serve keys --workload "$(load 1000)" --requests 200 --slo ttft_p95=1ms --json; then
+  if $python - "$tmp/keys.out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+keys = ["requests", "completed", "rejected", "retries", "ttft_us", "tpot_us",
+        "e2e_us", "queue_us", "session_e2e_us", "tokens_per_second", "slo",
+        "goodput", "max_batch", "service_table", "wall_s"]
+missing = [k for k in keys if k not in r]
+assert not missing, missing
+for k in ["ttft_us", "tpot_us", "e2e_us", "queue_us"]:
+    s = r[k]
+    assert s["p50"] <= s["p90"] <= s["p95"] <= s["p99"] <= s["max"], (k, s)
+assert r["requests"] == 200 and r["completed"] + r["rejected"] == 200, r
+assert r["max_batch"] == 8
+t = r["service_table"]
+assert t["source"] == "simulated"
+# The grid: every batch 1..8 x contexts 8,16,32,64; prefills at 8..64.
+assert sorted({(p["batch"], p["context"]) for p in t["decode"]}) == \
+    [(b, c) for b in range(1, 9) for c in (8, 16, 32, 64)], t["decode"]
+assert sorted(p["prompt"] for p in t["prefill"]) == [8, 16, 32, 64]
+assert t["max_sequences"] >= 8 and t["stages"] == 1
+assert "lpx " in t["cache_key"] and "tiny-llama" in t["cache_key"]
+assert set(r["slo"]) >= {"holds", "terms"} and 0 <= r["goodput"] <= 1
+PY
+  then ok "stable JSON keys"; else fail "stable JSON keys"; fi
+fi
+
+# Held out: contexts 24 and 48 (not simulated by the grid) at batches 3 and
+# 6, and the prefill of 24 tokens; each simulated by `lpx decode` on the
+# same deployment and compared with the table's piecewise-linear
+# interpolation. (Every batch up to 16 is simulated: ServiceTableBuild.h.)
+for b in 3 6; do
+  for c in 24 48; do
+    "$lpx" decode --model tiny-llama --chip lpx3 --context $c --prompt 24 --batch $b --json \
+      >"$tmp/held-$b-$c.json" 2>/dev/null || fail "decode held-out b$b c$c"
+  done
+done
+if $python - "$tmp/keys.out" "$tmp" <<'PY'
+import json, sys, bisect
+t = json.load(open(sys.argv[1]))["service_table"]
+grid = {(p["batch"], p["context"]): p["us"] for p in t["decode"]}
+pre = {p["prompt"]: p["us"] for p in t["prefill"]}
+def lin(xs, x, f):
+    i = bisect.bisect_left(xs, x)
+    if xs[i] == x: return f(xs[i])
+    x0, x1 = xs[i - 1], xs[i]
+    return f(x0) + (f(x1) - f(x0)) * (x - x0) / (x1 - x0)
+bs = sorted({b for b, _ in grid}); cs = sorted({c for _, c in grid})
+worst = 0
+for b in (3, 6):
+    for c in (24, 48):
+        table = lin(bs, b, lambda bb: lin(cs, c, lambda cc: grid[(bb, cc)]))
+        sim = json.load(open(f"{sys.argv[2]}/held-{b}-{c}.json"))
+        err = abs(table - sim["tpot_compute_us"]) / sim["tpot_compute_us"]
+        worst = max(worst, err)
+        assert err < 0.05, (b, c, table, sim["tpot_compute_us"])
+print(f"worst held-out decode error {100 * worst:.2f}%")
+PY
+then ok "held-out decode points within 5% of their simulation"; else fail "held-out decode points"; fi
+# The prefill of 24 tokens into a 64-position cache, as the table's are.
+"$lpx" decode --model tiny-llama --chip lpx3 --context 64 --prompt 24 --json \
+  >"$tmp/held-prefill.json" 2>/dev/null || fail "decode held-out prefill"
+if $python - "$tmp/keys.out" "$tmp/held-prefill.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["service_table"]
+pre = {p["prompt"]: p["us"] for p in t["prefill"]}
+table = pre[16] + (pre[32] - pre[16]) * (24 - 16) / (32 - 16)
+sim = json.load(open(sys.argv[2]))["ttft_compute_us"]
+assert abs(table - sim) / sim < 0.05, (table, sim)
+PY
+then ok "held-out prefill within 5% of its simulation"; else fail "held-out prefill"; fi
+
+# A damaged entry is rebuilt, not trusted.
+if [ -n "$entry" ]; then
+  head -c 200 "$entry" >"$tmp/cut" && cp "$tmp/cut" "$entry"
+  if serve damaged --workload "$(load 1000)" --requests 200; then
+    check "damaged cache entry rebuilt" "grep -q 'cache entry rebuilt' '$tmp/damaged.out' && grep -q '; built' '$tmp/damaged.out'"
+    check "rebuilt figures equal the first" \
+      "diff <(sed 1,5d '$tmp/damaged.out') <(sed 1,4d '$tmp/first.out') >/dev/null"
+    check "rebuilt entry reads back" "$python -c 'import json,sys; json.load(open(sys.argv[1]))' '$entry'"
+  fi
+fi
+
+# Same seed, same bytes; the CSV too.
+if serve seed1 --workload "$(load 5000)" --requests 300 --seed 7 --json -o "$tmp/a.csv" &&
+   serve seed2 --workload "$(load 5000)" --requests 300 --seed 7 --json -o "$tmp/b.csv"; then
+  check "same seed, byte-identical JSON" "cmp -s '$tmp/seed1.out' '$tmp/seed2.out'"
+  check "same seed, byte-identical CSV" "cmp -s '$tmp/a.csv' '$tmp/b.csv' && [ \$(wc -l <'$tmp/a.csv') -eq 301 ]"
+fi
+
+# More load, a higher P99 TTFT (the chip's compute is the same).
+if serve light --workload "$(load 1000)" --requests 300 --json &&
+   serve heavy --workload "$(load 20000)" --requests 300 --json; then
+  p99() { $python -c "import json,sys; print(json.load(open(sys.argv[1]))['ttft_us']['p99'])" "$tmp/$1.out"; }
+  check "more load, higher P99 TTFT ($(p99 light) -> $(p99 heavy) us)" \
+    "$python -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' $(p99 light) $(p99 heavy)"
+fi
+
+# --keep-session-cache reaches the engine (its effect is serve_tests').
+if serve keep --workload agent:rate=200,calls=2..3,tool=1ms,prompt=8,result=4,output=4 \
+     --requests 50 --keep-session-cache --json; then
+  check "--keep-session-cache in the report" \
+    "$python -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r[\"keep_session_cache\"] and r[\"sessions\"] > 0 else 1)' '$tmp/keep.out'"
+fi
+
+# Bad input: one line on stderr, exit 2, no CSV.
+bad() {
+  local what="$1"; shift
+  "$lpx" serve "${core[@]}" "$@" -o "$tmp/bad.csv" >/dev/null 2>"$tmp/bad.err"
+  local rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && [ ! -e "$tmp/bad.csv" ]; then
+    ok "bad input: $what"
+  else
+    fail "bad input: $what (exit $rc)" "$(head -2 "$tmp/bad.err")"
+  fi
+}
+bad "no workload" --model tiny-llama
+bad "rate 0" --model tiny-llama --workload poisson:rate=0,prompt=8,output=8
+bad "unknown workload key" --model tiny-llama --workload poisson:rate=1,prompt=8,output=8,colour=red
+bad "max batch 0" --model tiny-llama --workload "$(load 1)" --max-batch 0
+bad "unknown policy" --model tiny-llama --workload "$(load 1)" --policy fastest
+bad "SLO naming no metric" --model tiny-llama --workload "$(load 1)" --slo p99=1s
+bad "both duration and requests" --model tiny-llama --workload "$(load 1)" --duration 1s --requests 10
+bad "unknown preset" --workload "$(load 1)" --model tiny-lama
+bad "an ONNX file" --workload "$(load 1)" --model "$tmp/none.onnx"
+bad "batch beyond the preset" --model tiny-llama --workload "$(load 1)" --max-batch 100000000
+"$lpx" serve "${base[@]}" --workload "$(load 1)" -o "$tmp/no/such/dir.csv" >/dev/null 2>"$tmp/bad.err"
+check "output folder missing: exit 2" "[ $? -eq 2 ]"
+
+finish
