@@ -73,6 +73,10 @@ std::optional<Nanos> parseTimestamp(StringRef text) {
     return std::nullopt;
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
     return std::nullopt;
+  // Nanoseconds since 1970 in 64 bits reach 1677 to 2262: a year outside
+  // them is no trace's, and would overflow.
+  if (y < 1678 || y > 2261)
+    return std::nullopt;
   Nanos frac = 0;
   StringRef rest = text.drop_front(19);
   if (!rest.empty()) {

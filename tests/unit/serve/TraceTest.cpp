@@ -81,6 +81,11 @@ TEST(Trace, AzureLlmInferenceTrace) {
   EXPECT_EQ(rows[1].output, 8);
   EXPECT_EQ(*parseTimestamp("1970-01-02 00:00:01.5"),
             (86400 + 1) * kNanosPerS + 500 * kNanosPerMs);
+  // Years that 64-bit nanoseconds since 1970 cannot hold are no timestamp
+  // (found by fuzz-trace: year 1011 overflowed).
+  EXPECT_FALSE(parseTimestamp("1011-11-16 18:15:46.6805900"));
+  EXPECT_FALSE(parseTimestamp("2262-04-12 00:00:00"));
+  EXPECT_TRUE(parseTimestamp("2261-12-31 23:59:59"));
 }
 
 TEST(Trace, VidurRequestTrace) {
