@@ -97,6 +97,25 @@ public:
       return fail(where + "'" + key.str() + "' is not an array");
     return a;
   }
+  /// Reads the array `key` of objects, each with `each(reader, index)`,
+  /// which must read all of its object's keys.
+  template <typename Fn> Error objects(llvm::StringRef key, Fn each) {
+    auto a = array(key);
+    if (!a)
+      return a.takeError();
+    for (size_t i = 0; i < (*a)->size(); ++i) {
+      std::string at = key.str() + "[" + std::to_string(i) + "]: ";
+      const json::Object *p = (**a)[i].getAsObject();
+      if (!p)
+        return fail(at + "not an object");
+      Reader r(*p, at);
+      if (Error e = each(r))
+        return e;
+      if (Error e = r.done())
+        return e;
+    }
+    return Error::success();
+  }
   /// Every key of the object was read.
   Error done() const {
     for (const auto &kv : o)
@@ -147,48 +166,32 @@ Expected<ServiceTable> serviceTableFromJson(const json::Value &v) {
     return std::move(e);
   if (Error e = r.string("cache_key", t.cacheKey))
     return std::move(e);
-  auto decode = r.array("decode");
-  if (!decode)
-    return decode.takeError();
-  for (size_t i = 0; i < (*decode)->size(); ++i) {
-    const json::Object *p = (**decode)[i].getAsObject();
-    std::string where = "decode[" + std::to_string(i) + "]: ";
-    if (!p)
-      return fail(where + "not an object");
-    Reader pr(*p, where);
-    DecodePoint d;
-    if (Error e = pr.integer("batch", d.batch))
-      return std::move(e);
-    if (Error e = pr.integer("context", d.context))
-      return std::move(e);
-    if (Error e = pr.number("us", d.us))
-      return std::move(e);
-    if (Error e = pr.done())
-      return std::move(e);
-    t.decode.push_back(d);
-  }
-  auto prefill = r.array("prefill");
-  if (!prefill)
-    return prefill.takeError();
-  for (size_t i = 0; i < (*prefill)->size(); ++i) {
-    const json::Object *p = (**prefill)[i].getAsObject();
-    std::string where = "prefill[" + std::to_string(i) + "]: ";
-    if (!p)
-      return fail(where + "not an object");
-    Reader pr(*p, where);
-    PrefillPoint d;
-    if (Error e = pr.integer("prompt", d.prompt))
-      return std::move(e);
-    if (Error e = pr.integer("batch", d.batch))
-      return std::move(e);
-    if (Error e = pr.integer("chunk", d.chunk))
-      return std::move(e);
-    if (Error e = pr.number("us", d.us))
-      return std::move(e);
-    if (Error e = pr.done())
-      return std::move(e);
-    t.prefill.push_back(d);
-  }
+  if (Error e = r.objects("decode", [&](Reader &pr) -> Error {
+        DecodePoint d;
+        if (Error e = pr.integer("batch", d.batch))
+          return e;
+        if (Error e = pr.integer("context", d.context))
+          return e;
+        if (Error e = pr.number("us", d.us))
+          return e;
+        t.decode.push_back(d);
+        return Error::success();
+      }))
+    return std::move(e);
+  if (Error e = r.objects("prefill", [&](Reader &pr) -> Error {
+        PrefillPoint d;
+        if (Error e = pr.integer("prompt", d.prompt))
+          return e;
+        if (Error e = pr.integer("batch", d.batch))
+          return e;
+        if (Error e = pr.integer("chunk", d.chunk))
+          return e;
+        if (Error e = pr.number("us", d.us))
+          return e;
+        t.prefill.push_back(d);
+        return Error::success();
+      }))
+    return std::move(e);
   if (Error e = r.integer("prefill_chunk", t.prefillChunk))
     return std::move(e);
   if (Error e = r.number("prefill_host_io_us", t.prefillHostIoUs))
