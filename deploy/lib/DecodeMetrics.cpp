@@ -142,12 +142,29 @@ DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
       }
   if (plan.prefill) {
     m.hasPrefill = true;
+    m.prefillChunk = req.prefill->query;
     m.ttftComputeUs = plan.prefill->computeUs();
     m.ttftHostUs = plan.prefill->hostUs();
+  }
+  const double clock = t.chip.clockMHz;
+  if (plan.prefill) {
+    const sim::SimResult &p = plan.prefill->sim;
+    m.ttftLatency = p.latency;
+    m.ttftLatencyGap = p.latencyGap;
+    m.ttftLatencyBoundUs =
+        double(p.latency.cycles) / clock + plan.prefill->hostUs();
+    m.ttftLatencyEfficiency =
+        m.ttftUs() > 0 ? m.ttftLatencyBoundUs / m.ttftUs() : 1.0;
   }
   m.tpotComputeUs = plan.step.computeUs();
   m.tpotHostUs = plan.step.hostUs();
   m.tokensPerSecondPerUser = m.tpotUs() > 0 ? 1e6 / m.tpotUs() : 0;
+  m.tpotLatency = plan.step.sim.latency;
+  m.tpotLatencyGap = plan.step.sim.latencyGap;
+  m.tpotLatencyBoundUs =
+      double(plan.step.sim.latency.cycles) / clock + plan.step.hostUs();
+  m.tpotLatencyEfficiency =
+      m.tpotUs() > 0 ? m.tpotLatencyBoundUs / m.tpotUs() : 1.0;
   m.sram = largerSram(plan);
   for (size_t i = 0; i < m.sram.size(); ++i)
     if (m.sram[i].used() > m.sram[m.sramChip].used())
@@ -163,6 +180,37 @@ DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
   m.scheduleEfficiency = r.efficiency;
   m.scheduleBottleneck = r.bottleneck;
   return m;
+}
+
+/// "serial latency 40%, link time 10%, idle units 50%" of a gap.
+static std::string gapShares(const sim::GapAttribution &g) {
+  const uint64_t gap = g.serialLatency + g.linkTime + g.idleUnits;
+  auto share = [&](uint64_t x) {
+    return gap ? 100.0 * double(x) / double(gap) : 0.0;
+  };
+  return formatv("serial latency {0:f0}%, link time {1:f0}%, idle units "
+                 "{2:f0}%",
+                 share(g.serialLatency), share(g.linkTime),
+                 share(g.idleUnits))
+      .str();
+}
+
+/// The latency bounds first: what one request could get on this placement.
+static void printLatencyBounds(const DecodeMetrics &m, llvm::raw_ostream &os) {
+  auto line = [&](llvm::StringRef what, double efficiency, double boundUs,
+                  const sim::LatencyBound &l, const sim::GapAttribution &g) {
+    os << formatv("  {0} efficiency: {1:f3} of the latency bound {2:f3} us "
+                  "(one request along {3} stage(s): stage {4}'s work, the "
+                  "others' weights once, {5:f3} us of hops, host I/O); "
+                  "beyond it: {6}\n",
+                  what, efficiency, boundUs, l.stages.size(), l.busiestStage,
+                  double(l.hopCycles) / m.clockMHz, gapShares(g));
+  };
+  if (m.hasPrefill)
+    line("TTFT", m.ttftLatencyEfficiency, m.ttftLatencyBoundUs, m.ttftLatency,
+         m.ttftLatencyGap);
+  line("TPOT", m.tpotLatencyEfficiency, m.tpotLatencyBoundUs, m.tpotLatency,
+       m.tpotLatencyGap);
 }
 
 static std::string mb(uint64_t bytes) {
@@ -226,6 +274,7 @@ void lpx::deploy::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os)
                                 .str()
                           : std::string(),
                 m.stages);
+  printLatencyBounds(m, os);
   os << "  bottleneck: " << m.bottleneck << "\n";
   const uint64_t gap = m.gap.serialLatency + m.gap.linkTime + m.gap.idleUnits;
   auto share = [&](uint64_t x) {
@@ -301,6 +350,8 @@ llvm::json::Object lpx::deploy::decodeJson(const DecodeMetrics &m) {
       {"formats_from_chip",
        llvm::json::Object{{"weights", m.weightsFromChip},
                           {"activations", m.activationsFromChip}}},
+      {"prefill_chunk", m.hasPrefill ? llvm::json::Value(m.prefillChunk)
+                                     : llvm::json::Value(nullptr)},
       {"ttft_us", orNull(m.hasPrefill, m.ttftUs())},
       {"ttft_compute_us", orNull(m.hasPrefill, m.ttftComputeUs)},
       {"ttft_host_io_us", orNull(m.hasPrefill, m.ttftHostUs)},
@@ -315,6 +366,17 @@ llvm::json::Object lpx::deploy::decodeJson(const DecodeMetrics &m) {
       {"bottleneck", m.bottleneck},
       {"sram_bytes_per_chip", sramJson(m.sram[m.sramChip])},
       {"sram_bytes_by_chip", std::move(perChip)},
+      {"ttft_latency_bound_us", orNull(m.hasPrefill, m.ttftLatencyBoundUs)},
+      {"ttft_latency_efficiency",
+       orNull(m.hasPrefill, m.ttftLatencyEfficiency)},
+      {"tpot_latency_bound_us", m.tpotLatencyBoundUs},
+      {"tpot_latency_efficiency", m.tpotLatencyEfficiency},
+      {"latency_bound",
+       llvm::json::Object{
+           {"ttft", m.hasPrefill ? llvm::json::Value(sim::latencyJson(
+                                       m.ttftLatency, m.clockMHz))
+                                 : llvm::json::Value(nullptr)},
+           {"tpot", sim::latencyJson(m.tpotLatency, m.clockMHz)}}},
       {"physical_bound_us", m.physicalBoundUs},
       {"physical_bound", sim::physicalJson(m.physical, m.clockMHz)},
       {"efficiency", m.efficiency},

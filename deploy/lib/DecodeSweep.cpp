@@ -1,4 +1,4 @@
-//===- DecodeSweep.cpp - TPOT against context length, as CSV and SVG ------===//
+//===- DecodeSweep.cpp - Decode figures against context or prompt length -===//
 #include "lpx/deploy/DecodeSweep.h"
 #include "lpx/report/SvgPlot.h"
 
@@ -37,5 +37,33 @@ std::string lpx::deploy::decodeSweepSvg(const std::vector<DecodeMetrics> &points
     bound.points.push_back({double(m.context), m.physicalBoundUs});
   }
   plot.series = {std::move(tpot), std::move(bound)};
+  return renderSvg(plot);
+}
+
+std::string lpx::deploy::promptSweepCsv(const std::vector<DecodeMetrics> &points) {
+  std::string out = "prompt,chips,chunk,ttft_us,ttft_compute_us,"
+                    "ttft_host_io_us,latency_bound_us,efficiency\n";
+  for (const DecodeMetrics &m : points)
+    out += fmt::format("{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.4f}\n",
+                       m.prompt, m.chips, m.prefillChunk, m.ttftUs(),
+                       m.ttftComputeUs, m.ttftHostUs, m.ttftLatencyBoundUs,
+                       m.ttftLatencyEfficiency);
+  return out;
+}
+
+std::string lpx::deploy::promptSweepSvg(const std::vector<DecodeMetrics> &points) {
+  PlotSpec plot;
+  const DecodeMetrics &first = points.front();
+  plot.title = fmt::format("Time to first token of {} on {}, batch {}",
+                           first.model, first.chipName, first.batch);
+  plot.xLabel = "prompt length (tokens)";
+  plot.yLabel = "microseconds";
+  PlotSeries ttft{"TTFT, simulated prefill + host I/O", {}},
+      bound{"latency bound", {}};
+  for (const DecodeMetrics &m : points) {
+    ttft.points.push_back({double(m.prompt), m.ttftUs()});
+    bound.points.push_back({double(m.prompt), m.ttftLatencyBoundUs});
+  }
+  plot.series = {std::move(ttft), std::move(bound)};
   return renderSvg(plot);
 }

@@ -105,6 +105,14 @@ void Engine::finishBoundsAndHostIo() {
       busiestLink = std::max(busiestLink, q.busyCycles);
   result.gap = attributeGap(result.physical, result.totalCycles,
                             result.bounds.criticalPath.cycles, busiestLink);
+  result.latency = computeLatencyBound(prog);
+  result.latencyEfficiency =
+      result.totalCycles == 0 ? 1.0
+                              : double(result.latency.cycles) /
+                                    double(result.totalCycles);
+  result.latencyGap = attributeGap(
+      result.latency.cycles, double(result.latency.hopCycles),
+      result.totalCycles, result.bounds.criticalPath.cycles, busiestLink);
   for (const isa::pb::Buffer &b : p.buffers()) {
     if (b.kind() == isa::pb::INPUT)
       result.hostInputBytes += b.bytes();

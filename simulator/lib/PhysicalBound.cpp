@@ -44,63 +44,13 @@ double lpx::sim::mxmIngestElementsPerCycle(const isa::ChipSpec &chip,
 
 namespace {
 
-/// Cycles of all MXM work at the peak of one chip (divided by chips later):
-/// per product the larger of its MACs at the MAC peak and its operands'
-/// elements at the rate they can enter the MXM. A matrix-vector product
-/// (a decode step's projections) uses each weight once, so the weights'
-/// entry, not the MACs, sets its time.
+/// Cycles of all MXM work at the peak of one chip (divided by chips later).
 double computeCyclesOnOneChip(const isa::pb::Program &p,
                               const isa::ChipSpec &chip, uint64_t &macs) {
   double cycles = 0;
-  for (const isa::pb::Instruction &inst : p.instructions()) {
-    const isa::Opcode op = isa::opcodeOf(inst);
-    if (isa::unitOf(op) != isa::Unit::MXM || inst.operands_size() < 2)
-      continue;
-    std::vector<isa::TensorDesc> operands;
-    for (uint32_t id : inst.operands())
-      operands.push_back(isa::descOf(p.buffers(int(id))));
-    const uint64_t n = isa::multiplyAccumulates(
-        op, operands, isa::descOf(p.buffers(int(inst.result()))));
-    macs += n;
-    const double entering = double(operands[0].elements() +
-                                   operands[1].elements()) /
-                            mxmIngestElementsPerCycle(chip, operands[0].dtype,
-                                                      operands[1].dtype);
-    cycles += std::max(double(n) / mxmPeakMacsPerCycle(
-                                       chip, operands[0].dtype,
-                                       operands[1].dtype),
-                       entering);
-  }
-  return cycles;
-}
-
-/// Every weight, input and resident buffer read once and every output
-/// written once; values made and used inside the program need not touch
-/// SRAM at all in the best case. A table read only by gathers (an
-/// embedding) needs only the rows they pick: their results' bytes.
-uint64_t bytesThatMustMove(const isa::pb::Program &p) {
-  const size_t n = size_t(p.buffers_size());
-  std::vector<uint64_t> picked(n, 0);
-  std::vector<bool> readWhole(n, false);
   for (const isa::pb::Instruction &inst : p.instructions())
-    for (int i = 0; i < inst.operands_size(); ++i) {
-      const uint32_t id = inst.operands(i);
-      if (i == 0 && isa::opcodeOf(inst) == isa::Opcode::Gather)
-        picked[id] += p.buffers(int(inst.result())).bytes();
-      else
-        readWhole[id] = true;
-    }
-  uint64_t bytes = 0;
-  for (size_t id = 0; id < n; ++id) {
-    const isa::pb::Buffer &b = p.buffers(int(id));
-    if (b.kind() == isa::pb::TEMP)
-      continue;
-    const bool onlyGathered = picked[id] > 0 && !readWhole[id] &&
-                              b.kind() != isa::pb::OUTPUT;
-    bytes += onlyGathered ? std::min<uint64_t>(b.bytes(), picked[id])
-                          : b.bytes();
-  }
-  return bytes;
+    cycles += productCycles(p, chip, inst, &macs);
+  return cycles;
 }
 
 /// Bytes sent to another chip, once per (value, destination), and the most
@@ -124,6 +74,56 @@ void linkWork(const isa::pb::Program &p, uint64_t &bytes, uint32_t &hops) {
 
 } // namespace
 
+double lpx::sim::productCycles(const isa::pb::Program &p,
+                               const isa::ChipSpec &chip,
+                               const isa::pb::Instruction &inst,
+                               uint64_t *macs) {
+  const isa::Opcode op = isa::opcodeOf(inst);
+  if (isa::unitOf(op) != isa::Unit::MXM || inst.operands_size() < 2)
+    return 0;
+  std::vector<isa::TensorDesc> operands;
+  for (uint32_t id : inst.operands())
+    operands.push_back(isa::descOf(p.buffers(int(id))));
+  const uint64_t n = isa::multiplyAccumulates(
+      op, operands, isa::descOf(p.buffers(int(inst.result()))));
+  if (macs)
+    *macs += n;
+  // A matrix-vector product (a decode step's projections) uses each weight
+  // once, so the weights' entry, not the MACs, sets its time.
+  const double entering =
+      double(operands[0].elements() + operands[1].elements()) /
+      mxmIngestElementsPerCycle(chip, operands[0].dtype, operands[1].dtype);
+  return std::max(double(n) / mxmPeakMacsPerCycle(chip, operands[0].dtype,
+                                                  operands[1].dtype),
+                  entering);
+}
+
+std::vector<uint64_t>
+lpx::sim::bytesThatMustMoveByNode(const isa::pb::Program &p) {
+  const size_t n = size_t(p.buffers_size());
+  std::vector<uint64_t> picked(n, 0);
+  std::vector<bool> readWhole(n, false);
+  for (const isa::pb::Instruction &inst : p.instructions())
+    for (int i = 0; i < inst.operands_size(); ++i) {
+      const uint32_t id = inst.operands(i);
+      if (i == 0 && isa::opcodeOf(inst) == isa::Opcode::Gather)
+        picked[id] += p.buffers(int(inst.result())).bytes();
+      else
+        readWhole[id] = true;
+    }
+  std::vector<uint64_t> bytes(std::max<uint32_t>(p.num_nodes(), 1), 0);
+  for (size_t id = 0; id < n; ++id) {
+    const isa::pb::Buffer &b = p.buffers(int(id));
+    if (b.kind() == isa::pb::TEMP || b.node() >= bytes.size())
+      continue;
+    const bool onlyGathered = picked[id] > 0 && !readWhole[id] &&
+                              b.kind() != isa::pb::OUTPUT;
+    bytes[b.node()] += onlyGathered ? std::min<uint64_t>(b.bytes(), picked[id])
+                                    : b.bytes();
+  }
+  return bytes;
+}
+
 PhysicalBound lpx::sim::computePhysicalBound(const isa::VerifiedProgram &prog) {
   const isa::pb::Program &p = prog.program();
   const isa::ChipSpec &chip = prog.chip();
@@ -135,7 +135,8 @@ PhysicalBound lpx::sim::computePhysicalBound(const isa::VerifiedProgram &prog) {
     b.deskew = chip.topology.deskewCycles;
 
   b.computeCycles = computeCyclesOnOneChip(p, chip, b.macs) / b.chips;
-  b.sramBytes = bytesThatMustMove(p);
+  for (uint64_t bytes : bytesThatMustMoveByNode(p))
+    b.sramBytes += bytes;
   b.sramCycles = double(b.sramBytes) /
                  (double(b.chips) * double(std::max<uint64_t>(
                                         chip.sramBytesPerCycle(), 1)));
@@ -167,17 +168,26 @@ GapAttribution lpx::sim::attributeGap(const PhysicalBound &bound,
                                       uint64_t simulated,
                                       uint64_t criticalPathCycles,
                                       uint64_t busiestLinkBusy) {
+  return attributeGap(bound.cycles, bound.linkCycles, simulated,
+                      criticalPathCycles, busiestLinkBusy);
+}
+
+GapAttribution lpx::sim::attributeGap(uint64_t boundCycles,
+                                      double boundLinkCycles,
+                                      uint64_t simulated,
+                                      uint64_t criticalPathCycles,
+                                      uint64_t busiestLinkBusy) {
   GapAttribution g;
-  if (simulated <= bound.cycles)
+  if (simulated <= boundCycles)
     return g;
-  uint64_t left = simulated - bound.cycles;
+  uint64_t left = simulated - boundCycles;
   auto beyond = [](uint64_t x, uint64_t floor) {
     return x > floor ? x - floor : 0;
   };
-  g.serialLatency = std::min(left, beyond(criticalPathCycles, bound.cycles));
+  g.serialLatency = std::min(left, beyond(criticalPathCycles, boundCycles));
   left -= g.serialLatency;
   g.linkTime = std::min(
-      left, beyond(busiestLinkBusy, uint64_t(std::ceil(bound.linkCycles))));
+      left, beyond(busiestLinkBusy, uint64_t(std::ceil(boundLinkCycles))));
   left -= g.linkTime;
   g.idleUnits = left;
   return g;

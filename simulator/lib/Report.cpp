@@ -41,6 +41,24 @@ llvm::json::Object lpx::sim::physicalJson(const PhysicalBound &b,
   };
 }
 
+llvm::json::Object lpx::sim::latencyJson(const LatencyBound &b,
+                                         double clockMHz) {
+  llvm::json::Array stages;
+  for (const StageLatency &s : b.stages)
+    stages.push_back(llvm::json::Object{{"first_node", s.firstNode},
+                                        {"nodes", s.nodes},
+                                        {"mxm_cycles", s.mxmCycles},
+                                        {"sram_cycles", s.sramCycles},
+                                        {"work_cycles", s.workCycles},
+                                        {"pass_cycles", s.passCycles}});
+  return llvm::json::Object{{"cycles", b.cycles},
+                            {"us", double(b.cycles) / clockMHz},
+                            {"busiest_stage", b.busiestStage},
+                            {"hop_cycles", b.hopCycles},
+                            {"deskew", b.deskew},
+                            {"stages", std::move(stages)}};
+}
+
 static double microseconds(const SimResult &r, const isa::ChipSpec &chip) {
   return double(r.totalCycles) / chip.clockMHz;
 }
@@ -86,6 +104,14 @@ void lpx::sim::printReport(const SimResult &r, const isa::VerifiedProgram &prog,
   os << llvm::formatv("  instructions:     {0}\n", r.instructions);
   os << llvm::formatv("  bytes over links: {0}\n", r.bytesOverLinks);
   printPhysical(r, prog.chip(), os);
+  const LatencyBound &l = r.latency;
+  os << llvm::formatv("  latency efficiency: {0:f2} of the bound one request "
+                      "meets along {1} stage(s), {2} cycles ({3:f3} us: stage "
+                      "{4} does all its work, the others their weights once, "
+                      "{5} cycles of hops)\n",
+                      r.latencyEfficiency, l.stages.size(), l.cycles,
+                      double(l.cycles) / prog.chip().clockMHz, l.busiestStage,
+                      l.hopCycles);
   os << llvm::formatv("  lower bound: {0} cycles (bottleneck: {1})\n",
                       r.lowerBound, boundName(r.bottleneck));
   os << llvm::formatv("  schedule efficiency: {0:f2}\n", r.efficiency);
@@ -170,6 +196,8 @@ void lpx::sim::printJson(const SimResult &r, const isa::VerifiedProgram &prog,
        }},
       {"physical_efficiency", r.physicalEfficiency},
       {"physical_bound", physicalJson(r.physical, prog.chip().clockMHz)},
+      {"latency_efficiency", r.latencyEfficiency},
+      {"latency_bound", latencyJson(r.latency, prog.chip().clockMHz)},
       {"gap",
        llvm::json::Object{{"serial_latency_cycles", r.gap.serialLatency},
                           {"link_cycles", r.gap.linkTime},

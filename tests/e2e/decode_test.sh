@@ -43,6 +43,14 @@ assert abs(r["tokens_per_second_per_user"] * r["tpot_us"] - 1e6) < 1e-3
 # The physical bound is a floor of the simulated step.
 assert 0 < r["physical_bound_us"] <= r["tpot_compute_us"]
 assert 0 < r["efficiency"] <= 1
+# The latency bounds are floors of one request's TTFT and TPOT (host I/O in
+# both), and the JSON keeps them beside the figures.
+for k in ["prefill_chunk", "ttft_latency_bound_us", "tpot_latency_bound_us",
+          "ttft_latency_efficiency", "tpot_latency_efficiency"]:
+    assert k in r, k
+assert 0 < r["ttft_latency_bound_us"] <= r["ttft_us"], r["ttft_latency_bound_us"]
+assert 0 < r["tpot_latency_bound_us"] <= r["tpot_us"], r["tpot_latency_bound_us"]
+assert r["prefill_chunk"] >= 1
 # No --weights / --activations: lpx3's deployment formats (isa/chips/lpx3.yaml).
 assert (r["weights"], r["activations"]) == ("fp8e4m3", "fp16"), r
 assert r["formats_from_chip"] == {"weights": True, "activations": True}
@@ -216,6 +224,28 @@ else
   fail "context sweep" "$(head -1 "$tmp/stderr")"
 fi
 
+# --prompt-sweep: TTFT per prompt length at the longest prompt's context,
+# each at or above its latency bound, rising with the prompt.
+if "$lpx" decode --model tiny-llama --chip lpx3 --prompt-sweep 8,32,128 \
+     -o "$tmp/prompts.csv" >/dev/null 2>"$tmp/stderr" &&
+   $python - "$tmp/prompts.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0]) == ["prompt", "chips", "chunk", "ttft_us", "ttft_compute_us",
+                         "ttft_host_io_us", "latency_bound_us", "efficiency"], list(rows[0])
+assert [int(r["prompt"]) for r in rows] == [8, 32, 128], rows
+for r in rows:
+    assert 0 < float(r["latency_bound_us"]) <= float(r["ttft_us"]), r
+    assert abs(float(r["ttft_us"]) - float(r["ttft_compute_us"]) - float(r["ttft_host_io_us"])) < 1e-2, r
+t = [float(r["ttft_compute_us"]) for r in rows]
+assert t[0] < t[1] < t[2], t
+PY
+then
+  check "prompt sweep: CSV rising with the prompt, bounded below, and an SVG" 'grep -q "latency bound" "$tmp/prompts.svg"'
+else
+  fail "prompt sweep" "$(head -1 "$tmp/stderr")"
+fi
+
 # A stage holds a group from the token's arrival, not from cycle 0: 4
 # shape-only Llama-2-7B layers as 2 stages of 8 lpx3 chips. The second
 # stage prepares its rotary tables and mask from the positions at once,
@@ -256,6 +286,9 @@ expect_error "unknown preset" "unknown model preset 'llama9-1t'" -- --model llam
 expect_error "zero prompt" "--prompt '0' is not a positive integer" -- --model tiny-llama --context 64 --prompt 0
 expect_error "context below the prompt" "--context 8 is smaller than --prompt 16" -- --model tiny-llama --context 8 --prompt 16
 expect_error "missing output folder" "folder '.*/missing' does not exist" -- --model tiny-llama --context-sweep 32,64 -o "$tmp/missing/bad.csv"
+expect_error "two sweeps" "--context-sweep and --prompt-sweep are two sweeps" -- --model tiny-llama --context-sweep 32,64 --prompt-sweep 8,16 -o "$tmp/two.csv"
+expect_error "prompt with a prompt sweep" "--prompt goes without it" -- --model tiny-llama --prompt 8 --prompt-sweep 8,16 -o "$tmp/two.csv"
+expect_error "prompt sweep past the context" "--context 16 is smaller than --prompt 32" -- --model tiny-llama --context 16 --prompt-sweep 8,32 -o "$tmp/two.csv"
 expect_error "context past the model's" "--context 300 is not between 2 .* and 256" -- --model tiny-llama --context 300 --prompt 8
 expect_error "missing model file" "cannot read model '.*nothing.onnx'" -- --model "$tmp/nothing.onnx"
 expect_error "negative chips" "--chips -2 is not a positive integer" -- --model tiny-llama --context 64 --prompt 8 --chips=-2

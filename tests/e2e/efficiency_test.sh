@@ -25,14 +25,20 @@ for spec in "1 0.7" "8 0.5"; do
   if ! "$lpx" simulate --json "$prog" >"$tmp/sim.json"; then
     echo "FAIL simulate on $nodes chip(s) (hazards or an error)"; failed=$((failed + 1)); continue
   fi
-  read -r eff cycles bound hazards phys < <(/usr/bin/python3 -c "
+  read -r eff cycles bound hazards phys lat < <(/usr/bin/python3 -c "
 import json; r = json.load(open('$tmp/sim.json'))
 print(r['efficiency'], r['total_cycles'], r['lower_bound'], len(r['hazards']),
-      r['physical_bound']['cycles'])")
+      r['physical_bound']['cycles'], r['latency_bound']['cycles'])")
   # The physical bound ignores the instruction list, so it can only be
   # looser than (or equal to) the schedule's own bound.
   if [ "$phys" -gt "$bound" ] || [ "$phys" -le 0 ]; then
     echo "FAIL $nodes chip(s): physical bound $phys not in (0, schedule bound $bound]"
+    failed=$((failed + 1)); continue
+  fi
+  # The latency bound is a floor of what one request can get: never above
+  # the simulated cycles.
+  if [ "$lat" -gt "$cycles" ] || [ "$lat" -le 0 ]; then
+    echo "FAIL $nodes chip(s): latency bound $lat not in (0, simulated $cycles]"
     failed=$((failed + 1)); continue
   fi
   line="$nodes chip(s): $cycles cycles, lower bound $bound, efficiency $eff, physical bound $phys, $hazards hazards"

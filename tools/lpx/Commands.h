@@ -134,6 +134,7 @@ struct DecodeArgs : DeploymentArgs {
   std::string prompt, batch = "1"; // validated
   bool json = false;
   std::string contextSweep;           // "512,1024,...": TPOT per context
+  std::string promptSweep;            // "128,512,...": TTFT per prompt
   std::string output;                 // the sweep's CSV
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
 };

@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <optional>
 
 using namespace lpx;
@@ -36,9 +37,27 @@ llvm::Error error(const llvm::Twine &msg) {
 /// The options as numbers, checked against each other and the preset.
 struct DecodeOptions : DeploymentNumbers {
   int64_t prompt = 0, batch = 1;
-  std::vector<int64_t> sweep;
+  std::vector<int64_t> sweep;   // contexts of --context-sweep
+  std::vector<int64_t> prompts; // prompts of --prompt-sweep
   std::string plot;
+  bool sweeping() const { return !sweep.empty() || !prompts.empty(); }
 };
+
+/// "512,1024,2048" as positive integers.
+llvm::Error parseList(const std::string &text, llvm::StringRef option,
+                      std::vector<int64_t> &out) {
+  llvm::SmallVector<llvm::StringRef> items;
+  llvm::StringRef(text).split(items, ',', -1, false);
+  for (llvm::StringRef item : items) {
+    int64_t l = 0;
+    if (auto e = parsePositive(item.trim().str(), option.str().c_str(), l))
+      return e;
+    if (l < 0)
+      return error(option + " '" + item + "' is not a positive integer");
+    out.push_back(l);
+  }
+  return llvm::Error::success();
+}
 
 llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
   if (auto e = parseDeployment(a, o))
@@ -51,16 +70,14 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
     if (*out < 0)
       return error(llvm::Twine(name) + " " + *text + " is not a positive integer");
   }
-  llvm::SmallVector<llvm::StringRef> items;
-  llvm::StringRef(a.contextSweep).split(items, ',', -1, false);
-  for (llvm::StringRef item : items) {
-    int64_t l = 0;
-    if (auto e = parsePositive(item.trim().str(), "--context-sweep", l))
-      return e;
-    if (l < 0)
-      return error("--context-sweep '" + item + "' is not a positive integer");
-    o.sweep.push_back(l);
-  }
+  if (auto e = parseList(a.contextSweep, "--context-sweep", o.sweep))
+    return e;
+  if (auto e = parseList(a.promptSweep, "--prompt-sweep", o.prompts))
+    return e;
+  if (!o.sweep.empty() && !o.prompts.empty())
+    return error("--context-sweep and --prompt-sweep are two sweeps; give one");
+  if (!o.prompts.empty() && o.prompt)
+    return error("--prompt-sweep gives the prompts; --prompt goes without it");
   return llvm::Error::success();
 }
 
@@ -68,17 +85,45 @@ std::vector<std::string> applyDefaults(const DecodeTarget &t,
                                        const DecodeArgs &a, DecodeOptions &o) {
   if (!o.sweep.empty())
     return {};
+  if (!o.prompts.empty()) {
+    // The cache holds the longest prompt unless --context says more.
+    std::vector<std::string> said;
+    if (o.context == 0) {
+      o.context = *std::max_element(o.prompts.begin(), o.prompts.end());
+      said.push_back(llvm::formatv("context {0} (the longest prompt)",
+                                   o.context));
+    }
+    int64_t prompt = o.prompts.front();
+    for (std::string &s : decodeDefaults(t, o.context, prompt, a.batch == "1"))
+      said.push_back(std::move(s));
+    return said;
+  }
   return decodeDefaults(t, o.context, o.prompt, a.batch == "1");
 }
 
+/// Each prompt of the sweep against the context, as --prompt is checked.
+llvm::Error checkShapes(const DecodeTarget &t, const DecodeOptions &o) {
+  if (o.prompts.empty())
+    return checkDecodeShapes(t, o.context, o.prompt, o.batch, o.sweep);
+  if (!t.preset)
+    return error("--prompt-sweep shapes a preset's prefill; an ONNX file is "
+                 "one decode step");
+  for (int64_t p : o.prompts)
+    if (auto e = checkDecodeShapes(t, o.context, p, o.batch, {}))
+      return e;
+  return llvm::Error::success();
+}
+
 llvm::Error checkOutputs(const DecodeArgs &a, DecodeOptions &o) {
-  if (o.sweep.empty()) {
+  if (!o.sweeping()) {
     if (!a.output.empty() || !a.plot.empty())
-      return error("-o and --plot go with --context-sweep");
+      return error("-o and --plot go with --context-sweep or --prompt-sweep");
     return llvm::Error::success();
   }
   if (a.output.empty())
-    return error("--context-sweep needs -o FILE.csv");
+    return error(llvm::Twine(o.sweep.empty() ? "--prompt-sweep"
+                                             : "--context-sweep") +
+                 " needs -o FILE.csv");
   o.plot = a.plot;
   if (o.plot.empty()) {
     llvm::SmallString<256> svg(a.output);
@@ -107,28 +152,43 @@ DecodeRequest requestFor(const DecodeTarget &t, const DecodeOptions &o,
   DecodeRequest req;
   req.chips = unsigned(o.chips);
   req.step = PhaseShape{context, 1, o.batch};
-  if (t.preset && o.sweep.empty())
+  if (t.preset && !o.sweeping())
     req.prefill = PhaseShape{o.prompt, o.prompt, o.batch, context};
   return req;
 }
 
 int runSweep(const DecodeArgs &a, const DecodeTarget &t,
              const DecodeOptions &o) {
+  const bool prompts = !o.prompts.empty();
   std::vector<DecodeMetrics> points;
-  for (int64_t context : o.sweep) {
-    auto m = measure(t, requestFor(t, o, context));
+  for (int64_t x : prompts ? o.prompts : o.sweep) {
+    DecodeRequest req = requestFor(t, o, prompts ? o.context : x);
+    if (prompts)
+      req.prefill = PhaseShape{x, x, o.batch, o.context};
+    auto m = measure(t, req);
     if (!m)
-      return reportError(kCmd, "context " + std::to_string(context) + ": " +
+      return reportError(kCmd, (prompts ? "prompt " : "context ") +
+                                   std::to_string(x) + ": " +
                                    llvm::toString(m.takeError()));
-    llvm::outs() << llvm::formatv("context {0}: {1} chip(s), TPOT {2:f3} us, "
-                                  "physical bound {3:f3} us\n",
-                                  context, m->chips, m->tpotUs(),
-                                  m->physicalBoundUs);
+    if (prompts)
+      llvm::outs() << llvm::formatv("prompt {0}: {1} chip(s), TTFT {2:f3} us, "
+                                    "latency bound {3:f3} us\n",
+                                    x, m->chips, m->ttftUs(),
+                                    m->ttftLatencyBoundUs);
+    else
+      llvm::outs() << llvm::formatv("context {0}: {1} chip(s), TPOT {2:f3} "
+                                    "us, physical bound {3:f3} us\n",
+                                    x, m->chips, m->tpotUs(),
+                                    m->physicalBoundUs);
     points.push_back(std::move(*m));
   }
-  if (auto e = isa::writeFileAtomically(a.output, decodeSweepCsv(points)))
+  const std::string csv =
+      prompts ? promptSweepCsv(points) : decodeSweepCsv(points);
+  const std::string svg =
+      prompts ? promptSweepSvg(points) : decodeSweepSvg(points);
+  if (auto e = isa::writeFileAtomically(a.output, csv))
     return reportError(kCmd, std::move(e));
-  if (auto e = isa::writeFileAtomically(o.plot, decodeSweepSvg(points)))
+  if (auto e = isa::writeFileAtomically(o.plot, svg))
     return reportError(kCmd, std::move(e));
   llvm::outs() << "wrote " << a.output << ", " << o.plot << "\n";
   return kOk;
@@ -158,7 +218,7 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   if (auto e = loadTarget(a, o, t))
     return reportError(kCmd, std::move(e));
   const std::vector<std::string> defaults = applyDefaults(t, a, o);
-  if (auto e = checkDecodeShapes(t, o.context, o.prompt, o.batch, o.sweep))
+  if (auto e = checkShapes(t, o))
     return reportError(kCmd, std::move(e));
   if (auto e = checkOutputs(a, o))
     return reportError(kCmd, std::move(e));
@@ -167,7 +227,7 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   if (auto e = scratch.create("lpx-decode"))
     return reportError(kCmd, std::move(e));
   t.scratchDir = scratch.path.str().str();
-  if (!o.sweep.empty())
+  if (o.sweeping())
     return runSweep(a, t, o);
 
   auto m = measure(t, requestFor(t, o, o.context));

@@ -238,9 +238,12 @@ int main(int argc, char **argv) {
   d->add_option("--context-sweep", decode.contextSweep,
                 "Context lengths such as 512,1024,2048: TPOT of each, as CSV "
                 "(-o) and an SVG plot (--plot)");
-  d->add_option("-o,--output", decode.output, "CSV of --context-sweep");
+  d->add_option("--prompt-sweep", decode.promptSweep,
+                "Prompt lengths such as 128,512,2048: TTFT of each and its "
+                "latency bound, as CSV (-o) and an SVG plot (--plot)");
+  d->add_option("-o,--output", decode.output, "CSV of a sweep");
   d->add_option("--plot", decode.plot,
-                "SVG of --context-sweep (default: the CSV's name with .svg)");
+                "SVG of a sweep (default: the CSV's name with .svg)");
   // --run: greedy generation on the CPU runtime (DecodeGenerate.h).
   bool decodeRun = false;
   std::vector<std::string> promptIds;

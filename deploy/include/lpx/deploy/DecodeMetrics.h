@@ -31,6 +31,8 @@ struct DecodeMetrics {
   bool weightsFromChip = false, activationsFromChip = false;
 
   bool hasPrefill = false;
+  /// Prompt tokens per prefill chunk; the whole prompt when unchunked.
+  int64_t prefillChunk = 0;
   double ttftComputeUs = 0, ttftHostUs = 0;
   double ttftUs() const { return ttftComputeUs + ttftHostUs; }
   double tpotComputeUs = 0, tpotHostUs = 0;
@@ -51,6 +53,14 @@ struct DecodeMetrics {
   std::string bottleneck;
   std::vector<ChipSram> sram; // per chip, the larger of the two phases
   unsigned sramChip = 0;      // the chip with the most in use
+
+  /// The floors one request cannot beat (sim::LatencyBound) of the
+  /// prefill and of the step, plus the host I/O each pays as TTFT and TPOT
+  /// do; efficiency = bound / figure. Reports give these first.
+  double ttftLatencyBoundUs = 0, ttftLatencyEfficiency = 0;
+  double tpotLatencyBoundUs = 0, tpotLatencyEfficiency = 0;
+  sim::LatencyBound ttftLatency, tpotLatency;
+  sim::GapAttribution ttftLatencyGap, tpotLatencyGap;
 
   sim::PhysicalBound physical; // of the decode step
   double physicalBoundUs = 0, efficiency = 0;

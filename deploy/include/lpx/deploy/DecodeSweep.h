@@ -1,4 +1,4 @@
-//===- DecodeSweep.h - TPOT against context length, as CSV and SVG -*- C++ -*-===//
+//===- DecodeSweep.h - Decode figures against context or prompt length -*- C++ -*-===//
 #ifndef LPX_DEPLOY_DECODESWEEP_H
 #define LPX_DEPLOY_DECODESWEEP_H
 
@@ -13,6 +13,14 @@ std::string decodeSweepCsv(const std::vector<DecodeMetrics> &points);
 
 /// TPOT (simulated compute) and the physical bound against context.
 std::string decodeSweepSvg(const std::vector<DecodeMetrics> &points);
+
+/// One CSV row per prompt length (--prompt-sweep): prompt, chips, chunk,
+/// ttft_us, ttft_compute_us, ttft_host_io_us, latency_bound_us, efficiency
+/// (the latency bound over TTFT, host I/O in both).
+std::string promptSweepCsv(const std::vector<DecodeMetrics> &points);
+
+/// TTFT and its latency bound against prompt length.
+std::string promptSweepSvg(const std::vector<DecodeMetrics> &points);
 
 } // namespace lpx::deploy
 

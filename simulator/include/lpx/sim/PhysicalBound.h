@@ -31,6 +31,7 @@
 #include "lpx/isa/Program.h"
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace lpx::sim {
 
@@ -73,6 +74,11 @@ PhysicalBound computePhysicalBound(const isa::VerifiedProgram &prog);
 GapAttribution attributeGap(const PhysicalBound &bound, uint64_t simulated,
                             uint64_t criticalPathCycles,
                             uint64_t busiestLinkBusy);
+/// The same split beyond any bound of `boundCycles` whose link share is
+/// `boundLinkCycles` (the latency bound's hops, LatencyBound.h).
+GapAttribution attributeGap(uint64_t boundCycles, double boundLinkCycles,
+                            uint64_t simulated, uint64_t criticalPathCycles,
+                            uint64_t busiestLinkBusy);
 
 /// MACs per cycle one chip's MXM sustains with operands of these types.
 double mxmPeakMacsPerCycle(const isa::ChipSpec &chip, isa::DType a,
@@ -84,6 +90,20 @@ double mxmPeakMacsPerCycle(const isa::ChipSpec &chip, isa::DType a,
 /// plane per cycles_per_vector of the operands' width).
 double mxmIngestElementsPerCycle(const isa::ChipSpec &chip, isa::DType a,
                                  isa::DType b);
+
+/// Cycles of one MXM instruction at one chip's peaks: the larger of its
+/// MACs at the MAC peak and its operands' elements at the rate they can
+/// enter the MXM; 0 for any other instruction. Adds its MACs to `macs`.
+double productCycles(const isa::pb::Program &p, const isa::ChipSpec &chip,
+                     const isa::pb::Instruction &inst,
+                     uint64_t *macs = nullptr);
+
+/// Per node, the bytes that must touch its SRAM at least once: every
+/// weight, input and resident buffer read once and every output written
+/// once; values made and used inside the program need not touch SRAM in
+/// the best case, and a table read only by gathers (an embedding) needs
+/// only the rows they pick.
+std::vector<uint64_t> bytesThatMustMoveByNode(const isa::pb::Program &p);
 
 } // namespace lpx::sim
 

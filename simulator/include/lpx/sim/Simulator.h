@@ -14,6 +14,7 @@
 
 #include "lpx/isa/Program.h"
 #include "lpx/sim/ExecutionTrace.h"
+#include "lpx/sim/LatencyBound.h"
 #include "lpx/sim/LowerBound.h"
 #include "lpx/sim/PhysicalBound.h"
 #include "llvm/Support/Error.h"
@@ -88,6 +89,14 @@ struct SimResult {
   /// totalCycles - physical.cycles, split by cause.
   GapAttribution gap;
 
+  /// The floor on this one request's latency along the pipeline stages
+  /// (LatencyBound.h): the bound a single token or prompt is judged by.
+  LatencyBound latency;
+  /// latency.cycles / totalCycles (1.0 for an empty program).
+  double latencyEfficiency = 1.0;
+  /// totalCycles - latency.cycles, split by cause as `gap` is.
+  GapAttribution latencyGap;
+
   /// Host transfers of the inputs before and the outputs after the program,
   /// from the chip's host model. Not part of totalCycles: host I/O is the
   /// one non-deterministic part of a run.
@@ -131,6 +140,10 @@ void printJson(const SimResult &result, const lpx::isa::VerifiedProgram &prog,
 /// The physical bound as the JSON object `lpx simulate --json` and
 /// `lpx decode --json` print.
 llvm::json::Object physicalJson(const PhysicalBound &b, double clockMHz);
+
+/// The latency bound as the JSON object `lpx simulate --json` and
+/// `lpx decode --json` print: its cycles and each stage's terms.
+llvm::json::Object latencyJson(const LatencyBound &b, double clockMHz);
 
 } // namespace lpx::sim
 
