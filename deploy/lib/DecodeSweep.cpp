@@ -67,3 +67,21 @@ std::string lpx::deploy::promptSweepSvg(const std::vector<DecodeMetrics> &points
   plot.series = {std::move(ttft), std::move(bound)};
   return renderSvg(plot);
 }
+
+std::string lpx::deploy::sweepPointLine(const DecodeMetrics &m, SweepAxis axis) {
+  if (axis == SweepAxis::Prompt)
+    return fmt::format("prompt {}: {} chip(s), TTFT {:.3f} us, latency bound "
+                       "{:.3f} us",
+                       m.prompt, m.chips, m.ttftUs(), m.ttftLatencyBoundUs);
+  return fmt::format("context {}: {} chip(s), TPOT {:.3f} us, physical bound "
+                     "{:.3f} us",
+                     m.context, m.chips, m.tpotUs(), m.physicalBoundUs);
+}
+
+std::pair<std::string, std::string>
+lpx::deploy::sweepFiles(const std::vector<DecodeMetrics> &points,
+                        SweepAxis axis) {
+  if (axis == SweepAxis::Prompt)
+    return {promptSweepCsv(points), promptSweepSvg(points)};
+  return {decodeSweepCsv(points), decodeSweepSvg(points)};
+}

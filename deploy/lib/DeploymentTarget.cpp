@@ -7,6 +7,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
+
 using namespace lpx;
 using namespace lpx::deploy;
 
@@ -61,16 +63,20 @@ ScratchDir::~ScratchDir() {
 
 std::vector<std::string>
 lpx::deploy::decodeDefaults(const DecodeTarget &t, int64_t &context,
-                            int64_t &prompt, bool batchDefaulted) {
+                            int64_t &prompt, bool batchDefaulted,
+                            const std::vector<int64_t> &prompts) {
   std::vector<std::string> said;
   if (!t.preset)
     return said;
-  if (context == 0) {
+  if (context == 0 && !prompts.empty()) {
+    context = *std::max_element(prompts.begin(), prompts.end());
+    said.push_back(llvm::formatv("context {0} (the longest prompt)", context));
+  } else if (context == 0) {
     context = std::min<int64_t>(t.preset->maxContext, kDefaultDecodeContext);
     said.push_back(llvm::formatv("context {0} (the preset's, up to {1})",
                                  context, kDefaultDecodeContext));
   }
-  if (prompt == 0) {
+  if (prompt == 0 && prompts.empty()) {
     prompt = std::min(kDefaultDecodePrompt, context);
     said.push_back(llvm::formatv("prompt {0}", prompt));
   }
@@ -82,25 +88,31 @@ lpx::deploy::decodeDefaults(const DecodeTarget &t, int64_t &context,
 llvm::Error lpx::deploy::checkDecodeShapes(const DecodeTarget &t,
                                            int64_t context, int64_t prompt,
                                            int64_t batch,
-                                           const std::vector<int64_t> &sweep) {
+                                           const std::vector<int64_t> &sweep,
+                                           const std::vector<int64_t> &prompts) {
   if (!t.preset) {
-    if (context || prompt || batch != 1 || !sweep.empty())
-      return llvm::createStringError("--context, --prompt, --batch and --context-sweep shape a "
-                   "preset's export; an ONNX file has its own shapes");
+    if (context || prompt || batch != 1 || !sweep.empty() || !prompts.empty())
+      return llvm::createStringError(
+          "--context, --prompt, --batch and the sweeps shape a preset's "
+          "export; an ONNX file has its own shapes");
     return llvm::Error::success();
   }
   std::vector<int64_t> contexts = sweep;
+  std::vector<int64_t> prefills = prompts;
   if (contexts.empty()) {
     if (context == 0)
       return llvm::createStringError("--context is required with a preset (positions in the "
                    "KV cache at the decode step)");
-    if (prompt == 0)
+    if (prefills.empty() && prompt == 0)
       return llvm::createStringError("--prompt is required with a preset (tokens in the "
                    "prompt; the prefill's length)");
-    if (context < prompt)
-      return llvm::createStringError("--context " + llvm::Twine(context) +
-                   " is smaller than --prompt " + llvm::Twine(prompt) +
-                   ": the cache must hold the prompt");
+    if (prefills.empty())
+      prefills.push_back(prompt);
+    for (int64_t p : prefills)
+      if (context < p)
+        return llvm::createStringError(
+            "--context " + llvm::Twine(context) + " is smaller than --prompt " +
+            llvm::Twine(p) + ": the cache must hold the prompt");
     contexts.push_back(context);
   }
   for (int64_t l : contexts) {
@@ -110,9 +122,9 @@ llvm::Error lpx::deploy::checkDecodeShapes(const DecodeTarget &t,
     if (auto e = models::resolveOptions(*t.preset, step))
       return e;
   }
-  if (sweep.empty()) { // the prefill: the prompt, no past
+  for (int64_t p : prefills) { // the prefill: the prompt, no past
     models::ExportOptions prefill;
-    prefill.context = prefill.prompt = prompt;
+    prefill.context = prefill.prompt = p;
     prefill.batch = batch;
     if (auto e = models::resolveOptions(*t.preset, prefill))
       return e;
@@ -120,6 +132,22 @@ llvm::Error lpx::deploy::checkDecodeShapes(const DecodeTarget &t,
   return llvm::Error::success();
 }
 
+llvm::Error lpx::deploy::parsePositiveList(const std::string &text,
+                                           llvm::StringRef option,
+                                           std::vector<int64_t> &out) {
+  llvm::SmallVector<llvm::StringRef> items;
+  llvm::StringRef(text).split(items, ',', -1, false);
+  for (llvm::StringRef item : items) {
+    int64_t l = 0;
+    if (auto e = parsePositive(item.trim().str(), option.str().c_str(), l))
+      return e;
+    if (l < 0)
+      return llvm::createStringError(option + " '" + item +
+                                     "' is not a positive integer");
+    out.push_back(l);
+  }
+  return llvm::Error::success();
+}
 
 llvm::Error lpx::deploy::parsePositive(const std::string &text, const char *option,
                                     int64_t &out) {

@@ -286,8 +286,8 @@ expect_error "unknown preset" "unknown model preset 'llama9-1t'" -- --model llam
 expect_error "zero prompt" "--prompt '0' is not a positive integer" -- --model tiny-llama --context 64 --prompt 0
 expect_error "context below the prompt" "--context 8 is smaller than --prompt 16" -- --model tiny-llama --context 8 --prompt 16
 expect_error "missing output folder" "folder '.*/missing' does not exist" -- --model tiny-llama --context-sweep 32,64 -o "$tmp/missing/bad.csv"
-expect_error "two sweeps" "--context-sweep and --prompt-sweep are two sweeps" -- --model tiny-llama --context-sweep 32,64 --prompt-sweep 8,16 -o "$tmp/two.csv"
-expect_error "prompt with a prompt sweep" "--prompt goes without it" -- --model tiny-llama --prompt 8 --prompt-sweep 8,16 -o "$tmp/two.csv"
+expect_error "two sweeps" "--prompt and --context-sweep go without it" -- --model tiny-llama --context-sweep 32,64 --prompt-sweep 8,16 -o "$tmp/two.csv"
+expect_error "prompt with a prompt sweep" "--prompt-sweep gives the prompts" -- --model tiny-llama --prompt 8 --prompt-sweep 8,16 -o "$tmp/two.csv"
 expect_error "prompt sweep past the context" "--context 16 is smaller than --prompt 32" -- --model tiny-llama --context 16 --prompt-sweep 8,32 -o "$tmp/two.csv"
 expect_error "context past the model's" "--context 300 is not between 2 .* and 256" -- --model tiny-llama --context 300 --prompt 8
 expect_error "missing model file" "cannot read model '.*nothing.onnx'" -- --model "$tmp/nothing.onnx"

@@ -127,6 +127,7 @@ using deploy::DeploymentNumbers;
 using deploy::loadTarget;
 using deploy::parseDeployment;
 using deploy::parsePositive;
+using deploy::parsePositiveList;
 using deploy::unknownPresetMessage;
 
 /// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).

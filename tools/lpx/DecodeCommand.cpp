@@ -19,7 +19,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <optional>
 
 using namespace lpx;
@@ -43,22 +42,6 @@ struct DecodeOptions : DeploymentNumbers {
   bool sweeping() const { return !sweep.empty() || !prompts.empty(); }
 };
 
-/// "512,1024,2048" as positive integers.
-llvm::Error parseList(const std::string &text, llvm::StringRef option,
-                      std::vector<int64_t> &out) {
-  llvm::SmallVector<llvm::StringRef> items;
-  llvm::StringRef(text).split(items, ',', -1, false);
-  for (llvm::StringRef item : items) {
-    int64_t l = 0;
-    if (auto e = parsePositive(item.trim().str(), option.str().c_str(), l))
-      return e;
-    if (l < 0)
-      return error(option + " '" + item + "' is not a positive integer");
-    out.push_back(l);
-  }
-  return llvm::Error::success();
-}
-
 llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
   if (auto e = parseDeployment(a, o))
     return e;
@@ -70,14 +53,13 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
     if (*out < 0)
       return error(llvm::Twine(name) + " " + *text + " is not a positive integer");
   }
-  if (auto e = parseList(a.contextSweep, "--context-sweep", o.sweep))
+  if (auto e = parsePositiveList(a.contextSweep, "--context-sweep", o.sweep))
     return e;
-  if (auto e = parseList(a.promptSweep, "--prompt-sweep", o.prompts))
+  if (auto e = parsePositiveList(a.promptSweep, "--prompt-sweep", o.prompts))
     return e;
-  if (!o.sweep.empty() && !o.prompts.empty())
-    return error("--context-sweep and --prompt-sweep are two sweeps; give one");
-  if (!o.prompts.empty() && o.prompt)
-    return error("--prompt-sweep gives the prompts; --prompt goes without it");
+  if (!o.prompts.empty() && (o.prompt || !o.sweep.empty()))
+    return error("--prompt-sweep gives the prompts; --prompt and "
+                 "--context-sweep go without it");
   return llvm::Error::success();
 }
 
@@ -85,33 +67,7 @@ std::vector<std::string> applyDefaults(const DecodeTarget &t,
                                        const DecodeArgs &a, DecodeOptions &o) {
   if (!o.sweep.empty())
     return {};
-  if (!o.prompts.empty()) {
-    // The cache holds the longest prompt unless --context says more.
-    std::vector<std::string> said;
-    if (o.context == 0) {
-      o.context = *std::max_element(o.prompts.begin(), o.prompts.end());
-      said.push_back(llvm::formatv("context {0} (the longest prompt)",
-                                   o.context));
-    }
-    int64_t prompt = o.prompts.front();
-    for (std::string &s : decodeDefaults(t, o.context, prompt, a.batch == "1"))
-      said.push_back(std::move(s));
-    return said;
-  }
-  return decodeDefaults(t, o.context, o.prompt, a.batch == "1");
-}
-
-/// Each prompt of the sweep against the context, as --prompt is checked.
-llvm::Error checkShapes(const DecodeTarget &t, const DecodeOptions &o) {
-  if (o.prompts.empty())
-    return checkDecodeShapes(t, o.context, o.prompt, o.batch, o.sweep);
-  if (!t.preset)
-    return error("--prompt-sweep shapes a preset's prefill; an ONNX file is "
-                 "one decode step");
-  for (int64_t p : o.prompts)
-    if (auto e = checkDecodeShapes(t, o.context, p, o.batch, {}))
-      return e;
-  return llvm::Error::success();
+  return decodeDefaults(t, o.context, o.prompt, a.batch == "1", o.prompts);
 }
 
 llvm::Error checkOutputs(const DecodeArgs &a, DecodeOptions &o) {
@@ -159,33 +115,21 @@ DecodeRequest requestFor(const DecodeTarget &t, const DecodeOptions &o,
 
 int runSweep(const DecodeArgs &a, const DecodeTarget &t,
              const DecodeOptions &o) {
-  const bool prompts = !o.prompts.empty();
+  const SweepAxis axis = o.prompts.empty() ? SweepAxis::Context : SweepAxis::Prompt;
   std::vector<DecodeMetrics> points;
-  for (int64_t x : prompts ? o.prompts : o.sweep) {
-    DecodeRequest req = requestFor(t, o, prompts ? o.context : x);
-    if (prompts)
+  for (int64_t x : axis == SweepAxis::Prompt ? o.prompts : o.sweep) {
+    DecodeRequest req = requestFor(t, o, axis == SweepAxis::Prompt ? o.context : x);
+    if (axis == SweepAxis::Prompt)
       req.prefill = PhaseShape{x, x, o.batch, o.context};
     auto m = measure(t, req);
     if (!m)
-      return reportError(kCmd, (prompts ? "prompt " : "context ") +
+      return reportError(kCmd, (axis == SweepAxis::Prompt ? "prompt " : "context ") +
                                    std::to_string(x) + ": " +
                                    llvm::toString(m.takeError()));
-    if (prompts)
-      llvm::outs() << llvm::formatv("prompt {0}: {1} chip(s), TTFT {2:f3} us, "
-                                    "latency bound {3:f3} us\n",
-                                    x, m->chips, m->ttftUs(),
-                                    m->ttftLatencyBoundUs);
-    else
-      llvm::outs() << llvm::formatv("context {0}: {1} chip(s), TPOT {2:f3} "
-                                    "us, physical bound {3:f3} us\n",
-                                    x, m->chips, m->tpotUs(),
-                                    m->physicalBoundUs);
+    llvm::outs() << sweepPointLine(*m, axis) << "\n";
     points.push_back(std::move(*m));
   }
-  const std::string csv =
-      prompts ? promptSweepCsv(points) : decodeSweepCsv(points);
-  const std::string svg =
-      prompts ? promptSweepSvg(points) : decodeSweepSvg(points);
+  const auto [csv, svg] = sweepFiles(points, axis);
   if (auto e = isa::writeFileAtomically(a.output, csv))
     return reportError(kCmd, std::move(e));
   if (auto e = isa::writeFileAtomically(o.plot, svg))
@@ -218,7 +162,8 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   if (auto e = loadTarget(a, o, t))
     return reportError(kCmd, std::move(e));
   const std::vector<std::string> defaults = applyDefaults(t, a, o);
-  if (auto e = checkShapes(t, o))
+  if (auto e = checkDecodeShapes(t, o.context, o.prompt, o.batch, o.sweep,
+                                 o.prompts))
     return reportError(kCmd, std::move(e));
   if (auto e = checkOutputs(a, o))
     return reportError(kCmd, std::move(e));

@@ -3,6 +3,7 @@
 #define LPX_DEPLOY_DECODESWEEP_H
 
 #include "lpx/deploy/DecodeMetrics.h"
+#include <utility>
 
 namespace lpx::deploy {
 
@@ -21,6 +22,17 @@ std::string promptSweepCsv(const std::vector<DecodeMetrics> &points);
 
 /// TTFT and its latency bound against prompt length.
 std::string promptSweepSvg(const std::vector<DecodeMetrics> &points);
+
+/// What a sweep varies: the decode step's context or the prefill's prompt.
+enum class SweepAxis { Context, Prompt };
+
+/// The line printed as each point is done: "prompt 512: 24 chip(s), TTFT
+/// ... us, latency bound ... us" (or TPOT and the physical bound per context).
+std::string sweepPointLine(const DecodeMetrics &m, SweepAxis axis);
+
+/// The CSV and the SVG of a sweep along `axis`.
+std::pair<std::string, std::string>
+sweepFiles(const std::vector<DecodeMetrics> &points, SweepAxis axis);
 
 } // namespace lpx::deploy
 

@@ -49,6 +49,10 @@ llvm::Error loadTarget(const DeploymentArgs &a, const DeploymentNumbers &o,
 /// not a positive integer".
 llvm::Error parsePositive(const std::string &text, const char *option,
                           int64_t &out);
+/// "512,1024,2048" as positive integers appended to `out`; empty text
+/// appends none. The error names the option and the item.
+llvm::Error parsePositiveList(const std::string &text, llvm::StringRef option,
+                              std::vector<int64_t> &out);
 /// "unknown model preset 'x' (presets: llama2-7b, ...)".
 std::string unknownPresetMessage(llvm::StringRef name);
 
@@ -56,17 +60,21 @@ std::string unknownPresetMessage(llvm::StringRef name);
 /// the preset's context up to kDefaultDecodeContext, a prompt of
 /// kDefaultDecodePrompt (at most the context); what was defaulted, for the
 /// report ("context 4096 (the preset's, up to 4096)", "batch 1" when
-/// `batchDefaulted`). Nothing for an ONNX file.
+/// `batchDefaulted`). With `prompts` (a prompt sweep) the context defaults
+/// to the longest of them and the prompt is left alone. Nothing for an ONNX
+/// file.
 constexpr int64_t kDefaultDecodeContext = 4096, kDefaultDecodePrompt = 128;
 std::vector<std::string> decodeDefaults(const DecodeTarget &t, int64_t &context,
-                                        int64_t &prompt, bool batchDefaulted);
+                                        int64_t &prompt, bool batchDefaulted,
+                                        const std::vector<int64_t> &prompts = {});
 
 /// Shapes the preset accepts (its context length, batch limit) for a step
-/// at `context` (or each of `sweep`) and, without a sweep, the prefill of
-/// `prompt`; an ONNX file takes none.
+/// at `context` (or each of `sweep`) and, without a context sweep, the
+/// prefill of `prompt` (or of each of `prompts`); an ONNX file takes none.
 llvm::Error checkDecodeShapes(const DecodeTarget &t, int64_t context,
                               int64_t prompt, int64_t batch,
-                              const std::vector<int64_t> &sweep);
+                              const std::vector<int64_t> &sweep,
+                              const std::vector<int64_t> &prompts = {});
 
 /// A private folder for exports, removed with everything in it.
 struct ScratchDir {
