@@ -161,12 +161,12 @@ llvm::Expected<IoShape> ioShape(const isa::pb::Program &p, llvm::StringRef what)
                 "attention_mask [B, L], all i64");
   }
   for (const isa::HostBinding &b : *outs)
-    if (b.name == "logits" && b.dtype == uint32_t(isa::DType::F32) &&
+    if (b.name == "logits" && isa::isFloat(isa::DType(b.dtype)) &&
         b.shape.size() == 3)
       s.vocab = b.shape.back();
   if (!s.context || !s.vocab || ins->size() != 3)
     return fail("the resident-cache " + what + " needs inputs input_ids, "
-                "position_ids, attention_mask and an f32 output logits [B, S, V]");
+                "position_ids, attention_mask and a float output logits [B, S, V]");
   for (const isa::pb::Buffer &b : p.buffers()) {
     s.inputBytes += b.kind() == isa::pb::INPUT ? b.bytes() : 0;
     s.outputBytes += b.kind() == isa::pb::OUTPUT ? b.bytes() : 0;
@@ -206,7 +206,11 @@ feed(rt::Machine &m, const IoShape &s,
   auto logits = llvm::find_if(*outs, [](const rt::HostTensor &t) {
     return t.name == "logits";
   });
-  const float *data = reinterpret_cast<const float *>(logits->data.data());
+  // Logits in a reduced format are widened on the host.
+  auto widened = rt::convertTensor(*logits, isa::DType::F32);
+  if (!widened)
+    return widened.takeError();
+  const float *data = reinterpret_cast<const float *>(widened->data.data());
   std::vector<std::vector<std::vector<float>>> rows(size_t(s.query));
   for (int64_t q = 0; q < s.query; ++q)
     for (int64_t b = 0; b < s.batch; ++b) {

@@ -81,6 +81,15 @@ CompareResult lpx::rt::compareTensors(const HostTensor &expected,
     r.message = who + msg;
     return r;
   };
+  // Results held in another float format are widened on the host (the
+  // tolerance is the caller's: that of the formats computed in).
+  if (expected.dtype != actual.dtype && isa::isFloat(expected.dtype) &&
+      isa::isFloat(actual.dtype) && expected.shape == actual.shape) {
+    auto widened = convertTensor(actual, expected.dtype);
+    if (!widened)
+      return failWith(llvm::toString(widened.takeError()));
+    return compareTensors(expected, *widened, rtol, atol);
+  }
   if (expected.dtype != actual.dtype)
     return failWith("element type " + std::string(isa::dtypeName(actual.dtype)) +
                     ", expected " + std::string(isa::dtypeName(expected.dtype)));

@@ -6,6 +6,7 @@
 #include "Kernels.h"
 #include "Shape.h"
 #include <cstring>
+#include <optional>
 #include <unistd.h>
 
 using namespace lpx::rt;
@@ -166,12 +167,24 @@ Machine::run(const std::vector<HostTensor> &inputs) {
   if (!ins)
     return ins.takeError();
   for (const isa::HostBinding &in : *ins) {
-    auto it = std::find_if(inputs.begin(), inputs.end(), [&](const HostTensor &t) {
+    auto found = std::find_if(inputs.begin(), inputs.end(), [&](const HostTensor &t) {
       return t.name == in.name;
     });
-    if (it == inputs.end())
+    if (found == inputs.end())
       return fail("missing input '" + in.name + "'");
+    const HostTensor *it = &*found;
     auto want = static_cast<isa::DType>(in.dtype);
+    // Float data for an input held in another float format is converted
+    // here, on the host, as a deployment's runtime feeds the chip.
+    std::optional<HostTensor> converted;
+    if (it->dtype != want && isa::isFloat(it->dtype) && isa::isFloat(want) &&
+        it->shape == in.shape) {
+      auto c = convertTensor(*it, want);
+      if (!c)
+        return c.takeError();
+      converted = std::move(*c);
+      it = &*converted;
+    }
     if (it->dtype != want || it->shape != in.shape)
       return fail("input '" + in.name + "' is " +
                   describe(it->dtype, it->shape) + ", the program expects " +

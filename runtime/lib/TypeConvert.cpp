@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "ElementTypes.h"
 #include "Kernels.h"
+#include "lpx/isa/Timing.h"
+#include "lpx/runtime/HostTensor.h"
 
 using namespace lpx::rt;
 namespace isa = lpx::isa;
@@ -26,4 +28,17 @@ llvm::Error lpx::rt::cast(const View &x, const OutView &out) {
       return llvm::Error::success();
     });
   });
+}
+
+llvm::Expected<HostTensor> lpx::rt::convertTensor(const HostTensor &t,
+                                                 isa::DType to) {
+  if (t.data.size() != isa::TensorDesc{t.dtype, t.shape}.bytes())
+    return fail("'" + t.name + "' holds " + llvm::Twine(t.data.size()) +
+                " bytes, not " + shapeStr(t.shape) + " of its type");
+  HostTensor out{t.name, to, t.shape, {}};
+  out.data.assign(isa::TensorDesc{to, t.shape}.bytes(), 0);
+  if (llvm::Error e = cast(View{t.dtype, t.shape, t.data.data()},
+                           OutView{to, out.shape, out.data.data()}))
+    return std::move(e);
+  return out;
 }

@@ -41,6 +41,13 @@ bool isFloatTensor(Type t) {
   return r && isa<FloatType>(r.getElementType());
 }
 
+/// A float tensor of the widths a host hands over and takes back (fp32,
+/// fp64): converted by the host at the program's boundary.
+bool hostConverts(Type t) {
+  auto r = dyn_cast<RankedTensorType>(t);
+  return r && (r.getElementType().isF32() || r.getElementType().isF64());
+}
+
 /// The float values of a constant held in a blob, one at a time, read from
 /// its bytes (no dense copy is made).
 struct BlobFloats {
@@ -261,25 +268,35 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
     Block &body = f.getBody().front();
     OpBuilder b(ctx);
 
-    // Inputs keep their types at the boundary and are cast just before
-    // their first reader (not all at the top: a layer's inputs, such as its
-    // KV cache, then live, and are placed, with the layer).
+    // The host converts at the boundary, as a deployment's runtime does:
+    // fp32 (and fp64) inputs and results take the activations' format, so
+    // a model converted here compiles to the program of the same model
+    // exported in that format, with no casts at entry or exit (the runtime
+    // converts the host's data; lpx run compares in the formats'
+    // tolerance). An input already in a reduced format the model chose
+    // (bf16, fp8) keeps it and is cast just before its first reader (not
+    // all at the top: a layer's inputs then live, and are placed, with the
+    // layer); such a result is cast back to it.
     llvm::SmallPtrSet<Operation *, 8> entryCasts;
-    if (act) {
-      for (BlockArgument arg : body.getArguments()) {
-        if (!isFloatTensor(arg.getType()) || arg.use_empty() ||
-            cast<RankedTensorType>(arg.getType()).getElementType() == act)
-          continue;
-        Operation *first = nullptr;
-        for (Operation *user : arg.getUsers())
-          if (!first || user->isBeforeInBlock(first))
-            first = user;
-        b.setInsertionPoint(first);
-        auto c = b.create<CastOp>(arg.getLoc(), withElement(arg.getType(), act),
-                                  arg);
-        arg.replaceAllUsesExcept(c, c);
-        entryCasts.insert(c);
+    for (BlockArgument arg : body.getArguments()) {
+      if (!act || !isFloatTensor(arg.getType()) ||
+          cast<RankedTensorType>(arg.getType()).getElementType() == act)
+        continue;
+      if (hostConverts(arg.getType())) {
+        arg.setType(withElement(arg.getType(), act));
+        continue;
       }
+      if (arg.use_empty())
+        continue;
+      Operation *first = nullptr;
+      for (Operation *user : arg.getUsers())
+        if (!first || user->isBeforeInBlock(first))
+          first = user;
+      b.setInsertionPoint(first);
+      auto c = b.create<CastOp>(arg.getLoc(), withElement(arg.getType(), act),
+                                arg);
+      arg.replaceAllUsesExcept(c, c);
+      entryCasts.insert(c);
     }
     llvm::DenseSet<Operation *> keep = integerIslands(body);
     WeightHolders holders(f);
@@ -320,12 +337,13 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
       if (act && !entryCasts.contains(&op))
         v.setType(withElement(v.getType(), act));
     }
-    // Results go back to the types the model declares, cast right after
-    // they are computed (so each stays with the layer that made it).
+    // Results the host widens leave in the activations' format; the others
+    // go back to the types the model declares, cast right after they are
+    // computed (so each stays with the layer that made it).
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     for (auto [i, operand] : llvm::enumerate(ret->getOpOperands())) {
       Type want = f.getResultTypes()[i];
-      if (operand.get().getType() == want)
+      if (operand.get().getType() == want || hostConverts(want))
         continue;
       if (Operation *def = operand.get().getDefiningOp())
         b.setInsertionPointAfter(def);
@@ -333,6 +351,8 @@ struct ConvertTypesPass : lpx::impl::ConvertTypesBase<ConvertTypesPass> {
         b.setInsertionPointToStart(&body);
       operand.set(b.create<CastOp>(ret.getLoc(), want, operand.get()));
     }
+    f.setType(FunctionType::get(ctx, body.getArgumentTypes(),
+                                ret->getOperandTypes()));
   }
 };
 

@@ -97,3 +97,16 @@ TEST(Compare, DefaultsCatchSmallOutputsAndF64Drift) {
   EXPECT_TRUE(compareTensors(e64, tensor<double>("y", DType::F64, {1},
                                                  {1.0 / 3 + 1e-16})).ok);
 }
+
+// fp16 results against fp32 expected values are widened on the host and
+// compared in the caller's tolerance: 0.1 in fp16 is 0.0999755859375, an
+// error of 2.4e-5, inside rtol 1e-3 and outside rtol 1e-5 (atol 0).
+TEST(Compare, AReducedFormatResultIsWidenedBeforeComparing) {
+  HostTensor e = tensor<float>("y", DType::F32, {1}, {0.1f});
+  auto half = convertTensor(e, DType::F16);
+  ASSERT_TRUE(bool(half)) << llvm::toString(half.takeError());
+  EXPECT_TRUE(compareTensors(e, *half, 1e-3, 0).ok);
+  CompareResult tight = compareTensors(e, *half, 1e-5, 0);
+  EXPECT_FALSE(tight.ok);
+  EXPECT_DOUBLE_EQ(tight.worstAbsError, double(0.1f) - 0.0999755859375);
+}

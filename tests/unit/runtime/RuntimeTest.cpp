@@ -2,6 +2,8 @@
 #include "TestProgram.h"
 #include "lpx/runtime/Runtime.h"
 
+#include <cmath>
+
 using namespace lpx::rt::test;
 
 namespace {
@@ -218,4 +220,31 @@ TEST(Runtime, WidenedConstantWeightsGiveTheValuesOfTheirBytes) {
           << budget << ", run " << run;
     }
   }
+}
+
+// A program whose input and output are fp16 (lpx compile --activations
+// fp16 of an fp32 model) takes fp32 data: the host rounds it to fp16 at the
+// boundary, as a deployment's runtime does. 0.1 becomes 0.0999755859375
+// (0x2E66), 1e5 passes fp16's largest value 65504 and becomes infinity;
+// -2 is exact. The result stays fp16 and widens back exactly.
+TEST(Runtime, FloatDataForAReducedFormatInputIsConvertedOnTheHost) {
+  ProgramBuilder b;
+  uint32_t x = b.input("x", DType::F16, {3});
+  uint32_t y = b.output("y", DType::F16, {3});
+  b.inst(Opcode::Neg, {x}, y);
+  auto lp = b.load();
+  ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
+  auto out = execute(*lp, {tensor<float>("x", DType::F32, {3}, {0.1f, 1e5f, -2})});
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  ASSERT_EQ((*out)[0].dtype, DType::F16);
+  auto wide = convertTensor((*out)[0], DType::F32);
+  ASSERT_TRUE(bool(wide)) << llvm::toString(wide.takeError());
+  const std::vector<float> v = valuesOf<float>(wide->data);
+  EXPECT_EQ(v[0], -0.0999755859375f);
+  EXPECT_TRUE(std::isinf(v[1]) && v[1] < 0);
+  EXPECT_EQ(v[2], 2.0f);
+  // Integer data for a float input is still refused: only formats convert.
+  std::string wrong = errorOf(execute(*lp, {tensor<int32_t>("x", DType::I32, {3}, {1, 2, 3})}));
+  EXPECT_NE(wrong.find("input 'x' is i32[3], the program expects f16[3]"),
+            std::string::npos) << wrong;
 }

@@ -17,9 +17,14 @@ def ConvertTypes : Pass<"lpx-convert-types", "mlir::func::FuncOp"> {
   let summary = "Hold weights and activations in chosen number formats";
   let description = [{
     For what-if studies on data types. Constants read only as MatMul weights
-    take the `weights` format; every other floating-point value (inputs after
-    a cast at entry, constants, results) takes the `activations` format; the
-    function's results are cast back to their original types. Formats: fp32,
+    take the `weights` format; every other floating-point value (inputs,
+    constants, results) takes the `activations` format, the function's
+    fp32 and fp64 inputs and results included: the host converts at the
+    boundary, as a deployment's runtime does, so the program is the one the
+    same model exported in these formats compiles to (no casts at entry or
+    exit). Inputs in another reduced format (bf16, fp8) are cast at their
+    first reader and such results cast back.
+    Formats: fp32,
     fp16, bf16, fp8e4m3, fp8e5m2; empty keeps the model's. Values are
     rounded to nearest even. Weights may also be `int8`: quantized with one
     symmetric scale per tensor (max |w| / 127), which multiplies the MatMul's

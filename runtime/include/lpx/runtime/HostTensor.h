@@ -9,6 +9,7 @@
 #define LPX_RUNTIME_HOSTTENSOR_H
 
 #include "lpx/isa/DType.h"
+#include "llvm/Support/Error.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,6 +30,11 @@ struct HostTensor {
     return n;
   }
 };
+
+/// `t` with its elements converted to `to` (rounded to nearest even; see
+/// the runtime's cast). The host's side of a program whose inputs and
+/// outputs are in a reduced format: fp32 data in, results widened back.
+llvm::Expected<HostTensor> convertTensor(const HostTensor &t, isa::DType to);
 
 } // namespace lpx::rt
 
