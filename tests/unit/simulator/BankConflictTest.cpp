@@ -98,19 +98,17 @@ TEST(BankConflictTest, ReadOfABankBeingWritten) {
 
 TEST(BankConflictTest, DifferentBanksDoNotConflict) {
   WriteThenRead w(inBank(6), 2);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(w.b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  std::optional<SimResult> r = hazardFree(w.b);
+  ASSERT_TRUE(r);
+
 }
 
 TEST(BankConflictTest, SameBankAfterTheWriteEndsIsFine) {
   // The neg's write window is [0, 4); a read from cycle 4 on is after it.
   WriteThenRead w(inBank(2, 1024), kNegWriteEnd);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(w.b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  std::optional<SimResult> r = hazardFree(w.b);
+  ASSERT_TRUE(r);
+
 }
 
 TEST(BankConflictTest, ReadsShareABank) {
@@ -125,10 +123,8 @@ TEST(BankConflictTest, ReadsShareABank) {
       b.buffer("z", 0, inBank(4), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Add, 0, 0, {a, c}, t, "Add_0");
   b.inst(Opcode::Copy, 0, 0, {a}, z, "Copy_1");
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  std::optional<SimResult> r = hazardFree(b);
+  ASSERT_TRUE(r);
 }
 
 TEST(BankConflictTest, TwoWritesToOneBank) {

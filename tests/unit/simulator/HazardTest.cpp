@@ -86,12 +86,10 @@ TEST(HazardTest, DifferentUnitsRunInParallel) {
   ProgramBuilder b =
       twoReadersOfX(Opcode::Neg, 0, "Neg_0", Opcode::Copy, 0, "Reshape_1");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  std::optional<SimResult> r = hazardFree(b);
+  ASSERT_TRUE(r);
   EXPECT_EQ(
-      r.totalCycles,
+      r->totalCycles,
       std::max(row::kVxmDone, row::kMemBusy + uint64_t(chip::kMemLatency)));
 }
 
@@ -229,10 +227,9 @@ TEST(HazardTest, SramReuseAfterLastReadIsFine) {
   s.b.inst(Opcode::Relu, 0, readEnd + row::kMemBusy + chip::kMemLatency, {s.t2},
            s.out2, "Relu_3");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  std::optional<SimResult> r = hazardFree(s.b);
+  ASSERT_TRUE(r);
+
 }
 
 TEST(HazardTest, SramOverwriteWhileProduced) {

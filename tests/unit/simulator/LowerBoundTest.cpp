@@ -240,12 +240,10 @@ TEST(LowerBoundTest, SingleNodeIgnoresDeskew) {
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_0");
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
-  EXPECT_EQ(r.bounds.deskew, 0u);
-  EXPECT_EQ(r.lowerBound, kReluDone);
+  std::optional<SimResult> r = hazardFree(b);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->bounds.deskew, 0u);
+  EXPECT_EQ(r->lowerBound, kReluDone);
 }
 
 TEST(LowerBoundTest, EmptyProgram) {

@@ -129,22 +129,16 @@ inline ProgramBuilder f32MatMul(uint64_t M, uint64_t K, uint64_t N,
   return b;
 }
 
-/// Loads and simulates a program that must report exactly one hazard, of
-/// `kind`; that hazard, or none (the test has then failed).
-inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
-                                        const std::string &kind,
-                                        const SimOptions &opts = {}) {
+/// Loads and simulates a program that must have no hazard; its result, or
+/// none (the test has then failed).
+inline std::optional<SimResult> hazardFree(const ProgramBuilder &b) {
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  if (!loadAndSimulate(b, prog, r, opts))
+  if (!loadAndSimulate(b, prog, r))
     return std::nullopt;
-  if (r.hazardCount != 1 || r.hazards.size() != 1 ||
-      r.hazards[0].kind != kind) {
-    ADD_FAILURE() << "expected one " << kind << " hazard, got "
-                  << r.hazardCount;
-    return std::nullopt;
-  }
-  return r.hazards[0];
+  EXPECT_EQ(r.hazardCount, 0u)
+      << (r.hazards.empty() ? "" : r.hazards[0].message);
+  return r;
 }
 
 /// The hazards of one kind, in program order.
@@ -157,6 +151,26 @@ inline std::vector<Hazard> hazardsOfKind(const SimResult &r,
   return out;
 }
 
+/// Loads and simulates `b`, which must report exactly one hazard of `kind`
+/// (and, when `alone`, no other); that hazard, or none (the test has then
+/// failed).
+inline std::optional<Hazard> singleHazard(const ProgramBuilder &b,
+                                          const std::string &kind,
+                                          const SimOptions &opts, bool alone) {
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  if (!loadAndSimulate(b, prog, r, opts))
+    return std::nullopt;
+  std::vector<Hazard> found = hazardsOfKind(r, kind);
+  if (found.size() != 1 || (alone && r.hazardCount != 1)) {
+    ADD_FAILURE() << "expected one " << kind << " hazard"
+                  << (alone ? " and no other" : "") << ", got "
+                  << found.size() << " of " << r.hazardCount;
+    return std::nullopt;
+  }
+  return found.front();
+}
+
 } // namespace lpx::sim::test
 
 // What every simulator test file names without qualification, said once:
@@ -165,23 +179,18 @@ namespace lpx::sim::test {
 using namespace lpx::test::prelude;
 using namespace lpx::sim;
 using ::testing::HasSubstr;
-/// Loads and simulates a program that must report exactly one hazard of
-/// `kind` (others may come with it: the replay's and the vector check's
-/// findings of one mistake); that hazard, or none (the test has failed).
+/// The one hazard of a program that must report exactly one, of `kind`.
+inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
+                                        const std::string &kind,
+                                        const SimOptions &opts = {}) {
+  return singleHazard(b, kind, opts, /*alone=*/true);
+}
+/// The one hazard of `kind` (others may come with it: the replay's and the
+/// vector check's findings of one mistake).
 inline std::optional<Hazard> oneHazardOfKind(const ProgramBuilder &b,
                                              const std::string &kind,
                                              const SimOptions &opts = {}) {
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  if (!loadAndSimulate(b, prog, r, opts))
-    return std::nullopt;
-  std::vector<Hazard> found = hazardsOfKind(r, kind);
-  if (found.size() != 1) {
-    ADD_FAILURE() << "expected one " << kind << " hazard, got "
-                  << found.size();
-    return std::nullopt;
-  }
-  return found.front();
+  return singleHazard(b, kind, opts, /*alone=*/false);
 }
 
 } // namespace lpx::sim::test
