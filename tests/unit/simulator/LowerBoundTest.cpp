@@ -112,14 +112,8 @@ TEST(LowerBoundTest, BusiestQueueBound) {
   // the VXM can start at 0, needs 4 * 2 = 8 cycles of work, and whichever
   // relu runs last still has its 3 cycles of latency: 11, which this
   // schedule meets.
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  for (int i = 0; i < 4; ++i) {
-    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
-                          DType::F32, {1, 640}, isa::pb::OUTPUT);
-    b.inst(Opcode::Relu, 0, row::kVxmBusy * i, {x}, z,
-           "Relu_" + std::to_string(i));
-  }
+  ProgramBuilder b =
+      relusOfX(4, [](int i) { return uint64_t(row::kVxmBusy * i); });
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
@@ -138,16 +132,8 @@ TEST(LowerBoundTest, QueuesShareAUnitsWork) {
   // The same four relus on a VXM with 2 queues, two at a time at 0 and 2:
   // done at 2 + 5 = 7. The unit's 8 cycles of work spread over 2 queues
   // take at least 4, plus the last relu's 3 of latency: 7, met.
-  ProgramBuilder b;
-  b.setVxmQueues(2);
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  for (int i = 0; i < 4; ++i) {
-    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
-                          DType::F32, {1, 640}, isa::pb::OUTPUT);
-    b.inst(Opcode::Relu, 0, row::kVxmBusy * (i / 2), {x}, z,
-           "Relu_" + std::to_string(i))
-        .set_queue(i % 2);
-  }
+  ProgramBuilder b = relusOfX(
+      4, [](int i) { return uint64_t(row::kVxmBusy * (i / 2)); }, 2);
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));

@@ -11,6 +11,7 @@
 #include "lpx/isa/Program.h"
 #include "lpx/sim/Simulator.h"
 #include "lpx/test/ProgramBuilder.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -110,6 +111,28 @@ inline ProgramBuilder twoReadersOfX(isa::Opcode first, uint64_t firstIssue,
       b.buffer("z2", 0, 8192, isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(first, 0, firstIssue, {x}, z1, firstOrigin);
   b.inst(second, 0, secondIssue, {x}, z2, secondOrigin);
+  return b;
+}
+
+/// `count` independent relus of the 1x640 f32 input `x` on node 0 into
+/// z0, z1, ... (Relu_0, Relu_1, ...), relu i issued at `issueOf(i)` on VXM
+/// queue i % `queues` of a chip with that many; the rows sit 4096 bytes
+/// apart, in banks of their own.
+inline ProgramBuilder relusOfX(int count,
+                               llvm::function_ref<uint64_t(int)> issueOf,
+                               uint32_t queues = 1) {
+  ProgramBuilder b;
+  if (queues > 1)
+    b.setVxmQueues(queues);
+  uint32_t x = b.buffer("x", 0, 0, isa::DType::F32, {1, 640}, isa::pb::INPUT);
+  for (int i = 0; i < count; ++i) {
+    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
+                          isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
+    auto &inst = b.inst(isa::Opcode::Relu, 0, issueOf(i), {x}, z,
+                        "Relu_" + std::to_string(i));
+    if (queues > 1)
+      inst.set_queue(i % queues);
+  }
   return b;
 }
 
