@@ -202,6 +202,17 @@ namespace lpx::sim::test {
 using namespace lpx::test::prelude;
 using namespace lpx::sim;
 using ::testing::HasSubstr;
+/// The fixture of tests that load and simulate one program into `prog` and
+/// `r`.
+class SimulatedTest : public ::testing::Test {
+protected:
+  /// Loads and simulates `b`; false (the test has then failed) on an error.
+  bool simulated(const ProgramBuilder &b, const SimOptions &opts = {}) {
+    return loadAndSimulate(b, prog, r, opts);
+  }
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+};
 /// The one hazard of a program that must report exactly one, of `kind`.
 inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
                                         const std::string &kind,

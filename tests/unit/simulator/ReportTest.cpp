@@ -108,10 +108,7 @@ TEST_F(BrokenChainReport, TextReport) {
 }
 
 TEST(ReportTest, NoHazards) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
-  b.inst(Opcode::Relu, 0, 0, {x}, z, "");
+  ProgramBuilder b = relusOfX(1, [](int) { return uint64_t(0); });
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
   ASSERT_TRUE(loadAndSimulate(b, prog, r));
