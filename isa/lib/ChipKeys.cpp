@@ -35,6 +35,20 @@ template <class T> T fromValue(const ChipValue &v) {
     return std::get<T>(v);
 }
 
+/// Whether a field of C++ type T holds values of `type` (checked for every
+/// entry of ChipKeys.def at compile time).
+template <class T> constexpr bool holds(ChipKeyType type) {
+  switch (type) {
+  case ChipKeyType::Integer: return std::is_same_v<T, uint32_t>;
+  case ChipKeyType::Real: return std::is_same_v<T, double>;
+  case ChipKeyType::Bytes: return std::is_same_v<T, uint64_t>;
+  case ChipKeyType::Bool: return std::is_same_v<T, bool>;
+  case ChipKeyType::Format:
+  case ChipKeyType::Text: return std::is_same_v<T, std::string>;
+  }
+  return false;
+}
+
 /// A key whose field `ref` returns (creating what is absent) and that the
 /// printer writes when `printed` holds.
 template <class Ref, class Printed>
@@ -102,6 +116,9 @@ void addLevel(std::vector<ChipKey> &keys, const std::string &name,
 std::vector<ChipKey> buildKeys() {
   std::vector<ChipKey> keys;
 #define LPX_CHIP_KEY(path, field, Type, unit, printed, description)           \
+  static_assert(holds<decltype(std::declval<ChipSpec &>().field)>(            \
+                    ChipKeyType::Type),                                        \
+                path " is declared with a type its field does not hold");     \
   keys.push_back(makeKey(                                                      \
       path, ChipKeyType::Type, unit, description,                              \
       [](ChipSpec &c) -> auto & { return c.field; }, printed));
