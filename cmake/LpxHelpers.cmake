@@ -22,3 +22,15 @@ function(lpx_add_gtest name)
   add_test(NAME ${name} COMMAND ${name})
   lpx_sanitizer_env(${name})
 endfunction()
+
+# A dialect of ours whose <Name>Ops.td also defines attributes (lpx_part,
+# lpx_sched): its ops (MLIR<Name>OpsIncGen), attributes
+# (MLIR<Name>AttrsIncGen) and op documentation.
+function(lpx_add_dialect name dialect)
+  add_mlir_dialect(${name}Ops ${dialect})
+  set(LLVM_TARGET_DEFINITIONS ${name}Ops.td)
+  mlir_tablegen(${name}Attrs.h.inc -gen-attrdef-decls -attrdefs-dialect=${dialect})
+  mlir_tablegen(${name}Attrs.cpp.inc -gen-attrdef-defs -attrdefs-dialect=${dialect})
+  add_public_tablegen_target(MLIR${name}AttrsIncGen)
+  add_mlir_doc(${name}Ops ${name}Ops Dialects/ -gen-op-doc)
+endfunction()

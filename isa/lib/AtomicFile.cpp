@@ -2,6 +2,7 @@
 #include "lpx/isa/AtomicFile.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <cerrno>
 #include <unistd.h>
@@ -104,4 +105,19 @@ llvm::Error lpx::isa::writeFileAtomicallyChecked(
     }
   }
   return file->commit();
+}
+
+llvm::Error lpx::isa::checkOutputPath(llvm::StringRef path) {
+  auto error = [](const llvm::Twine &msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
+  };
+  if (path.empty() || llvm::sys::path::filename(path).empty())
+    return error("the output file name is empty");
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (!dir.empty() && !fs::is_directory(dir))
+    return error("cannot write '" + path + "': folder '" + dir +
+                 "' does not exist");
+  if (fs::is_directory(path))
+    return error("cannot write '" + path + "': it is a folder");
+  return llvm::Error::success();
 }

@@ -2,7 +2,8 @@
 # `lpx sweep` end to end: a 12-point grid writes 12 CSV rows in point order
 # and an SVG, the same CSV whatever the number of threads; a point that does
 # not fit is a row, not a failure; bad --set values are one-line errors with
-# exit 2 and no output; `--set` on compile and chip show changes the chip.
+# exit 2 and no output; `--set` on compile and chip show changes the chip;
+# `chip keys` lists the keys.
 set -uo pipefail
 lpx="$1"
 source "$(dirname "$0")/testlib.sh"
@@ -150,6 +151,20 @@ if "$lpx" chip show tsp-v1 --set sram.bytes=128MiB >"$tmp/chip.yaml" &&
   ok "chip show --set sram.bytes=128MiB"
 else
   fail "chip show --set" "$(head -5 "$tmp/chip.yaml")"
+fi
+
+# 8. chip keys lists every key --set takes, with the chip's value: lpx3's
+# 500 MB (its file's "500MB") and 96 links, per-op entries it does not list
+# as "-"; --json is a list of objects.
+if "$lpx" chip keys --chip lpx3 >"$tmp/keys.txt" &&
+   grep -qE '^sram\.bytes +bytes +bytes +500000000 ' "$tmp/keys.txt" &&
+   grep -qE '^link\.per_chip +integer +96 ' "$tmp/keys.txt" &&
+   grep -qE '^vxm\.latencies\.add +integer +cycles +- ' "$tmp/keys.txt" &&
+   "$lpx" chip keys --json >"$tmp/keys.json" &&
+   grep -q '"key": "topology.rack.size"' "$tmp/keys.json"; then
+  ok "chip keys: $(wc -l <"$tmp/keys.txt") keys"
+else
+  fail "chip keys" "$(head -5 "$tmp/keys.txt")"
 fi
 
 finish

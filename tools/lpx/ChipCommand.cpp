@@ -1,6 +1,7 @@
-//===- ChipCommand.cpp - lpx chip list|show|validate ----------------------===//
+//===- ChipCommand.cpp - lpx chip list|show|validate|keys -----------------===//
 #include "Commands.h"
 
+#include "lpx/isa/ChipKeys.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "lpx/isa/ChipSpec.h"
 #include "llvm/Support/raw_ostream.h"
@@ -32,5 +33,13 @@ int lpx::cli::runChipValidate(const std::string &file) {
   if (!spec)
     return reportError("chip validate", spec.takeError());
   llvm::outs() << file << ": valid chip description '" << spec->name << "'\n";
+  return kOk;
+}
+
+int lpx::cli::runChipKeys(const std::string &presetOrFile, bool json) {
+  auto spec = isa::loadChipSpec(presetOrFile);
+  if (!spec)
+    return reportError("chip keys", spec.takeError());
+  llvm::outs() << isa::listChipKeys(*spec, json);
   return kOk;
 }

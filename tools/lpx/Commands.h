@@ -10,6 +10,7 @@
 
 #include "lpx/deploy/DeploymentTarget.h"
 #include "lpx/deploy/ServeRun.h"
+#include "lpx/isa/AtomicFile.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
@@ -156,14 +157,14 @@ int runDecodeGenerate(const deploy::DecodeRunOptions &opts, bool json);
 struct ServeArgs : DeploymentArgs, deploy::ServeWords {};
 int runServe(const ServeArgs &args);
 
-/// An error unless `path` can be written: a file name in a folder that
-/// exists.
-llvm::Error checkOutputPath(llvm::StringRef path);
+using isa::checkOutputPath;
 
 int runChipList();
 int runChipShow(const std::string &presetOrFile,
                 const std::vector<std::string> &sets);
 int runChipValidate(const std::string &file);
+/// lpx chip keys: what --set changes, with the chip's values (ChipKeys.h).
+int runChipKeys(const std::string &presetOrFile, bool json);
 
 /// Prints "lpx <command>: error: <message>" to stderr and returns kError.
 int reportError(llvm::StringRef command, llvm::Error err);

@@ -7,6 +7,7 @@
 
 #include "lpx/isa/ChipSpec.h"
 #include <CLI/CLI.hpp>
+#include <functional>
 
 using namespace lpx::cli;
 
@@ -81,7 +82,7 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(int64_t(1), int64_t(1) << 30));
   c->add_option("--set", compile.sets,
                 "Change a chip parameter: key=value, e.g. link.latency=108 or "
-                "sram.bytes=128MiB (repeatable; see `lpx chip show`)");
+                "sram.bytes=128MiB (repeatable; see `lpx chip keys`)");
 
   SweepArgs sweep;
   auto *w = app.add_subcommand(
@@ -186,22 +187,28 @@ int main(int argc, char **argv) {
 
   auto *chip = app.add_subcommand("chip", "Chip descriptions");
   chip->require_subcommand(1);
-  chip->add_subcommand("list", "List the built-in presets");
-  std::string showName = defaultChip, validateFile;
+  auto *chipList = chip->add_subcommand("list", "List the built-in presets");
+  std::string showName = defaultChip, validateFile, keysChip = defaultChip;
   std::vector<std::string> showSets;
+  bool keysJson = false;
   auto *show =
       chip->add_subcommand("show", "Print a resolved chip description");
   show->add_option("chip", showName, "Preset or file");
   show->add_option("--set", showSets,
-                   "Change a parameter first: key=value (repeatable)");
-  chip->add_subcommand("validate", "Check a chip description file")
-      ->add_option("file", validateFile, "Description file")
-      ->required();
+                   "Change a parameter first: key=value (repeatable; keys: "
+                   "`lpx chip keys`)");
+  auto *validate =
+      chip->add_subcommand("validate", "Check a chip description file");
+  validate->add_option("file", validateFile, "Description file")->required();
+  auto *keys = chip->add_subcommand(
+      "keys", "List what --set changes: key, type, unit, the chip's value");
+  keys->add_option("--chip", keysChip, "Preset or file");
+  keys->add_flag("--json", keysJson, "Machine-readable output");
 
   auto *models = app.add_subcommand(
       "models", "Decoder-only LLM presets (published dimensions) as ONNX");
   models->require_subcommand(1);
-  models->add_subcommand("list", "List the presets");
+  auto *modelsList = models->add_subcommand("list", "List the presets");
   ModelsExportArgs exportArgs;
   auto *x = models->add_subcommand(
       "export", "Write a preset's decode step (or prefill) as an ONNX model");
@@ -307,37 +314,27 @@ int main(int argc, char **argv) {
     app.exit(e);
     return kError;
   }
-  if (c->parsed())
-    return runCompile(compile);
-  if (wm->parsed())
-    return runSweepMerge(merge);
-  if (w->parsed())
-    return runSweep(sweep);
-  if (v->parsed())
-    return runCoverage(coverage);
-  if (s->parsed())
-    return runSimulate(simulate);
-  if (r->parsed())
-    return runRun(run);
-  if (pt->parsed())
-    return runPerturb(perturb);
-  if (i->parsed())
-    return runInspect(inspect);
-  if (models->got_subcommand("list"))
-    return runModelsList();
-  if (x->parsed())
-    return runModelsExport(exportArgs);
-  if (d->parsed() && decodeRun)
-    return runDecodeRun(decode, promptIds, decodeTokens);
-  if (d->parsed())
-    return runDecode(decode);
-  if (sv->parsed())
-    return runServe(serve);
-  if (chip->got_subcommand("list"))
-    return runChipList();
-  if (chip->got_subcommand("show"))
-    return runChipShow(showName, showSets);
-  if (chip->got_subcommand("validate"))
-    return runChipValidate(validateFile);
+  // The first parsed command of this list runs (sweep merge before sweep).
+  const std::pair<CLI::App *, std::function<int()>> commands[] = {
+      {c, [&] { return runCompile(compile); }},
+      {wm, [&] { return runSweepMerge(merge); }},
+      {w, [&] { return runSweep(sweep); }},
+      {v, [&] { return runCoverage(coverage); }},
+      {s, [&] { return runSimulate(simulate); }},
+      {r, [&] { return runRun(run); }},
+      {pt, [&] { return runPerturb(perturb); }},
+      {i, [&] { return runInspect(inspect); }},
+      {modelsList, [&] { return runModelsList(); }},
+      {x, [&] { return runModelsExport(exportArgs); }},
+      {d, [&] { return decodeRun ? runDecodeRun(decode, promptIds, decodeTokens)
+                                 : runDecode(decode); }},
+      {sv, [&] { return runServe(serve); }},
+      {chipList, [&] { return runChipList(); }},
+      {show, [&] { return runChipShow(showName, showSets); }},
+      {validate, [&] { return runChipValidate(validateFile); }},
+      {keys, [&] { return runChipKeys(keysChip, keysJson); }}};
+  for (const auto &[command, runCommand] : commands)
+    if (command->parsed())
+      return runCommand();
   return kError;
 }

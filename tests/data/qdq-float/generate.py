@@ -29,35 +29,18 @@ from onnxruntime-node:
 The files are committed, so CI needs neither this script nor onnxruntime.
 """
 import os
+import sys
 import numpy as np
 import onnx
-from onnx import helper, numpy_helper, TensorProto
+from onnx import helper, TensorProto
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from qdq_graph import GraphBuilder, save_case  # noqa: E402
 f32 = np.float32
 
 
-class Builder:
-    def __init__(self):
-        self.nodes, self.inits, self.n = [], [], 0
-
-    def const(self, base, value):
-        self.n += 1
-        name = f"{base}_{self.n}"
-        self.inits.append(numpy_helper.from_array(value, name))
-        return name
-
-    def node(self, op, inputs, **attrs):
-        self.n += 1
-        out = f"{op.lower()}_{self.n}"
-        self.nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
-        return out
-
-    def qdq(self, x, scale, zp=0):
-        s = self.const("s", np.array(scale, f32))
-        z = self.const("z", np.array(zp, np.int8))
-        return self.node("DequantizeLinear", [self.node("QuantizeLinear", [x, s, z]), s, z])
-
+class Builder(GraphBuilder):
     def weight(self, q, scale, zp, axis=1):
         """DequantizeLinear of int8 `q` (scale / zp per tensor or per `axis`)."""
         return self.node("DequantizeLinear",
@@ -80,18 +63,7 @@ def quantise(w, zp, axis=None):
 
 
 def save(name, b, x, out, out_shape, x_name="x"):
-    g = helper.make_graph(b.nodes, name, [helper.make_tensor_value_info(
-        x_name, TensorProto.FLOAT, list(x.shape))],
-        [helper.make_tensor_value_info(out, TensorProto.FLOAT, out_shape)], b.inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)],
-                          producer_name="lpx-qdq-float")
-    m.ir_version = 8
-    onnx.checker.check_model(m)
-    d = os.path.join(HERE, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    onnx.save(m, os.path.join(HERE, name, "model.onnx"))
-    with open(os.path.join(d, "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, x_name).SerializeToString())
+    save_case(HERE, "lpx-qdq-float", name, b, x, x_name, out, out_shape)
 
 
 def mlp(rng, name, width, x_zp, w_zp, per_column):

@@ -18,38 +18,16 @@ deterministic (seeded numpy); the files are committed, so CI needs neither
 this script nor onnxruntime.
 """
 import os
+import sys
 import numpy as np
-import onnx
-from onnx import helper, numpy_helper, TensorProto
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from qdq_graph import GraphBuilder, save_case  # noqa: E402
 f32 = np.float32
 
 
-class Builder:
-    def __init__(self):
-        self.nodes, self.inits, self.n = [], [], 0
-
-    def name(self, base):
-        self.n += 1
-        return f"{base}_{self.n}"
-
-    def const(self, base, value):
-        name = self.name(base)
-        self.inits.append(numpy_helper.from_array(value, name))
-        return name
-
-    def node(self, op, inputs, **attrs):
-        out = self.name(op.lower())
-        self.nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
-        return out
-
-    def qdq(self, x, scale):
-        """QuantizeLinear -> DequantizeLinear of activation x (int8, zp 0)."""
-        s = self.const("s", np.array(scale, f32))
-        z = self.const("z", np.array(0, np.int8))
-        return self.node("DequantizeLinear", [self.node("QuantizeLinear", [x, s, z]), s, z])
-
+class Builder(GraphBuilder):
     def weight(self, w, axis):
         """Int8 per-channel weight (symmetric) behind a DequantizeLinear."""
         red = tuple(i for i in range(w.ndim) if i != axis)
@@ -92,18 +70,7 @@ def softmax(x):
 
 
 def save(name, b, x, x_name, out, out_shape, opset=13):
-    g = helper.make_graph(b.nodes, name, [helper.make_tensor_value_info(
-        x_name, TensorProto.FLOAT, list(x.shape))],
-        [helper.make_tensor_value_info(out, TensorProto.FLOAT, out_shape)], b.inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
-                          producer_name="lpx-qdq")
-    m.ir_version = 8
-    onnx.checker.check_model(m)
-    d = os.path.join(HERE, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    onnx.save(m, os.path.join(HERE, name, "model.onnx"))
-    with open(os.path.join(d, "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, x_name).SerializeToString())
+    save_case(HERE, "lpx-qdq", name, b, x, x_name, out, out_shape, opset)
 
 
 def cnn(rng):

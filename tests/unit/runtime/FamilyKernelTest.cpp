@@ -35,6 +35,21 @@ std::vector<Out> runOne(Opcode op, DType tin, std::vector<int64_t> shape,
   return out.empty() ? std::vector<Out>{} : valuesOf<Out>(out[0].data);
 }
 
+/// One binary-function instruction on inputs `a` and `b` of one length and
+/// type `t`; the result's values.
+template <typename T>
+std::vector<T> binaryFn(isa::BinaryFn fn, DType t, std::vector<T> a,
+                        std::vector<T> b) {
+  int64_t n = a.size();
+  ProgramBuilder pb;
+  uint32_t x = pb.input("a", t, {n});
+  uint32_t y = pb.input("b", t, {n});
+  uint32_t o = pb.output("out", t, {n});
+  pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
+  auto out = runProgram(pb, {tensor("a", t, {n}, a), tensor("b", t, {n}, b)});
+  return out.empty() ? std::vector<T>{} : valuesOf<T>(out[0].data);
+}
+
 using lpx::test::expectNear;
 
 std::vector<float> unaryF32(isa::UnaryFn fn, std::vector<float> in,
@@ -96,15 +111,7 @@ TEST(UnaryFamily, TestsGiveBoolAndClipWorksOnIntegers) {
 TEST(BinaryFamily, ModFollowsTheDivisorAndFmodTheDividend) {
   using isa::BinaryFn;
   auto mod = [](BinaryFn fn, std::vector<int32_t> a, std::vector<int32_t> b) {
-    ProgramBuilder pb;
-    int64_t n = a.size();
-    uint32_t x = pb.input("a", DType::I32, {n});
-    uint32_t y = pb.input("b", DType::I32, {n});
-    uint32_t o = pb.output("out", DType::I32, {n});
-    pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
-    auto out = runProgram(
-        pb, {tensor("a", DType::I32, {n}, a), tensor("b", DType::I32, {n}, b)});
-    return out.empty() ? std::vector<int32_t>{} : valuesOf<int32_t>(out[0].data);
+    return binaryFn(fn, DType::I32, a, b);
   };
   // -7 mod 3 = 2 (python), fmod = -1 (C); 7 mod -3 = -2, fmod = 1.
   EXPECT_EQ(mod(BinaryFn::Mod, {-7, 7, 6}, {3, -3, 3}),
@@ -129,15 +136,7 @@ TEST(BinaryFamily, ComparisonsBroadcastAndGiveBool) {
 
 TEST(BinaryFamily, ShiftsAndLogic) {
   auto shift = [](isa::BinaryFn fn) {
-    ProgramBuilder pb;
-    uint32_t x = pb.input("a", DType::U8, {2});
-    uint32_t y = pb.input("b", DType::U8, {2});
-    uint32_t o = pb.output("out", DType::U8, {2});
-    pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
-    auto out = runProgram(
-        pb, {tensor("a", DType::U8, {2}, std::vector<uint8_t>{16, 3}),
-             tensor("b", DType::U8, {2}, std::vector<uint8_t>{1, 7})});
-    return out.empty() ? std::vector<uint8_t>{} : valuesOf<uint8_t>(out[0].data);
+    return binaryFn<uint8_t>(fn, DType::U8, {16, 3}, {1, 7});
   };
   // 16 << 1 = 32; 3 << 7 = 384 wraps to 128 in u8.
   EXPECT_EQ(shift(isa::BinaryFn::ShiftLeft), (std::vector<uint8_t>{32, 128}));
@@ -146,15 +145,7 @@ TEST(BinaryFamily, ShiftsAndLogic) {
 
 TEST(BinaryFamily, BitwiseOnIntegers) {
   auto bitwise = [](isa::BinaryFn fn) {
-    ProgramBuilder pb;
-    uint32_t x = pb.input("a", DType::I32, {3});
-    uint32_t y = pb.input("b", DType::I32, {3});
-    uint32_t o = pb.output("out", DType::I32, {3});
-    pb.inst(Opcode::Binary, {x, y}, o, {fnId(fn)});
-    auto out = runProgram(
-        pb, {tensor("a", DType::I32, {3}, std::vector<int32_t>{12, -8, 5}),
-             tensor("b", DType::I32, {3}, std::vector<int32_t>{10, 9, -1})});
-    return out.empty() ? std::vector<int32_t>{} : valuesOf<int32_t>(out[0].data);
+    return binaryFn<int32_t>(fn, DType::I32, {12, -8, 5}, {10, 9, -1});
   };
   // 12 = 0b1100, 10 = 0b1010; -8 = ...11000, 9 = 0b01001; -1 is all ones.
   EXPECT_EQ(bitwise(isa::BinaryFn::BitwiseAnd), (std::vector<int32_t>{8, 8, 5}));
@@ -325,31 +316,30 @@ TEST(ConvKernel, Int32AndInt8IntoInt32) {
 }
 
 TEST(PoolKernel, MaxAverageIncludePadCeil) {
-  std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9}; // 3x3
   // attrs: kind, count_include_pad, kernel, strides, dilations, pads.
-  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3}, x, DType::F32,
-                          {1, 1, 2, 2}, {0, 0, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0}),
+  auto pool3x3 = [](std::vector<int64_t> attrs) { // 3x3 in, 2x2 out
+    return runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3},
+                         std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9},
+                         DType::F32, {1, 1, 2, 2}, attrs);
+  };
+  auto pool3 = [](std::vector<int64_t> attrs) { // [1 2 3] in, 2 out
+    return runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3},
+                         std::vector<float>{1, 2, 3}, DType::F32, {1, 1, 2},
+                         attrs);
+  };
+  EXPECT_EQ(pool3x3({0, 0, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0}),
             (std::vector<float>{5, 6, 8, 9}));
-  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3}, x, DType::F32,
-                          {1, 1, 2, 2}, {1, 0, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0}),
+  EXPECT_EQ(pool3x3({1, 0, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0}),
             (std::vector<float>{3, 4, 6, 7}));
   // Stride 2, one pad all round: window sums 1, 5, 11, 28 over 1, 2, 2, 4
   // real elements, or over 4 positions with count_include_pad.
-  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3}, x, DType::F32,
-                          {1, 1, 2, 2}, {1, 0, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1}),
+  EXPECT_EQ(pool3x3({1, 0, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1}),
             (std::vector<float>{1, 2.5f, 5.5f, 7}));
-  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3, 3}, x, DType::F32,
-                          {1, 1, 2, 2}, {1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1}),
+  EXPECT_EQ(pool3x3({1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1}),
             (std::vector<float>{0.25f, 1.25f, 2.75f, 7}));
   // ceil_mode: [1 2 3] by 2 with stride 2 gives a clipped second window.
-  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3},
-                          std::vector<float>{1, 2, 3}, DType::F32, {1, 1, 2},
-                          {0, 0, 2, 2, 1, 0, 0}),
-            (std::vector<float>{2, 3}));
-  EXPECT_EQ(runOne<float>(Opcode::Pool, DType::F32, {1, 1, 3},
-                          std::vector<float>{1, 2, 3}, DType::F32, {1, 1, 2},
-                          {1, 0, 2, 2, 1, 0, 0}),
-            (std::vector<float>{1.5f, 3}));
+  EXPECT_EQ(pool3({0, 0, 2, 2, 1, 0, 0}), (std::vector<float>{2, 3}));
+  EXPECT_EQ(pool3({1, 0, 2, 2, 1, 0, 0}), (std::vector<float>{1.5f, 3}));
   // uint8 max.
   EXPECT_EQ(runOne<uint8_t>(Opcode::Pool, DType::U8, {1, 1, 3},
                             std::vector<uint8_t>{7, 200, 3}, DType::U8,

@@ -24,17 +24,28 @@ std::string runError(const ProgramBuilder &b,
   return llvm::toString(out.takeError());
 }
 
+/// One two-input instruction on `a` and `b` (their names, types and shapes)
+/// writing "out" of type `t` and shape `so`; the outputs, or none (see
+/// runProgram for `error`).
+std::vector<HostTensor> runOnTwo(Opcode op, const HostTensor &a,
+                                 const HostTensor &b, DType t,
+                                 std::vector<int64_t> so,
+                                 std::string *error = nullptr) {
+  ProgramBuilder pb;
+  uint32_t x = pb.input(a.name, a.dtype, a.shape);
+  uint32_t y = pb.input(b.name, b.dtype, b.shape);
+  uint32_t o = pb.output("out", t, so);
+  pb.inst(op, {x, y}, o);
+  return runProgram(pb, {a, b}, error);
+}
+
 // One binary instruction: out = op(a, b), both inputs.
 template <typename T, typename U = T>
 std::vector<T> binaryOp(Opcode op, DType ta, std::vector<int64_t> sa,
                         std::vector<T> va, DType tb, std::vector<int64_t> sb,
                         std::vector<U> vb, std::vector<int64_t> so) {
-  ProgramBuilder b;
-  uint32_t a = b.input("a", ta, sa);
-  uint32_t c = b.input("b", tb, sb);
-  uint32_t o = b.output("out", ta, so);
-  b.inst(op, {a, c}, o);
-  auto out = runProgram(b, {tensor("a", ta, sa, va), tensor("b", tb, sb, vb)});
+  auto out =
+      runOnTwo(op, tensor("a", ta, sa, va), tensor("b", tb, sb, vb), ta, so);
   if (out.size() != 1)
     return {};
   EXPECT_EQ(out[0].shape, so);
@@ -106,15 +117,11 @@ TEST(MatMul, Int8OperandsAccumulateInInt32) {
   // [-128  127  -1] [127    2] = [127*(-128+127-1)  -128 + 254 + 128     ]
   //                 [127 -128]
   // = [[38100, -12500], [-254, 254]]: far outside int8, exact in int32.
-  ProgramBuilder b;
-  uint32_t a = b.input("a", DType::I8, {2, 3});
-  uint32_t c = b.input("b", DType::I8, {3, 2});
-  uint32_t o = b.output("out", DType::I32, {2, 2});
-  b.inst(Opcode::MatMul, {a, c}, o);
-  auto out = runProgram(
-      b,
-      {tensor<int8_t>("a", DType::I8, {2, 3}, {100, 100, 100, -128, 127, -1}),
-       tensor<int8_t>("b", DType::I8, {3, 2}, {127, 1, 127, 2, 127, -128})});
+  auto out = runOnTwo(
+      Opcode::MatMul,
+      tensor<int8_t>("a", DType::I8, {2, 3}, {100, 100, 100, -128, 127, -1}),
+      tensor<int8_t>("b", DType::I8, {3, 2}, {127, 1, 127, 2, 127, -128}),
+      DType::I32, {2, 2});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(valuesOf<int32_t>(out[0].data),
             (std::vector<int32_t>{38100, -12500, -254, 254}));
@@ -126,24 +133,19 @@ TEST(MatMul, Int8OperandsAccumulateInInt32) {
 
 TEST(MatMul, Uint8OperandsIntoInt32AreAnError) {
   // Only int8 has the int32-accumulating mode; uint8 is widened first.
-  ProgramBuilder b;
-  uint32_t a = b.input("a", DType::U8, {1, 1});
-  uint32_t c = b.input("b", DType::U8, {1, 1});
-  uint32_t o = b.output("out", DType::I32, {1, 1});
-  b.inst(Opcode::MatMul, {a, c}, o);
-  std::string err = runError(b, {tensor<uint8_t>("a", DType::U8, {1, 1}, {2}),
-                                 tensor<uint8_t>("b", DType::U8, {1, 1}, {3})});
+  std::string err;
+  runOnTwo(Opcode::MatMul, tensor<uint8_t>("a", DType::U8, {1, 1}, {2}),
+           tensor<uint8_t>("b", DType::U8, {1, 1}, {3}), DType::I32, {1, 1},
+           &err);
   EXPECT_FALSE(err.empty());
 }
 
 TEST(MatMul, MismatchedShapesAreAnError) {
-  ProgramBuilder b;
-  uint32_t a = b.input("a", DType::F32, {2, 3});
-  uint32_t c = b.input("b", DType::F32, {2, 2});
-  uint32_t o = b.output("out", DType::F32, {2, 2});
-  b.inst(Opcode::MatMul, {a, c}, o);
-  std::string err = runError(b, {tensor<float>("a", DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6}),
-                                 tensor<float>("b", DType::F32, {2, 2}, {1, 2, 3, 4})});
+  std::string err;
+  runOnTwo(Opcode::MatMul,
+           tensor<float>("a", DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6}),
+           tensor<float>("b", DType::F32, {2, 2}, {1, 2, 3, 4}), DType::F32,
+           {2, 2}, &err);
   EXPECT_NE(err.find("inner dimensions"), std::string::npos) << err;
 }
 

@@ -72,6 +72,21 @@ struct WriteThenRead {
 
 constexpr uint64_t kNegWriteEnd = kVxmBusy + chip::kVxmLatency; // 4
 
+/// The message of `b`'s one hazard, which must be a bank conflict found at
+/// instruction `instruction` of `node` at `cycle` ("" when there is none:
+/// the test has then failed).
+std::string bankConflictAt(const ProgramBuilder &b, uint32_t node,
+                           uint32_t instruction, uint64_t cycle,
+                           const SimOptions &opts = {}) {
+  std::optional<Hazard> h = onlyHazard(b, "bank-conflict", opts);
+  if (!h)
+    return "";
+  EXPECT_EQ(h->node, node);
+  EXPECT_EQ(h->instruction, instruction);
+  EXPECT_EQ(h->cycle, cycle);
+  return h->message;
+}
+
 TEST(BankConflictTest, ReadOfABankBeingWritten) {
   // u shares bank 2 with t but not a byte. The copy reads it during [2, 3),
   // inside the neg's write window [0, 4): one conflict, at the copy.
@@ -98,19 +113,13 @@ TEST(BankConflictTest, ReadOfABankBeingWritten) {
 
 TEST(BankConflictTest, DifferentBanksDoNotConflict) {
   WriteThenRead w(inBank(6), 2);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(w.b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  EXPECT_TRUE(hazardFree(w.b));
 }
 
 TEST(BankConflictTest, SameBankAfterTheWriteEndsIsFine) {
   // The neg's write window is [0, 4); a read from cycle 4 on is after it.
   WriteThenRead w(inBank(2, 1024), kNegWriteEnd);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(w.b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  EXPECT_TRUE(hazardFree(w.b));
 }
 
 TEST(BankConflictTest, ReadsShareABank) {
@@ -125,10 +134,7 @@ TEST(BankConflictTest, ReadsShareABank) {
       b.buffer("z", 0, inBank(4), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Add, 0, 0, {a, c}, t, "Add_0");
   b.inst(Opcode::Copy, 0, 0, {a}, z, "Copy_1");
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  EXPECT_TRUE(hazardFree(b));
 }
 
 TEST(BankConflictTest, TwoWritesToOneBank) {
@@ -142,11 +148,7 @@ TEST(BankConflictTest, TwoWritesToOneBank) {
       b.buffer("t2", 0, inBank(2, 1024), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Neg, 0, 0, {a}, t, "Neg_0");
   b.inst(Opcode::Copy, 0, 1, {a}, t2, "Copy_1");
-  std::optional<Hazard> h = onlyHazard(b, "bank-conflict", replayOnly());
-  ASSERT_TRUE(h);
-  EXPECT_EQ(h->instruction, 1u);
-  EXPECT_EQ(h->cycle, 1u);
-  EXPECT_THAT(h->message,
+  EXPECT_THAT(bankConflictAt(b, 0, 1, 1, replayOnly()),
               HasSubstr("writes 't2' in bank 2 during cycles [1, " +
                         std::to_string(1 + kMemBusy + chip::kMemLatency) +
                         ")"));
@@ -161,12 +163,7 @@ TEST(BankConflictTest, ResultSharesABankWithItsOwnOperand) {
   uint32_t t =
       b.buffer("t", 0, inBank(2), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {u}, t, "Relu_0");
-  std::optional<Hazard> only = onlyHazard(b, "bank-conflict");
-  ASSERT_TRUE(only);
-  const Hazard &h = *only;
-  EXPECT_EQ(h.instruction, 0u);
-  EXPECT_EQ(h.cycle, 0u);
-  EXPECT_THAT(h.message,
+  EXPECT_THAT(bankConflictAt(b, 0, 0, 0),
               HasSubstr("writes 't' in bank 2 during cycles [0, " +
                         std::to_string(kNegWriteEnd) +
                         ") while it reads its own operand 'u' in bank 2"));
@@ -189,14 +186,9 @@ TEST(BankConflictTest, SendWritesOnTheDestination) {
       b.buffer("z", 1, inBank(4), DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.send(0, 0, x, y, 1, arrive, "Send_0");
   b.inst(Opcode::Relu, 1, 10, {w}, z, "Relu_1");
-  std::optional<Hazard> only = onlyHazard(b, "bank-conflict");
-  ASSERT_TRUE(only);
-  const Hazard &h = *only;
-  EXPECT_EQ(h.node, 1u);
-  EXPECT_EQ(h.instruction, 1u);
-  EXPECT_EQ(h.cycle, 10u);
-  EXPECT_THAT(h.message, HasSubstr("writes 'y' in bank 0 during cycles [0, " +
-                                   std::to_string(arrive) + ") on node 1"));
+  EXPECT_THAT(bankConflictAt(b, 1, 1, 10),
+              HasSubstr("writes 'y' in bank 0 during cycles [0, " +
+                        std::to_string(arrive) + ") on node 1"));
 }
 
 } // namespace

@@ -19,14 +19,14 @@ using namespace lpx::sim::test;
 
 namespace {
 
+using HazardTest = SimulatedTest;
 
-TEST(HazardTest, OperandNotReady) {
+
+TEST_F(HazardTest, OperandNotReady) {
   // The relu issues one cycle before the add's result is complete.
   ProgramBuilder b = addThenRelu(row::kVxmDone - 1, "sum");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
+  ASSERT_TRUE(simulated(b, replayOnly()));
   // The relu also reads 'sum' while the add is still writing it.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(r.hazardCount, 2u);
@@ -44,28 +44,24 @@ TEST(HazardTest, OperandNotReady) {
   EXPECT_EQ(r.totalCycles, row::kVxmDone - 1 + row::kVxmDone);
 }
 
-TEST(HazardTest, OperandNeverProduced) {
+TEST_F(HazardTest, OperandNeverProduced) {
   ProgramBuilder b;
   uint32_t t = b.buffer("ghost", 0, 0, DType::F32, {1, 640});
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {t}, z, "Relu_0");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazards.size(), 1u);
   EXPECT_EQ(r.hazards[0].kind, "operand-not-ready");
   EXPECT_THAT(r.hazards[0].message, HasSubstr("'ghost' is never produced"));
 }
 
-TEST(HazardTest, UnitBusy) {
+TEST_F(HazardTest, UnitBusy) {
   // The VXM is busy for row::kVxmBusy = 2 cycles; issue the next one at 1.
   ProgramBuilder b = twoReadersOfX(Opcode::Neg, 0, "Neg_0", Opcode::Relu,
                                    row::kVxmBusy - 1, "Relu_1");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
+  ASSERT_TRUE(simulated(b, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u);
   const Hazard &h = r.hazards[0];
   EXPECT_EQ(h.kind, "unit-busy");
@@ -82,22 +78,20 @@ TEST(HazardTest, UnitBusy) {
   }
 }
 
-TEST(HazardTest, DifferentUnitsRunInParallel) {
+TEST_F(HazardTest, DifferentUnitsRunInParallel) {
   ProgramBuilder b =
       twoReadersOfX(Opcode::Neg, 0, "Neg_0", Opcode::Copy, 0, "Reshape_1");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  std::optional<SimResult> r = hazardFree(b);
+  ASSERT_TRUE(r);
   EXPECT_EQ(
-      r.totalCycles,
+      r->totalCycles,
       std::max(row::kVxmDone, row::kMemBusy + uint64_t(chip::kMemLatency)));
 }
 
 // With vxm.queues = 2 two VXM instructions may run in the same cycles, one
 // per queue; the same queue still holds one at a time.
-TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
+TEST_F(HazardTest, QueuesOfOneUnitRunInParallel) {
   ProgramBuilder b;
   b.setVxmQueues(2);
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
@@ -109,9 +103,7 @@ TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
   b.inst(Opcode::Relu, 0, 0, {x}, z2, "Relu_1").set_queue(1);
   b.inst(Opcode::Neg, 0, row::kVxmBusy - 1, {x}, z3, "Neg_2").set_queue(1);
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
+  ASSERT_TRUE(simulated(b, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u) << "only Neg_2 collides, with Relu_1";
   EXPECT_EQ(r.hazards[0].kind, "unit-busy");
   EXPECT_EQ(r.hazards[0].instruction, 2u);
@@ -125,7 +117,7 @@ TEST(HazardTest, QueuesOfOneUnitRunInParallel) {
   EXPECT_EQ(busy.count("vxm"), 0u);
 }
 
-TEST(HazardTest, QueueBeyondTheUnitsIsRejected) {
+TEST_F(HazardTest, QueueBeyondTheUnitsIsRejected) {
   ProgramBuilder b;
   b.setVxmQueues(2);
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
@@ -137,7 +129,7 @@ TEST(HazardTest, QueueBeyondTheUnitsIsRejected) {
               HasSubstr("queue 2 of vxm, which has 2 queues"));
 }
 
-TEST(HazardTest, LinkBusy) {
+TEST_F(HazardTest, LinkBusy) {
   ProgramBuilder b(2);
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
   uint32_t y1 = b.buffer("y1", 1, 0, DType::F32, {1, 80}, isa::pb::OUTPUT);
@@ -147,9 +139,7 @@ TEST(HazardTest, LinkBusy) {
   b.send(0, 0, x, y1, 1, busy + chip::kLinkLatency, "Send_0");
   b.send(0, busy - 1, x, y2, 1, 2 * busy - 1 + chip::kLinkLatency, "Send_1");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r, replayOnly()));
+  ASSERT_TRUE(simulated(b, replayOnly()));
   ASSERT_EQ(r.hazards.size(), 1u);
   EXPECT_EQ(r.hazards[0].kind, "link-busy");
   EXPECT_EQ(r.hazards[0].instruction, 1u);
@@ -157,7 +147,7 @@ TEST(HazardTest, LinkBusy) {
               HasSubstr("link 0 is busy until cycle " + std::to_string(busy)));
 }
 
-TEST(HazardTest, ArrivalMismatch) {
+TEST_F(HazardTest, ArrivalMismatch) {
   ProgramBuilder b(2);
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
   uint32_t y = b.buffer("y", 1, 0, DType::F32, {1, 80}, isa::pb::OUTPUT);
@@ -166,9 +156,7 @@ TEST(HazardTest, ArrivalMismatch) {
       ceilDiv(chip::kFlitBytes, chip::kLinkBytesPerCycle) + chip::kLinkLatency;
   b.send(0, 0, x, y, 1, arrive - 1, "Send_0");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazards.size(), 1u);
   const Hazard &h = r.hazards[0];
   EXPECT_EQ(h.kind, "arrival-mismatch");
@@ -193,7 +181,7 @@ struct SharedAddress {
   }
 };
 
-TEST(HazardTest, SramOverwriteWhileRead) {
+TEST_F(HazardTest, SramOverwriteWhileRead) {
   SharedAddress s;
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
   s.b.inst(Opcode::Relu, 0, row::kVxmDone, {s.t1}, s.out1, "Relu_1");
@@ -204,9 +192,7 @@ TEST(HazardTest, SramOverwriteWhileRead) {
   s.b.inst(Opcode::Relu, 0, readEnd - 1 + row::kMemBusy + chip::kMemLatency,
            {s.t2}, s.out2, "Relu_3");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
+  ASSERT_TRUE(simulated(s.b));
   // Writing t2 over t1 while t1 is read is also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
   ASSERT_EQ(hazardsOfKind(r, "bank-conflict").size(), 1u);
@@ -220,7 +206,7 @@ TEST(HazardTest, SramOverwriteWhileRead) {
                                    std::to_string(readEnd)));
 }
 
-TEST(HazardTest, SramReuseAfterLastReadIsFine) {
+TEST_F(HazardTest, SramReuseAfterLastReadIsFine) {
   SharedAddress s;
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
   s.b.inst(Opcode::Relu, 0, row::kVxmDone, {s.t1}, s.out1, "Relu_1");
@@ -229,21 +215,16 @@ TEST(HazardTest, SramReuseAfterLastReadIsFine) {
   s.b.inst(Opcode::Relu, 0, readEnd + row::kMemBusy + chip::kMemLatency, {s.t2},
            s.out2, "Relu_3");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
+  EXPECT_TRUE(hazardFree(s.b));
 }
 
-TEST(HazardTest, SramOverwriteWhileProduced) {
+TEST_F(HazardTest, SramOverwriteWhileProduced) {
   SharedAddress s;
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
   // t1 is complete only at row::kVxmDone; t2 takes its space at cycle 1.
   s.b.inst(Opcode::Copy, 0, 1, {s.x}, s.t2, "Copy_1");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r, replayOnly()));
+  ASSERT_TRUE(simulated(s.b, replayOnly()));
   // Two writes to the same banks at once are also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(hazardsOfKind(r, "bank-conflict").size(), 1u);
@@ -253,7 +234,7 @@ TEST(HazardTest, SramOverwriteWhileProduced) {
                         std::to_string(row::kVxmDone)));
 }
 
-TEST(HazardTest, ReadAfterOverwrite) {
+TEST_F(HazardTest, ReadAfterOverwrite) {
   SharedAddress s;
   s.b.inst(Opcode::Neg, 0, 0, {s.x}, s.t1, "Neg_0");
   // t1 is complete and not yet read, so taking its space is not itself a
@@ -261,9 +242,7 @@ TEST(HazardTest, ReadAfterOverwrite) {
   s.b.inst(Opcode::Copy, 0, row::kVxmDone, {s.x}, s.t2, "Copy_1");
   s.b.inst(Opcode::Relu, 0, row::kVxmDone + 1, {s.t1}, s.out1, "Relu_2");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(s.b, prog, r, replayOnly()));
+  ASSERT_TRUE(simulated(s.b, replayOnly()));
   // The copy is still writing t2 (until row::kVxmDone + 1 + kMemLatency) when
   // the relu reads the same banks: also a bank conflict.
   ASSERT_EQ(r.hazards.size(), 2u);
@@ -276,7 +255,7 @@ TEST(HazardTest, ReadAfterOverwrite) {
                         std::to_string(row::kVxmDone) + ")"));
 }
 
-TEST(HazardTest, PartialOverlapCounts) {
+TEST_F(HazardTest, PartialOverlapCounts) {
   ProgramBuilder b;
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
   // a occupies [4096, 6656); b starts inside it.
@@ -289,9 +268,7 @@ TEST(HazardTest, PartialOverlapCounts) {
       b.inst(Opcode::Slice, 0, row::kVxmDone, {x}, c, "Slice_2");
   *slice.mutable_attributes() = lpx::test::sliceAttrs({0, 0}, {1, 1});
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   // The slice writes c into a's banks while the relu reads a.
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(hazardsOfKind(r, "bank-conflict").size(), 1u);
@@ -300,7 +277,7 @@ TEST(HazardTest, PartialOverlapCounts) {
               HasSubstr("overwrites 'a'"));
 }
 
-TEST(HazardTest, OverwritingAnOutput) {
+TEST_F(HazardTest, OverwritingAnOutput) {
   ProgramBuilder b;
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t out =
@@ -309,28 +286,18 @@ TEST(HazardTest, OverwritingAnOutput) {
   b.inst(Opcode::Neg, 0, 0, {x}, out, "Neg_0");
   b.inst(Opcode::Copy, 0, row::kVxmDone, {x}, t, "Copy_1");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazards.size(), 1u);
   EXPECT_THAT(r.hazards[0].message,
               HasSubstr("'out' which the host reads after the program"));
 }
 
-TEST(HazardTest, MaxHazardsKeepsCounting) {
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
+TEST_F(HazardTest, MaxHazardsKeepsCounting) {
   // Five relus all at cycle 0 on the VXM: four unit-busy hazards.
-  for (int i = 0; i < 5; ++i) {
-    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
-                          DType::F32, {1, 640}, isa::pb::OUTPUT);
-    b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_" + std::to_string(i));
-  }
+  ProgramBuilder b = relusOfX(5, [](int) { return uint64_t(0); });
   SimOptions opts = replayOnly();
   opts.maxHazards = 2;
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r, opts));
+  ASSERT_TRUE(simulated(b, opts));
   EXPECT_EQ(r.hazardCount, 4u);
   ASSERT_EQ(r.hazards.size(), 2u);
   EXPECT_EQ(r.hazards[0].instruction, 1u);

@@ -16,6 +16,9 @@ using namespace lpx::sim::test;
 
 namespace {
 
+using LowerBoundTest = SimulatedTest;
+using HostIoTest = SimulatedTest;
+
 constexpr uint64_t kMxmBusy =
     chip::kMxmWeightLoad + 8 / chip::kMxmPlanes * chip::kMxmCyclesInt8;
 constexpr uint64_t kMxmDone = kMxmBusy + chip::kMxmLatency;
@@ -51,13 +54,11 @@ ProgramBuilder chainAndMatmul(uint64_t matmulIssue) {
   return b;
 }
 
-TEST(LowerBoundTest, ChainAndIndependentMatmul) {
+TEST_F(LowerBoundTest, ChainAndIndependentMatmul) {
   // The matmul issued only after the chain ends at 2 * 5 = 10.
   const uint64_t late = 2 * row::kVxmDone;
   ProgramBuilder b = chainAndMatmul(late);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.totalCycles, late + kMxmDone); // 31
 
@@ -93,12 +94,10 @@ TEST(LowerBoundTest, ChainAndIndependentMatmul) {
   EXPECT_THAT(s, HasSubstr("schedule efficiency: 0.68"));
 }
 
-TEST(LowerBoundTest, WellScheduledChainIsEfficient) {
+TEST_F(LowerBoundTest, WellScheduledChainIsEfficient) {
   // With the matmul at cycle 0 the schedule meets its bound: 21 of 21.
   ProgramBuilder b = chainAndMatmul(0);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.totalCycles, kMxmDone);
   EXPECT_EQ(r.lowerBound, kMxmDone);
@@ -106,23 +105,15 @@ TEST(LowerBoundTest, WellScheduledChainIsEfficient) {
   EXPECT_THAT(text(r, *prog), HasSubstr("schedule efficiency: 1.00"));
 }
 
-TEST(LowerBoundTest, BusiestQueueBound) {
+TEST_F(LowerBoundTest, BusiestQueueBound) {
   // Four independent relus of x back to back on the VXM at 0, 2, 4, 6: the
   // last completes at 6 + 5 = 11. No chain is longer than one relu (5), but
   // the VXM can start at 0, needs 4 * 2 = 8 cycles of work, and whichever
   // relu runs last still has its 3 cycles of latency: 11, which this
   // schedule meets.
-  ProgramBuilder b;
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  for (int i = 0; i < 4; ++i) {
-    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
-                          DType::F32, {1, 640}, isa::pb::OUTPUT);
-    b.inst(Opcode::Relu, 0, row::kVxmBusy * i, {x}, z,
-           "Relu_" + std::to_string(i));
-  }
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ProgramBuilder b =
+      relusOfX(4, [](int i) { return uint64_t(row::kVxmBusy * i); });
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.totalCycles, 3 * row::kVxmBusy + row::kVxmDone); // 11
   EXPECT_EQ(r.bounds.criticalPath.cycles, row::kVxmDone);
@@ -134,23 +125,13 @@ TEST(LowerBoundTest, BusiestQueueBound) {
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
 }
 
-TEST(LowerBoundTest, QueuesShareAUnitsWork) {
+TEST_F(LowerBoundTest, QueuesShareAUnitsWork) {
   // The same four relus on a VXM with 2 queues, two at a time at 0 and 2:
   // done at 2 + 5 = 7. The unit's 8 cycles of work spread over 2 queues
   // take at least 4, plus the last relu's 3 of latency: 7, met.
-  ProgramBuilder b;
-  b.setVxmQueues(2);
-  uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
-  for (int i = 0; i < 4; ++i) {
-    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
-                          DType::F32, {1, 640}, isa::pb::OUTPUT);
-    b.inst(Opcode::Relu, 0, row::kVxmBusy * (i / 2), {x}, z,
-           "Relu_" + std::to_string(i))
-        .set_queue(i % 2);
-  }
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ProgramBuilder b = relusOfX(
+      4, [](int i) { return uint64_t(row::kVxmBusy * (i / 2)); }, 2);
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.totalCycles, row::kVxmBusy + row::kVxmDone); // 7
   EXPECT_EQ(r.bounds.resource.cycles,
@@ -178,12 +159,10 @@ ProgramBuilder sendThenRelu(uint32_t deskew, uint64_t start) {
   return b;
 }
 
-TEST(LowerBoundTest, MultiNodeBoundsStartAfterDeskew) {
+TEST_F(LowerBoundTest, MultiNodeBoundsStartAfterDeskew) {
   constexpr uint32_t deskew = 100;
   ProgramBuilder b = sendThenRelu(deskew, deskew);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazardCount, 0u);
   const uint64_t total = deskew + kFlight + kReluDone; // 195
   EXPECT_EQ(r.totalCycles, total);
@@ -210,15 +189,13 @@ TEST(LowerBoundTest, MultiNodeBoundsStartAfterDeskew) {
   EXPECT_DOUBLE_EQ(r.efficiency, 1.0);
 }
 
-TEST(LowerBoundTest, BeforeDeskewIsAHazard) {
+TEST_F(LowerBoundTest, BeforeDeskewIsAHazard) {
   // The same program started at cycle 0 on a chip whose counters align at
   // cycle 100: both instructions issue too early (at 0 and at 91), and the
   // simulated 95 cycles undercut the bound of 195.
   constexpr uint32_t deskew = 100;
   ProgramBuilder b = sendThenRelu(deskew, 0);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   ASSERT_EQ(r.hazardCount, 2u);
   EXPECT_EQ(r.hazards[0].kind, "before-deskew");
   EXPECT_EQ(r.hazards[0].instruction, 0u);
@@ -234,26 +211,22 @@ TEST(LowerBoundTest, BeforeDeskewIsAHazard) {
   EXPECT_GT(r.efficiency, 1.0);
 }
 
-TEST(LowerBoundTest, SingleNodeIgnoresDeskew) {
+TEST_F(LowerBoundTest, SingleNodeIgnoresDeskew) {
   ProgramBuilder b;
   b.setDeskew(100);
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 80}, isa::pb::INPUT);
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 80}, isa::pb::OUTPUT);
   b.inst(Opcode::Relu, 0, 0, {x}, z, "Relu_0");
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
-  EXPECT_EQ(r.hazardCount, 0u);
-  EXPECT_EQ(r.bounds.deskew, 0u);
-  EXPECT_EQ(r.lowerBound, kReluDone);
+  std::optional<SimResult> r = hazardFree(b);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->bounds.deskew, 0u);
+  EXPECT_EQ(r->lowerBound, kReluDone);
 }
 
-TEST(LowerBoundTest, EmptyProgram) {
+TEST_F(LowerBoundTest, EmptyProgram) {
   ProgramBuilder b(2);
   b.setDeskew(100);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   EXPECT_EQ(r.lowerBound, 0u);
   EXPECT_EQ(r.bounds.deskew, 0u);
   EXPECT_EQ(r.bottleneck, "");
@@ -263,25 +236,21 @@ TEST(LowerBoundTest, EmptyProgram) {
                                        "none)"));
 }
 
-TEST(LowerBoundTest, ComputeLowerBoundsMatchesTheSimulation) {
+TEST_F(LowerBoundTest, ComputeLowerBoundsMatchesTheSimulation) {
   ProgramBuilder b = chainAndMatmul(2 * row::kVxmDone);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   LowerBounds direct = computeLowerBounds(*prog);
   EXPECT_EQ(direct.tightest().cycles, r.lowerBound);
   EXPECT_EQ(direct.tightest().what, r.bottleneck);
   EXPECT_EQ(direct.resource.what, r.bounds.resource.what);
 }
 
-TEST(HostIoTest, SeparateFromCycles) {
+TEST_F(HostIoTest, SeparateFromCycles) {
   // Inputs x, y, a: 2560 + 2560 + 512 bytes; outputs z, m: 2560 + 512. The
   // constant w is not transferred. Each way: 10 us + bytes / 24 GB/s, and
   // 24 GB/s is 24e3 bytes per microsecond.
   ProgramBuilder b = chainAndMatmul(0);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   const double in = chip::kHostLatencyUs + 5632.0 / 24e3;  // 10.234667
   const double out = chip::kHostLatencyUs + 3072.0 / 24e3; // 10.128
   EXPECT_EQ(r.hostInputBytes, 5632u);
@@ -293,11 +262,9 @@ TEST(HostIoTest, SeparateFromCycles) {
                                        "out (not in the cycle count)"));
 }
 
-TEST(HostIoTest, JsonKeys) {
+TEST_F(HostIoTest, JsonKeys) {
   ProgramBuilder b = chainAndMatmul(2 * row::kVxmDone);
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   std::string s;
   llvm::raw_string_ostream os(s);
   printJson(r, *prog, os);

@@ -11,6 +11,7 @@
 #include "lpx/isa/Program.h"
 #include "lpx/sim/Simulator.h"
 #include "lpx/test/ProgramBuilder.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -113,6 +114,28 @@ inline ProgramBuilder twoReadersOfX(isa::Opcode first, uint64_t firstIssue,
   return b;
 }
 
+/// `count` independent relus of the 1x640 f32 input `x` on node 0 into
+/// z0, z1, ... (Relu_0, Relu_1, ...), relu i issued at `issueOf(i)` on VXM
+/// queue i % `queues` of a chip with that many; the rows sit 4096 bytes
+/// apart, in banks of their own.
+inline ProgramBuilder relusOfX(int count,
+                               llvm::function_ref<uint64_t(int)> issueOf,
+                               uint32_t queues = 1) {
+  ProgramBuilder b;
+  if (queues > 1)
+    b.setVxmQueues(queues);
+  uint32_t x = b.buffer("x", 0, 0, isa::DType::F32, {1, 640}, isa::pb::INPUT);
+  for (int i = 0; i < count; ++i) {
+    uint32_t z = b.buffer("z" + std::to_string(i), 0, 4096 * (i + 1),
+                          isa::DType::F32, {1, 640}, isa::pb::OUTPUT);
+    auto &inst = b.inst(isa::Opcode::Relu, 0, issueOf(i), {x}, z,
+                        "Relu_" + std::to_string(i));
+    if (queues > 1)
+      inst.set_queue(i % queues);
+  }
+  return b;
+}
+
 /// An f32 [M, K] x [K, N] matmul on node 0 issued at `issue`: input 'a' at
 /// 0, constant weights 'w' at 8192, output 'r' at 65536.
 inline ProgramBuilder f32MatMul(uint64_t M, uint64_t K, uint64_t N,
@@ -129,22 +152,16 @@ inline ProgramBuilder f32MatMul(uint64_t M, uint64_t K, uint64_t N,
   return b;
 }
 
-/// Loads and simulates a program that must report exactly one hazard, of
-/// `kind`; that hazard, or none (the test has then failed).
-inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
-                                        const std::string &kind,
-                                        const SimOptions &opts = {}) {
+/// Loads and simulates a program that must have no hazard; its result, or
+/// none (the test has then failed).
+inline std::optional<SimResult> hazardFree(const ProgramBuilder &b) {
   std::optional<isa::VerifiedProgram> prog;
   SimResult r;
-  if (!loadAndSimulate(b, prog, r, opts))
+  if (!loadAndSimulate(b, prog, r))
     return std::nullopt;
-  if (r.hazardCount != 1 || r.hazards.size() != 1 ||
-      r.hazards[0].kind != kind) {
-    ADD_FAILURE() << "expected one " << kind << " hazard, got "
-                  << r.hazardCount;
-    return std::nullopt;
-  }
-  return r.hazards[0];
+  EXPECT_EQ(r.hazardCount, 0u)
+      << (r.hazards.empty() ? "" : r.hazards[0].message);
+  return r;
 }
 
 /// The hazards of one kind, in program order.
@@ -157,6 +174,26 @@ inline std::vector<Hazard> hazardsOfKind(const SimResult &r,
   return out;
 }
 
+/// Loads and simulates `b`, which must report exactly one hazard of `kind`
+/// (and, when `alone`, no other); that hazard, or none (the test has then
+/// failed).
+inline std::optional<Hazard> singleHazard(const ProgramBuilder &b,
+                                          const std::string &kind,
+                                          const SimOptions &opts, bool alone) {
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+  if (!loadAndSimulate(b, prog, r, opts))
+    return std::nullopt;
+  std::vector<Hazard> found = hazardsOfKind(r, kind);
+  if (found.size() != 1 || (alone && r.hazardCount != 1)) {
+    ADD_FAILURE() << "expected one " << kind << " hazard"
+                  << (alone ? " and no other" : "") << ", got "
+                  << found.size() << " of " << r.hazardCount;
+    return std::nullopt;
+  }
+  return found.front();
+}
+
 } // namespace lpx::sim::test
 
 // What every simulator test file names without qualification, said once:
@@ -165,23 +202,29 @@ namespace lpx::sim::test {
 using namespace lpx::test::prelude;
 using namespace lpx::sim;
 using ::testing::HasSubstr;
-/// Loads and simulates a program that must report exactly one hazard of
-/// `kind` (others may come with it: the replay's and the vector check's
-/// findings of one mistake); that hazard, or none (the test has failed).
+/// The fixture of tests that load and simulate one program into `prog` and
+/// `r`.
+class SimulatedTest : public ::testing::Test {
+protected:
+  /// Loads and simulates `b`; false (the test has then failed) on an error.
+  bool simulated(const ProgramBuilder &b, const SimOptions &opts = {}) {
+    return loadAndSimulate(b, prog, r, opts);
+  }
+  std::optional<isa::VerifiedProgram> prog;
+  SimResult r;
+};
+/// The one hazard of a program that must report exactly one, of `kind`.
+inline std::optional<Hazard> onlyHazard(const ProgramBuilder &b,
+                                        const std::string &kind,
+                                        const SimOptions &opts = {}) {
+  return singleHazard(b, kind, opts, /*alone=*/true);
+}
+/// The one hazard of `kind` (others may come with it: the replay's and the
+/// vector check's findings of one mistake).
 inline std::optional<Hazard> oneHazardOfKind(const ProgramBuilder &b,
                                              const std::string &kind,
                                              const SimOptions &opts = {}) {
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  if (!loadAndSimulate(b, prog, r, opts))
-    return std::nullopt;
-  std::vector<Hazard> found = hazardsOfKind(r, kind);
-  if (found.size() != 1) {
-    ADD_FAILURE() << "expected one " << kind << " hazard, got "
-                  << found.size();
-    return std::nullopt;
-  }
-  return found.front();
+  return singleHazard(b, kind, opts, /*alone=*/false);
 }
 
 } // namespace lpx::sim::test

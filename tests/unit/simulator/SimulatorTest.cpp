@@ -10,6 +10,8 @@ using namespace lpx::sim::test;
 
 namespace {
 
+using SimulatorTest = SimulatedTest;
+
 
 const QueueStats *findQueue(const SimResult &r, uint32_t node,
                             const std::string &name) {
@@ -19,16 +21,14 @@ const QueueStats *findQueue(const SimResult &r, uint32_t node,
   return nullptr;
 }
 
-TEST(SimulatorTest, OneVxmOp) {
+TEST_F(SimulatorTest, OneVxmOp) {
   ProgramBuilder b;
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t y = b.buffer("y", 0, 4096, DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t z = b.buffer("z", 0, 8192, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Add, 0, 0, {x, y}, z, "Add_0");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   // Issued at 0, busy 2, then the VXM pipeline latency.
   const uint64_t expected = row::kVxmBusy + chip::kVxmLatency;
   EXPECT_EQ(r.totalCycles, expected);
@@ -39,29 +39,25 @@ TEST(SimulatorTest, OneVxmOp) {
   EXPECT_EQ(r.bytesOverLinks, 0u);
 }
 
-TEST(SimulatorTest, DependentChainAtReadiness) {
+TEST_F(SimulatorTest, DependentChainAtReadiness) {
   // The add completes at busy + latency; the relu issues exactly then.
   const uint64_t addDone = row::kVxmBusy + chip::kVxmLatency;
   ProgramBuilder b = addThenRelu(addDone);
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   const uint64_t expected = addDone + row::kVxmBusy + chip::kVxmLatency;
   EXPECT_EQ(r.totalCycles, expected);
   EXPECT_EQ(r.hazardCount, 0u);
   EXPECT_EQ(r.instructions, 2u);
 }
 
-TEST(SimulatorTest, TranscendentalTakesSeveralPasses) {
+TEST_F(SimulatorTest, TranscendentalTakesSeveralPasses) {
   ProgramBuilder b;
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);
   b.inst(Opcode::Tanh, 0, 0, {x}, z, "Tanh_0");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   // 8 vectors times 2 passes at 4 vectors per cycle.
   const uint64_t busy = ceilDiv(row::kVectors * chip::kVxmTranscendentalPasses,
                                 chip::kVxmVectorsPerCycle);
@@ -69,14 +65,12 @@ TEST(SimulatorTest, TranscendentalTakesSeveralPasses) {
   EXPECT_EQ(r.hazardCount, 0u);
 }
 
-TEST(SimulatorTest, MatMul) {
+TEST_F(SimulatorTest, MatMul) {
   // A: f32 [M=16, K=100], B: f32 [K=100, N=130] (weights), R: f32 [16, 130].
   constexpr uint64_t M = 16, K = 100, N = 130;
   ProgramBuilder b = f32MatMul(M, K, N, 3);
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   // Weight tiles: ceil(100/64) * ceil(130/64) = 2 * 3 = 6, spread over 2
   // planes = 3 tiles per plane. Loading a tile takes weight_load_cycles per
   // weight byte = 10 * 4 = 40. Streaming the 16 activation rows at the 32-bit
@@ -99,7 +93,7 @@ TEST(SimulatorTest, MatMul) {
   EXPECT_EQ(mxm->instructions, 1u);
 }
 
-TEST(SimulatorTest, Int8MatMulIsLoadBound) {
+TEST_F(SimulatorTest, Int8MatMulIsLoadBound) {
   // A: i8 [8, 64], B: i8 [64, 64]: one tile, installed in both planes in
   // 10 * 1 byte = 10 cycles; the planes split the 8 rows, 4 cycles each:
   // busy = 10 + 4 = 14, the install more than the streaming.
@@ -110,9 +104,7 @@ TEST(SimulatorTest, Int8MatMulIsLoadBound) {
   uint32_t r0 = b.buffer("r", 0, 8192, DType::I8, {M, N}, isa::pb::OUTPUT);
   b.inst(Opcode::MatMul, 0, 0, {a, w}, r0, "MatMul_0");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   const uint64_t load = chip::kMxmWeightLoad * 1;
   const uint64_t stream = M * chip::kMxmCyclesInt8;
   const uint64_t busy = load + stream / chip::kMxmPlanes;
@@ -120,7 +112,7 @@ TEST(SimulatorTest, Int8MatMulIsLoadBound) {
   EXPECT_EQ(r.totalCycles, busy + chip::kMxmLatency);
 }
 
-TEST(SimulatorTest, SendBetweenNodes) {
+TEST_F(SimulatorTest, SendBetweenNodes) {
   ProgramBuilder b(2);
   // 1x200 f32 = 800 bytes.
   constexpr uint64_t bytes = 200 * 4;
@@ -138,9 +130,7 @@ TEST(SimulatorTest, SendBetweenNodes) {
   // On node 1 the relu streams 3 vectors at 4 per cycle: 1 busy cycle.
   b.inst(Opcode::Relu, 1, arrive, {y}, z, "Relu_0");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   const uint64_t reluBusy =
       ceilDiv(ceilDiv(bytes, chip::kVectorBytes), chip::kVxmVectorsPerCycle);
   EXPECT_EQ(r.totalCycles, arrive + reluBusy + chip::kVxmLatency);
@@ -153,7 +143,7 @@ TEST(SimulatorTest, SendBetweenNodes) {
   EXPECT_EQ(findQueue(r, 1, "link0"), nullptr); // node 1 sent nothing
 }
 
-TEST(SimulatorTest, QueueStatsAndOrder) {
+TEST_F(SimulatorTest, QueueStatsAndOrder) {
   ProgramBuilder b(2);
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t t = b.buffer("t", 0, 4096, DType::F32, {1, 640});
@@ -176,9 +166,7 @@ TEST(SimulatorTest, QueueStatsAndOrder) {
   b.send(0, copyDone + linkBusy, c, y2, 1,
          copyDone + 2 * linkBusy + chip::kLinkLatency, "Reshape_1");
 
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   EXPECT_EQ(r.hazardCount, 0u);
   const uint64_t total = copyDone + 2 * linkBusy + chip::kLinkLatency;
   EXPECT_EQ(r.totalCycles, total);
@@ -204,17 +192,15 @@ TEST(SimulatorTest, QueueStatsAndOrder) {
   EXPECT_EQ(r.bytesOverLinks, 2 * row::kBytes);
 }
 
-TEST(SimulatorTest, EmptyProgram) {
+TEST_F(SimulatorTest, EmptyProgram) {
   ProgramBuilder b;
-  std::optional<isa::VerifiedProgram> prog;
-  SimResult r;
-  ASSERT_TRUE(loadAndSimulate(b, prog, r));
+  ASSERT_TRUE(simulated(b));
   EXPECT_EQ(r.totalCycles, 0u);
   EXPECT_EQ(r.instructions, 0u);
   EXPECT_EQ(r.queues.size(), 4u); // the four units of node 0
 }
 
-TEST(SimulatorTest, MaxCyclesStopsWithError) {
+TEST_F(SimulatorTest, MaxCyclesStopsWithError) {
   ProgramBuilder b;
   uint32_t x = b.buffer("x", 0, 0, DType::F32, {1, 640}, isa::pb::INPUT);
   uint32_t z = b.buffer("z", 0, 4096, DType::F32, {1, 640}, isa::pb::OUTPUT);

@@ -67,6 +67,10 @@ llvm::Error writeFileAtomicallyChecked(
     llvm::StringRef path,
     llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write);
 
+/// An error unless `path` can be written: a file name in a folder that
+/// exists (checked before a long computation whose result goes there).
+llvm::Error checkOutputPath(llvm::StringRef path);
+
 } // namespace lpx::isa
 
 #endif

@@ -184,12 +184,20 @@ struct ChipSpec {
     return uint64_t(sram.slices) * sram.banksPerSlice *
            sram.bytesPerCyclePerBank;
   }
+  /// Whether the description has a `formats:` section (it is optional).
+  bool statesFormats() const {
+    return !formats.weights.empty() || !formats.activations.empty();
+  }
 };
 
 /// Parses and validates a chip description. Unknown keys and impossible
 /// values are errors that name the key.
 llvm::Expected<ChipSpec> parseChipSpec(llvm::StringRef yamlText,
                                        llvm::StringRef sourceName);
+/// The checks parseChipSpec makes, in its order, for a spec edited in memory
+/// (see ChipKeys.h): the first impossible value's message, naming its key.
+/// Fills the defaults of optional keys left at 0, as the parser does.
+llvm::Error validateChipSpec(ChipSpec &spec);
 /// Reads a preset name (see presetNames()) or a path to a YAML file.
 llvm::Expected<ChipSpec> loadChipSpec(llvm::StringRef presetOrPath);
 /// Writes the resolved description back as YAML (what a program embeds).
