@@ -1,7 +1,7 @@
 //===- ControlFlow.h - If, Loop and Scan at compile time --------*- C++ -*-===//
 //
-// What ControlFlowImporters.cpp (If, and the ops it only reports) and
-// LoopScanImporters.cpp (the unrolled loops) share.
+// What ControlFlowImporters.cpp (If, and the ops it only reports),
+// IfConversion.cpp and LoopScanImporters.cpp (the unrolled loops) share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_IMPORT_ONNX_CONTROLFLOW_H
@@ -24,6 +24,10 @@ std::optional<int64_t> scalarValue(const onnx::TensorProto *t);
 mlir::LogicalResult importSubgraph(NodeContext &n, const onnx::GraphProto &g,
                                    const std::string &prefix);
 
+/// An If on a run-time condition as both branches and a Where per output
+/// (IfConversion.cpp); the reason when it cannot be.
+mlir::LogicalResult ifConvert(NodeContext &n, const onnx::GraphProto &thenG,
+                              const onnx::GraphProto &elseG);
 /// A Loop with a compile-time trip count and condition, unrolled.
 mlir::LogicalResult importLoop(NodeContext &n);
 /// A Scan (static sequence length), unrolled.

@@ -3,9 +3,9 @@
 // The chip runs one static instruction stream: there is no branch at run
 // time. An If whose condition is a compile-time constant (an initializer, a
 // Constant, a folded subgraph or an input pinned with --const-input) is
-// resolved here by importing the taken branch's nodes in place; any other If
-// is data-dependent control flow and is reported as such. The If node itself
-// then leaves no instruction, which the coverage report shows as folded.
+// resolved here by importing the taken branch's nodes in place (the If node
+// itself then leaves no instruction, which the coverage report shows as
+// folded); any other If is if-converted where it can be (IfConversion.cpp).
 //
 // A Loop with a compile-time trip count and condition, whose body's
 // condition output is a compile-time constant in every iteration, and a Scan
@@ -68,18 +68,9 @@ LogicalResult importSubgraph(NodeContext &n, const onnx::GraphProto &g,
 
 namespace {
 
-LogicalResult importIf(NodeContext &n) {
-  const onnx::TensorProto *cond = n.constTensor(0);
-  if (!cond)
-    return n.fail("data-dependent control flow: the condition '" +
-                  (n.hasInput(0) ? n.node.input(0) : std::string()) +
-                  "' is computed at run time (an If is resolved only when "
-                  "its condition is a compile-time constant; --const-input "
-                  "pins a graph input)");
-  std::optional<int64_t> value = scalarValue(cond);
-  if (!value)
-    return n.fail("the condition must be a single boolean or integer");
-  const char *branch = *value ? "then_branch" : "else_branch";
+/// The If's `branch` subgraph, with as many outputs as the If has.
+FailureOr<const onnx::GraphProto *> branchGraph(NodeContext &n,
+                                                const char *branch) {
   const onnx::AttributeProto *a = n.attr(branch);
   if (!a || !a->has_g())
     return n.fail(llvm::Twine("the If has no ") + branch);
@@ -87,6 +78,30 @@ LogicalResult importIf(NodeContext &n) {
   if (g.output_size() != n.node.output_size())
     return n.fail(llvm::Twine(branch) + " has " + llvm::Twine(g.output_size()) +
                   " outputs, the If " + llvm::Twine(n.node.output_size()));
+  return &g;
+}
+
+LogicalResult importIf(NodeContext &n) {
+  if (!n.hasInput(0))
+    return n.fail("the If has no condition");
+  const onnx::TensorProto *cond = n.constTensor(0);
+  if (!cond) {
+    auto thenG = branchGraph(n, "then_branch");
+    if (failed(thenG))
+      return failure();
+    auto elseG = branchGraph(n, "else_branch");
+    if (failed(elseG))
+      return failure();
+    return ifConvert(n, **thenG, **elseG);
+  }
+  std::optional<int64_t> value = scalarValue(cond);
+  if (!value)
+    return n.fail("the condition must be a single boolean or integer");
+  const char *branch = *value ? "then_branch" : "else_branch";
+  auto taken = branchGraph(n, branch);
+  if (failed(taken))
+    return failure();
+  const onnx::GraphProto &g = **taken;
 
   GraphState &st = n.st;
   if (failed(importSubgraph(n, g, n.name + "/" + branch + "/")))

@@ -109,13 +109,6 @@ bool allNodesKnown(const onnx::GraphProto &g) {
   return true;
 }
 
-std::string typeString(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
-
 /// Our type for `name` must agree with a fully known ONNX type; a
 /// difference is an importer bug, better caught here than in a verifier.
 void crossCheck(NodeContext &n, const std::string &name, Value v) {
