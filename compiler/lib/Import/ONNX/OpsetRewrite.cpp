@@ -187,4 +187,25 @@ std::string NodeRewriter::scalar(float v, int32_t elemType) {
   return floats({v}, {}, elemType);
 }
 
+const onnx::NodeProto *
+NodeRewriter::producer(const std::string &value) const {
+  for (const onnx::NodeProto &n : graph.node())
+    for (const std::string &out : n.output())
+      if (out == value)
+        return &n;
+  return nullptr;
+}
+
+std::string NodeRewriter::sharedValue(const std::string &what,
+                                      const std::function<std::string()> &make) {
+  if (&graph != facts.mainGraph)
+    return make();
+  auto it = facts.shared.find(what);
+  if (it != facts.shared.end())
+    return it->second;
+  std::string v = make();
+  facts.shared[what] = v;
+  return v;
+}
+
 } // namespace lpx::onnximport

@@ -209,12 +209,16 @@ FailureOr<Value> stdDev(NodeContext &n, Value var, double eps) {
 }
 
 /// (x - mean) / sqrt(var + eps) over `axes`; also gives mean and
-/// 1 / sqrt(var + eps) (keepdims shapes).
+/// 1 / sqrt(var + eps) (keepdims shapes). Without `invStd` the division is
+/// a Div by sqrt(var + eps), as exporters write a decomposed LayerNorm (so
+/// LayerNormalization and that form import to the same ops); with it, a
+/// multiplication by the reciprocal it needs anyway.
 struct Normalized {
   Value y, mean, invStd;
 };
 FailureOr<Normalized> normalize(NodeContext &n, Value x,
-                                ArrayRef<int64_t> axes, double eps) {
+                                ArrayRef<int64_t> axes, double eps,
+                                bool invStd = true) {
   Value mean = reduceMean(n, x, axes);
   auto centered = binop(n, '-', x, mean);
   if (failed(centered))
@@ -225,6 +229,12 @@ FailureOr<Normalized> normalize(NodeContext &n, Value x,
   auto std = stdDev(n, reduceMean(n, *square, axes), eps);
   if (failed(std))
     return failure();
+  if (!invStd) {
+    auto y = binop(n, '/', *centered, *std);
+    if (failed(y))
+      return failure();
+    return Normalized{*y, mean, Value()};
+  }
   auto inv = n.create<UnaryFnOp>(*std, n.builder().getStringAttr("reciprocal"),
                                  n.builder().getDenseF64ArrayAttr({}));
   if (failed(inv))
@@ -251,7 +261,8 @@ LogicalResult importLayerNormalization(NodeContext &n) {
   SmallVector<int64_t> axes;
   for (int64_t d = *axis; d < rank; ++d)
     axes.push_back(d);
-  auto r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
+  bool wantsInvStd = n.node.output_size() > 2 && !n.node.output(2).empty();
+  auto r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5), wantsInvStd);
   if (failed(r))
     return failure();
   auto y = binop(n, '*', r->y, *scale);
@@ -269,7 +280,8 @@ LogicalResult importLayerNormalization(NodeContext &n) {
     return n.fail("scale and bias must broadcast to the input");
   n.setOutput(0, *y);
   n.setOutput(1, r->mean);
-  n.setOutput(2, r->invStd);
+  if (wantsInvStd)
+    n.setOutput(2, r->invStd);
   return success();
 }
 
