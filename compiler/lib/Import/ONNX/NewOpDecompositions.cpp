@@ -178,26 +178,18 @@ Rewrite decomposeCenterCropPad(NodeRewriter &r) {
   auto target = r.constInts(1);
   if (!target)
     return Rewrite::Failed;
-  auto dims = r.dims(r.input(0));
-  if (!dims)
-    return Rewrite::NeedTypes;
-  int64_t rank = int64_t(dims->size());
-  std::vector<int64_t> axes;
-  if (const onnx::AttributeProto *a = r.attr("axes"))
-    axes.assign(a->ints().begin(), a->ints().end());
-  else
-    for (int64_t i = 0; i < rank; ++i)
-      axes.push_back(i);
+  std::vector<int64_t> dims, axes;
+  if (Rewrite s = r.inputAxes(dims, axes); s != Rewrite::Done)
+    return s;
+  int64_t rank = int64_t(dims.size());
   if (target->size() != axes.size())
     return r.fail("shape has " + std::to_string(target->size()) +
                   " entries for " + std::to_string(axes.size()) + " axes");
   std::vector<int64_t> starts, ends, cropAxes, pads(2 * rank, 0);
   bool padded = false;
   for (size_t i = 0; i < axes.size(); ++i) {
-    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
-    if (a < 0 || a >= rank)
-      return r.fail("axis " + std::to_string(axes[i]) + " is out of range");
-    int64_t dim = (*dims)[a], want = (*target)[i];
+    int64_t a = axes[i];
+    int64_t dim = dims[a], want = (*target)[i];
     if (want < 0)
       return r.fail("shape entries must not be negative");
     if (want < dim) {
@@ -238,16 +230,9 @@ Rewrite decomposeCol2Im(NodeRewriter &r) {
   if (n == 0 || block->size() != n || xd->size() != 3)
     return r.fail("image_shape and block_shape need one entry per spatial dim "
                   "and the input must be [N, C * prod(block), L]");
-  auto list = [&](const char *name, int64_t dflt, size_t count) {
-    std::vector<int64_t> v(count, dflt);
-    if (const onnx::AttributeProto *a = r.attr(name))
-      if (size_t(a->ints_size()) == count)
-        v.assign(a->ints().begin(), a->ints().end());
-    return v;
-  };
-  std::vector<int64_t> dil = list("dilations", 1, n),
-                       stride = list("strides", 1, n),
-                       pads = list("pads", 0, 2 * n);
+  std::vector<int64_t> dil = r.intsAttrOr("dilations", 1, n),
+                       stride = r.intsAttrOr("strides", 1, n),
+                       pads = r.intsAttrOr("pads", 0, 2 * n);
   int64_t blockSize = 1, pixels = 1, columns = 1;
   std::vector<int64_t> grid(n);
   for (size_t d = 0; d < n; ++d) {

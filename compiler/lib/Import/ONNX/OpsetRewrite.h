@@ -57,6 +57,10 @@ public:
   float floatAttr(const std::string &name, float dflt) const;
   std::string stringAttr(const std::string &name,
                          const std::string &dflt) const;
+  /// The ints attribute `name` when it has `count` entries, else `count`
+  /// copies of `dflt` (a window's strides, pads, dilations).
+  std::vector<int64_t> intsAttrOr(const std::string &name, int64_t dflt,
+                                  size_t count) const;
   /// Input `i`, "" when absent.
   std::string input(int i) const;
   /// The int64 values of a constant input; nullopt (with `error`) if the
@@ -67,6 +71,13 @@ public:
   std::optional<std::vector<int64_t>> dims(const std::string &value) const;
   /// The element type ONNX knows for a value (0 when unknown).
   int32_t elemType(const std::string &value) const;
+  /// `axes` made non-negative for `rank`; false (with `error`) when one is
+  /// out of range or repeated.
+  bool normaliseAxes(std::vector<int64_t> &axes, int64_t rank);
+  /// Input 0's static dims and the node's `axes` attribute normalised for
+  /// them (every axis when it has none): NeedTypes while the dims are not
+  /// known, Failed (with `error`) as normaliseAxes.
+  Rewrite inputAxes(std::vector<int64_t> &dims, std::vector<int64_t> &axes);
   /// The node of the graph being rewritten that outputs `value` (null for
   /// inputs, initializers and values of enclosing graphs).
   const onnx::NodeProto *producer(const std::string &value) const;
