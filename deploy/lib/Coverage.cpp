@@ -216,7 +216,11 @@ void listNodes(ModelCoverage &cov, const onnx::GraphProto &g,
     if (const onnx::OpSchema *s = onnx::OpSchemaRegistry::Schema(
             c.opType, opset, c.domain))
       c.opsetVersion = s->since_version();
-    if (auto *e = c.domain.empty() ? newerOpVersion(c.opType, opset) : nullptr)
+    const OpVersionEntry *e = c.domain.empty() ? newerOpVersion(c.opType, opset)
+                              : c.domain == "ai.onnx.ml"
+                                  ? newerMlOpVersion(c.opType, opset)
+                                  : nullptr;
+    if (e)
       c.opsetVersion = e->since;
     auto it = diags.byNode.find(c.importName);
     if (it != diags.byNode.end()) {

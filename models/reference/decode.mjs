@@ -2,7 +2,7 @@
 // decode path is checked against (issue 9), from an implementation
 // independent of lpx.
 //
-//   ORT_DIR=/tmp/ort node models/reference/decode.mjs LPX OUT_DIR [--batch B] [MODEL...]
+//   ORT_DIR=/tmp/ort node models/reference/decode.mjs LPX OUT_DIR [--batch B] [--opset 23] [MODEL...]
 //
 // For each MODEL (default tiny-llama tiny-gpt2) it runs `LPX models export
 // MODEL` (context 64, batch B, default 1), then feeds each sequence's prompt
@@ -13,7 +13,9 @@
 // ones, right-aligned). It writes OUT_DIR/MODEL.json (batch 1) or
 // OUT_DIR/MODEL-batchB.json: prompt_ids, generated_ids and the logits of
 // every step (prompt steps included), float32 values printed with 9
-// significant digits. At batch 1 prompt_ids and generated_ids are lists of
+// significant digits. With --opset 23 the export is written with opset 23's
+// Attention, RotaryEmbedding, RMSNormalization and Gelu (MODEL-opset23.json).
+// At batch 1 prompt_ids and generated_ids are lists of
 // ids and logits[step] one row; at batch B they are lists per sequence and
 // logits[step] has a row per sequence.
 //
@@ -45,12 +47,12 @@ function argmax(row) {
   return best;
 }
 
-async function decode(lpx, model, outDir, batch) {
+async function decode(lpx, model, outDir, batch, opset) {
   const prompts = Array.from({ length: batch }, (_, b) => PROMPT.map((id) => id + 6 * b));
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "lpx-decode-"));
   const file = path.join(tmp, `${model}.onnx`);
   execFileSync(lpx, ["models", "export", model, "-o", file, "--context", String(CONTEXT),
-                     "--batch", String(batch)]);
+                     "--batch", String(batch), ...(opset ? ["--opset", String(opset)] : [])]);
   const session = await ort.InferenceSession.create(file, { graphOptimizationLevel: "disabled" });
   const pastNames = session.inputNames.filter((n) => n.startsWith("past_key_values."));
   // [1, kv, CONTEXT-1, hd] from the first present output's shape after a step;
@@ -99,12 +101,13 @@ async function decode(lpx, model, outDir, batch) {
     model,
     context: CONTEXT,
     ...(batch === 1 ? {} : { batch }),
+    ...(opset ? { opset } : {}),
     prompt_ids: batch === 1 ? prompts[0] : prompts,
     generated_ids: batch === 1 ? generated[0] : generated,
     logits: logitsPerStep,
     onnxruntime: require("onnxruntime-node/package.json").version,
   };
-  const name = batch === 1 ? `${model}.json` : `${model}-batch${batch}.json`;
+  const name = `${model}${batch === 1 ? "" : `-batch${batch}`}${opset ? `-opset${opset}` : ""}.json`;
   fs.writeFileSync(path.join(outDir, name), JSON.stringify(result) + "\n");
   console.log(`${name}: generated ${generated.map((s) => s.join(",")).join(" | ")}`);
 }
@@ -115,9 +118,14 @@ if (rest[0] === "--batch") {
   batch = Number(rest[1]);
   rest.splice(0, 2);
 }
+let opset = 0;
+if (rest[0] === "--opset") {
+  opset = Number(rest[1]);
+  rest.splice(0, 2);
+}
 if (!lpx || !outDir || !(Number.isInteger(batch) && batch >= 1)) {
-  console.error("usage: node decode.mjs LPX OUT_DIR [--batch B] [MODEL...]");
+  console.error("usage: node decode.mjs LPX OUT_DIR [--batch B] [--opset 23] [MODEL...]");
   process.exit(2);
 }
 fs.mkdirSync(outDir, { recursive: true });
-for (const m of rest.length ? rest : ["tiny-llama", "tiny-gpt2"]) await decode(lpx, m, outDir, batch);
+for (const m of rest.length ? rest : ["tiny-llama", "tiny-gpt2"]) await decode(lpx, m, outDir, batch, opset);

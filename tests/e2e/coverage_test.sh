@@ -284,6 +284,16 @@ check "If branch: subgraph nodes listed with their path, the LSTM blocking"   "g
 check "If branch: JSON portable false" \
   "/usr/bin/python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))[0]; sys.exit(m[\"portable\"] is not False)' '$tmp/if.json'"
 check "compile prints one line for the branch's failure (no follow-on)" "[ \$(wc -l <'$tmp/if.err') -eq 1 ]"
+# An If on a run-time condition is if-converted (issue 21, point 4): the
+# model is portable, both branches' nodes run, and compile's remark says
+# both are paid for.
+gate="$root/tests/data/ifconversion/ifconv_gate_true/model.onnx"
+"$lpx" coverage "$gate" >"$tmp/gate.txt"; rc=$?
+check "run-time If: coverage says portable, both branches' nodes supported" \
+  "[ $rc -eq 0 ] && grep -q 'verdict: portable' '$tmp/gate.txt' && grep -q '^  gate/then/MatMul_2 .* supported' '$tmp/gate.txt' && grep -q '^  gate/else/Mul_1 .* supported' '$tmp/gate.txt'"
+"$lpx" compile "$gate" -o "$tmp/gate.lpxb" >/dev/null 2>"$tmp/gate.err"
+check "run-time If: compile's remark says both branches are paid for" \
+  "grep -q \"if-converted 'gate'.*pays for both branches' work\" '$tmp/gate.err'"
 "$lpx" coverage "$tmp/bigwindow.onnx" >"$tmp/bw.txt"; rc=$?
 check "a supported op with an unsupported shape is not a missing op"   "[ $rc -eq 1 ] && grep -q '0/1 nodes supported, 0 op types missing' '$tmp/bw.txt' &&
    grep -q 'missing: none; unsupported uses: Conv (the window does not fit spatial dim 0)' '$tmp/bw.txt'"

@@ -78,4 +78,71 @@ rc=$?
 check "coverage of an opset-25 model: exit 1, Transpose-25 unsupported, Relu and Gelu-20 supported" \
   "[ $rc -eq 1 ] && grep -qE 'Transpose_1 +Transpose-25 +unsupported +not supported at this version' '$tmp/cov' &&
    grep -qE 'Relu_0 +Relu-14 +supported' '$tmp/cov' && grep -qE 'Gelu_2 +Gelu-20 +supported' '$tmp/cov'"
+
+# ai.onnx.ml beside default opsets 18 to 23, at the version ONNX's releases
+# pair with each (18, 19: 3; 20: 4; 21 to 23: 5). lpx compiles no ai.onnx.ml
+# op: a model that only imports the domain compiles; each node of it is
+# reported as such, with its version (LabelEncoder-4, TreeEnsemble-5, the
+# deprecated TreeEnsembleRegressor-5); an ai.onnx.ml opset 0 is bad input.
+/usr/bin/python3 - "$tmp" <<'PY'
+import sys
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto as T
+out, n = sys.argv[1], helper.make_node
+ml = {18: 3, 19: 3, 20: 4, 21: 5, 22: 5, 23: 5}
+def save(name, nodes, opset, mlv, x=T.FLOAT, y=T.FLOAT, yshape=(2, 3)):
+    g = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", x, [2, 3])],
+                          [helper.make_tensor_value_info("y", y, list(yshape))])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset),
+                                            helper.make_opsetid("ai.onnx.ml", mlv)])
+    m.ir_version = 10 if opset >= 21 else 9 if opset >= 19 else 8
+    onnx.save(m, f"{out}/{name}.onnx")
+for opset, mlv in ml.items():
+    save(f"ml_import_{opset}", [n("Relu", ["x"], ["y"])], opset, mlv)
+    save(f"ml_binarizer_{opset}", [n("Relu", ["x"], ["r"]),
+         n("Binarizer", ["r"], ["y"], domain="ai.onnx.ml", threshold=0.5)], opset, mlv)
+t = lambda a: numpy_helper.from_array(np.asarray(a))
+save("ml_labelencoder4", [n("LabelEncoder", ["x"], ["y"], domain="ai.onnx.ml",
+     keys_tensor=t(np.array([1, 2], np.int64)), values_tensor=t(np.array([5, 6], np.int64)),
+     default_tensor=t(np.array([0], np.int64)))], 20, 4, T.INT64, T.INT64)
+save("ml_treeensemble5", [n("TreeEnsemble", ["x"], ["y"], domain="ai.onnx.ml", n_targets=1,
+     tree_roots=[0], nodes_featureids=[0], nodes_splits=t(np.array([0.5], np.float32)),
+     nodes_modes=t(np.array([0], np.uint8)), nodes_truenodeids=[0], nodes_trueleafs=[1],
+     nodes_falsenodeids=[1], nodes_falseleafs=[1], leaf_targetids=[0, 0],
+     leaf_weights=t(np.array([1, 2], np.float32)))], 23, 5, yshape=(2, 1))
+save("ml_regressor5", [n("TreeEnsembleRegressor", ["x"], ["y"], domain="ai.onnx.ml",
+     n_targets=1, nodes_nodeids=[0], nodes_treeids=[0], nodes_featureids=[0],
+     nodes_modes=["LEAF"], nodes_values=[0.0], nodes_truenodeids=[0], nodes_falsenodeids=[0],
+     target_ids=[0], target_nodeids=[0], target_treeids=[0], target_weights=[1.0])],
+     21, 5, yshape=(2, 1))
+save("ml_opset0", [n("Relu", ["x"], ["y"])], 18, 0)
+PY
+[ $? -eq 0 ] || die "cannot generate the ai.onnx.ml models"
+why="an ai.onnx.ml \(traditional ML\) op: lpx compiles none of that domain.s ops"
+for opset in 18 19 20 21 22 23; do
+  check "opset $opset with its ai.onnx.ml opset, no ml node: compiles" \
+    "'$lpx' compile '$tmp/ml_import_$opset.onnx' -o '$tmp/ml.lpxb' >/dev/null 2>&1"
+  "$lpx" coverage "$tmp/ml_binarizer_$opset.onnx" >"$tmp/cov" 2>&1
+  rc=$?
+  check "opset $opset: coverage lists ai.onnx.ml.Binarizer-1 as not supported, per node" \
+    "[ $rc -eq 1 ] && grep -qE 'Binarizer_1 +ai.onnx.ml.Binarizer-1 +unsupported +$why' '$tmp/cov' &&
+     grep -qE 'Relu_0 +Relu-14 +supported' '$tmp/cov' && grep -q 'missing: ai.onnx.ml.Binarizer' '$tmp/cov'"
+done
+for m in "ml_labelencoder4 LabelEncoder_0 LabelEncoder-4" "ml_treeensemble5 TreeEnsemble_0 TreeEnsemble-5" \
+         "ml_regressor5 TreeEnsembleRegressor_0 TreeEnsembleRegressor-5"; do
+  set -- $m
+  "$lpx" coverage "$tmp/$1.onnx" >"$tmp/cov" 2>&1
+  rc=$?
+  check "coverage names $3 (ai.onnx.ml) as not supported" \
+    "[ $rc -eq 1 ] && grep -qE '$2 +ai.onnx.ml.$3 +unsupported +$why' '$tmp/cov'"
+  "$lpx" compile "$tmp/$1.onnx" -o "$tmp/ml.lpxb" >/dev/null 2>"$tmp/err"
+  rc=$?
+  check "compile of $3: exit 2, one line naming the node" \
+    "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -qE \"node '$2' .*: $why\" '$tmp/err'"
+done
+"$lpx" compile "$tmp/ml_opset0.onnx" -o "$tmp/ml0.lpxb" >/dev/null 2>"$tmp/err"
+rc=$?
+check "ai.onnx.ml opset 0: exit 2, $(cat "$tmp/err")" \
+  "[ $rc -eq 2 ] && grep -q 'imports ai.onnx.ml opset 0; its opsets are numbered from 1' '$tmp/err' && [ ! -e '$tmp/ml0.lpxb' ]"
 finish

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The committed models and inputs are generate.py's: regenerated into a
 # temporary folder, every model.onnx and input_N.pb is byte-identical and
-# every test has its onnxruntime output_N.pb committed.
+# every test has its onnxruntime output_N.pb committed. The folder checked is
+# this one, or the one given (tests/data/ifconversion), with its generate.py.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "${1:-$(dirname "$0")}" && pwd) || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lpx-opset18plus.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 /usr/bin/python3 "$here/generate.py" "$tmp" || exit 1

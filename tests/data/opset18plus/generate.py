@@ -385,3 +385,22 @@ case("quantize_opset21_blocked_output_dtype", 21,
            output_dtype=T.UINT8),
       node("Cast", ["q"], ["y"], to=F)],
      [("x", randn(2, 6) + 3)], [("y", [2, 6])], [const("s", scales[:2, :2])])
+
+# --- RotaryEmbedding-23 as exporters feed it ---------------------------------
+# Caches that are the Cos and Sin of an angle computed in the graph (the
+# importer doubles the angle before them), 4-D and 3-D, one behind an
+# RMSNormalization as in a decoder layer.
+case("rotary_opset23_caches_of_an_angle", 23,
+     [node("Mul", ["t", "inv"], ["angle"]), node("Cos", ["angle"], ["c"]),
+      node("Sin", ["angle"], ["s"]),
+      node("RMSNormalization", ["x", "w"], ["xn"], axis=-1),
+      node("RotaryEmbedding", ["xn", "c", "s"], ["r"]),
+      node("RotaryEmbedding", ["x", "c", "s"], ["r2"]),
+      node("Add", ["r", "r2"], ["y"])],
+     [("x", randn(2, 3, 4, 8)), ("t", np.abs(randn(2, 4, 1)) * 5)], [("y", [2, 3, 4, 8])],
+     [const("inv", (1.0 / (10000 ** (np.arange(4) / 4))).astype(np.float32)),
+      const("w", randn(8))])
+case("rotary_opset23_3d_caches_of_an_angle", 23,
+     [node("Cos", ["angle"], ["c"]), node("Sin", ["angle"], ["s"]),
+      node("RotaryEmbedding", ["x", "c", "s"], ["y"], num_heads=2)],
+     [("x", randn(1, 5, 16)), ("angle", randn(1, 5, 4) * 3)], [("y", [1, 5, 16])])

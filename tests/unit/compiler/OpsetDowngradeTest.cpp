@@ -41,6 +41,24 @@ TEST(OpsetVersionsTest, AModelUsesTheNewestVersionUpToItsOpset) {
   EXPECT_EQ(newerOpVersion("Attention", 25)->since, 25);
 }
 
+// ai.onnx.ml 4 (ONNX 1.15, beside opset 20) changed LabelEncoder; 5 (ONNX
+// 1.16 to 1.18, beside 21 to 23) added TreeEnsemble and deprecated the
+// older tree ensembles. lpx compiles none of them.
+TEST(OpsetVersionsTest, MlVersionsPastThreeAreKnownAndUnsupported) {
+  for (const OpVersionEntry &e : newerMlOpVersions()) {
+    EXPECT_GT(e.since, kCheckedMlOpset) << e.op;
+    EXPECT_LE(e.since, kNewestMlOpset) << e.op;
+    EXPECT_EQ(e.how, VersionHandling::Unsupported) << e.op;
+  }
+  EXPECT_EQ(newerMlOpVersion("LabelEncoder", 3), nullptr); // LabelEncoder-2
+  EXPECT_EQ(newerMlOpVersion("LabelEncoder", 5)->since, 4);
+  EXPECT_EQ(newerMlOpVersion("TreeEnsemble", 4), nullptr); // new in 5
+  EXPECT_EQ(newerMlOpVersion("TreeEnsemble", 5)->since, 5);
+  EXPECT_EQ(newerMlOpVersion("TreeEnsembleRegressor", 5)->since, 5);
+  EXPECT_EQ(newerMlOpVersion("Binarizer", 5), nullptr); // Binarizer-1
+  EXPECT_EQ(newerOpVersion("LabelEncoder", 23), nullptr); // not default-domain
+}
+
 onnx::ModelProto modelOf(int64_t opset, const onnx::NodeProto &node,
                          std::vector<int64_t> dims) {
   onnx::ModelProto m;

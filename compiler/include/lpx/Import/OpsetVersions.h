@@ -27,6 +27,15 @@ constexpr int64_t kNewestOpset = 23;
 /// import); past it, the whole model is refused.
 constexpr int64_t kNewestKnownOpset = 28;
 
+/// The ai.onnx.ml opset ONNX 1.12's schemas know.
+constexpr int64_t kCheckedMlOpset = 3;
+/// The newest ai.onnx.ml opset: ONNX's releases pair default-domain opsets
+/// 18 and 19 with ai.onnx.ml 3, 20 with 4, and 21 to 23 with 5 (onnx/
+/// helper.py's VERSION_TABLE). lpx compiles no ai.onnx.ml op: a model
+/// imports whatever its ai.onnx.ml opset, and each node of that domain is
+/// reported as not supported, with its version.
+constexpr int64_t kNewestMlOpset = 5;
+
 enum class VersionHandling {
   TypesOnly,   ///< only new element types: the opset-17 schema checks it
   Rewritten,   ///< the new form is rewritten to the opset-17 form
@@ -47,6 +56,14 @@ llvm::ArrayRef<OpVersionEntry> newerOpVersions();
 /// The version of `op` a model at `opset` uses, when it is newer than 17
 /// (null when the op is unchanged since opset 17 or unknown).
 const OpVersionEntry *newerOpVersion(llvm::StringRef op, int64_t opset);
+
+/// Every ai.onnx.ml op version of ml opsets 4 and 5 (ONNX 1.12 knows 1
+/// to 3); all Unsupported.
+llvm::ArrayRef<OpVersionEntry> newerMlOpVersions();
+
+/// The version of ai.onnx.ml op `op` a model at ai.onnx.ml `mlOpset` uses,
+/// when it is newer than 3 (null otherwise).
+const OpVersionEntry *newerMlOpVersion(llvm::StringRef op, int64_t mlOpset);
 
 /// The element types (ONNX names: "float", "int8", ...) an op new since
 /// opset 17 takes, as its schema says; empty for other ops.

@@ -1,10 +1,12 @@
 //===- AttentionDecomposition.cpp - Attention-23 as opset-17 ops ----------===//
 //
 // Q K^T, the scale, softcap, the masks (boolean, float, causal), Softmax and
-// the product with V, as MatMul / Softmax / MatMul so both products run on
-// the matrix unit. Grouped heads (kv_num_heads < q_num_heads) are not
-// repeated: Q's heads of one KV head are stacked as rows of one MatMul
-// ([B, kv, rep * S, D]), a reshape of Q's layout.
+// the product with V, as MatMul / Softmax / MatMul, in the ops an opset-17
+// exporter writes for attention: the past Concat (or an Identity) as the
+// present output that attention then reads, grouped heads (kv_num_heads <
+// q_num_heads) repeated as repeat_kv (Unsqueeze, Expand, Reshape), Q K^T
+// divided by sqrt(head_size). Both exports of a model so import to the same
+// ops; lpx-grouped-attention then makes one MatMul per KV head of either.
 //
 //===----------------------------------------------------------------------===//
 #include "OpsetRewrite.h"
@@ -23,6 +25,16 @@ std::string toHeads(NodeRewriter &r, const std::string &v,
   std::string t = r.add("Transpose", {split});
   r.setInts(r.last(), "perm", {0, 2, 1, 3});
   return t;
+}
+
+/// [B, kv, T, D] -> [B, kv * rep, T, D], each KV head repeated for its
+/// group of Q heads (`e` is {B, kv, rep, T, D}): repeat_kv as exporters
+/// write it, Unsqueeze, Expand, Reshape.
+std::string repeatHeads(NodeRewriter &r, const std::string &kv,
+                        const std::vector<int64_t> &e) {
+  std::string u = r.add("Unsqueeze", {kv, r.ints({2})});
+  std::string x = r.add("Expand", {u, r.ints(e)});
+  return r.add("Reshape", {x, r.ints({e[0], e[1] * e[2], e[3], e[4]})});
 }
 } // namespace
 
@@ -101,9 +113,11 @@ Rewrite decomposeAttention(NodeRewriter &r) {
   auto present = [&](int i, const std::string &cur) {
     std::string out = r.node.output_size() > i ? r.node.output(i) : "";
     if (r.input(3 + i).empty()) {
-      if (!out.empty())
-        r.add("Identity", {cur}, out);
-      return cur;
+      // Attention reads the present output, as the exporters' form does
+      // (the resident cache follows that value's readers).
+      if (out.empty())
+        return cur;
+      return r.add("Identity", {cur}, out);
     }
     std::string all = r.add("Concat", {r.input(3 + i), cur}, out);
     r.setInt(r.last(), "axis", 2);
@@ -111,16 +125,19 @@ Rewrite decomposeAttention(NodeRewriter &r) {
   };
   k = present(1, k);
   v = present(2, v);
+  if (rep > 1) {
+    k = repeatHeads(r, k, {batch, kvHeads, rep, total, headSize});
+    v = repeatHeads(r, v, {batch, kvHeads, rep, total, vHeadSize});
+  }
 
-  // [B, kv, rep * S, D] x [B, kv, D, T]: every Q head of a KV head at once.
-  std::string qs = r.add("Mul", {q, r.scalar(scale, t)});
-  if (rep > 1)
-    qs = r.add("Reshape", {qs, r.ints({batch, kvHeads, rep * qLen, headSize})});
   std::string kt = r.add("Transpose", {k});
   r.setInts(r.last(), "perm", {0, 1, 3, 2});
-  std::string scores = r.add("MatMul", {qs, kt});
-  if (rep > 1)
-    scores = r.add("Reshape", {scores, r.ints({batch, qHeads, qLen, total})});
+  std::string scores = r.add("MatMul", {q, kt});
+  if (r.attr("scale"))
+    scores = r.add("Mul", {scores, r.scalar(scale, t)});
+  else
+    scores = r.add(
+        "Div", {scores, r.scalar(float(std::sqrt(double(headSize))), t)});
   if (softcap > 0.f) {
     std::string c = r.scalar(softcap, t);
     scores = r.add("Mul", {r.add("Tanh", {r.add("Div", {scores, c})}), c});
@@ -139,20 +156,12 @@ Rewrite decomposeAttention(NodeRewriter &r) {
     scores = r.add("Add", {scores, r.input(3)});
   std::string probs = r.add("Softmax", {scores});
   r.setInt(r.last(), "axis", -1);
-  if (rep > 1)
-    probs = r.add("Reshape", {probs, r.ints({batch, kvHeads, rep * qLen, total})});
-  std::string y = r.add("MatMul", {probs, v});
   std::string out = r.node.output(0);
   if (rank == 4) {
-    if (rep > 1)
-      r.add("Reshape", {y, r.ints({batch, qHeads, qLen, vHeadSize})}, out);
-    else
-      r.add("Identity", {y}, out);
+    r.add("MatMul", {probs, v}, out); // [B, heads, S, Dv]
     return Rewrite::Done;
   }
-  if (rep > 1)
-    y = r.add("Reshape", {y, r.ints({batch, qHeads, qLen, vHeadSize})});
-  std::string bshd = r.add("Transpose", {y});
+  std::string bshd = r.add("Transpose", {r.add("MatMul", {probs, v})});
   r.setInts(r.last(), "perm", {0, 2, 1, 3});
   r.add("Reshape", {bshd, r.ints({0, 0, qHeads * vHeadSize})}, out);
   return Rewrite::Done;

@@ -11,7 +11,6 @@
 #include "LpxSchemas.h"
 
 #include <cmath>
-#include <set>
 
 namespace lpx::onnximport {
 
@@ -28,25 +27,6 @@ void dropAttr(onnx::NodeProto &n, const std::string &name) {
 void trimInputs(onnx::NodeProto &n) {
   while (n.input_size() && n.input(n.input_size() - 1).empty())
     n.mutable_input()->RemoveLast();
-}
-
-/// `axes` made non-negative for `rank`, checked for range and repeats.
-bool normaliseAxes(NodeRewriter &r, std::vector<int64_t> &axes, int64_t rank) {
-  std::set<int64_t> seen;
-  for (int64_t &a : axes) {
-    if (a < -rank || a >= rank) {
-      r.error = "axis " + std::to_string(a) + " is out of range for rank " +
-                std::to_string(rank);
-      return false;
-    }
-    if (a < 0)
-      a += rank;
-    if (!seen.insert(a).second) {
-      r.error = "axis " + std::to_string(a) + " is repeated";
-      return false;
-    }
-  }
-  return true;
 }
 
 bool isUnsupportedNewType(int64_t t) {
@@ -95,7 +75,7 @@ Rewrite rewritePad(NodeRewriter &r) {
   if (!dims)
     return Rewrite::NeedTypes;
   int64_t rank = int64_t(dims->size());
-  if (!normaliseAxes(r, *axes, rank))
+  if (!r.normaliseAxes(*axes, rank))
     return Rewrite::Failed;
   size_t k = axes->size();
   if (pads->size() != 2 * k)
@@ -134,7 +114,7 @@ Rewrite rewriteSplit(NodeRewriter &r) {
     return Rewrite::NeedTypes;
   int64_t rank = int64_t(dims->size());
   std::vector<int64_t> axis{r.intAttr("axis", 0)};
-  if (!normaliseAxes(r, axis, rank))
+  if (!r.normaliseAxes(axis, rank))
     return Rewrite::Failed;
   int64_t dim = (*dims)[axis[0]];
   int64_t chunk = (dim + parts - 1) / parts;
@@ -170,18 +150,10 @@ Rewrite rewriteResize(NodeRewriter &r) {
     dropAttr(n, "keep_aspect_ratio_policy");
     return Rewrite::Done;
   }
-  auto dims = r.dims(r.input(0));
-  if (!dims)
-    return Rewrite::NeedTypes;
-  int64_t rank = int64_t(dims->size());
-  std::vector<int64_t> axes;
-  if (axesAttr)
-    axes.assign(axesAttr->ints().begin(), axesAttr->ints().end());
-  else
-    for (int64_t i = 0; i < rank; ++i)
-      axes.push_back(i);
-  if (!normaliseAxes(r, axes, rank))
-    return Rewrite::Failed;
+  std::vector<int64_t> dims, axes;
+  if (Rewrite s = r.inputAxes(dims, axes); s != Rewrite::Done)
+    return s;
+  int64_t rank = int64_t(dims.size());
   onnx::NodeProto &n = r.keep();
   dropAttr(n, "antialias");
   dropAttr(n, "axes");
@@ -210,7 +182,7 @@ Rewrite rewriteResize(NodeRewriter &r) {
     if (sizes->size() != axes.size())
       return r.fail("sizes has " + std::to_string(sizes->size()) +
                     " entries for " + std::to_string(axes.size()) + " axes");
-    std::vector<int64_t> full = *dims;
+    std::vector<int64_t> full = dims;
     if (policy == "stretch") {
       for (size_t i = 0; i < axes.size(); ++i)
         full[axes[i]] = (*sizes)[i];
@@ -218,11 +190,11 @@ Rewrite rewriteResize(NodeRewriter &r) {
       // One scale for all axes, the smallest (not_larger) or largest.
       double scale = policy == "not_larger" ? INFINITY : 0.0;
       for (size_t i = 0; i < axes.size(); ++i) {
-        double s = double((*sizes)[i]) / double((*dims)[axes[i]]);
+        double s = double((*sizes)[i]) / double(dims[axes[i]]);
         scale = policy == "not_larger" ? std::min(scale, s) : std::max(scale, s);
       }
       for (size_t i = 0; i < axes.size(); ++i)
-        full[axes[i]] = int64_t(std::floor(scale * (*dims)[axes[i]] + 0.5));
+        full[axes[i]] = int64_t(std::floor(scale * dims[axes[i]] + 0.5));
     }
     n.set_input(3, r.ints(full));
   } else if (!r.input(2).empty()) {
@@ -264,7 +236,7 @@ Rewrite blockedQuantize(NodeRewriter &r, bool quantize, int64_t block) {
     return Rewrite::NeedTypes;
   int64_t rank = int64_t(xd->size());
   std::vector<int64_t> axis{r.intAttr("axis", 1)};
-  if (block < 0 || !normaliseAxes(r, axis, rank))
+  if (block < 0 || !r.normaliseAxes(axis, rank))
     return block < 0 ? r.fail("block_size must be positive") : Rewrite::Failed;
   int64_t a = axis[0], dim = (*xd)[a];
   if (dim % block)
@@ -385,18 +357,12 @@ Rewrite rewriteAveragePool(NodeRewriter &r) {
   if (!ks || n == 0 || size_t(ks->ints_size()) != n ||
       size_t(d->ints_size()) != n)
     return r.fail("kernel_shape and dilations need one entry per spatial dim");
-  auto list = [&](const char *name, int64_t dflt, size_t count) {
-    std::vector<int64_t> v(count, dflt);
-    if (const onnx::AttributeProto *a = r.attr(name))
-      if (size_t(a->ints_size()) == count)
-        v.assign(a->ints().begin(), a->ints().end());
-    return v;
-  };
   std::vector<int64_t> kernel(ks->ints().begin(), ks->ints().end());
   std::vector<int64_t> dil(d->ints().begin(), d->ints().end());
-  std::vector<int64_t> strides = list("strides", 1, n);
-  std::vector<int64_t> pads = autoPad == "VALID" ? std::vector<int64_t>(2 * n, 0)
-                                                 : list("pads", 0, 2 * n);
+  std::vector<int64_t> strides = r.intsAttrOr("strides", 1, n);
+  std::vector<int64_t> pads = autoPad == "VALID"
+                                  ? std::vector<int64_t>(2 * n, 0)
+                                  : r.intsAttrOr("pads", 0, 2 * n);
   int64_t window = 1;
   bool padded = false;
   std::vector<int64_t> out(n);

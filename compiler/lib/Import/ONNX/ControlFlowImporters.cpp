@@ -3,9 +3,9 @@
 // The chip runs one static instruction stream: there is no branch at run
 // time. An If whose condition is a compile-time constant (an initializer, a
 // Constant, a folded subgraph or an input pinned with --const-input) is
-// resolved here by importing the taken branch's nodes in place; any other If
-// is data-dependent control flow and is reported as such. The If node itself
-// then leaves no instruction, which the coverage report shows as folded.
+// resolved here by importing the taken branch's nodes in place (the If node
+// itself then leaves no instruction, which the coverage report shows as
+// folded); any other If is if-converted where it can be (IfConversion.cpp).
 //
 // A Loop with a compile-time trip count and condition, whose body's
 // condition output is a compile-time constant in every iteration, and a Scan
@@ -49,6 +49,14 @@ std::optional<int64_t> scalarValue(const onnx::TensorProto *t) {
   return (*v)[0];
 }
 
+FailureOr<const onnx::GraphProto *>
+graphAttr(NodeContext &n, llvm::StringRef name, const llvm::Twine &missing) {
+  const onnx::AttributeProto *a = n.attr(name);
+  if (!a || !a->has_g())
+    return n.fail(missing);
+  return &a->g();
+}
+
 LogicalResult importSubgraph(NodeContext &n, const onnx::GraphProto &g,
                              const std::string &prefix) {
   GraphState &st = n.st;
@@ -68,25 +76,38 @@ LogicalResult importSubgraph(NodeContext &n, const onnx::GraphProto &g,
 
 namespace {
 
+/// The If's `branch` subgraph, with as many outputs as the If has.
+FailureOr<const onnx::GraphProto *> branchGraph(NodeContext &n,
+                                                const char *branch) {
+  auto g = graphAttr(n, branch, llvm::Twine("the If has no ") + branch);
+  if (succeeded(g) && (*g)->output_size() != n.node.output_size())
+    return n.fail(llvm::Twine(branch) + " has " +
+                  llvm::Twine((*g)->output_size()) + " outputs, the If " +
+                  llvm::Twine(n.node.output_size()));
+  return g;
+}
+
 LogicalResult importIf(NodeContext &n) {
+  if (!n.hasInput(0))
+    return n.fail("the If has no condition");
   const onnx::TensorProto *cond = n.constTensor(0);
-  if (!cond)
-    return n.fail("data-dependent control flow: the condition '" +
-                  (n.hasInput(0) ? n.node.input(0) : std::string()) +
-                  "' is computed at run time (an If is resolved only when "
-                  "its condition is a compile-time constant; --const-input "
-                  "pins a graph input)");
+  if (!cond) {
+    auto thenG = branchGraph(n, "then_branch");
+    if (failed(thenG))
+      return failure();
+    auto elseG = branchGraph(n, "else_branch");
+    if (failed(elseG))
+      return failure();
+    return ifConvert(n, **thenG, **elseG);
+  }
   std::optional<int64_t> value = scalarValue(cond);
   if (!value)
     return n.fail("the condition must be a single boolean or integer");
   const char *branch = *value ? "then_branch" : "else_branch";
-  const onnx::AttributeProto *a = n.attr(branch);
-  if (!a || !a->has_g())
-    return n.fail(llvm::Twine("the If has no ") + branch);
-  const onnx::GraphProto &g = a->g();
-  if (g.output_size() != n.node.output_size())
-    return n.fail(llvm::Twine(branch) + " has " + llvm::Twine(g.output_size()) +
-                  " outputs, the If " + llvm::Twine(n.node.output_size()));
+  auto taken = branchGraph(n, branch);
+  if (failed(taken))
+    return failure();
+  const onnx::GraphProto &g = **taken;
 
   GraphState &st = n.st;
   if (failed(importSubgraph(n, g, n.name + "/" + branch + "/")))
@@ -112,41 +133,47 @@ LogicalResult importIf(NodeContext &n) {
 // Ops whose output shape depends on input values
 //===----------------------------------------------------------------------===//
 
-LogicalResult importNonZero(NodeContext &n) {
-  return n.fail("data-dependent shape: the number of nonzero elements "
-                "NonZero returns depends on the input values");
+/// What the size of each such op's output depends on.
+const llvm::StringMap<const char *> &dataDependentShapes() {
+  static const llvm::StringMap<const char *> why = {
+      {"NonZero", "the number of nonzero elements NonZero returns depends on "
+                  "the input values"},
+      {"Unique", "the number of distinct values Unique returns depends on the "
+                 "input values"},
+      {"NonMaxSuppression", "the number of boxes NonMaxSuppression keeps "
+                            "depends on the scores and overlaps"},
+      {"Compress", "the number of slices Compress keeps depends on the "
+                   "condition's values"},
+  };
+  return why;
 }
 
-LogicalResult importUnique(NodeContext &n) {
-  return n.fail("data-dependent shape: the number of distinct values "
-                "Unique returns depends on the input values");
+LogicalResult importDataDependentShape(NodeContext &n) {
+  return n.fail(llvm::Twine("data-dependent shape: ") +
+                dataDependentShapes().lookup(n.node.op_type()));
 }
 
-LogicalResult importNonMaxSuppression(NodeContext &n) {
-  return n.fail("data-dependent shape: the number of boxes "
-                "NonMaxSuppression keeps depends on the scores and overlaps");
-}
-
-LogicalResult importCompress(NodeContext &n) {
-  return n.fail("data-dependent shape: the number of slices Compress keeps "
-                "depends on the condition's values");
+/// A Loop's or Scan's importer, given the node's body.
+template <LogicalResult (*Unroll)(NodeContext &, const onnx::GraphProto &)>
+LogicalResult withBody(NodeContext &n) {
+  auto body = graphAttr(n, "body", "the " + n.node.op_type() + " has no body");
+  if (failed(body))
+    return failure();
+  return Unroll(n, **body);
 }
 
 } // namespace
 
 bool reportsOnly(llvm::StringRef opType) {
-  return opType == "NonZero" || opType == "Unique" ||
-         opType == "NonMaxSuppression" || opType == "Compress";
+  return dataDependentShapes().count(opType);
 }
 
 void addControlFlowImporters(llvm::StringMap<OpImporter> &table) {
   table["If"] = importIf;
-  table["Loop"] = importLoop;
-  table["Scan"] = importScan;
-  table["NonZero"] = importNonZero;
-  table["Unique"] = importUnique;
-  table["NonMaxSuppression"] = importNonMaxSuppression;
-  table["Compress"] = importCompress;
+  table["Loop"] = withBody<importLoop>;
+  table["Scan"] = withBody<importScan>;
+  for (const auto &op : dataDependentShapes())
+    table[op.getKey()] = importDataDependentShape;
 }
 
 } // namespace lpx::onnximport

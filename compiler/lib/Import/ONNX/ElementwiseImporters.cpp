@@ -68,7 +68,31 @@ LogicalResult importAdd(NodeContext &n) { return importBinary<AddOp>(n, false); 
 LogicalResult importSub(NodeContext &n) { return importBinary<SubOp>(n, false); }
 LogicalResult importMul(NodeContext &n) { return importBinary<MulOp>(n, false); }
 LogicalResult importDiv(NodeContext &n) { return importBinary<DivOp>(n, false); }
-LogicalResult importPow(NodeContext &n) { return importBinary<PowOp>(n, true); }
+/// x^2 by a constant exponent 2 is x * x, the same value (the square is
+/// rounded once either way) in one pass of the vector unit where Pow takes
+/// the transcendental passes. Exporters write norms' squares so; the
+/// opset-23 decompositions (RMSNormalization) and LayerNormalization square
+/// by Mul, so both forms of a model import to the same ops.
+LogicalResult importPow(NodeContext &n) {
+  const onnx::TensorProto *e = n.constTensor(1);
+  if (e && n.hasInput(0)) {
+    int64_t count = 1;
+    for (int64_t d : e->dims())
+      count *= d;
+    auto x = n.input(0);
+    if (failed(x))
+      return failure();
+    if (count == 1 && e->dims_size() <= n.typeOf(*x).getRank() &&
+        llvm::isa<FloatType>(n.typeOf(*x).getElementType())) {
+      auto exponent = n.constNumber(1);
+      if (failed(exponent))
+        return failure();
+      if (*exponent == 2.0)
+        return n.setOutput(0, n.create<MulOp>(*x, *x));
+    }
+  }
+  return importBinary<PowOp>(n, true);
+}
 
 template <typename OpT> static LogicalResult importUnary(NodeContext &n) {
   auto x = n.input(0);

@@ -338,4 +338,11 @@ void NodeContext::setConstInts(unsigned i, llvm::ArrayRef<int64_t> shape,
   setConstOutput(i, std::move(t));
 }
 
+std::string typeString(mlir::Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
 } // namespace lpx::onnximport

@@ -247,6 +247,9 @@ private:
   bool anyRejected = false;
 };
 
+/// `t` as MLIR prints it ("tensor<2x3xf32>"), for messages.
+std::string typeString(mlir::Type t);
+
 /// One importer per ONNX op family.
 using OpImporter = mlir::LogicalResult (*)(NodeContext &);
 /// The importer for a default-domain op type, or null.

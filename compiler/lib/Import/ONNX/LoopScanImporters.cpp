@@ -233,11 +233,7 @@ LogicalResult checkUnrollSize(NodeContext &n, int64_t iterations,
 
 } // namespace
 
-LogicalResult importLoop(NodeContext &n) {
-  const onnx::AttributeProto *a = n.attr("body");
-  if (!a || !a->has_g())
-    return n.fail("the Loop has no body");
-  const onnx::GraphProto &body = a->g();
+LogicalResult importLoop(NodeContext &n, const onnx::GraphProto &body) {
   const int carried = n.node.input_size() - 2;
   if (carried < 0)
     return n.fail("a Loop has at least two inputs (trip count, condition)");
@@ -247,22 +243,22 @@ LogicalResult importLoop(NodeContext &n) {
   if (!n.hasInput(0))
     return n.fail("data-dependent control flow: a Loop without a trip count "
                   "runs until its condition turns false at run time");
-  std::optional<int64_t> trips = constScalar(n, 0);
-  if (!trips)
-    return n.fail("data-dependent control flow: the trip count '" +
-                  n.node.input(0) +
+  // Input `i` (the trip count or the condition) is not a constant.
+  auto computedAtRunTime = [&](const char *what, unsigned i) {
+    return n.fail(llvm::Twine("data-dependent control flow: the ") + what +
+                  " '" + n.node.input(i) +
                   "' is computed at run time (a Loop is unrolled only when "
                   "its trip count and condition are compile-time constants; "
                   "--const-input pins a graph input)");
+  };
+  std::optional<int64_t> trips = constScalar(n, 0);
+  if (!trips)
+    return computedAtRunTime("trip count", 0);
   bool cond = true;
   if (n.hasInput(1)) {
     std::optional<int64_t> c = constScalar(n, 1);
     if (!c)
-      return n.fail("data-dependent control flow: the condition '" +
-                    n.node.input(1) +
-                    "' is computed at run time (a Loop is unrolled only "
-                    "when its trip count and condition are compile-time "
-                    "constants; --const-input pins a graph input)");
+      return computedAtRunTime("condition", 1);
     cond = *c != 0;
   }
   const int64_t limit = cond ? std::max<int64_t>(*trips, 0) : 0;
@@ -488,11 +484,7 @@ LogicalResult bindScanOutputs(NodeContext &n, const onnx::GraphProto &body,
 
 } // namespace
 
-LogicalResult importScan(NodeContext &n) {
-  const onnx::AttributeProto *a = n.attr("body");
-  if (!a || !a->has_g())
-    return n.fail("the Scan has no body");
-  const onnx::GraphProto &body = a->g();
+LogicalResult importScan(NodeContext &n, const onnx::GraphProto &body) {
   auto sig = readScanSignature(n, body);
   if (failed(sig))
     return failure();

@@ -4,7 +4,10 @@
 // CenterCropPad and Col2Im as the
 // opset-17 ops their ONNX definitions are written in (the function bodies of
 // the ONNX schemas), so each part imports to the graph ops it already has.
-// Attention is in AttentionDecomposition.cpp.
+// Where opset-17 exporters write the op in primitives (Gelu, RMSNormalization,
+// RotaryEmbedding), the decomposition is that form, so both exports of a
+// model compile to the same program. Attention is in
+// AttentionDecomposition.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "OpsetRewrite.h"
@@ -51,12 +54,14 @@ Rewrite decomposeGelu(NodeRewriter &r) {
   if (Rewrite s = floatInput(r, 0, t); s != Rewrite::Done)
     return s;
   std::string approx = r.stringAttr("approximate", "none");
+  // In the order GPT-2's exporters write gelu_new (x^3 by Pow, x / 2 after
+  // the tanh), so both forms of a model import to the same ops.
   std::string x = r.input(0), inner;
   if (approx == "none") {
     inner = r.add("Erf", {r.add("Mul", {x, r.scalar(float(M_SQRT1_2), t)})});
   } else if (approx == "tanh") {
     // sqrt(2/pi) * (x + 0.044715 x^3)
-    std::string cube = r.add("Mul", {r.add("Mul", {x, x}), x});
+    std::string cube = r.add("Pow", {x, r.scalar(3.f, t)});
     std::string sum =
         r.add("Add", {x, r.add("Mul", {cube, r.scalar(0.044715f, t)})});
     inner = r.add("Tanh", {r.add(
@@ -64,8 +69,8 @@ Rewrite decomposeGelu(NodeRewriter &r) {
   } else {
     return r.fail("unknown approximate '" + approx + "'");
   }
-  std::string onePlus = r.add("Add", {inner, r.scalar(1.f, t)});
   std::string half = r.add("Mul", {x, r.scalar(0.5f, t)});
+  std::string onePlus = r.add("Add", {inner, r.scalar(1.f, t)});
   r.add("Mul", {half, onePlus}, r.node.output(0));
   return Rewrite::Done;
 }
@@ -173,26 +178,18 @@ Rewrite decomposeCenterCropPad(NodeRewriter &r) {
   auto target = r.constInts(1);
   if (!target)
     return Rewrite::Failed;
-  auto dims = r.dims(r.input(0));
-  if (!dims)
-    return Rewrite::NeedTypes;
-  int64_t rank = int64_t(dims->size());
-  std::vector<int64_t> axes;
-  if (const onnx::AttributeProto *a = r.attr("axes"))
-    axes.assign(a->ints().begin(), a->ints().end());
-  else
-    for (int64_t i = 0; i < rank; ++i)
-      axes.push_back(i);
+  std::vector<int64_t> dims, axes;
+  if (Rewrite s = r.inputAxes(dims, axes); s != Rewrite::Done)
+    return s;
+  int64_t rank = int64_t(dims.size());
   if (target->size() != axes.size())
     return r.fail("shape has " + std::to_string(target->size()) +
                   " entries for " + std::to_string(axes.size()) + " axes");
   std::vector<int64_t> starts, ends, cropAxes, pads(2 * rank, 0);
   bool padded = false;
   for (size_t i = 0; i < axes.size(); ++i) {
-    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
-    if (a < 0 || a >= rank)
-      return r.fail("axis " + std::to_string(axes[i]) + " is out of range");
-    int64_t dim = (*dims)[a], want = (*target)[i];
+    int64_t a = axes[i];
+    int64_t dim = dims[a], want = (*target)[i];
     if (want < 0)
       return r.fail("shape entries must not be negative");
     if (want < dim) {
@@ -233,16 +230,9 @@ Rewrite decomposeCol2Im(NodeRewriter &r) {
   if (n == 0 || block->size() != n || xd->size() != 3)
     return r.fail("image_shape and block_shape need one entry per spatial dim "
                   "and the input must be [N, C * prod(block), L]");
-  auto list = [&](const char *name, int64_t dflt, size_t count) {
-    std::vector<int64_t> v(count, dflt);
-    if (const onnx::AttributeProto *a = r.attr(name))
-      if (size_t(a->ints_size()) == count)
-        v.assign(a->ints().begin(), a->ints().end());
-    return v;
-  };
-  std::vector<int64_t> dil = list("dilations", 1, n),
-                       stride = list("strides", 1, n),
-                       pads = list("pads", 0, 2 * n);
+  std::vector<int64_t> dil = r.intsAttrOr("dilations", 1, n),
+                       stride = r.intsAttrOr("strides", 1, n),
+                       pads = r.intsAttrOr("pads", 0, 2 * n);
   int64_t blockSize = 1, pixels = 1, columns = 1;
   std::vector<int64_t> grid(n);
   for (size_t d = 0; d < n; ++d) {
@@ -295,6 +285,58 @@ Rewrite decomposeCol2Im(NodeRewriter &r) {
   return Rewrite::Done;
 }
 
+namespace {
+/// cos_cache or sin_cache (input `i`) at full width, [B, 1, S, D] (4-D
+/// input) or [B, S, 1, D]: concat(c, c) on the last axis, made once per
+/// cache for every RotaryEmbedding of the graph. A cache that is the Cos or
+/// Sin of an angle becomes the Cos or Sin of the angle doubled (the same
+/// values), as exporters write the rotate-half form's tables.
+std::string fullWidthCache(NodeRewriter &r, int i, int64_t headsAxis,
+                           bool hasPositions) {
+  std::string cache = r.input(i);
+  std::string how = "/" + r.input(3) + "/" + std::to_string(headsAxis);
+  return r.sharedValue("rotary-cache/" + cache + how, [&] {
+    auto doubled = [&](const std::string &v) {
+      return r.sharedValue("rotary-doubled/" + v + how, [&] {
+        std::string c = hasPositions ? r.add("Gather", {v, r.input(3)}) : v;
+        std::string both = r.add("Concat", {c, c});
+        r.setInt(r.last(), "axis", -1);
+        return r.add("Unsqueeze", {both, r.ints({headsAxis})});
+      });
+    };
+    const onnx::NodeProto *p = hasPositions ? nullptr : r.producer(cache);
+    if (p && p->domain().empty() && p->input_size() == 1 &&
+        (p->op_type() == "Cos" || p->op_type() == "Sin"))
+      return r.add(p->op_type(), {doubled(p->input(0))});
+    return doubled(cache);
+  });
+}
+} // namespace
+
+/// Full rotation, not interleaved: x * cos + rotate_half(x) * sin with
+/// rotate_half(x) = concat(-x2, x1) and the caches at full width, the form
+/// Llama's exporters write, so both forms of a model import to the same ops.
+static Rewrite rotateHalf(NodeRewriter &r, const std::vector<int64_t> &xd,
+                          int64_t heads, bool hasPositions) {
+  // 4-D x is [B, H, S, D]; 3-D is [B, S, H * D], taken as [B, S, H, D].
+  bool fourD = xd.size() == 4;
+  int64_t d = fourD ? xd[3] : xd[2] / heads;
+  std::string x = fourD ? r.input(0)
+                        : r.add("Reshape", {r.input(0), r.ints({0, 0, heads, d})});
+  std::string cosv = fullWidthCache(r, 1, fourD ? 1 : 2, hasPositions);
+  std::string sinv = fullWidthCache(r, 2, fourD ? 1 : 2, hasPositions);
+  std::string axis = r.ints({-1});
+  std::string lo = r.add("Slice", {x, r.ints({0}), r.ints({d / 2}), axis});
+  std::string hi = r.add("Slice", {x, r.ints({d / 2}), r.ints({d}), axis});
+  std::string rot = r.add("Concat", {r.add("Neg", {hi}), lo});
+  r.setInt(r.last(), "axis", -1);
+  std::string y = r.add("Add", {r.add("Mul", {x, cosv}), r.add("Mul", {rot, sinv})},
+                        fourD ? r.node.output(0) : "");
+  if (!fourD)
+    r.add("Reshape", {y, r.ints(xd)}, r.node.output(0));
+  return Rewrite::Done;
+}
+
 Rewrite decomposeRotaryEmbedding(NodeRewriter &r) {
   int32_t t;
   if (Rewrite s = floatInput(r, 0, t); s != Rewrite::Done)
@@ -332,6 +374,8 @@ Rewrite decomposeRotaryEmbedding(NodeRewriter &r) {
                   (hasPositions ? "[max_position, " : "[batch, sequence, ") +
                   std::to_string(half) + "]");
   bool interleaved = r.intAttr("interleaved", 0) != 0;
+  if (!interleaved && rot == headSize)
+    return rotateHalf(r, *xd, heads, hasPositions);
   // [B, S, H, D]: the heads next to the rotated dim.
   std::string x = r.input(0);
   if (xd->size() == 4) {

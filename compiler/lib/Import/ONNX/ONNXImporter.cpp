@@ -109,13 +109,6 @@ bool allNodesKnown(const onnx::GraphProto &g) {
   return true;
 }
 
-std::string typeString(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
-
 /// Our type for `name` must agree with a fully known ONNX type; a
 /// difference is an importer bug, better caught here than in a verifier.
 void crossCheck(NodeContext &n, const std::string &name, Value v) {
@@ -142,6 +135,11 @@ void importNode(GraphState &st, const onnx::NodeProto &node,
   for (const auto &in : node.input())
     if (!in.empty() && st.poisoned.contains(in))
       return poison(); // The failing producer was reported already.
+  if (node.domain() == "ai.onnx.ml") {
+    (void)n.fail("an ai.onnx.ml (traditional ML) op: lpx compiles none of "
+                 "that domain's ops");
+    return poison();
+  }
   if (!isImportedDomain(node.domain())) {
     (void)n.fail("unknown domain '" + node.domain() + "'");
     return poison();
@@ -198,6 +196,12 @@ importOnnxFile(MLIRContext &ctx, llvm::StringRef path,
            << "; the importer supports opsets 1 to " << kNewestOpset
            << " (and knows which ops changed up to " << kNewestKnownOpset
            << ")";
+
+  for (const auto &imp : model.opset_import())
+    if (imp.domain() == "ai.onnx.ml" && imp.version() < 1)
+      return emitError(fileLoc) << "the model imports ai.onnx.ml opset "
+                                << imp.version()
+                                << "; its opsets are numbered from 1";
 
   if (failed(foldConstInputs(model, opts.constInputs, fileLoc)) ||
       failed(applyInputShapes(model, opts.inputShapes, fileLoc)))

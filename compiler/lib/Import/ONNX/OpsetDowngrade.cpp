@@ -362,6 +362,7 @@ std::vector<DowngradeProblem> downgradeToOpset17(onnx::ModelProto &model,
     std::deque<onnx::TensorProto> owned;
     collectConstants(model.graph(), facts, owned);
     facts.types = inferTypes(model);
+    facts.mainGraph = &model.graph();
     Pass pass{opset, facts, done, problems, {}};
     pass.run(*model.mutable_graph());
     if (!pass.progress) {

@@ -3,6 +3,8 @@
 
 #include "Tensors.h"
 
+#include <set>
+
 namespace lpx::onnximport {
 
 const onnx::AttributeProto *NodeRewriter::attr(const std::string &name) const {
@@ -185,6 +187,71 @@ std::string NodeRewriter::floats(const std::vector<float> &v,
 
 std::string NodeRewriter::scalar(float v, int32_t elemType) {
   return floats({v}, {}, elemType);
+}
+
+const onnx::NodeProto *
+NodeRewriter::producer(const std::string &value) const {
+  for (const onnx::NodeProto &n : graph.node())
+    for (const std::string &out : n.output())
+      if (out == value)
+        return &n;
+  return nullptr;
+}
+
+std::string NodeRewriter::sharedValue(const std::string &what,
+                                      const std::function<std::string()> &make) {
+  if (&graph != facts.mainGraph)
+    return make();
+  auto it = facts.shared.find(what);
+  if (it != facts.shared.end())
+    return it->second;
+  std::string v = make();
+  facts.shared[what] = v;
+  return v;
+}
+
+bool NodeRewriter::normaliseAxes(std::vector<int64_t> &axes, int64_t rank) {
+  std::set<int64_t> seen;
+  for (int64_t &a : axes) {
+    if (a < -rank || a >= rank) {
+      error = "axis " + std::to_string(a) + " is out of range for rank " +
+              std::to_string(rank);
+      return false;
+    }
+    if (a < 0)
+      a += rank;
+    if (!seen.insert(a).second) {
+      error = "axis " + std::to_string(a) + " is repeated";
+      return false;
+    }
+  }
+  return true;
+}
+
+Rewrite NodeRewriter::inputAxes(std::vector<int64_t> &dims,
+                                std::vector<int64_t> &axes) {
+  auto d = this->dims(input(0));
+  if (!d)
+    return Rewrite::NeedTypes;
+  dims = std::move(*d);
+  int64_t rank = int64_t(dims.size());
+  axes.clear();
+  if (const onnx::AttributeProto *a = attr("axes"))
+    axes.assign(a->ints().begin(), a->ints().end());
+  else
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  return normaliseAxes(axes, rank) ? Rewrite::Done : Rewrite::Failed;
+}
+
+std::vector<int64_t> NodeRewriter::intsAttrOr(const std::string &name,
+                                              int64_t dflt,
+                                              size_t count) const {
+  std::vector<int64_t> v(count, dflt);
+  if (const onnx::AttributeProto *a = attr(name))
+    if (size_t(a->ints_size()) == count)
+      v.assign(a->ints().begin(), a->ints().end());
+  return v;
 }
 
 } // namespace lpx::onnximport

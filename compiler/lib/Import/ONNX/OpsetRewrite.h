@@ -13,6 +13,7 @@
 #include "onnx/onnx_pb.h"
 
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ struct GraphFacts {
   llvm::StringMap<const onnx::TensorProto *> constants;
   /// Types ONNX 1.12 inferred (or the graph declares), by value name.
   llvm::StringMap<onnx::TypeProto> types;
+  /// Values one rewrite of the model's main graph made for later rewrites
+  /// of the same pass to reuse (RotaryEmbedding's full-width caches); a
+  /// later pass may rewrite a node that comes before the one that made it.
+  llvm::StringMap<std::string> shared;
+  const onnx::GraphProto *mainGraph = nullptr;
 };
 
 class NodeRewriter {
@@ -51,6 +57,10 @@ public:
   float floatAttr(const std::string &name, float dflt) const;
   std::string stringAttr(const std::string &name,
                          const std::string &dflt) const;
+  /// The ints attribute `name` when it has `count` entries, else `count`
+  /// copies of `dflt` (a window's strides, pads, dilations).
+  std::vector<int64_t> intsAttrOr(const std::string &name, int64_t dflt,
+                                  size_t count) const;
   /// Input `i`, "" when absent.
   std::string input(int i) const;
   /// The int64 values of a constant input; nullopt (with `error`) if the
@@ -61,6 +71,22 @@ public:
   std::optional<std::vector<int64_t>> dims(const std::string &value) const;
   /// The element type ONNX knows for a value (0 when unknown).
   int32_t elemType(const std::string &value) const;
+  /// `axes` made non-negative for `rank`; false (with `error`) when one is
+  /// out of range or repeated.
+  bool normaliseAxes(std::vector<int64_t> &axes, int64_t rank);
+  /// Input 0's static dims and the node's `axes` attribute normalised for
+  /// them (every axis when it has none): NeedTypes while the dims are not
+  /// known, Failed (with `error`) as normaliseAxes.
+  Rewrite inputAxes(std::vector<int64_t> &dims, std::vector<int64_t> &axes);
+  /// The node of the graph being rewritten that outputs `value` (null for
+  /// inputs, initializers and values of enclosing graphs).
+  const onnx::NodeProto *producer(const std::string &value) const;
+  /// `what` made once for the main graph (GraphFacts::shared): the value an
+  /// earlier rewrite made, else `make()`'s, remembered for later ones
+  /// (called only once the rewrite is certain to be Done). In a subgraph,
+  /// always `make()`'s: its values are not visible outside it.
+  std::string sharedValue(const std::string &what,
+                          const std::function<std::string()> &make);
 
   // Building the replacement.
   /// The node itself (version-only rewrite), to be edited.

@@ -327,6 +327,13 @@ std::optional<std::vector<int64_t>> zeroPoints(NodeContext &n, unsigned zpIdx,
   return z;
 }
 
+/// An integer MatMul's operands: the inputs of A, B and their zero points,
+/// and A's and B's types.
+struct IntegerOperands {
+  unsigned a, aZp, b, bZp;
+  RankedTensorType at, bt;
+};
+
 /// An int8 A (zero point per tensor) by a constant int8 matrix B (zero
 /// point per tensor or per column), both zero points compile-time
 /// constants: the int8 product as it is, in the matrix unit's int8 mode,
@@ -334,28 +341,24 @@ std::optional<std::vector<int64_t>> zeroPoints(NodeContext &n, unsigned zpIdx,
 ///   (a - za) . (b - zb) = a . b - za colsum(b) - zb rowsum(a) + K za zb,
 /// colsum(b) and K za zb folded now, rowsum(a) an int32 reduction of A.
 /// Null (no failure) when the operands do not have that form.
-FailureOr<Value> correctedMatMul(NodeContext &n, unsigned aIdx, unsigned aZp,
-                                 unsigned bIdx, unsigned bZp) {
-  auto at = inputType(n, aIdx), bt = inputType(n, bIdx);
-  if (failed(at) || failed(bt))
-    return failure();
-  std::optional<std::vector<int64_t>> bv = constValues(n, bIdx);
-  if (!at->getElementType().isSignlessInteger(8) ||
-      !bt->getElementType().isSignlessInteger(8) || bt->getRank() != 2 || !bv)
+FailureOr<Value> correctedMatMul(NodeContext &n, const IntegerOperands &o) {
+  std::optional<std::vector<int64_t>> bv = constValues(n, o.b);
+  if (!o.at.getElementType().isSignlessInteger(8) ||
+      !o.bt.getElementType().isSignlessInteger(8) || o.bt.getRank() != 2 || !bv)
     return Value();
-  const int64_t k = bt->getDimSize(0), cols = bt->getDimSize(1);
-  auto za = zeroPoints(n, aZp, 1), zb = zeroPoints(n, bZp, cols);
+  const int64_t k = o.bt.getDimSize(0), cols = o.bt.getDimSize(1);
+  auto za = zeroPoints(n, o.aZp, 1), zb = zeroPoints(n, o.bZp, cols);
   if (!za || !zb)
     return Value();
-  if (n.hasInput(bZp)) { // per tensor, or [N] / [1, N] per column
-    auto ps = paramShape(n, SmallVector<int64_t>(n.constTensor(bZp)->dims().begin(),
-                                                 n.constTensor(bZp)->dims().end()),
-                         bt->getShape(), colsOf(bt->getShape()),
+  if (n.hasInput(o.bZp)) { // per tensor, or [N] / [1, N] per column
+    auto ps = paramShape(n, SmallVector<int64_t>(n.constTensor(o.bZp)->dims().begin(),
+                                                 n.constTensor(o.bZp)->dims().end()),
+                         o.bt.getShape(), colsOf(o.bt.getShape()),
                          "B's zero point");
     if (failed(ps))
       return failure();
   }
-  auto a = n.input(aIdx), b = n.input(bIdx);
+  auto a = n.input(o.a), b = n.input(o.b);
   if (failed(a) || failed(b))
     return failure();
   auto acc = buildMatMul(n, *a, *b, i32Of(n));
@@ -380,7 +383,7 @@ FailureOr<Value> correctedMatMul(NodeContext &n, unsigned aIdx, unsigned aZp,
   }
   // - zb rowsum(a), rowsum over A's last axis kept as a column.
   if (!bZero) {
-    ArrayRef<int64_t> as = at->getShape();
+    ArrayRef<int64_t> as = o.at.getShape();
     Value wide = n.create<CastOp>(n.tensorOf(as, i32), *a);
     Value rows = n.create<ReduceOp>(wide, "sum",
                                     ArrayRef<int64_t>{int64_t(as.size()) - 1},
@@ -408,7 +411,8 @@ FailureOr<Value> integerMatMul(NodeContext &n, unsigned aIdx, unsigned aZp,
   if (as.empty() || bs.empty())
     return n.fail("operands must have rank 1 or more");
   if (!(int8AsIs(n, aIdx, aZp) && int8AsIs(n, bIdx, bZp))) {
-    auto corrected = correctedMatMul(n, aIdx, aZp, bIdx, bZp);
+    auto corrected =
+        correctedMatMul(n, IntegerOperands{aIdx, aZp, bIdx, bZp, *at, *bt});
     if (failed(corrected) || *corrected)
       return corrected;
   }

@@ -5,38 +5,10 @@
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 
 using namespace mlir;
 using namespace lpx::graph;
-
-namespace lpx::onnximport {
-
-LogicalResult importReduceMean(NodeContext &n) {
-  auto x = n.input(0);
-  if (failed(x))
-    return failure();
-  auto type = n.typeOf(*x);
-  int64_t rank = type.getRank();
-  // Opset 18 made `axes` an input; OpsetDowngrade.cpp rewrites it back.
-  std::vector<int64_t> axes = n.intsAttr("axes").value_or(std::vector<int64_t>{});
-  bool keepdims = n.intAttr("keepdims", 1) != 0;
-  if (axes.empty())
-    for (int64_t d = 0; d < rank; ++d)
-      axes.push_back(d);
-  for (int64_t &a : axes) {
-    auto norm = n.axis(a, rank, "axis");
-    if (failed(norm))
-      return failure();
-    a = *norm;
-  }
-  llvm::sort(axes);
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
-    return n.fail("axes repeat an axis");
-  n.setOutput(0, n.create<ReduceMeanOp>(*x, axes, keepdims));
-  return success();
-}
-
-} // namespace lpx::onnximport
 
 //===----------------------------------------------------------------------===//
 // Reductions, arg reductions, axis ops and normalisations.
@@ -69,6 +41,25 @@ FailureOr<std::vector<int64_t>> reductionAxes(NodeContext &n, int64_t rank,
   }
   return n.axes(std::move(axes), rank);
 }
+
+} // namespace
+
+LogicalResult importReduceMean(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  // Opset 18 made `axes` an input; OpsetDowngrade.cpp rewrites it back.
+  auto axes = reductionAxes(n, n.typeOf(*x).getRank(), 18);
+  if (failed(axes))
+    return failure();
+  bool keepdims = n.intAttr("keepdims", 1) != 0;
+  n.setOutput(0, axes->empty()
+                     ? n.copy(*x)
+                     : Value(n.create<ReduceMeanOp>(*x, *axes, keepdims)));
+  return success();
+}
+
+namespace {
 
 Value reduceOp(NodeContext &n, Value x, llvm::StringRef fn,
                ArrayRef<int64_t> axes, bool keepdims) {
@@ -106,33 +97,45 @@ LogicalResult importReduceFamily(NodeContext &n) {
   return success();
 }
 
-LogicalResult importArgReduce(NodeContext &n) {
+/// Input 0 (rank 1 or more) and the node's `axis` attribute (`dflt` when
+/// absent) normalised for it.
+struct AxisOperand {
+  Value x;
+  int64_t axis;
+};
+FailureOr<AxisOperand> inputAndAxis(NodeContext &n, int64_t dflt) {
   auto x = n.inputOfRank(0, 1);
   if (failed(x))
     return failure();
-  auto t = n.typeOf(*x);
-  auto axis = n.axis(n.intAttr("axis", 0), t.getRank(), "axis");
+  auto axis = n.axis(n.intAttr("axis", dflt), n.typeOf(*x).getRank(), "axis");
   if (failed(axis))
+    return failure();
+  return AxisOperand{*x, *axis};
+}
+
+LogicalResult importArgReduce(NodeContext &n) {
+  auto in = inputAndAxis(n, 0);
+  if (failed(in))
     return failure();
   bool keepdims = n.intAttr("keepdims", 1) != 0;
   n.setOutput(0, n.create<ArgReduceOp>(
-                     *x, n.node.op_type() == "ArgMax" ? "max" : "min", *axis,
-                     keepdims, n.intAttr("select_last_index", 0) != 0));
+                     in->x, n.node.op_type() == "ArgMax" ? "max" : "min",
+                     in->axis, keepdims,
+                     n.intAttr("select_last_index", 0) != 0));
   return success();
 }
 
 /// Softmax, LogSoftmax and Hardmax: one axis from opset 13; before that,
 /// whole rows of the input flattened at `axis`.
 LogicalResult importAxisNormalization(NodeContext &n) {
-  auto x = n.inputOfRank(0, 1);
-  if (failed(x))
-    return failure();
-  auto type = n.typeOf(*x);
-  int64_t rank = type.getRank();
   bool coerce2D = n.opset() < 13;
-  auto axis = n.axis(n.intAttr("axis", coerce2D ? 1 : -1), rank, "axis");
-  if (failed(axis))
+  auto in = inputAndAxis(n, coerce2D ? 1 : -1);
+  if (failed(in))
     return failure();
+  Value x = in->x;
+  int64_t axis = in->axis;
+  auto type = n.typeOf(x);
+  int64_t rank = type.getRank();
   llvm::StringRef op = n.node.op_type();
   auto make = [&](Value v, int64_t ax) -> FailureOr<Value> {
     auto a = n.builder().getI64IntegerAttr(ax);
@@ -144,12 +147,12 @@ LogicalResult importAxisNormalization(NodeContext &n) {
   };
   // The flattened form is the one-axis op only when `axis` is the last dim;
   // otherwise reshape around it.
-  if (!coerce2D || *axis == rank - 1)
-    return n.setOutput(0, make(*x, *axis));
+  if (!coerce2D || axis == rank - 1)
+    return n.setOutput(0, make(x, axis));
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < rank; ++d)
-    (d < *axis ? outer : inner) *= type.getDimSize(d);
-  auto y = make(n.reshape(*x, {outer, inner}), 1);
+    (d < axis ? outer : inner) *= type.getDimSize(d);
+  auto y = make(n.reshape(x, {outer, inner}), 1);
   if (failed(y))
     return failure();
   n.setOutput(0, n.reshape(*y, type.getShape()));
@@ -209,12 +212,16 @@ FailureOr<Value> stdDev(NodeContext &n, Value var, double eps) {
 }
 
 /// (x - mean) / sqrt(var + eps) over `axes`; also gives mean and
-/// 1 / sqrt(var + eps) (keepdims shapes).
+/// 1 / sqrt(var + eps) (keepdims shapes). Without `invStd` the division is
+/// a Div by sqrt(var + eps), as exporters write a decomposed LayerNorm (so
+/// LayerNormalization and that form import to the same ops); with it, a
+/// multiplication by the reciprocal it needs anyway.
 struct Normalized {
   Value y, mean, invStd;
 };
 FailureOr<Normalized> normalize(NodeContext &n, Value x,
-                                ArrayRef<int64_t> axes, double eps) {
+                                ArrayRef<int64_t> axes, double eps,
+                                bool invStd = true) {
   Value mean = reduceMean(n, x, axes);
   auto centered = binop(n, '-', x, mean);
   if (failed(centered))
@@ -225,6 +232,12 @@ FailureOr<Normalized> normalize(NodeContext &n, Value x,
   auto std = stdDev(n, reduceMean(n, *square, axes), eps);
   if (failed(std))
     return failure();
+  if (!invStd) {
+    auto y = binop(n, '/', *centered, *std);
+    if (failed(y))
+      return failure();
+    return Normalized{*y, mean, Value()};
+  }
   auto inv = n.create<UnaryFnOp>(*std, n.builder().getStringAttr("reciprocal"),
                                  n.builder().getDenseF64ArrayAttr({}));
   if (failed(inv))
@@ -251,7 +264,8 @@ LogicalResult importLayerNormalization(NodeContext &n) {
   SmallVector<int64_t> axes;
   for (int64_t d = *axis; d < rank; ++d)
     axes.push_back(d);
-  auto r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
+  bool wantsInvStd = n.node.output_size() > 2 && !n.node.output(2).empty();
+  auto r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5), wantsInvStd);
   if (failed(r))
     return failure();
   auto y = binop(n, '*', r->y, *scale);
@@ -269,7 +283,8 @@ LogicalResult importLayerNormalization(NodeContext &n) {
     return n.fail("scale and bias must broadcast to the input");
   n.setOutput(0, *y);
   n.setOutput(1, r->mean);
-  n.setOutput(2, r->invStd);
+  if (wantsInvStd)
+    n.setOutput(2, r->invStd);
   return success();
 }
 
@@ -320,17 +335,23 @@ LogicalResult importBatchNormalization(NodeContext &n) {
   return success();
 }
 
+/// The spatial axes of `x` [N, C, d...]: 2 to its rank (3 or more).
+FailureOr<SmallVector<int64_t>> spatialAxes(NodeContext &n, Value x) {
+  int64_t rank = n.typeOf(x).getRank();
+  if (rank < 3)
+    return n.fail("input must have rank 3 or more");
+  return llvm::to_vector(llvm::seq<int64_t>(2, rank));
+}
+
 LogicalResult importInstanceNormalization(NodeContext &n) {
   auto x = n.input(0), scale = n.input(1), bias = n.input(2);
   if (failed(x) || failed(scale) || failed(bias))
     return failure();
+  auto axes = spatialAxes(n, *x);
+  if (failed(axes))
+    return failure();
   int64_t rank = n.typeOf(*x).getRank();
-  if (rank < 3)
-    return n.fail("input must have rank 3 or more");
-  SmallVector<int64_t> axes;
-  for (int64_t d = 2; d < rank; ++d)
-    axes.push_back(d);
-  auto r = normalize(n, *x, axes, n.numberAttr("epsilon", 1e-5));
+  auto r = normalize(n, *x, *axes, n.numberAttr("epsilon", 1e-5));
   if (failed(r))
     return failure();
   auto y = binop(n, '*', r->y, channelParam(n, *scale, rank));
@@ -347,19 +368,13 @@ LogicalResult importMeanVarianceNormalization(NodeContext &n) {
   auto x = n.input(0);
   if (failed(x))
     return failure();
-  int64_t rank = n.typeOf(*x).getRank();
-  std::vector<int64_t> axes =
-      n.intsAttr("axes").value_or(std::vector<int64_t>{0, 2, 3});
-  for (int64_t &a : axes) {
-    auto norm = n.axis(a, rank, "axis");
-    if (failed(norm))
-      return failure();
-    a = *norm;
-  }
-  llvm::sort(axes);
+  auto axes = n.axes(n.intsAttr("axes").value_or(std::vector<int64_t>{0, 2, 3}),
+                     n.typeOf(*x).getRank());
+  if (failed(axes))
+    return failure();
   // ONNX's function uses sqrt(var) + 1e-9 rather than sqrt(var + eps); the
   // difference is far below the comparison tolerance.
-  auto r = normalize(n, *x, axes, 1e-18);
+  auto r = normalize(n, *x, *axes, 1e-18);
   if (failed(r))
     return failure();
   n.setOutput(0, r->y);
@@ -370,16 +385,13 @@ LogicalResult importGlobalPool(NodeContext &n) {
   auto x = n.input(0);
   if (failed(x))
     return failure();
-  int64_t rank = n.typeOf(*x).getRank();
-  if (rank < 3)
-    return n.fail("input must have rank 3 or more");
-  SmallVector<int64_t> axes;
-  for (int64_t d = 2; d < rank; ++d)
-    axes.push_back(d);
+  auto axes = spatialAxes(n, *x);
+  if (failed(axes))
+    return failure();
   if (n.node.op_type() == "GlobalAveragePool")
-    n.setOutput(0, reduceMean(n, *x, axes));
+    n.setOutput(0, reduceMean(n, *x, *axes));
   else
-    n.setOutput(0, reduceOp(n, *x, "max", axes, true));
+    n.setOutput(0, reduceOp(n, *x, "max", *axes, true));
   return success();
 }
 /// NegativeLogLikelihoodLoss on log-probabilities `x` [N, C, d...] and
@@ -468,14 +480,10 @@ LogicalResult importNllLoss(NodeContext &n) {
   auto x = n.input(0), t = n.input(1);
   if (failed(x) || failed(t))
     return failure();
-  Value w;
-  if (n.hasInput(2)) {
-    auto wv = n.input(2);
-    if (failed(wv))
-      return failure();
-    w = *wv;
-  }
-  auto loss = nllLoss(n, *x, *t, w);
+  auto w = n.optionalInput(2);
+  if (failed(w))
+    return failure();
+  auto loss = nllLoss(n, *x, *t, *w);
   if (failed(loss))
     return failure();
   n.setOutput(0, *loss);
@@ -488,16 +496,12 @@ LogicalResult importSoftmaxCrossEntropy(NodeContext &n) {
     return failure();
   if (n.typeOf(*x).getRank() < 2)
     return n.fail("scores must be [N, C, ...]");
-  Value w;
-  if (n.hasInput(2)) {
-    auto wv = n.input(2);
-    if (failed(wv))
-      return failure();
-    w = *wv;
-  }
+  auto w = n.optionalInput(2);
+  if (failed(w))
+    return failure();
   Value logp = n.create<LogSoftmaxOp>(x->getType(), *x,
                                       n.builder().getI64IntegerAttr(1));
-  auto loss = nllLoss(n, logp, *t, w);
+  auto loss = nllLoss(n, logp, *t, *w);
   if (failed(loss))
     return failure();
   n.setOutput(0, *loss);
