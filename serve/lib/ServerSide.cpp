@@ -94,6 +94,7 @@ void EngineState::admit(Group &g, Nanos now) {
     l.toPrefill = reuse ? l.call.prompt - l.call.cachedPrefix : l.call.prompt;
     l.rec.prefilled = l.toPrefill;
     l.rec.admission = now;
+    l.rec.group = int32_t(&g - groups.data());
     g.members.push_back(id);
     sink.onEvent(now, EngineEvent::Admission, l.rec.id);
   }
@@ -201,6 +202,7 @@ Nanos EngineState::traverse(const Group &, Nanos now) {
 void EngineState::finishSequence(int32_t id, Nanos now) {
   Live &l = lives[size_t(id)];
   --running;
+  l.rec.serverDone = now;
   if (cfg.keepSessionCache && l.call.agent && l.call.hasNext) {
     uint64_t order = keptClock++;
     kept[l.call.session] = {order, l.call.prompt + l.call.output};
@@ -223,6 +225,7 @@ void EngineState::groupReturn(int gi, Nanos now) {
       if (l.toPrefill == 0) {
         l.generated = 1; // the prefill's logits give the first token
         l.rec.firstToken = now + l.down;
+        l.rec.serverFirstToken = now;
       }
     }
     l.stepping = false;

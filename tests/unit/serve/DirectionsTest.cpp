@@ -112,18 +112,9 @@ TEST(Directions, SameSeedSameBytes) {
 namespace {
 
 TEST(Directions, LoadSweepCurveAndHighestLoadWithinTheSlo) {
-  ServiceModel m = model(shapedTable());
-  auto spec = parseWorkload("closed:users=1,think=0,prompt=256,output=32");
-  ASSERT_TRUE(bool(spec));
-  auto loads = parseLoads("1,4,16,64", spec->kind);
-  ASSERT_TRUE(bool(loads));
-  EngineConfig cfg;
-  cfg.maxBatch = 4;
-  cfg.requests = 400;
-  auto slo = parseSlo("ttft_p99=20ms");
-  ASSERT_TRUE(bool(slo));
-  auto curve = sweepLoad(m, *spec, *loads, cfg, *slo);
-  ASSERT_TRUE(bool(curve)) << llvm::toString(curve.takeError());
+  SweepCurve c = sweep(shapedTable(), "closed:users=1,think=0,prompt=256,output=32",
+                       {1, 4, 16, 64}, 400, "ttft_p99=20ms");
+  auto *curve = &c;
   ASSERT_EQ(curve->points.size(), 4u);
   for (size_t i = 1; i < curve->points.size(); ++i)
     EXPECT_GT(curve->points[i].results.ttft.p99,
@@ -138,6 +129,9 @@ TEST(Directions, LoadSweepCurveAndHighestLoadWithinTheSlo) {
   llvm::raw_string_ostream os(csv);
   writeSweepCsv(*curve, os);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+  auto loads = parseLoads("1, 4,16,64", WorkloadKind::Closed);
+  ASSERT_TRUE(bool(loads));
+  EXPECT_EQ(*loads, (std::vector<double>{1, 4, 16, 64}));
   EXPECT_NE(errorOf(parseLoads("1,2.5", WorkloadKind::Closed))
                 .find("not a whole number"),
             std::string::npos);
