@@ -43,6 +43,17 @@ void lpx::deploy::printServeText(const ServeOutcome &out, const ServeSetup &s,
                       "compiled and simulated; {2} ({3})\n",
                       t.decode.size(), t.prefill.size(),
                       c.fromCache ? "read from cache" : "built", c.path);
+  if (!c.fromCache) {
+    const TableBuildStats &b = c.built;
+    os << llvm::formatv("  built in {0:f1} s: plan {1:f1} s, then {2} of "
+                        "{3} points compiled in {4:f1} s on {5} thread(s)",
+                        b.planSeconds + b.pointSeconds, b.planSeconds,
+                        b.compiled, b.points, b.pointSeconds, b.workers);
+    if (!b.slowest.empty())
+      os << llvm::formatv(" (slowest {0}, {1:f1} s)", b.slowest,
+                          b.slowestSeconds);
+    os << "\n";
+  }
   if (!c.rebuiltBecause.empty())
     os << "  cache entry rebuilt: " << c.rebuiltBecause << "\n";
   os << "  interpolation: " << serve::kInterpolation << "\n";

@@ -10,7 +10,11 @@
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
 #include <set>
+#include <thread>
 
 using namespace lpx;
 using namespace lpx::deploy;
@@ -86,6 +90,90 @@ void stagesOf(const PhaseResult &step, serve::ServiceTable &t) {
       t.stageShare[s] = busy[s] / sum;
 }
 
+double seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
+      .count();
+}
+
+/// One point of the table and what its simulation gave.
+struct Point {
+  PhaseShape shape;
+  std::string what;
+  double us = 0, hostUs = 0, seconds = 0;
+  bool compiled = false; // false: the plan's program, or not reached
+  std::string error;
+};
+
+bool sameShape(const PhaseShape &a, const PhaseShape &b) {
+  return a.context == b.context && a.query == b.query && a.batch == b.batch &&
+         a.cache == b.cache;
+}
+
+/// Fills every point: the plan's programs where the shape is theirs, else a
+/// compile and simulation, on up to kMaxTableWorkers threads (each point its
+/// own export and compile; results land in the point, so the table does
+/// not depend on the order they finish in). Progress is told one compile
+/// at a time. Returns the threads used.
+unsigned runPoints(const DecodeTarget &placed, const DecodeRequest &req,
+                   const DecodePlan &plan, std::vector<Point> &points,
+                   const PlanProgress &progress) {
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < points.size(); ++i) {
+    Point &p = points[i];
+    const PhaseResult *known = nullptr;
+    if (sameShape(p.shape, req.step))
+      known = &plan.step;
+    else if (plan.prefill && req.prefill && sameShape(p.shape, *req.prefill))
+      known = &*plan.prefill;
+    if (known) {
+      p.us = known->computeUs();
+      p.hostUs = known->hostUs();
+    } else {
+      todo.push_back(i);
+    }
+  }
+  std::mutex told;
+  PlanProgress quiet; // one bar at a time: the compile's stages unshown
+  quiet.compiling = [&](llvm::StringRef what, unsigned chips) {
+    std::lock_guard<std::mutex> lock(told);
+    if (progress.compiling)
+      progress.compiling(what, chips);
+  };
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&](const PlanProgress &tell) {
+    for (size_t k; !failed && (k = next++) < todo.size();) {
+      Point &p = points[todo[k]];
+      const auto start = std::chrono::steady_clock::now();
+      auto r = simulate(placed, p.shape, plan.chips, p.what, tell);
+      p.seconds = seconds(start);
+      if (!r) {
+        p.error = llvm::toString(r.takeError());
+        failed = true;
+        continue;
+      }
+      p.us = r->computeUs();
+      p.hostUs = r->hostUs();
+      p.compiled = true;
+    }
+  };
+  const unsigned workers = unsigned(std::min<size_t>(
+      std::max(1u, std::min(std::thread::hardware_concurrency(),
+                            kMaxTableWorkers)),
+      std::max<size_t>(todo.size(), 1)));
+  if (workers == 1) {
+    work(progress);
+    return 1;
+  }
+  std::vector<std::thread> threads;
+  for (unsigned w = 1; w < workers; ++w)
+    threads.emplace_back(work, std::cref(quiet));
+  work(quiet);
+  for (std::thread &t : threads)
+    t.join();
+  return workers;
+}
+
 } // namespace
 
 ServeGrid lpx::deploy::serveGrid(int64_t maxBatch, int64_t context) {
@@ -142,7 +230,9 @@ std::string lpx::deploy::defaultCacheDir() {
 llvm::Expected<serve::ServiceTable>
 lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
                                int64_t context, const ServeGrid &g,
-                               const PlanProgress &progress) {
+                               const PlanProgress &progress,
+                               TableBuildStats *stats) {
+  const auto start = std::chrono::steady_clock::now();
   if (!target.preset)
     return error("lpx serve needs a preset: its decode steps and prefills "
                  "are exported at every batch, context and prompt length of "
@@ -167,31 +257,55 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
                 : std::string("no tensor-parallel or pipeline mesh"),
       target.weights.empty() ? "model" : target.weights,
       target.activations.empty() ? "model" : target.activations);
+  if (stats)
+    stats->planSeconds = seconds(start);
+
+  // Every point, each compiled and simulated on the plan's chips and
+  // placement; the plan's own two programs are two of them (the largest
+  // step and the whole-context prefill) and are not compiled again.
+  std::vector<Point> points;
+  for (int64_t b : g.batches)
+    for (int64_t c : g.contexts)
+      points.push_back({PhaseShape{c, 1, b},
+                        llvm::formatv("decode step b{0} c{1}", b, c).str()});
+  for (int64_t p : g.prompts)
+    points.push_back(
+        {PhaseShape{p, p, 1, context}, llvm::formatv("prefill p{0}", p).str()});
+  const auto pointStart = std::chrono::steady_clock::now();
+  const unsigned workers = runPoints(placed, req, *plan, points, progress);
+  for (const Point &p : points)
+    if (!p.error.empty())
+      return error(p.error);
+  size_t i = 0;
   for (int64_t b : g.batches)
     for (int64_t c : g.contexts) {
-      auto step = simulate(placed, {c, 1, b}, plan->chips,
-                           llvm::formatv("decode step b{0} c{1}", b, c).str(),
-                           progress);
-      if (!step)
-        return step.takeError();
-      t.decode.push_back({b, c, step->computeUs()});
+      const Point &step = points[i++];
+      t.decode.push_back({b, c, step.us});
       if (b == 1 && c == context)
-        t.stepHostIoUs = step->hostUs();
-      if (b == maxBatch && c == context) {
-        stagesOf(*step, t);
-        t.maxSequences = sequencesSramHolds(*step, b);
-        if (t.maxSequences == 0) // no cache in SRAM: only the batches bound
-          t.maxSequences = maxBatch * t.stages;
-      }
+        t.stepHostIoUs = step.hostUs;
     }
+  stagesOf(plan->step, t);
+  t.maxSequences = sequencesSramHolds(plan->step, maxBatch);
+  if (t.maxSequences == 0) // no cache in SRAM: only the batches bound
+    t.maxSequences = maxBatch * t.stages;
   for (int64_t p : g.prompts) {
-    auto pre = simulate(placed, {p, p, 1, context}, plan->chips,
-                        llvm::formatv("prefill p{0}", p).str(), progress);
-    if (!pre)
-      return pre.takeError();
-    t.prefill.push_back({p, 1, 0, pre->computeUs()});
+    const Point &pre = points[i++];
+    t.prefill.push_back({p, 1, 0, pre.us});
     // The longest prompt's host I/O, for every request: an upper bound.
-    t.prefillHostIoUs = pre->hostUs();
+    t.prefillHostIoUs = pre.hostUs;
+  }
+  if (stats) {
+    stats->pointSeconds = seconds(pointStart);
+    stats->points = points.size();
+    stats->workers = workers;
+    for (const Point &p : points)
+      if (p.compiled) {
+        ++stats->compiled;
+        if (p.seconds > stats->slowestSeconds) {
+          stats->slowestSeconds = p.seconds;
+          stats->slowest = p.what;
+        }
+      }
   }
   if (auto e = serve::validate(t))
     return std::move(e);
@@ -218,7 +332,8 @@ lpx::deploy::cachedServiceTable(const DecodeTarget &target, unsigned chips,
       return out;
     }
   }
-  auto table = buildServiceTable(target, chips, context, g, progress);
+  auto table =
+      buildServiceTable(target, chips, context, g, progress, &out.built);
   if (!table)
     return table.takeError();
   table->cacheKey = key;

@@ -24,13 +24,18 @@ serve() {
   return 1
 }
 
+# A run's figures: its output from the counts on (the lines above say
+# where the table came from and how long it took to build).
+figures() { sed -n '/^requests /,$p' "$tmp/$1.out"; }
+
 # The first run builds the table, the second reads it from the cache.
 if serve first --workload "$(load 1000)" --requests 200 &&
    serve second --workload "$(load 1000)" --requests 200; then
   check "first run compiles the table" "grep -q 'compiled and simulated; built' '$tmp/first.out'"
   check "second run reads it from the cache" "grep -q 'read from cache' '$tmp/second.out'"
+  check "the build says where its time went" "grep -q '^  built in .* s: plan .* points compiled' '$tmp/first.out'"
   check "cache reuse changes no figure" \
-    "diff <(sed 1,4d '$tmp/first.out') <(sed 1,4d '$tmp/second.out') >/dev/null"
+    "diff <(figures first) <(figures second) >/dev/null"
 fi
 entry=$(ls "$cache"/serve-*.json 2>/dev/null | head -1)
 check "one cache entry, JSON" "[ -n '$entry' ] && $python -c 'import json,sys; json.load(open(sys.argv[1]))' '$entry'"
@@ -113,7 +118,7 @@ if [ -n "$entry" ]; then
   if serve damaged --workload "$(load 1000)" --requests 200; then
     check "damaged cache entry rebuilt" "grep -q 'cache entry rebuilt' '$tmp/damaged.out' && grep -q '; built' '$tmp/damaged.out'"
     check "rebuilt figures equal the first" \
-      "diff <(sed 1,5d '$tmp/damaged.out') <(sed 1,4d '$tmp/first.out') >/dev/null"
+      "diff <(figures damaged) <(figures first) >/dev/null"
     check "rebuilt entry reads back" "$python -c 'import json,sys; json.load(open(sys.argv[1]))' '$entry'"
   fi
 fi

@@ -46,18 +46,36 @@ std::string serviceTableCachePath(llvm::StringRef cacheDir,
 /// `$XDG_CACHE_HOME/lpx`, else `$HOME/.cache/lpx`.
 std::string defaultCacheDir();
 
+/// Where a build's time went (host wall seconds: printed, never cached).
+struct TableBuildStats {
+  double planSeconds = 0;  // the chips and placement, found by compiling
+  double pointSeconds = 0; // the points the plan did not already give
+  size_t points = 0, compiled = 0; // of all points, those compiled here
+  unsigned workers = 1;
+  double slowestSeconds = 0;
+  std::string slowest;
+};
+
+/// Points are compiled on up to this many threads (hardware threads
+/// allowing): each compile of a 70B model holds a few GB.
+constexpr unsigned kMaxTableWorkers = 4;
+
 /// Compiles and simulates every point of `grid` on `chips` chips (0: the
-/// fewest that hold the largest step) for a preset. The table's deployment
-/// line names model, chip, chips, placement and formats.
+/// fewest that hold the largest step) for a preset, in parallel; the
+/// plan's largest step and whole-context prefill are points of the grid
+/// and reused. The table's deployment line names model, chip, chips,
+/// placement and formats.
 llvm::Expected<serve::ServiceTable>
 buildServiceTable(const DecodeTarget &target, unsigned chips, int64_t context,
-                  const ServeGrid &grid, const PlanProgress &progress = {});
+                  const ServeGrid &grid, const PlanProgress &progress = {},
+                  TableBuildStats *stats = nullptr);
 
 struct CachedTable {
   serve::ServiceTable table;
   std::string path;
   bool fromCache = false;
   std::string rebuiltBecause; // why a cache entry there was not used
+  TableBuildStats built;      // when built
 };
 
 /// The cached table of the key if its entry reads back whole and its key
