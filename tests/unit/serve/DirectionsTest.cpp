@@ -83,12 +83,8 @@ TEST(Directions, NoNetworkAndOneUserHasNoTail) {
 TEST(Directions, SameSeedSameBytes) {
   auto once = [](uint64_t seed) {
     Recorder rec;
-    EngineConfig cfg;
-    cfg.maxBatch = 4;
-    cfg.queueCapacity = 6;
-    cfg.retry = *parseRetry("3,base=1ms");
-    cfg.network = *parseNetwork("lognormal:median=500us,p99=3ms");
-    cfg.requests = 1500;
+    EngineConfig cfg =
+        busyConfig(6, "3,base=1ms", "lognormal:median=500us,p99=3ms", 1500);
     cfg.seed = seed;
     return run(shapedTable(3),
                "agent:rate=400,calls=2..4,tool=100us..1ms,prompt=64..512,"

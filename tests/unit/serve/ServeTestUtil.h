@@ -171,6 +171,19 @@ inline RunResult run(const ServiceTable &table, const std::string &workload,
   return r;
 }
 
+/// Batches of 4, a queue of `queue` places, retries and a network as the
+/// specs say, `requests` calls: every part of the engine at work at once.
+inline EngineConfig busyConfig(int64_t queue, const char *retry,
+                               const char *network, int64_t requests) {
+  EngineConfig cfg;
+  cfg.maxBatch = 4;
+  cfg.queueCapacity = queue;
+  cfg.retry = *parseRetry(retry);
+  cfg.network = *parseNetwork(network);
+  cfg.requests = requests;
+  return cfg;
+}
+
 /// `workload` swept over `loads` on `table` (max batch 4, `requests` calls
 /// each) under `slo`; fails the test on an error.
 inline SweepCurve sweep(const ServiceTable &table, const std::string &workload,
