@@ -52,7 +52,16 @@ void EngineState::serverArrive(int32_t id, Nanos now) {
   stats.peakWaiting = std::max(stats.peakWaiting, int64_t(waiting.size()));
 }
 
+void EngineState::setBusy(Group &g, bool busy) {
+  busyGroups += int64_t(busy) - int64_t(g.busy);
+  g.busy = busy;
+}
+
 void EngineState::fillIdleGroups(Nanos now) {
+  // Under load every group is busy: nothing to look for (an iteration's
+  // return would otherwise scan every group).
+  if (busyGroups == int64_t(groups.size()))
+    return;
   for (size_t gi = 0; gi < groups.size() && !waiting.empty(); ++gi)
     if (!groups[gi].busy)
       plan(int(gi), now);
@@ -164,7 +173,7 @@ bool EngineState::plan(int gi, Nanos now) {
   }
   g.decodesNow = decoding > 0;
   if (us <= 0) {
-    g.busy = false;
+    setBusy(g, false);
     return false;
   }
   int64_t prefillsDone = 0;
@@ -175,7 +184,7 @@ bool EngineState::plan(int gi, Nanos now) {
   g.hostIo = fromUs(double(decoding) * t.stepHostIoUs +
                     double(prefillsDone) * t.prefillHostIoUs);
   Nanos compute = fromUs(us);
-  g.busy = true;
+  setBusy(g, true);
   ++stats.iterations;
   sink.onIteration(now, gi, decoding, prefillTokens, int64_t(waiting.size()),
                    compute);
@@ -235,7 +244,7 @@ void EngineState::groupReturn(int gi, Nanos now) {
       g.members[stay++] = id;
   }
   g.members.resize(stay);
-  g.busy = false;
+  setBusy(g, false);
   plan(gi, now);
   fillIdleGroups(now);
 }

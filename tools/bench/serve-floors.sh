@@ -26,6 +26,10 @@ context="${4:-2304}"
 prompts="${5:-128..2048}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+# SERVE_FLOORS_CACHE=DIR keeps the table there (emptied first) for a look
+# afterwards; by default it goes with the scratch folder.
+cache="${SERVE_FLOORS_CACHE:-$tmp/cache}"
+rm -rf "$cache"
 
 # measure NAME CMD...: CMD under /usr/bin/time -v, its output in
 # $tmp/NAME.out; prints wall s, cpu s and peak MiB.
@@ -43,7 +47,7 @@ measure() {
 }
 
 serve=("$bin/lpx" serve --model "$model" --chip "$chip" --context "$context" --max-batch 8
-       --weights fp8e4m3 --activations fp16 --cache-dir "$tmp/cache")
+       --weights fp8e4m3 --activations fp16 --cache-dir "$cache")
 hour=(--workload "poisson:rate=50,prompt=$prompts,output=256" --duration 3600s)
 
 measure build "${serve[@]}" "${hour[@]}"
