@@ -19,32 +19,24 @@ enum Stream : uint64_t { kArrivals = 1, kLengths = 2, kTools = 3 };
 
 int64_t draw(Rng &rng, TokenRange r) { return rng.uniformInt(r.lo, r.hi); }
 
-/// Poisson arrival times: exponential gaps of mean 1/rate, accumulated in
-/// double nanoseconds and rounded per arrival (no drift).
-class PoissonClock {
-public:
-  PoissonClock(double ratePerSecond, uint64_t seed)
-      : meanGap(double(kNanosPerS) / ratePerSecond), rng(seed) {}
-  Nanos next() {
-    clock += rng.exponential(meanGap);
-    return Nanos(std::llround(clock));
-  }
-
-private:
-  double meanGap;
-  Rng rng;
-  double clock = 0;
-};
-
-/// What the generated workloads share: the spec, the stream of lengths and
-/// a count of sessions started; endless (the run's limits stop them).
+/// What the generated workloads share: the spec, the stream of lengths, a
+/// count of sessions started and, for open workloads (a rate), the Poisson
+/// arrival clock; endless (the run's limits stop them).
 class GeneratedSource : public RequestSource {
 public:
   GeneratedSource(const WorkloadSpec &w, uint64_t seed)
-      : spec(w), lengths(streamSeed(seed, kLengths)) {}
+      : spec(w), lengths(streamSeed(seed, kLengths)),
+        arrivals(streamSeed(seed, kArrivals)),
+        meanGap(w.rate > 0 ? double(kNanosPerS) / w.rate : 0) {}
   bool endless() const override { return true; }
 
 protected:
+  /// The next Poisson arrival: exponential gaps of mean 1/rate, accumulated
+  /// in double nanoseconds and rounded per arrival (no drift).
+  Nanos nextArrivalTime() {
+    clock += arrivals.exponential(meanGap);
+    return Nanos(std::llround(clock));
+  }
   /// A call of `session`, its prompt and output drawn from the spec's ranges.
   Call drawnCall(int64_t session) {
     Call c;
@@ -54,25 +46,24 @@ protected:
     return c;
   }
   WorkloadSpec spec;
-  Rng lengths;
+  Rng lengths, arrivals;
   int64_t sessions = 0;
+
+private:
+  double meanGap, clock = 0;
 };
 
 class PoissonSource : public GeneratedSource {
 public:
-  PoissonSource(const WorkloadSpec &w, uint64_t seed)
-      : GeneratedSource(w, seed), clock(w.rate, streamSeed(seed, kArrivals)) {}
+  using GeneratedSource::GeneratedSource;
   Expected<std::optional<Call>> nextArrival() override {
     Call c = drawnCall(sessions++);
-    c.sendAt = c.issuedAt = clock.next();
+    c.sendAt = c.issuedAt = nextArrivalTime();
     return std::optional<Call>(c);
   }
   std::optional<Call> followUp(const Call &, Nanos, bool) override {
     return std::nullopt;
   }
-
-private:
-  PoissonClock clock;
 };
 
 class ClosedSource : public GeneratedSource {
@@ -95,8 +86,7 @@ public:
 class AgentSource : public GeneratedSource {
 public:
   AgentSource(const WorkloadSpec &w, uint64_t seed)
-      : GeneratedSource(w, seed), clock(w.rate, streamSeed(seed, kArrivals)),
-        tools(streamSeed(seed, kTools)) {}
+      : GeneratedSource(w, seed), tools(streamSeed(seed, kTools)) {}
 
   Expected<std::optional<Call>> nextArrival() override {
     // Every draw of a session is made here, in one order, so a session's
@@ -117,7 +107,7 @@ public:
       plan.steps.push_back(s);
     }
     Call c = make(sessions, plan, 0);
-    c.sendAt = c.issuedAt = clock.next();
+    c.sendAt = c.issuedAt = nextArrivalTime();
     if (calls > 1)
       open.emplace(sessions, std::move(plan));
     ++sessions;
@@ -162,7 +152,6 @@ private:
     return c;
   }
 
-  PoissonClock clock;
   Rng tools;
   std::map<int64_t, Plan> open; // sessions with calls still to send
 };
