@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -174,6 +175,57 @@ unsigned runPoints(const DecodeTarget &placed, const DecodeRequest &req,
   return workers;
 }
 
+/// The batches simulated first, at the full context: `anchors` (1, the
+/// powers of two and the largest of the grid's) and, between two anchors
+/// with batches of the grid between them, the one in the middle (`probes`).
+struct BatchProbes {
+  std::vector<int64_t> first, anchors;
+  std::map<int64_t, std::pair<int64_t, int64_t>> probes; // probe -> anchors
+};
+BatchProbes batchProbes(const std::vector<int64_t> &grid) {
+  BatchProbes p;
+  for (int64_t b : grid)
+    if ((b & (b - 1)) == 0 || b == grid.back())
+      p.anchors.push_back(b);
+  p.first = p.anchors;
+  for (size_t i = 1; i < p.anchors.size(); ++i) {
+    const int64_t lo = p.anchors[i - 1], hi = p.anchors[i], mid = (lo + hi) / 2;
+    if (hi - lo >= 2 && std::count(grid.begin(), grid.end(), mid)) {
+      p.probes[mid] = {lo, hi};
+      p.first.push_back(mid);
+    }
+  }
+  return p;
+}
+
+/// The grid's batches less those between two anchors whose probe the
+/// interpolation between the anchors meets within kProbeWithin of its
+/// simulation (then the step is straight in batch there); where a probe
+/// misses (a staircase in batch), every batch between is kept. A kept
+/// probe is in the table; a met one is left out (the grid stays whole).
+std::vector<int64_t> chooseBatches(const std::vector<int64_t> &grid,
+                                   const BatchProbes &p,
+                                   const std::map<int64_t, const Point *> &at) {
+  std::vector<int64_t> out;
+  std::vector<std::pair<int64_t, int64_t>> straight; // open intervals
+  for (auto [mid, ends] : p.probes) {
+    const double lo = at.at(ends.first)->us, hi = at.at(ends.second)->us;
+    const double sim = at.at(mid)->us;
+    const double line = lo + (hi - lo) * double(mid - ends.first) /
+                                 double(ends.second - ends.first);
+    if (sim > 0 && std::abs(line - sim) / sim <= kProbeWithin)
+      straight.push_back(ends);
+  }
+  for (int64_t b : grid) {
+    bool skip = false;
+    for (auto [lo, hi] : straight)
+      skip = skip || (b > lo && b < hi);
+    if (!skip)
+      out.push_back(b);
+  }
+  return out;
+}
+
 } // namespace
 
 ServeGrid lpx::deploy::serveGrid(int64_t maxBatch, int64_t context) {
@@ -262,34 +314,56 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
 
   // Every point, each compiled and simulated on the plan's chips and
   // placement; the plan's own two programs are two of them (the largest
-  // step and the whole-context prefill) and are not compiled again.
-  std::vector<Point> points;
-  for (int64_t b : g.batches)
-    for (int64_t c : g.contexts)
-      points.push_back({PhaseShape{c, 1, b},
-                        llvm::formatv("decode step b{0} c{1}", b, c).str()});
-  for (int64_t p : g.prompts)
-    points.push_back(
-        {PhaseShape{p, p, 1, context}, llvm::formatv("prefill p{0}", p).str()});
+  // step and the whole-context prefill) and are not compiled again. First
+  // the batches: the anchors and probes at the full context decide which
+  // batches between the anchors are simulated (chooseBatches).
   const auto pointStart = std::chrono::steady_clock::now();
-  const unsigned workers = runPoints(placed, req, *plan, points, progress);
+  auto step = [&](int64_t b, int64_t c) {
+    return Point{PhaseShape{c, 1, b},
+                 llvm::formatv("decode step b{0} c{1}", b, c).str()};
+  };
+  std::vector<Point> points;
+  const BatchProbes probes = batchProbes(g.batches);
+  for (int64_t b : probes.first)
+    points.push_back(step(b, context));
+  unsigned workers = runPoints(placed, req, *plan, points, progress);
+  std::map<int64_t, const Point *> atContext;
+  for (const Point &p : points)
+    atContext[p.shape.batch] = &p;
+  const std::vector<int64_t> batches =
+      chooseBatches(g.batches, probes, atContext);
+  std::vector<Point> rest;
+  for (int64_t b : batches)
+    for (int64_t c : g.contexts)
+      if (c != context || !atContext.count(b))
+        rest.push_back(step(b, c));
+  for (int64_t p : g.prompts)
+    rest.push_back(
+        {PhaseShape{p, p, 1, context}, llvm::formatv("prefill p{0}", p).str()});
+  workers = std::max(workers, runPoints(placed, req, *plan, rest, progress));
+  points.insert(points.end(), rest.begin(), rest.end());
   for (const Point &p : points)
     if (!p.error.empty())
       return error(p.error);
-  size_t i = 0;
-  for (int64_t b : g.batches)
+  auto find = [&](const PhaseShape &shape) -> const Point & {
+    for (const Point &p : points)
+      if (sameShape(p.shape, shape))
+        return p;
+    llvm_unreachable("every point was run");
+  };
+  for (int64_t b : batches)
     for (int64_t c : g.contexts) {
-      const Point &step = points[i++];
-      t.decode.push_back({b, c, step.us});
+      const Point &s = find({c, 1, b});
+      t.decode.push_back({b, c, s.us});
       if (b == 1 && c == context)
-        t.stepHostIoUs = step.hostUs;
+        t.stepHostIoUs = s.hostUs;
     }
   stagesOf(plan->step, t);
   t.maxSequences = sequencesSramHolds(plan->step, maxBatch);
   if (t.maxSequences == 0) // no cache in SRAM: only the batches bound
     t.maxSequences = maxBatch * t.stages;
   for (int64_t p : g.prompts) {
-    const Point &pre = points[i++];
+    const Point &pre = find({p, p, 1, context});
     t.prefill.push_back({p, 1, 0, pre.us});
     // The longest prompt's host I/O, for every request: an upper bound.
     t.prefillHostIoUs = pre.hostUs;
