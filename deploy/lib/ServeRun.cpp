@@ -2,7 +2,10 @@
 #include "lpx/deploy/ServeRun.h"
 
 #include "lpx/isa/AtomicFile.h"
+#include "lpx/deploy/DeploymentTarget.h"
+#include "lpx/deploy/ServeReport.h"
 #include "lpx/serve/Report.h"
+#include "lpx/serve/ServeTrace.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <functional>
@@ -76,7 +79,46 @@ llvm::Error lpx::deploy::parseServeSetup(const ServeWords &a, ServeSetup &s) {
       s.workload.kind != serve::WorkloadKind::Trace)
     e.duration = 10 * serve::kNanosPerS; // documented default
   s.csvPath = a.output;
+  s.workloadText = a.workload;
+  if (!a.loadSweep.empty()) {
+    auto loads = serve::parseLoads(a.loadSweep, s.workload.kind);
+    if (!loads)
+      return loads.takeError();
+    s.loads = std::move(*loads);
+  } else if (!a.curveCsv.empty() || !a.curveSvg.empty()) {
+    return error("--curve-csv and --curve-svg need --load-sweep");
+  }
+  s.curveCsv = a.curveCsv;
+  s.curveSvg = a.curveSvg;
+  s.reportPath = a.report;
+  s.tracePath = a.trace;
   return llvm::Error::success();
+}
+
+llvm::Expected<CachedTable>
+lpx::deploy::serveTable(DecodeTarget t, unsigned chips, int64_t context,
+                        const ServeSetup &setup, llvm::StringRef cacheDir,
+                        const PlanProgress &progress) {
+  if (!t.preset)
+    return error(
+        "--model " + t.modelFile +
+        ": a decode-step ONNX file holds one step, at one batch and one "
+        "context, and no prefill; the service table needs the step at every "
+        "batch up to --max-batch and at several contexts, and the prefill at "
+        "several prompt lengths, which lpx exports from a preset only (lpx "
+        "models list)");
+  int64_t prompt = 0; // the prefill of a whole context must compile too
+  decodeDefaults(t, context, prompt, false);
+  if (auto e = checkDecodeShapes(t, context, context, setup.engine.maxBatch, {}))
+    return std::move(e);
+  ScratchDir scratch;
+  if (auto e = scratch.create("lpx-serve"))
+    return std::move(e);
+  t.scratchDir = scratch.path.str().str();
+  return cachedServiceTable(t, chips, context,
+                            serveGrid(setup.engine.maxBatch, context),
+                            cacheDir.empty() ? defaultCacheDir() : cacheDir,
+                            progress);
 }
 
 
@@ -84,86 +126,99 @@ llvm::Expected<ServeOutcome>
 lpx::deploy::runServe(const serve::ServiceModel &model, const ServeSetup &s) {
   ServeOutcome out;
   serve::MetricsCollector metrics(s.slo);
-  auto run = [&](serve::RecordSink &sink) -> llvm::Error {
+  std::optional<serve::PerfettoTraceSink> trace;
+  if (!s.tracePath.empty())
+    trace.emplace();
+  auto run = [&](serve::RecordSink *csv) -> llvm::Error {
     auto source = serve::makeRequestSource(s.workload, s.engine.seed);
     if (!source)
       return source.takeError();
-    auto stats = serve::runServing(model, **source, s.engine, sink);
+    std::vector<serve::RecordSink *> sinks{&metrics, &out.timeline};
+    if (csv)
+      sinks.push_back(csv);
+    if (trace)
+      sinks.push_back(&*trace);
+    serve::TeeSink tee(std::move(sinks));
+    auto stats = serve::runServing(model, **source, s.engine, tee);
     if (!stats)
       return stats.takeError();
     out.stats = *stats;
     return llvm::Error::success();
   };
   if (s.csvPath.empty()) {
-    if (auto e = run(metrics))
+    if (auto e = run(nullptr))
       return std::move(e);
   } else if (auto e = isa::writeFileAtomicallyChecked(
                  s.csvPath, [&](llvm::raw_ostream &os) -> llvm::Error {
                    serve::CsvRequestWriter csv(os);
-                   serve::TeeSink tee({&metrics, &csv});
-                   return run(tee);
+                   return run(&csv);
                  })) {
     return std::move(e);
   }
   out.results = metrics.results();
+  if (!s.loads.empty()) {
+    auto curve = serve::sweepLoad(model, s.workload, s.loads, s.engine, s.slo);
+    if (!curve)
+      return curve.takeError();
+    out.curve = std::move(*curve);
+  }
+  if (trace)
+    if (auto e = isa::writeFileAtomicallyChecked(
+            s.tracePath, [&](llvm::raw_ostream &os) -> llvm::Error {
+              trace->write(os);
+              return llvm::Error::success();
+            }))
+      return std::move(e);
   return out;
 }
 
-static void line(llvm::raw_ostream &os, llvm::StringRef name,
-                 const serve::Summary &s) {
-  if (s.count == 0) {
-    os << llvm::formatv("  {0,-11} -\n", name);
-    return;
+llvm::Error lpx::deploy::serveAndReport(const CachedTable &c,
+                                        const ServeSetup &s, bool json,
+                                        llvm::raw_ostream &os) {
+  auto model = serve::ServiceModel::create(c.table);
+  if (!model)
+    return model.takeError();
+  auto out = runServe(*model, s);
+  if (!out)
+    return out.takeError();
+  std::vector<std::string> wrote;
+  auto write = [&](const std::string &path,
+                   const std::string &text) -> llvm::Error {
+    if (path.empty())
+      return llvm::Error::success();
+    wrote.push_back(path);
+    return isa::writeFileAtomically(path, text);
+  };
+  if (out->curve) {
+    std::string csv;
+    llvm::raw_string_ostream cs(csv);
+    serve::writeSweepCsv(*out->curve, cs);
+    if (auto e = write(s.curveCsv, csv))
+      return std::move(e);
+    if (auto e = write(s.curveSvg, renderCurveSvg(*out->curve, s)))
+      return std::move(e);
   }
-  os << llvm::formatv("  {0,-11} mean {1:f1}  p50 {2:f1}  p90 {3:f1}  p95 "
-                      "{4:f1}  p99 {5:f1}  max {6:f1}{7}\n",
-                      name, s.mean, s.p50, s.p90, s.p95, s.p99, s.max,
-                      s.exact ? "" : " (sketch)");
+  if (!s.reportPath.empty())
+    if (auto e = write(s.reportPath, renderServeReport(*out, s, c)))
+      return std::move(e);
+  if (!s.tracePath.empty())
+    wrote.push_back(s.tracePath);
+  if (json) {
+    llvm::json::Value v =
+        serve::reportJson(out->results, out->stats, s.engine, c.table);
+    if (out->curve)
+      (*v.getAsObject())["load_sweep"] =
+          serve::sweepJson(*out->curve, s.workload.kind);
+    os << llvm::formatv("{0:2}", v) << "\n";
+    return llvm::Error::success();
+  }
+  printServeText(*out, s, c, os);
+  if (out->curve)
+    printSweepText(*out->curve, s, os);
+  if (!s.csvPath.empty())
+    wrote.insert(wrote.begin(), s.csvPath);
+  for (const std::string &path : wrote)
+    os << "wrote " << path << "\n";
+  return llvm::Error::success();
 }
 
-void lpx::deploy::printServeText(const ServeOutcome &out, const ServeSetup &s,
-                                 const CachedTable &c, llvm::raw_ostream &os) {
-  const serve::Results &r = out.results;
-  const serve::ServiceTable &t = c.table;
-  os << "lpx serve: " << t.deployment << "\n";
-  os << llvm::formatv("  max batch {0}, {1} stage(s), max sequences {2} (KV "
-                      "caches the free SRAM holds), policy {3}, network {4}\n",
-                      s.engine.maxBatch, t.stages, t.maxSequences,
-                      serve::policyName(s.engine.policy), s.engine.network.text);
-  os << llvm::formatv("  service table: {0} decode and {1} prefill points, "
-                      "compiled and simulated; {2} ({3})\n",
-                      t.decode.size(), t.prefill.size(),
-                      c.fromCache ? "read from cache" : "built", c.path);
-  if (!c.rebuiltBecause.empty())
-    os << "  cache entry rebuilt: " << c.rebuiltBecause << "\n";
-  os << "  interpolation: " << serve::kInterpolation << "\n";
-  os << llvm::formatv("requests {0}: completed {1}, rejected {2} ({3} too "
-                      "long), retries {4}; sessions {5}\n",
-                      r.requests, r.completed, r.rejected, r.rejectedTooLong,
-                      r.retries, r.sessions);
-  os << "latency (us):\n";
-  line(os, "TTFT", r.ttft);
-  line(os, "TPOT", r.tpot);
-  line(os, "E2E", r.e2e);
-  line(os, "queue wait", r.queue);
-  if (r.sessions)
-    line(os, "session E2E", r.sessionE2e);
-  const auto &p = r.e2eSplitUs;
-  os << llvm::formatv("  mean E2E = queue {0:f1} + network {1:f1} + backoff "
-                      "{2:f1} + host I/O {3:f1} + compute {4:f1}\n",
-                      p.queue, p.network, p.backoff, p.hostIo, p.compute);
-  os << llvm::formatv("tokens/s {0:f1} (simulated span {1:f3} s)\n",
-                      r.tokensPerSecond,
-                      serve::toSeconds(out.stats.end - r.firstArrival));
-  if (r.slo) {
-    os << llvm::formatv("SLO {0}: {1}; goodput {2:f1}% of requests\n",
-                        s.slo->text, r.slo->holds ? "holds" : "does not hold",
-                        100 * r.slo->goodput);
-    for (const auto &term : r.slo->terms)
-      os << llvm::formatv("  {0} {1} {2:f1} us (limit {3:f1}) {4}\n",
-                          serve::metricName(term.term.metric),
-                          serve::statName(term.term.stat), term.valueUs,
-                          serve::toUs(term.term.limit),
-                          term.holds ? "ok" : "exceeded");
-  }
-}

@@ -10,7 +10,12 @@
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <map>
 #include <set>
+#include <thread>
 
 using namespace lpx;
 using namespace lpx::deploy;
@@ -86,6 +91,141 @@ void stagesOf(const PhaseResult &step, serve::ServiceTable &t) {
       t.stageShare[s] = busy[s] / sum;
 }
 
+double seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
+      .count();
+}
+
+/// One point of the table and what its simulation gave.
+struct Point {
+  PhaseShape shape;
+  std::string what;
+  double us = 0, hostUs = 0, seconds = 0;
+  bool compiled = false; // false: the plan's program, or not reached
+  std::string error;
+};
+
+bool sameShape(const PhaseShape &a, const PhaseShape &b) {
+  return a.context == b.context && a.query == b.query && a.batch == b.batch &&
+         a.cache == b.cache;
+}
+
+/// Fills every point: the plan's programs where the shape is theirs, else a
+/// compile and simulation, on up to kMaxTableWorkers threads (each point its
+/// own export and compile; results land in the point, so the table does
+/// not depend on the order they finish in). Progress is told one compile
+/// at a time. Returns the threads used.
+unsigned runPoints(const DecodeTarget &placed, const DecodeRequest &req,
+                   const DecodePlan &plan, std::vector<Point> &points,
+                   const PlanProgress &progress) {
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < points.size(); ++i) {
+    Point &p = points[i];
+    const PhaseResult *known = nullptr;
+    if (sameShape(p.shape, req.step))
+      known = &plan.step;
+    else if (plan.prefill && req.prefill && sameShape(p.shape, *req.prefill))
+      known = &*plan.prefill;
+    if (known) {
+      p.us = known->computeUs();
+      p.hostUs = known->hostUs();
+    } else {
+      todo.push_back(i);
+    }
+  }
+  std::mutex told;
+  PlanProgress quiet; // one bar at a time: the compile's stages unshown
+  quiet.compiling = [&](llvm::StringRef what, unsigned chips) {
+    std::lock_guard<std::mutex> lock(told);
+    if (progress.compiling)
+      progress.compiling(what, chips);
+  };
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&](const PlanProgress &tell) {
+    for (size_t k; !failed && (k = next++) < todo.size();) {
+      Point &p = points[todo[k]];
+      const auto start = std::chrono::steady_clock::now();
+      auto r = simulate(placed, p.shape, plan.chips, p.what, tell);
+      p.seconds = seconds(start);
+      if (!r) {
+        p.error = llvm::toString(r.takeError());
+        failed = true;
+        continue;
+      }
+      p.us = r->computeUs();
+      p.hostUs = r->hostUs();
+      p.compiled = true;
+    }
+  };
+  const unsigned workers = unsigned(std::min<size_t>(
+      std::max(1u, std::min(std::thread::hardware_concurrency(),
+                            kMaxTableWorkers)),
+      std::max<size_t>(todo.size(), 1)));
+  if (workers == 1) {
+    work(progress);
+    return 1;
+  }
+  std::vector<std::thread> threads;
+  for (unsigned w = 1; w < workers; ++w)
+    threads.emplace_back(work, std::cref(quiet));
+  work(quiet);
+  for (std::thread &t : threads)
+    t.join();
+  return workers;
+}
+
+/// The batches simulated first, at the full context: `anchors` (1, the
+/// powers of two and the largest of the grid's) and, between two anchors
+/// with batches of the grid between them, the one in the middle (`probes`).
+struct BatchProbes {
+  std::vector<int64_t> first, anchors;
+  std::map<int64_t, std::pair<int64_t, int64_t>> probes; // probe -> anchors
+};
+BatchProbes batchProbes(const std::vector<int64_t> &grid) {
+  BatchProbes p;
+  for (int64_t b : grid)
+    if ((b & (b - 1)) == 0 || b == grid.back())
+      p.anchors.push_back(b);
+  p.first = p.anchors;
+  for (size_t i = 1; i < p.anchors.size(); ++i) {
+    const int64_t lo = p.anchors[i - 1], hi = p.anchors[i], mid = (lo + hi) / 2;
+    if (hi - lo >= 2 && std::count(grid.begin(), grid.end(), mid)) {
+      p.probes[mid] = {lo, hi};
+      p.first.push_back(mid);
+    }
+  }
+  return p;
+}
+
+/// The grid's batches less those between two anchors whose probe the
+/// interpolation between the anchors meets within kProbeWithin of its
+/// simulation (then the step is straight in batch there); where a probe
+/// misses (a staircase in batch), every batch between is kept. A kept
+/// probe is in the table; a met one is left out (the grid stays whole).
+std::vector<int64_t> chooseBatches(const std::vector<int64_t> &grid,
+                                   const BatchProbes &p,
+                                   const std::map<int64_t, const Point *> &at) {
+  std::vector<int64_t> out;
+  std::vector<std::pair<int64_t, int64_t>> straight; // open intervals
+  for (auto [mid, ends] : p.probes) {
+    const double lo = at.at(ends.first)->us, hi = at.at(ends.second)->us;
+    const double sim = at.at(mid)->us;
+    const double line = lo + (hi - lo) * double(mid - ends.first) /
+                                 double(ends.second - ends.first);
+    if (sim > 0 && std::abs(line - sim) / sim <= kProbeWithin)
+      straight.push_back(ends);
+  }
+  for (int64_t b : grid) {
+    bool skip = false;
+    for (auto [lo, hi] : straight)
+      skip = skip || (b > lo && b < hi);
+    if (!skip)
+      out.push_back(b);
+  }
+  return out;
+}
+
 } // namespace
 
 ServeGrid lpx::deploy::serveGrid(int64_t maxBatch, int64_t context) {
@@ -142,7 +282,9 @@ std::string lpx::deploy::defaultCacheDir() {
 llvm::Expected<serve::ServiceTable>
 lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
                                int64_t context, const ServeGrid &g,
-                               const PlanProgress &progress) {
+                               const PlanProgress &progress,
+                               TableBuildStats *stats) {
+  const auto start = std::chrono::steady_clock::now();
   if (!target.preset)
     return error("lpx serve needs a preset: its decode steps and prefills "
                  "are exported at every batch, context and prompt length of "
@@ -167,31 +309,77 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
                 : std::string("no tensor-parallel or pipeline mesh"),
       target.weights.empty() ? "model" : target.weights,
       target.activations.empty() ? "model" : target.activations);
-  for (int64_t b : g.batches)
+  if (stats)
+    stats->planSeconds = seconds(start);
+
+  // Every point, each compiled and simulated on the plan's chips and
+  // placement; the plan's own two programs are two of them (the largest
+  // step and the whole-context prefill) and are not compiled again. First
+  // the batches: the anchors and probes at the full context decide which
+  // batches between the anchors are simulated (chooseBatches).
+  const auto pointStart = std::chrono::steady_clock::now();
+  auto step = [&](int64_t b, int64_t c) {
+    return Point{PhaseShape{c, 1, b},
+                 llvm::formatv("decode step b{0} c{1}", b, c).str()};
+  };
+  std::vector<Point> points;
+  const BatchProbes probes = batchProbes(g.batches);
+  for (int64_t b : probes.first)
+    points.push_back(step(b, context));
+  unsigned workers = runPoints(placed, req, *plan, points, progress);
+  std::map<int64_t, const Point *> atContext;
+  for (const Point &p : points)
+    atContext[p.shape.batch] = &p;
+  const std::vector<int64_t> batches =
+      chooseBatches(g.batches, probes, atContext);
+  std::vector<Point> rest;
+  for (int64_t b : batches)
+    for (int64_t c : g.contexts)
+      if (c != context || !atContext.count(b))
+        rest.push_back(step(b, c));
+  for (int64_t p : g.prompts)
+    rest.push_back(
+        {PhaseShape{p, p, 1, context}, llvm::formatv("prefill p{0}", p).str()});
+  workers = std::max(workers, runPoints(placed, req, *plan, rest, progress));
+  points.insert(points.end(), rest.begin(), rest.end());
+  for (const Point &p : points)
+    if (!p.error.empty())
+      return error(p.error);
+  auto find = [&](const PhaseShape &shape) -> const Point & {
+    for (const Point &p : points)
+      if (sameShape(p.shape, shape))
+        return p;
+    llvm_unreachable("every point was run");
+  };
+  for (int64_t b : batches)
     for (int64_t c : g.contexts) {
-      auto step = simulate(placed, {c, 1, b}, plan->chips,
-                           llvm::formatv("decode step b{0} c{1}", b, c).str(),
-                           progress);
-      if (!step)
-        return step.takeError();
-      t.decode.push_back({b, c, step->computeUs()});
+      const Point &s = find({c, 1, b});
+      t.decode.push_back({b, c, s.us});
       if (b == 1 && c == context)
-        t.stepHostIoUs = step->hostUs();
-      if (b == maxBatch && c == context) {
-        stagesOf(*step, t);
-        t.maxSequences = sequencesSramHolds(*step, b);
-        if (t.maxSequences == 0) // no cache in SRAM: only the batches bound
-          t.maxSequences = maxBatch * t.stages;
-      }
+        t.stepHostIoUs = s.hostUs;
     }
+  stagesOf(plan->step, t);
+  t.maxSequences = sequencesSramHolds(plan->step, maxBatch);
+  if (t.maxSequences == 0) // no cache in SRAM: only the batches bound
+    t.maxSequences = maxBatch * t.stages;
   for (int64_t p : g.prompts) {
-    auto pre = simulate(placed, {p, p, 1, context}, plan->chips,
-                        llvm::formatv("prefill p{0}", p).str(), progress);
-    if (!pre)
-      return pre.takeError();
-    t.prefill.push_back({p, 1, 0, pre->computeUs()});
+    const Point &pre = find({p, p, 1, context});
+    t.prefill.push_back({p, 1, 0, pre.us});
     // The longest prompt's host I/O, for every request: an upper bound.
-    t.prefillHostIoUs = pre->hostUs();
+    t.prefillHostIoUs = pre.hostUs;
+  }
+  if (stats) {
+    stats->pointSeconds = seconds(pointStart);
+    stats->points = points.size();
+    stats->workers = workers;
+    for (const Point &p : points)
+      if (p.compiled) {
+        ++stats->compiled;
+        if (p.seconds > stats->slowestSeconds) {
+          stats->slowestSeconds = p.seconds;
+          stats->slowest = p.what;
+        }
+      }
   }
   if (auto e = serve::validate(t))
     return std::move(e);
@@ -218,7 +406,8 @@ lpx::deploy::cachedServiceTable(const DecodeTarget &target, unsigned chips,
       return out;
     }
   }
-  auto table = buildServiceTable(target, chips, context, g, progress);
+  auto table =
+      buildServiceTable(target, chips, context, g, progress, &out.built);
   if (!table)
     return table.takeError();
   table->cacheKey = key;

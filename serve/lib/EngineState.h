@@ -87,6 +87,7 @@ private:
   // ServerSide.cpp
   void serverArrive(int32_t id, Nanos now);
   void fillIdleGroups(Nanos now);
+  void setBusy(Group &g, bool busy);
   void admit(Group &g, Nanos now);
   bool takeSlot(int64_t session);
   bool plan(int gi, Nanos now);
@@ -119,6 +120,7 @@ private:
   std::vector<int32_t> scratch; ///< reused per iteration (no allocation)
   Nanos computeNow = 0;         ///< the iteration being planned
   int64_t running = 0;  ///< sequences in groups
+  int64_t busyGroups = 0; ///< groups with an iteration in flight
   int64_t cacheLimit = 0;
   /// Kept session caches: session -> (LRU order, tokens), and the order.
   std::unordered_map<int64_t, std::pair<uint64_t, int64_t>> kept;

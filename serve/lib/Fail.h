@@ -16,6 +16,9 @@ inline llvm::Error failAbout(const std::string &what, const std::string &msg) {
                                  line.c_str());
 }
 
+/// An error whose message names its input itself.
+inline llvm::Error failLine(const std::string &msg) { return failAbout("", msg); }
+
 } // namespace lpx::serve
 
 #endif

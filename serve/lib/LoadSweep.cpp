@@ -70,14 +70,45 @@ Expected<SweepCurve> sweepLoad(const ServiceModel &model,
 
 void writeSweepCsv(const SweepCurve &curve, llvm::raw_ostream &os) {
   os << "load,ttft_p50_us,ttft_p99_us,tpot_p50_us,tpot_p99_us,"
-        "tokens_per_second,completed,rejected,slo_holds\n";
+        "tokens_per_second,completed,rejected,slo_holds,goodput\n";
   for (const SweepPoint &p : curve.points) {
     const Results &r = p.results;
-    os << fmt::format("{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{}\n",
+    os << fmt::format("{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{},{}\n",
                       p.load, r.ttft.p50, r.ttft.p99, r.tpot.p50, r.tpot.p99,
                       r.tokensPerSecond, r.completed, r.rejected,
-                      r.slo ? (r.slo->holds ? "1" : "0") : "");
+                      r.slo ? (r.slo->holds ? "1" : "0") : "",
+                      r.slo ? fmt::format("{:.4f}", r.slo->goodput) : "");
   }
+}
+
+llvm::json::Value sweepJson(const SweepCurve &curve, WorkloadKind kind) {
+  llvm::json::Array loads;
+  for (const SweepPoint &p : curve.points) {
+    const Results &r = p.results;
+    auto pair = [](const Summary &s) {
+      return llvm::json::Object{{"p50", s.p50}, {"p99", s.p99}};
+    };
+    llvm::json::Value holds = nullptr, goodput = nullptr;
+    if (r.slo) {
+      holds = r.slo->holds;
+      goodput = r.slo->goodput;
+    }
+    loads.push_back(llvm::json::Object{{"load", p.load},
+                                       {"ttft_us", pair(r.ttft)},
+                                       {"tpot_us", pair(r.tpot)},
+                                       {"tokens_per_second", r.tokensPerSecond},
+                                       {"completed", r.completed},
+                                       {"rejected", r.rejected},
+                                       {"slo_holds", std::move(holds)},
+                                       {"goodput", std::move(goodput)}});
+  }
+  llvm::json::Value highest = nullptr;
+  if (curve.highestHolding)
+    highest = *curve.highestHolding;
+  return llvm::json::Object{
+      {"loads", std::move(loads)},
+      {"highest_load_within_slo", std::move(highest)},
+      {"load_of", kind == WorkloadKind::Closed ? "users" : "rate"}};
 }
 
 } // namespace lpx::serve

@@ -16,6 +16,9 @@ Summary summarize(const QuantileSketch &s) {
   out.p99 = s.percentile(99);
   out.max = s.max();
   out.exact = s.exact();
+  if (out.count)
+    for (int q = 1; q <= 100; ++q)
+      out.percentiles.push_back(s.percentile(q));
   return out;
 }
 

@@ -13,10 +13,6 @@ using llvm::StringRef;
 
 namespace lpx::serve {
 
-static Error fail(const std::string &msg) {
-  return failAbout("", msg);
-}
-
 /// The standard normal's 0.99 quantile.
 static constexpr double kZ99 = 2.3263478740408408;
 
@@ -36,7 +32,7 @@ Expected<NetworkSpec> parseNetwork(StringRef spec) {
     return n;
   }
   if (kind != "lognormal")
-    return fail("network: unknown kind '" + kind.str() +
+    return failLine("network: unknown kind '" + kind.str() +
                 "' (0, fixed:T or lognormal:median=T,p99=T)");
   llvm::SmallVector<StringRef> items;
   rest.split(items, ',', -1, false);
@@ -46,11 +42,11 @@ Expected<NetworkSpec> parseNetwork(StringRef spec) {
     key = key.trim();
     Nanos *slot = key == "median" ? &n.median : key == "p99" ? &n.p99 : nullptr;
     if (!slot)
-      return fail("network: lognormal: unknown key '" + key.str() +
+      return failLine("network: lognormal: unknown key '" + key.str() +
                   "' (median, p99)");
     bool &have = key == "median" ? haveMedian : haveP99;
     if (have)
-      return fail("network: lognormal: key '" + key.str() + "' given twice");
+      return failLine("network: lognormal: key '" + key.str() + "' given twice");
     have = true;
     auto t = parseDuration(value, ("network " + key).str());
     if (!t)
@@ -58,11 +54,11 @@ Expected<NetworkSpec> parseNetwork(StringRef spec) {
     *slot = *t;
   }
   if (!haveMedian || !haveP99)
-    return fail("network: lognormal needs median=T and p99=T");
+    return failLine("network: lognormal needs median=T and p99=T");
   if (n.median <= 0)
-    return fail("network: lognormal median must be above 0");
+    return failLine("network: lognormal median must be above 0");
   if (n.p99 < n.median)
-    return fail("network: lognormal p99 is below its median");
+    return failLine("network: lognormal p99 is below its median");
   n.kind = NetworkSpec::LogNormal;
   return n;
 }
@@ -94,10 +90,10 @@ Expected<RetrySpec> parseRetry(StringRef spec) {
   r.retries = *n;
   StringRef base = rest.trim();
   if (base.empty() && r.retries > 0)
-    return fail("retry: needs base=T (retry N,base=T)");
+    return failLine("retry: needs base=T (retry N,base=T)");
   if (!base.empty()) {
     if (!base.consume_front("base="))
-      return fail("retry: unknown key in '" + rest.str() + "' (base=T)");
+      return failLine("retry: unknown key in '" + rest.str() + "' (base=T)");
     auto t = parseDuration(base, "retry base");
     if (!t)
       return t.takeError();

@@ -52,7 +52,16 @@ void EngineState::serverArrive(int32_t id, Nanos now) {
   stats.peakWaiting = std::max(stats.peakWaiting, int64_t(waiting.size()));
 }
 
+void EngineState::setBusy(Group &g, bool busy) {
+  busyGroups += int64_t(busy) - int64_t(g.busy);
+  g.busy = busy;
+}
+
 void EngineState::fillIdleGroups(Nanos now) {
+  // Under load every group is busy: nothing to look for (an iteration's
+  // return would otherwise scan every group).
+  if (busyGroups == int64_t(groups.size()))
+    return;
   for (size_t gi = 0; gi < groups.size() && !waiting.empty(); ++gi)
     if (!groups[gi].busy)
       plan(int(gi), now);
@@ -94,6 +103,7 @@ void EngineState::admit(Group &g, Nanos now) {
     l.toPrefill = reuse ? l.call.prompt - l.call.cachedPrefix : l.call.prompt;
     l.rec.prefilled = l.toPrefill;
     l.rec.admission = now;
+    l.rec.group = int32_t(&g - groups.data());
     g.members.push_back(id);
     sink.onEvent(now, EngineEvent::Admission, l.rec.id);
   }
@@ -163,7 +173,7 @@ bool EngineState::plan(int gi, Nanos now) {
   }
   g.decodesNow = decoding > 0;
   if (us <= 0) {
-    g.busy = false;
+    setBusy(g, false);
     return false;
   }
   int64_t prefillsDone = 0;
@@ -174,7 +184,7 @@ bool EngineState::plan(int gi, Nanos now) {
   g.hostIo = fromUs(double(decoding) * t.stepHostIoUs +
                     double(prefillsDone) * t.prefillHostIoUs);
   Nanos compute = fromUs(us);
-  g.busy = true;
+  setBusy(g, true);
   ++stats.iterations;
   sink.onIteration(now, gi, decoding, prefillTokens, int64_t(waiting.size()),
                    compute);
@@ -201,6 +211,7 @@ Nanos EngineState::traverse(const Group &, Nanos now) {
 void EngineState::finishSequence(int32_t id, Nanos now) {
   Live &l = lives[size_t(id)];
   --running;
+  l.rec.serverDone = now;
   if (cfg.keepSessionCache && l.call.agent && l.call.hasNext) {
     uint64_t order = keptClock++;
     kept[l.call.session] = {order, l.call.prompt + l.call.output};
@@ -223,6 +234,7 @@ void EngineState::groupReturn(int gi, Nanos now) {
       if (l.toPrefill == 0) {
         l.generated = 1; // the prefill's logits give the first token
         l.rec.firstToken = now + l.down;
+        l.rec.serverFirstToken = now;
       }
     }
     l.stepping = false;
@@ -232,7 +244,7 @@ void EngineState::groupReturn(int gi, Nanos now) {
       g.members[stay++] = id;
   }
   g.members.resize(stay);
-  g.busy = false;
+  setBusy(g, false);
   plan(gi, now);
   fillIdleGroups(now);
 }

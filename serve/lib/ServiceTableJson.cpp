@@ -20,16 +20,39 @@ namespace lpx::serve {
 static constexpr const char *kFormat = "lpx-service-table";
 static constexpr int64_t kVersion = 1;
 
+namespace {
+
+/// A point's keys: its integers, then its time "us". One list per kind of
+/// point, for writing and for reading.
+struct PointFields {
+  std::vector<std::pair<const char *, int64_t *>> integers;
+  double *us;
+};
+PointFields fieldsOf(DecodePoint &p) {
+  return {{{"batch", &p.batch}, {"context", &p.context}}, &p.us};
+}
+PointFields fieldsOf(PrefillPoint &p) {
+  return {{{"prompt", &p.prompt}, {"batch", &p.batch}, {"chunk", &p.chunk}},
+          &p.us};
+}
+
+template <typename P> json::Array pointsJson(std::vector<P> points) {
+  json::Array out;
+  for (P &p : points) {
+    PointFields f = fieldsOf(p);
+    json::Object o{{"us", *f.us}};
+    for (auto [key, value] : f.integers)
+      o[key] = *value;
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+} // namespace
+
 json::Value toJson(const ServiceTable &t) {
-  json::Array decode, prefill, shares;
-  for (const DecodePoint &p : t.decode)
-    decode.push_back(
-        json::Object{{"batch", p.batch}, {"context", p.context}, {"us", p.us}});
-  for (const PrefillPoint &p : t.prefill)
-    prefill.push_back(json::Object{{"prompt", p.prompt},
-                                   {"batch", p.batch},
-                                   {"chunk", p.chunk},
-                                   {"us", p.us}});
+  json::Array shares;
+  json::Array decode = pointsJson(t.decode), prefill = pointsJson(t.prefill);
   for (double s : t.stageShare)
     shares.push_back(s);
   return json::Object{{"format", kFormat},
@@ -136,6 +159,22 @@ private:
   std::string where;
   std::set<std::string> seen;
 };
+/// The array `key` of points, each with exactly its kind's keys.
+template <typename P>
+Error readPoints(Reader &r, llvm::StringRef key, std::vector<P> &out) {
+  return r.objects(key, [&](Reader &pr) -> Error {
+    P p;
+    PointFields f = fieldsOf(p);
+    for (auto [name, value] : f.integers)
+      if (Error e = pr.integer(name, *value))
+        return e;
+    if (Error e = pr.number("us", *f.us))
+      return e;
+    out.push_back(p);
+    return Error::success();
+  });
+}
+
 } // namespace
 
 Expected<ServiceTable> serviceTableFromJson(const json::Value &v) {
@@ -166,31 +205,9 @@ Expected<ServiceTable> serviceTableFromJson(const json::Value &v) {
     return std::move(e);
   if (Error e = r.string("cache_key", t.cacheKey))
     return std::move(e);
-  if (Error e = r.objects("decode", [&](Reader &pr) -> Error {
-        DecodePoint d;
-        if (Error e = pr.integer("batch", d.batch))
-          return e;
-        if (Error e = pr.integer("context", d.context))
-          return e;
-        if (Error e = pr.number("us", d.us))
-          return e;
-        t.decode.push_back(d);
-        return Error::success();
-      }))
+  if (Error e = readPoints(r, "decode", t.decode))
     return std::move(e);
-  if (Error e = r.objects("prefill", [&](Reader &pr) -> Error {
-        PrefillPoint d;
-        if (Error e = pr.integer("prompt", d.prompt))
-          return e;
-        if (Error e = pr.integer("batch", d.batch))
-          return e;
-        if (Error e = pr.integer("chunk", d.chunk))
-          return e;
-        if (Error e = pr.number("us", d.us))
-          return e;
-        t.prefill.push_back(d);
-        return Error::success();
-      }))
+  if (Error e = readPoints(r, "prefill", t.prefill))
     return std::move(e);
   if (Error e = r.integer("prefill_chunk", t.prefillChunk))
     return std::move(e);

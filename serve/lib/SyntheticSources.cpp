@@ -19,84 +19,74 @@ enum Stream : uint64_t { kArrivals = 1, kLengths = 2, kTools = 3 };
 
 int64_t draw(Rng &rng, TokenRange r) { return rng.uniformInt(r.lo, r.hi); }
 
-/// Poisson arrival times: exponential gaps of mean 1/rate, accumulated in
-/// double nanoseconds and rounded per arrival (no drift).
-class PoissonClock {
+/// What the generated workloads share: the spec, the stream of lengths, a
+/// count of sessions started and, for open workloads (a rate), the Poisson
+/// arrival clock; endless (the run's limits stop them).
+class GeneratedSource : public RequestSource {
 public:
-  PoissonClock(double ratePerSecond, uint64_t seed)
-      : meanGap(double(kNanosPerS) / ratePerSecond), rng(seed) {}
-  Nanos next() {
-    clock += rng.exponential(meanGap);
+  GeneratedSource(const WorkloadSpec &w, uint64_t seed)
+      : spec(w), lengths(streamSeed(seed, kLengths)),
+        arrivals(streamSeed(seed, kArrivals)),
+        meanGap(w.rate > 0 ? double(kNanosPerS) / w.rate : 0) {}
+  bool endless() const override { return true; }
+
+protected:
+  /// The next Poisson arrival: exponential gaps of mean 1/rate, accumulated
+  /// in double nanoseconds and rounded per arrival (no drift).
+  Nanos nextArrivalTime() {
+    clock += arrivals.exponential(meanGap);
     return Nanos(std::llround(clock));
   }
-
-private:
-  double meanGap;
-  Rng rng;
-  double clock = 0;
-};
-
-class PoissonSource : public RequestSource {
-public:
-  PoissonSource(const WorkloadSpec &w, uint64_t seed)
-      : spec(w), clock(w.rate, streamSeed(seed, kArrivals)),
-        lengths(streamSeed(seed, kLengths)) {}
-  Expected<std::optional<Call>> nextArrival() override {
+  /// A call of `session`, its prompt and output drawn from the spec's ranges.
+  Call drawnCall(int64_t session) {
     Call c;
-    c.session = sessions++;
-    c.sendAt = c.issuedAt = clock.next();
+    c.session = session;
     c.prompt = draw(lengths, spec.prompt);
     c.output = draw(lengths, spec.output);
+    return c;
+  }
+  WorkloadSpec spec;
+  Rng lengths, arrivals;
+  int64_t sessions = 0;
+
+private:
+  double meanGap, clock = 0;
+};
+
+class PoissonSource : public GeneratedSource {
+public:
+  using GeneratedSource::GeneratedSource;
+  Expected<std::optional<Call>> nextArrival() override {
+    Call c = drawnCall(sessions++);
+    c.sendAt = c.issuedAt = nextArrivalTime();
     return std::optional<Call>(c);
   }
   std::optional<Call> followUp(const Call &, Nanos, bool) override {
     return std::nullopt;
   }
-  bool endless() const override { return true; }
-
-private:
-  WorkloadSpec spec;
-  PoissonClock clock;
-  Rng lengths;
-  int64_t sessions = 0;
 };
 
-class ClosedSource : public RequestSource {
+class ClosedSource : public GeneratedSource {
 public:
-  ClosedSource(const WorkloadSpec &w, uint64_t seed)
-      : spec(w), lengths(streamSeed(seed, kLengths)) {}
+  using GeneratedSource::GeneratedSource;
   Expected<std::optional<Call>> nextArrival() override {
-    if (started == spec.users)
+    if (sessions == spec.users)
       return std::optional<Call>();
-    Call c;
-    c.session = started++;
-    c.prompt = draw(lengths, spec.prompt);
-    c.output = draw(lengths, spec.output);
-    return std::optional<Call>(c);
+    return std::optional<Call>(drawnCall(sessions++));
   }
   std::optional<Call> followUp(const Call &done, Nanos at, bool) override {
-    Call c;
-    c.session = done.session;
+    Call c = drawnCall(done.session);
     c.index = done.index + 1;
     c.sendAt = c.issuedAt = at + spec.think;
     c.waitBefore = spec.think;
-    c.prompt = draw(lengths, spec.prompt);
-    c.output = draw(lengths, spec.output);
     return c;
   }
-  bool endless() const override { return true; }
-
-private:
-  WorkloadSpec spec;
-  Rng lengths;
-  int64_t started = 0;
 };
 
-class AgentSource : public RequestSource {
+class AgentSource : public GeneratedSource {
 public:
   AgentSource(const WorkloadSpec &w, uint64_t seed)
-      : spec(w), clock(w.rate, streamSeed(seed, kArrivals)),
-        lengths(streamSeed(seed, kLengths)), tools(streamSeed(seed, kTools)) {}
+      : GeneratedSource(w, seed), tools(streamSeed(seed, kTools)) {}
 
   Expected<std::optional<Call>> nextArrival() override {
     // Every draw of a session is made here, in one order, so a session's
@@ -117,7 +107,7 @@ public:
       plan.steps.push_back(s);
     }
     Call c = make(sessions, plan, 0);
-    c.sendAt = c.issuedAt = clock.next();
+    c.sendAt = c.issuedAt = nextArrivalTime();
     if (calls > 1)
       open.emplace(sessions, std::move(plan));
     ++sessions;
@@ -140,7 +130,6 @@ public:
       open.erase(it);
     return c;
   }
-  bool endless() const override { return true; }
 
 private:
   struct Step {
@@ -163,10 +152,7 @@ private:
     return c;
   }
 
-  WorkloadSpec spec;
-  PoissonClock clock;
-  Rng lengths, tools;
-  int64_t sessions = 0;
+  Rng tools;
   std::map<int64_t, Plan> open; // sessions with calls still to send
 };
 } // namespace

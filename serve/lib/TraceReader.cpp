@@ -17,12 +17,8 @@ using llvm::StringRef;
 
 namespace lpx::serve {
 
-static Error fail(const std::string &msg) {
-  return failAbout("", msg);
-}
-
 Error TraceReader::lineError(const std::string &why) const {
-  return fail("trace " + path + ":" + std::to_string(lineNo) + ": " + why);
+  return failLine("trace " + path + ":" + std::to_string(lineNo) + ": " + why);
 }
 
 Expected<std::unique_ptr<TraceReader>> TraceReader::open(std::string path) {
@@ -30,7 +26,7 @@ Expected<std::unique_ptr<TraceReader>> TraceReader::open(std::string path) {
   r->path = std::move(path);
   r->in = std::make_unique<std::ifstream>(r->path);
   if (!*r->in)
-    return fail("trace " + r->path + ": cannot be read");
+    return failLine("trace " + r->path + ": cannot be read");
   if (Error e = r->start())
     return std::move(e);
   return r;
@@ -126,7 +122,7 @@ Error TraceReader::start() {
   }
   StringRef head = StringRef(first).trim();
   if (head.empty())
-    return fail("trace " + path + ": is empty");
+    return failLine("trace " + path + ": is empty");
   if (head.starts_with("{")) {
     fmt = TraceFormat::Jsonl;
     pending = first;
@@ -143,24 +139,26 @@ Error TraceReader::start() {
         return int(i);
     return -1;
   };
-  if (find("TIMESTAMP") >= 0) {
-    fmt = TraceFormat::AzureCsv;
-    arrivalCol = find("TIMESTAMP");
-    promptCol = find("ContextTokens");
-    outputCol = find("GeneratedTokens");
+  // The public formats, known by their arrival column.
+  struct Public {
+    TraceFormat format;
+    const char *name, *arrival, *prompt, *output;
+  };
+  static const Public kPublic[] = {
+      {TraceFormat::AzureCsv, "an Azure", "TIMESTAMP", "ContextTokens",
+       "GeneratedTokens"},
+      {TraceFormat::VidurCsv, "a Vidur", "arrived_at", "num_prefill_tokens",
+       "num_decode_tokens"}};
+  for (const Public &p : kPublic) {
+    if (find(p.arrival) < 0)
+      continue;
+    fmt = p.format;
+    arrivalCol = find(p.arrival);
+    promptCol = find(p.prompt);
+    outputCol = find(p.output);
     if (promptCol < 0 || outputCol < 0)
-      return lineError("an Azure trace header needs TIMESTAMP, ContextTokens "
-                       "and GeneratedTokens");
-    return Error::success();
-  }
-  if (find("arrived_at") >= 0) {
-    fmt = TraceFormat::VidurCsv;
-    arrivalCol = find("arrived_at");
-    promptCol = find("num_prefill_tokens");
-    outputCol = find("num_decode_tokens");
-    if (promptCol < 0 || outputCol < 0)
-      return lineError("a Vidur trace header needs arrived_at, "
-                       "num_prefill_tokens and num_decode_tokens");
+      return lineError(std::string(p.name) + " trace header needs " +
+                       p.arrival + ", " + p.prompt + " and " + p.output);
     return Error::success();
   }
   fmt = TraceFormat::LpxCsv;

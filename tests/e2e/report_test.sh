@@ -7,31 +7,8 @@
 # chromium is not installed. About 5 s.
 set -uo pipefail
 lpx="$1"
-browser="$(command -v chromium || command -v chromium-browser || true)"
-if [ -z "$browser" ]; then
-  echo "chromium is not installed (tools/setup-debian.sh installs it): skipped"
-  exit 77
-fi
 source "$(dirname "$0")/testlib.sh"
-
-# Loads a page with networking off; the DOM after scripts ran goes to
-# $1.dom, console messages (errors, failed loads) to $1.console.
-load() {
-  timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
-    --user-data-dir="$tmp/profile" --host-resolver-rules='MAP * ~NOTFOUND' \
-    --enable-logging=stderr --v=0 --dump-dom "file://$1" \
-    >"$1.dom" 2>"$1.log"
-  grep 'CONSOLE' "$1.log" >"$1.console"
-}
-
-# The detector must see a broken page, or a clean result means nothing.
-printf '<html><body><img src="https://example.com/x.png"><script>undefinedFn();</script></body></html>' >"$tmp/broken.html"
-load "$tmp/broken.html"
-if grep -q 'undefinedFn' "$tmp/broken.html.console"; then
-  ok "a page with a script error is caught"
-else
-  fail "detector" "no console error seen for a broken page: $(tail -3 "$tmp/broken.html.log")"
-fi
+source "$(dirname "$0")/browser.sh"
 
 "$lpx" compile "$root/models/llama_step/model.onnx" --nodes 2 -o "$tmp/l2.lpxb" >/dev/null
 "$lpx" simulate --json "$tmp/l2.lpxb" >"$tmp/sim.json"
@@ -39,16 +16,7 @@ fi
 load "$tmp/l2.html"
 dom="$tmp/l2.html.dom"
 
-if [ -s "$dom" ] && [ ! -s "$tmp/l2.html.console" ]; then
-  ok "the report loads without console messages"
-else
-  fail "console" "$(head -5 "$tmp/l2.html.console")"
-fi
-if grep -qE "(src|href)=['\"]?(https?:)?//" "$tmp/l2.html"; then
-  fail "self-contained" "the page references another address"
-else
-  ok "the page is self-contained"
-fi
+clean_page "$tmp/l2.html"
 grep -q "data-ready=\"1\"" "$dom" && ok "its script ran" || fail "script" "data-ready is not 1"
 for id in summary bounds timeline utilisation sram hazards instructions \
           timeline-chip0 timeline-chip1 sram-chip0 sram-chip1 instruction-table pager-status; do

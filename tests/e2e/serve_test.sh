@@ -24,13 +24,18 @@ serve() {
   return 1
 }
 
+# A run's figures: its output from the counts on (the lines above say
+# where the table came from and how long it took to build).
+figures() { sed -n '/^requests /,$p' "$tmp/$1.out"; }
+
 # The first run builds the table, the second reads it from the cache.
 if serve first --workload "$(load 1000)" --requests 200 &&
    serve second --workload "$(load 1000)" --requests 200; then
   check "first run compiles the table" "grep -q 'compiled and simulated; built' '$tmp/first.out'"
   check "second run reads it from the cache" "grep -q 'read from cache' '$tmp/second.out'"
+  check "the build says where its time went" "grep -q '^  built in .* s: plan .* points compiled' '$tmp/first.out'"
   check "cache reuse changes no figure" \
-    "diff <(sed 1,4d '$tmp/first.out') <(sed 1,4d '$tmp/second.out') >/dev/null"
+    "diff <(figures first) <(figures second) >/dev/null"
 fi
 entry=$(ls "$cache"/serve-*.json 2>/dev/null | head -1)
 check "one cache entry, JSON" "[ -n '$entry' ] && $python -c 'import json,sys; json.load(open(sys.argv[1]))' '$entry'"
@@ -113,7 +118,7 @@ if [ -n "$entry" ]; then
   if serve damaged --workload "$(load 1000)" --requests 200; then
     check "damaged cache entry rebuilt" "grep -q 'cache entry rebuilt' '$tmp/damaged.out' && grep -q '; built' '$tmp/damaged.out'"
     check "rebuilt figures equal the first" \
-      "diff <(sed 1,5d '$tmp/damaged.out') <(sed 1,4d '$tmp/first.out') >/dev/null"
+      "diff <(figures damaged) <(figures first) >/dev/null"
     check "rebuilt entry reads back" "$python -c 'import json,sys; json.load(open(sys.argv[1]))' '$entry'"
   fi
 fi
@@ -140,6 +145,58 @@ if serve keep --workload agent:rate=200,calls=2..3,tool=1ms,prompt=8,result=4,ou
     "$python -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r[\"keep_session_cache\"] and r[\"sessions\"] > 0 else 1)' '$tmp/keep.out'"
 fi
 
+# --load-sweep: the curve in text, JSON, CSV and SVG, the same figures as
+# single runs at those loads; the highest load within the SLO.
+if serve sweep --workload "$(load 1000)" --requests 300 --slo ttft_p95=150us \
+     --load-sweep 1000,8000 --curve-csv "$tmp/curve.csv" --curve-svg "$tmp/curve.svg" &&
+   serve sweepjson --workload "$(load 1000)" --requests 300 --slo ttft_p95=150us \
+     --load-sweep 1000,8000 --json &&
+   serve at8000 --workload "$(load 8000)" --requests 300 --slo ttft_p95=150us --json; then
+  check "the sweep's text names the highest load within the SLO" \
+    "grep -q 'highest load within the SLO: 1000$' '$tmp/sweep.out'"
+  check "curve CSV: a header and a row per load" "[ \$(wc -l <'$tmp/curve.csv') -eq 3 ]"
+  check "curve SVG: three plots" "[ \$(grep -c '<svg' '$tmp/curve.svg') -eq 4 ]"
+  if $python - "$tmp/sweepjson.out" "$tmp/at8000.out" "$tmp/curve.csv" <<'PY'
+import csv, json, sys
+r = json.load(open(sys.argv[1]))
+one = json.load(open(sys.argv[2]))
+s = r["load_sweep"]
+assert [p["load"] for p in s["loads"]] == [1000, 8000], s
+assert s["highest_load_within_slo"] == 1000 and s["load_of"] == "rate", s
+p = s["loads"][1]
+assert p["ttft_us"]["p99"] == one["ttft_us"]["p99"], (p, one["ttft_us"])
+assert p["tokens_per_second"] == one["tokens_per_second"]
+assert p["slo_holds"] is False and s["loads"][0]["slo_holds"] is True
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert abs(float(rows[1]["ttft_p99_us"]) - one["ttft_us"]["p99"]) < 1e-3, rows
+PY
+  then ok "sweep JSON and CSV agree with a single run at that load"; else fail "sweep JSON"; fi
+fi
+
+# --trace: Perfetto JSON, a track per pipeline group and batch slot, a slice
+# per request phase; slots never hold two requests at once.
+if serve traced --workload "$(load 20000)" --requests 200 --trace "$tmp/serve.json"; then
+  if $python - "$tmp/serve.json" <<'PY'
+import json, sys, collections
+t = json.load(open(sys.argv[1]))
+ev = t["traceEvents"]
+names = [e["args"]["name"] for e in ev if e["ph"] == "M"]
+assert "pipeline group 0" in names and "batch slot 0" in names, names
+assert sum(1 for n in names if n.startswith("batch slot")) <= 8
+phases = collections.Counter(e["name"] for e in ev if e["ph"] == "b")
+assert phases["prefill"] == phases["decode"] == phases["queue"] == 200, phases
+track = collections.defaultdict(list)
+for e in ev:
+    if e["ph"] == "X" and e["tid"] > 0:
+        track[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"]))
+for k, v in track.items():
+    v.sort()
+    assert all(a[1] <= b[0] + 1e-6 for a, b in zip(v, v[1:])), k
+assert t["otherData"]["requests_kept"] == 200
+PY
+  then ok "trace: tracks per group and slot, phases per request"; else fail "trace"; fi
+fi
+
 # Bad input: one line on stderr, exit 2, no CSV.
 bad() {
   local what="$1"; shift
@@ -159,7 +216,11 @@ bad "unknown policy" --model tiny-llama --workload "$(load 1)" --policy fastest
 bad "SLO naming no metric" --model tiny-llama --workload "$(load 1)" --slo p99=1s
 bad "both duration and requests" --model tiny-llama --workload "$(load 1)" --duration 1s --requests 10
 bad "unknown preset" --workload "$(load 1)" --model tiny-lama
-bad "an ONNX file" --workload "$(load 1)" --model "$tmp/none.onnx"
+bad "an ONNX file that is not there" --workload "$(load 1)" --model "$tmp/none.onnx"
+bad "a decode-step ONNX file" --workload "$(load 1)" --model "$root/models/llama_step/model.onnx"
+check "the ONNX refusal names what is missing" "grep -q 'no prefill' '$tmp/bad.err'"
+bad "a curve without a sweep" --model tiny-llama --workload "$(load 1)" --curve-csv "$tmp/c.csv"
+bad "a sweep of a trace" --model tiny-llama --workload "trace:$tmp/none.csv" --load-sweep 1,2
 bad "batch beyond the preset" --model tiny-llama --workload "$(load 1)" --max-batch 100000000
 "$lpx" serve "${base[@]}" --workload "$(load 1)" -o "$tmp/no/such/dir.csv" >/dev/null 2>"$tmp/bad.err"
 check "output folder missing: exit 2" "[ $? -eq 2 ]"

@@ -42,7 +42,7 @@ def commands(text):
         if line.startswith("$ "):
             start, command = i, line[2:]
             while command.endswith("\\") and i < len(lines):
-                command = command[:-1] + "\n" + lines[i]
+                command = command + "\n" + lines[i] # bash joins the lines
                 i += 1
             m = re.search(r"#\s*exits\s+(\d+)\s*$", command)
             cmd = [start, command, int(m.group(1)) if m else 0, []]

@@ -282,6 +282,11 @@ int main(int argc, char **argv) {
            {"--seed", &serve.seed, "Random seed (default 1)"},
            {"--slo", &serve.slo, "ttft_p95=1s,tpot_p99=50ms,..."},
            {"-o,--output", &serve.output, "Per-request CSV"},
+           {"--load-sweep", &serve.loadSweep, "Loads: users or rates, 1,5,10,20,50"},
+           {"--curve-csv", &serve.curveCsv, "The sweep's curve as CSV"},
+           {"--curve-svg", &serve.curveSvg, "The sweep's curve as SVG"},
+           {"--report", &serve.report, "Self-contained HTML report"},
+           {"--trace", &serve.trace, "Perfetto trace (JSON)"},
            {"--cache-dir", &serve.cacheDir, "Service table cache"}})
     sv->add_option(name, *field, help);
   sv->add_flag("--json", serve.json, "Print JSON (keys in docs/serving.md)");

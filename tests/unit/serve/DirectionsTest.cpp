@@ -83,12 +83,8 @@ TEST(Directions, NoNetworkAndOneUserHasNoTail) {
 TEST(Directions, SameSeedSameBytes) {
   auto once = [](uint64_t seed) {
     Recorder rec;
-    EngineConfig cfg;
-    cfg.maxBatch = 4;
-    cfg.queueCapacity = 6;
-    cfg.retry = *parseRetry("3,base=1ms");
-    cfg.network = *parseNetwork("lognormal:median=500us,p99=3ms");
-    cfg.requests = 1500;
+    EngineConfig cfg =
+        busyConfig(6, "3,base=1ms", "lognormal:median=500us,p99=3ms", 1500);
     cfg.seed = seed;
     return run(shapedTable(3),
                "agent:rate=400,calls=2..4,tool=100us..1ms,prompt=64..512,"
@@ -112,18 +108,9 @@ TEST(Directions, SameSeedSameBytes) {
 namespace {
 
 TEST(Directions, LoadSweepCurveAndHighestLoadWithinTheSlo) {
-  ServiceModel m = model(shapedTable());
-  auto spec = parseWorkload("closed:users=1,think=0,prompt=256,output=32");
-  ASSERT_TRUE(bool(spec));
-  auto loads = parseLoads("1,4,16,64", spec->kind);
-  ASSERT_TRUE(bool(loads));
-  EngineConfig cfg;
-  cfg.maxBatch = 4;
-  cfg.requests = 400;
-  auto slo = parseSlo("ttft_p99=20ms");
-  ASSERT_TRUE(bool(slo));
-  auto curve = sweepLoad(m, *spec, *loads, cfg, *slo);
-  ASSERT_TRUE(bool(curve)) << llvm::toString(curve.takeError());
+  SweepCurve c = sweep(shapedTable(), "closed:users=1,think=0,prompt=256,output=32",
+                       {1, 4, 16, 64}, 400, "ttft_p99=20ms");
+  auto *curve = &c;
   ASSERT_EQ(curve->points.size(), 4u);
   for (size_t i = 1; i < curve->points.size(); ++i)
     EXPECT_GT(curve->points[i].results.ttft.p99,
@@ -138,6 +125,9 @@ TEST(Directions, LoadSweepCurveAndHighestLoadWithinTheSlo) {
   llvm::raw_string_ostream os(csv);
   writeSweepCsv(*curve, os);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+  auto loads = parseLoads("1, 4,16,64", WorkloadKind::Closed);
+  ASSERT_TRUE(bool(loads));
+  EXPECT_EQ(*loads, (std::vector<double>{1, 4, 16, 64}));
   EXPECT_NE(errorOf(parseLoads("1,2.5", WorkloadKind::Closed))
                 .find("not a whole number"),
             std::string::npos);

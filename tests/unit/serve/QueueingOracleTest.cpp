@@ -151,12 +151,8 @@ TEST(QueueingOracle, KeptCachesAreEvictedWhenSlotsRunOut) {
 
 TEST(QueueingOracle, SessionE2EIsItsCallsToolsAndWaits) {
   Recorder rec;
-  EngineConfig cfg;
-  cfg.maxBatch = 4;
-  cfg.queueCapacity = 2;
-  cfg.retry = *parseRetry("3,base=200us");
-  cfg.network = *parseNetwork("lognormal:median=100us,p99=1ms");
-  cfg.requests = 4000;
+  EngineConfig cfg =
+      busyConfig(2, "3,base=200us", "lognormal:median=100us,p99=1ms", 4000);
   run(shapedTable(2),
       "agent:rate=800,calls=3..5,tool=50us..300us,prompt=128..512,"
       "result=16..128,output=4..32",

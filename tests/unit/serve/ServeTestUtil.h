@@ -3,6 +3,7 @@
 #define LPX_TESTS_UNIT_SERVE_SERVETESTUTIL_H
 
 #include "lpx/serve/Engine.h"
+#include "lpx/serve/LoadSweep.h"
 #include "lpx/serve/Metrics.h"
 #include "lpx/serve/Report.h"
 
@@ -168,6 +169,40 @@ inline RunResult run(const ServiceTable &table, const std::string &workload,
   r.results = rec.results();
   r.json = reportJsonText(r.results, r.stats, cfg, table);
   return r;
+}
+
+/// Batches of 4, a queue of `queue` places, retries and a network as the
+/// specs say, `requests` calls: every part of the engine at work at once.
+inline EngineConfig busyConfig(int64_t queue, const char *retry,
+                               const char *network, int64_t requests) {
+  EngineConfig cfg;
+  cfg.maxBatch = 4;
+  cfg.queueCapacity = queue;
+  cfg.retry = *parseRetry(retry);
+  cfg.network = *parseNetwork(network);
+  cfg.requests = requests;
+  return cfg;
+}
+
+/// `workload` swept over `loads` on `table` (max batch 4, `requests` calls
+/// each) under `slo`; fails the test on an error.
+inline SweepCurve sweep(const ServiceTable &table, const std::string &workload,
+                        const std::vector<double> &loads, int64_t requests,
+                        const std::string &slo) {
+  ServiceModel m = model(table);
+  auto spec = parseWorkload(workload);
+  EXPECT_TRUE(bool(spec));
+  EngineConfig cfg;
+  cfg.maxBatch = 4;
+  cfg.requests = requests;
+  auto s = parseSlo(slo);
+  EXPECT_TRUE(bool(s));
+  auto curve = sweepLoad(m, *spec, loads, cfg, *s);
+  if (!curve) {
+    ADD_FAILURE() << llvm::toString(curve.takeError());
+    return {};
+  }
+  return std::move(*curve);
 }
 
 inline std::string errorOf(llvm::Error e) { return llvm::toString(std::move(e)); }

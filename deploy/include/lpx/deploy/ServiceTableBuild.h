@@ -32,7 +32,15 @@ struct ServeGrid {
 /// 3.316 us for 4 to 6, 3.645 us for 7 and 8): interpolating batch 3
 /// between simulated 2 and 4 was 5.4% off its simulation. Along context
 /// the time is smooth and interpolation holds.
+/// The build then simulates 1, the powers of two and the largest batch at
+/// the full context, and the batch midway between each two of them: where
+/// the straight line between the two meets that probe within kProbeWithin,
+/// the batches between them are left out of the table (llama2-70b on
+/// tsp-v1 grows by about 350 us per sequence: batch 3 is 1.0% off the line
+/// from 2 to 4); where it misses (tiny-llama's staircase: 5.3%), every
+/// batch between is simulated.
 constexpr int64_t kEveryBatchUpTo = 16;
+constexpr double kProbeWithin = 0.02;
 ServeGrid serveGrid(int64_t maxBatch, int64_t context);
 
 /// The cache key: model (preset name, or an ONNX file's content hash), the
@@ -46,18 +54,36 @@ std::string serviceTableCachePath(llvm::StringRef cacheDir,
 /// `$XDG_CACHE_HOME/lpx`, else `$HOME/.cache/lpx`.
 std::string defaultCacheDir();
 
+/// Where a build's time went (host wall seconds: printed, never cached).
+struct TableBuildStats {
+  double planSeconds = 0;  // the chips and placement, found by compiling
+  double pointSeconds = 0; // the points the plan did not already give
+  size_t points = 0, compiled = 0; // of all points, those compiled here
+  unsigned workers = 1;
+  double slowestSeconds = 0;
+  std::string slowest;
+};
+
+/// Points are compiled on up to this many threads (hardware threads
+/// allowing): each compile of a 70B model holds a few GB.
+constexpr unsigned kMaxTableWorkers = 4;
+
 /// Compiles and simulates every point of `grid` on `chips` chips (0: the
-/// fewest that hold the largest step) for a preset. The table's deployment
-/// line names model, chip, chips, placement and formats.
+/// fewest that hold the largest step) for a preset, in parallel; the
+/// plan's largest step and whole-context prefill are points of the grid
+/// and reused. The table's deployment line names model, chip, chips,
+/// placement and formats.
 llvm::Expected<serve::ServiceTable>
 buildServiceTable(const DecodeTarget &target, unsigned chips, int64_t context,
-                  const ServeGrid &grid, const PlanProgress &progress = {});
+                  const ServeGrid &grid, const PlanProgress &progress = {},
+                  TableBuildStats *stats = nullptr);
 
 struct CachedTable {
   serve::ServiceTable table;
   std::string path;
   bool fromCache = false;
   std::string rebuiltBecause; // why a cache entry there was not used
+  TableBuildStats built;      // when built
 };
 
 /// The cached table of the key if its entry reads back whole and its key

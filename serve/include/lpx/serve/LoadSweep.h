@@ -12,6 +12,7 @@
 #include "lpx/serve/Engine.h"
 #include "lpx/serve/Metrics.h"
 
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -43,8 +44,13 @@ llvm::Expected<SweepCurve> sweepLoad(const ServiceModel &model,
                                      const std::optional<Slo> &slo);
 
 /// load,ttft_p50_us,ttft_p99_us,tpot_p50_us,tpot_p99_us,tokens_per_second,
-/// completed,rejected,slo_holds
+/// completed,rejected,slo_holds,goodput (the last two empty without an SLO)
 void writeSweepCsv(const SweepCurve &curve, llvm::raw_ostream &os);
+
+/// {"loads": [{"load", "ttft_us", "tpot_us" (p50, p99), "tokens_per_second",
+/// "completed", "rejected", "slo_holds", "goodput"}, ...],
+/// "highest_load_within_slo": the load or null, "load_of": "users"|"rate"}
+llvm::json::Value sweepJson(const SweepCurve &curve, WorkloadKind kind);
 
 } // namespace lpx::serve
 

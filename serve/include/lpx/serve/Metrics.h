@@ -14,6 +14,7 @@
 #include "lpx/serve/Slo.h"
 
 #include <optional>
+#include <vector>
 
 namespace lpx::serve {
 
@@ -21,6 +22,9 @@ struct Summary {
   uint64_t count = 0;
   double mean = 0, p50 = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;
   bool exact = true;
+  /// The 1st to the 100th percentile (the CDF a report draws); empty
+  /// without values.
+  std::vector<double> percentiles;
 };
 Summary summarize(const QuantileSketch &s);
 double statOf(const Summary &s, Stat stat);

@@ -28,6 +28,10 @@ struct RequestRecord {
   Nanos backoff = 0;    ///< waits before retries
   Nanos hostIo = 0;     ///< host I/O of the iterations it waited for
   Nanos waitBefore = 0; ///< tool or think time before this call was sent
+  // As the server saw it, for traces: the group it ran in, its first token
+  // (the prefill's end) and its last token leaving the server.
+  int32_t group = -1;
+  Nanos serverFirstToken = -1, serverDone = -1;
 
   Nanos queue() const { return admission - serverArrival; }
   Nanos ttft() const { return firstToken - arrival; }
