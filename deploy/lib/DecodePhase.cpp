@@ -124,13 +124,16 @@ static llvm::Expected<std::string> modelFor(const DecodeTarget &t,
     return t.modelFile;
   llvm::SmallString<256> path(t.scratchDir);
   llvm::sys::path::append(
-      path, llvm::formatv("{0}-q{1}-c{2}-b{3}.onnx", t.preset->name,
-                          shape.query, shape.context, shape.batch)
+      path, llvm::formatv("{0}-q{1}-c{2}-b{3}-l{4}{5}.onnx", t.preset->name,
+                          shape.query, shape.context, shape.batch,
+                          shape.logitsAt, shape.argmax ? "-argmax" : "")
                 .str());
   models::ExportOptions o;
   o.context = shape.context;
   o.prompt = shape.query;
   o.batch = shape.batch;
+  o.logitsAt = shape.logitsAt;
+  o.argmax = shape.argmax;
   o.shapeOnly = true;
   if (llvm::Error e = models::resolveOptions(*t.preset, o))
     return std::move(e);

@@ -136,6 +136,8 @@ struct DecodeArgs : DeploymentArgs {
   std::string contextSweep;           // "512,1024,...": TPOT per context
   std::string output;                 // the sweep's CSV
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
+  std::string sample;                 // "greedy": the prefill returns the token
+  std::string prefillChunk;           // tokens per prefill chunk; "": chosen
 };
 int runDecode(const DecodeArgs &args);
 /// `lpx decode --run`: greedy generation of `tokens` ids after each of

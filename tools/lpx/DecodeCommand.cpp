@@ -38,6 +38,7 @@ struct DecodeOptions : DeploymentNumbers {
   int64_t prompt = 0, batch = 1;
   std::vector<int64_t> sweep;
   std::string plot;
+  bool greedy = false;
 };
 
 llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
@@ -61,6 +62,7 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
       return error("--context-sweep '" + item + "' is not a positive integer");
     o.sweep.push_back(l);
   }
+  o.greedy = a.sample == "greedy";
   return llvm::Error::success();
 }
 
@@ -107,8 +109,13 @@ DecodeRequest requestFor(const DecodeTarget &t, const DecodeOptions &o,
   DecodeRequest req;
   req.chips = unsigned(o.chips);
   req.step = PhaseShape{context, 1, o.batch};
-  if (t.preset && o.sweep.empty())
+  if (t.preset && o.sweep.empty()) {
+    // The last position's logits (or its greedy token) leave the chip, as
+    // a serving engine returns them.
     req.prefill = PhaseShape{o.prompt, o.prompt, o.batch, context};
+    req.prefill->logitsAt = o.prompt - 1;
+    req.prefill->argmax = o.greedy;
+  }
   return req;
 }
 

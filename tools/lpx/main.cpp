@@ -235,6 +235,13 @@ int main(int argc, char **argv) {
                 "context)");
   d->add_option("--batch", decode.batch, "Sequences decoded together (default 1)");
   d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
+  d->add_option("--sample", decode.sample,
+                "greedy: the prefill returns the first token (an ArgMax on "
+                "the chip) instead of the last position's logits")
+      ->check(CLI::IsMember({"greedy"}));
+  d->add_option("--prefill-chunk", decode.prefillChunk,
+                "Prompt tokens per prefill chunk (default: chosen, and the "
+                "report says why)");
   d->add_option("--context-sweep", decode.contextSweep,
                 "Context lengths such as 512,1024,2048: TPOT of each, as CSV "
                 "(-o) and an SVG plot (--plot)");

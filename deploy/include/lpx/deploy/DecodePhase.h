@@ -43,6 +43,11 @@ struct DecodeTarget {
 struct PhaseShape {
   int64_t context = 0, query = 1, batch = 1;
   int64_t cache = 0;
+  /// The query position whose logits the phase returns (the LM head on
+  /// that row only, as serving engines compute a prefill); -1: every
+  /// position's. `argmax`: its greedy token instead (`--sample greedy`).
+  int64_t logitsAt = -1;
+  bool argmax = false;
 };
 
 /// One chip's SRAM as the program's buffer table lays it out.
