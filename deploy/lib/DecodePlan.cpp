@@ -87,6 +87,40 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
 
 } // namespace
 
+llvm::Expected<PhaseShape>
+lpx::deploy::prefillShape(int64_t prompt, int64_t batch, int64_t context,
+                          int64_t chunk, std::string &why) {
+  const bool asked = chunk > 0;
+  if (!asked)
+    chunk = kDefaultPrefillChunk;
+  PhaseShape s{prompt, prompt, batch, context};
+  s.logitsAt = prompt - 1;
+  if (chunk >= prompt) {
+    why = asked ? "the prompt is one --prefill-chunk"
+                : llvm::formatv("the prompt fits in one chunk of {0}", chunk)
+                      .str();
+    return s;
+  }
+  const int64_t chunks = (prompt + chunk - 1) / chunk;
+  if (chunks * chunk > context)
+    return error(llvm::formatv(
+        "{0} chunks of {1} tokens (the prompt {2}, padded) need {3} cache "
+        "positions; the context is {4} (use a --prefill-chunk that divides "
+        "the prompt, or a longer --context)",
+        chunks, chunk, prompt, chunks * chunk, context));
+  s.context = context;
+  s.query = chunk;
+  s.chunks = chunks;
+  s.logitsAt = prompt - 1 - (chunks - 1) * chunk;
+  why = asked ? std::string("--prefill-chunk")
+              : llvm::formatv("the default chunk, {0} tokens: the temporaries "
+                              "of one chunk, not of the prompt, beside the "
+                              "weights and cache",
+                              chunk)
+                    .str();
+  return s;
+}
+
 llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
                                                 const DecodeRequest &req,
                                                 const PlanProgress &progress) {

@@ -37,6 +37,7 @@ struct CompileArgs {
   std::string weights, activations;     // number formats; empty: the model's
   bool residentKV = false;              // lpx-resident-kv
   int64_t kvContext = 0;                // its context option; 0: none
+  unsigned chunks = 1;                  // lpx-unroll-chunks; 1: none
 };
 int runCompile(const CompileArgs &args);
 

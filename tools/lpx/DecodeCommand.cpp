@@ -39,6 +39,7 @@ struct DecodeOptions : DeploymentNumbers {
   std::vector<int64_t> sweep;
   std::string plot;
   bool greedy = false;
+  int64_t prefillChunk = 0; // 0: chosen
 };
 
 llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
@@ -63,6 +64,13 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
     o.sweep.push_back(l);
   }
   o.greedy = a.sample == "greedy";
+  if (!a.prefillChunk.empty()) {
+    if (auto e = parsePositive(a.prefillChunk, "--prefill-chunk", o.prefillChunk))
+      return e;
+    if (o.prefillChunk < 1)
+      return error("--prefill-chunk " + a.prefillChunk +
+                   " is not a positive integer");
+  }
   return llvm::Error::success();
 }
 
@@ -95,25 +103,30 @@ llvm::Error checkOutputs(const DecodeArgs &a, DecodeOptions &o) {
 /// One plan and its metrics, with a progress line per compile on a
 /// terminal.
 llvm::Expected<DecodeMetrics> measure(const DecodeTarget &t,
-                                      const DecodeRequest &req) {
+                                      llvm::Expected<DecodeRequest> req) {
+  if (!req)
+    return req.takeError();
   std::optional<StageProgress> bar;
-  auto plan = planDecode(t, req, compileProgress(bar, kCmd));
+  auto plan = planDecode(t, *req, compileProgress(bar, kCmd));
   bar.reset();
   if (!plan)
     return plan.takeError();
-  return measureDecode(t, req, *plan);
+  return measureDecode(t, *req, *plan);
 }
 
-DecodeRequest requestFor(const DecodeTarget &t, const DecodeOptions &o,
-                         int64_t context) {
+llvm::Expected<DecodeRequest> requestFor(const DecodeTarget &t,
+                                         const DecodeOptions &o,
+                                         int64_t context) {
   DecodeRequest req;
   req.chips = unsigned(o.chips);
   req.step = PhaseShape{context, 1, o.batch};
   if (t.preset && o.sweep.empty()) {
-    // The last position's logits (or its greedy token) leave the chip, as
-    // a serving engine returns them.
-    req.prefill = PhaseShape{o.prompt, o.prompt, o.batch, context};
-    req.prefill->logitsAt = o.prompt - 1;
+    req.prompt = o.prompt;
+    auto prefill =
+        prefillShape(o.prompt, o.batch, context, o.prefillChunk, req.chunkWhy);
+    if (!prefill)
+      return prefill.takeError();
+    req.prefill = *prefill;
     req.prefill->argmax = o.greedy;
   }
   return req;
@@ -212,6 +225,7 @@ int lpx::cli::runDecodeRun(const DecodeArgs &a,
   run.pp = unsigned(o.pp);
   run.context = o.context;
   run.tokens = tokens;
+  run.prefillChunk = o.prefillChunk;
   for (const std::string &text : promptIds) {
     auto ids = parseIdList(text);
     if (!ids)

@@ -79,6 +79,11 @@ int main(int argc, char **argv) {
                 "the cache positions its present outputs are written into "
                 "(the decode step's context)")
       ->check(CLI::Range(int64_t(1), int64_t(1) << 30));
+  c->add_option("--chunks", compile.chunks,
+                "With --resident-kv, for the step of one prefill chunk: the "
+                "program runs this many chunks, pipelined through the stages "
+                "(lpx-unroll-chunks)")
+      ->check(CLI::Range(1u, 1u << 16));
   c->add_option("--set", compile.sets,
                 "Change a chip parameter: key=value, e.g. link.latency=108 or "
                 "sram.bytes=128MiB (repeatable; see `lpx chip show`)");

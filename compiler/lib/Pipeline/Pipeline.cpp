@@ -26,6 +26,10 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   if (stop == StopAfter::Graph)
     return passes;
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));
+  if (opts.chunks > 1) {
+    pm.addPass(createUnrollChunks(UnrollChunksOptions{opts.chunks}));
+    ++passes;
+  }
   pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)
     return passes + 2;

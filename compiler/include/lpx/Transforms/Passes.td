@@ -139,6 +139,29 @@ def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
                            "::lpx::part::PartDialect"];
 }
 
+def UnrollChunks : Pass<"lpx-unroll-chunks", "mlir::ModuleOp"> {
+  let summary = "A chunked prefill: the placed step of one chunk, unrolled";
+  let description = [{
+    Stays at IR level 2. The function is the placed step of one chunk of a
+    prompt (C tokens written into resident state at `position_ids`, its
+    attention reading the whole state, masked). It becomes `chunks` copies
+    of that step in one program: copy k reads inputs of its own (each
+    non-state argument again, named `NAME.chunk{k}`; copy 0 keeps the
+    names), shares every constant (the weights) and writes into the state
+    as copy k - 1 left it (its state_write's state is the previous copy's
+    write), so its attention reads the cache of chunks 0..k. Only the last
+    copy's results are returned; what computed the others' (their LM head)
+    goes. Every op keeps its node, so copy k + 1 runs on a stage while copy
+    k is on the next: lpx-schedule pipelines the chunks and lpx-allocate-sram
+    reuses one chunk's temporaries for the next. chunks = 1 changes nothing.
+  }];
+  let options = [
+    Option<"chunks", "chunks", "unsigned", "1", "Copies of the chunk step">,
+  ];
+  let dependentDialects = ["::lpx::graph::GraphDialect",
+                           "::lpx::part::PartDialect"];
+}
+
 def Schedule : Pass<"lpx-schedule", "mlir::ModuleOp"> {
   let summary = "Give every instruction a unit and an issue cycle";
   let description = [{

@@ -31,6 +31,8 @@ struct DecodeMetrics {
   bool weightsFromChip = false, activationsFromChip = false;
 
   bool hasPrefill = false;
+  int64_t prefillChunk = 0, prefillChunks = 0; // tokens per chunk, chunks
+  std::string chunkWhy;
   double ttftComputeUs = 0, ttftHostUs = 0;
   double ttftUs() const { return ttftComputeUs + ttftHostUs; }
   double tpotComputeUs = 0, tpotHostUs = 0;

@@ -23,7 +23,27 @@ struct DecodeRequest {
   PhaseShape step;                // a decode step: query 1
   std::optional<PhaseShape> prefill; // the prompt; none for a file model
   unsigned chips = 0;             // 0: the fewest that compile
+  int64_t prompt = 0;             // the prompt's tokens (0: prefill->query)
+  /// How the prefill chunk was chosen, as the report says it ("" when
+  /// there is no prefill).
+  std::string chunkWhy;
 };
+
+/// Prompt tokens per prefill chunk when none is asked for (see
+/// prefillShape).
+inline constexpr int64_t kDefaultPrefillChunk = 256;
+
+/// The prefill of `prompt` tokens per sequence into `context` cache
+/// positions, its last position's logits returned. `chunk` tokens per
+/// chunk (0: kDefaultPrefillChunk): a prompt no longer than one chunk is
+/// one pass of the prompt (no past); a longer one is ceil(prompt / chunk)
+/// chunks of the chunk step into the cache, the last padded after the
+/// prompt (its padding writes cache positions past the prompt, which the
+/// decode step overwrites before it reads them). `why` says how the chunk
+/// was chosen. The padded prompt must fit in the context.
+llvm::Expected<PhaseShape> prefillShape(int64_t prompt, int64_t batch,
+                                        int64_t context, int64_t chunk,
+                                        std::string &why);
 
 /// A placement tried on the plan's chips: its decode step's simulated
 /// time, or why it did not compile.
