@@ -91,13 +91,17 @@ llvm::Expected<PhaseShape>
 lpx::deploy::prefillShape(int64_t prompt, int64_t batch, int64_t context,
                           int64_t chunk, std::string &why) {
   const bool asked = chunk > 0;
-  if (!asked)
-    chunk = kDefaultPrefillChunk;
+  if (!asked) {
+    const int64_t share = (prompt + kMaxPrefillChunks - 1) / kMaxPrefillChunks;
+    chunk = std::max(kMinPrefillChunk, (share + 31) / 32 * 32);
+  }
   PhaseShape s{prompt, prompt, batch, context};
   s.logitsAt = prompt - 1;
   if (chunk >= prompt) {
     why = asked ? "the prompt is one --prefill-chunk"
-                : llvm::formatv("the prompt fits in one chunk of {0}", chunk)
+                : llvm::formatv("the prompt is one chunk of at least {0} "
+                                "tokens",
+                                kMinPrefillChunk)
                       .str();
     return s;
   }
@@ -113,10 +117,11 @@ lpx::deploy::prefillShape(int64_t prompt, int64_t batch, int64_t context,
   s.chunks = chunks;
   s.logitsAt = prompt - 1 - (chunks - 1) * chunk;
   why = asked ? std::string("--prefill-chunk")
-              : llvm::formatv("the default chunk, {0} tokens: the temporaries "
-                              "of one chunk, not of the prompt, beside the "
-                              "weights and cache",
-                              chunk)
+              : llvm::formatv("chosen: at most {0} chunks of at least {1} "
+                              "tokens, so the stages overlap chunks and a "
+                              "chunk's temporaries, not the prompt's, sit "
+                              "beside the weights and cache",
+                              kMaxPrefillChunks, kMinPrefillChunk)
                     .str();
   return s;
 }

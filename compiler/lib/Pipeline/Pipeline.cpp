@@ -28,7 +28,8 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));
   if (opts.chunks > 1) {
     pm.addPass(createUnrollChunks(UnrollChunksOptions{opts.chunks}));
-    ++passes;
+    pm.addPass(createShareTransfers());
+    passes += 2;
   }
   pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)

@@ -29,13 +29,21 @@ struct DecodeRequest {
   std::string chunkWhy;
 };
 
-/// Prompt tokens per prefill chunk when none is asked for (see
-/// prefillShape).
-inline constexpr int64_t kDefaultPrefillChunk = 256;
+/// Without --prefill-chunk: at most this many chunks (the program holds
+/// one copy of the chunk step per chunk, so compile time grows with them)
+/// of at least kMinPrefillChunk tokens, so a prompt up to that long is one
+/// pass (llama2-70b's 128-token prefill on 576 tsp-v1 chips fits no more
+/// in 4 chunks of 32: 30 bytes short on chip 0, and compiles in 5 minutes).
+inline constexpr int64_t kMaxPrefillChunks = 8;
+inline constexpr int64_t kMinPrefillChunk = 256;
 
 /// The prefill of `prompt` tokens per sequence into `context` cache
 /// positions, its last position's logits returned. `chunk` tokens per
-/// chunk (0: kDefaultPrefillChunk): a prompt no longer than one chunk is
+/// chunk (0: the prompt over kMaxPrefillChunks rounded up to a multiple
+/// of 32, and at least kMinPrefillChunk, so enough chunks to overlap the
+/// stages and each chunk's temporaries at most an eighth of the prompt's;
+/// measured on llama2-7b in docs/decode.md): a prompt no longer than one
+/// chunk is
 /// one pass of the prompt (no past); a longer one is ceil(prompt / chunk)
 /// chunks of the chunk step into the cache, the last padded after the
 /// prompt (its padding writes cache positions past the prompt, which the
