@@ -79,6 +79,13 @@ ChipSearchPolicy lpx::deploy::wholeGroupsPolicy(const isa::ChipSpec &chip) {
   p.group = std::max(chip.topology.groupSize, 1u);
   p.most = unsigned(std::min<uint64_t>(kMaxChips, isa::maxChips(chip)) /
                     p.group * p.group);
+  // Counts the topology cannot wire (a group short of global ports) are
+  // never compiled, and the last count tried is one it can.
+  while (p.most > p.group && isa::checkChipCount(chip, p.most))
+    p.most -= p.group;
+  p.skip = [chip](unsigned chips) {
+    return isa::checkChipCount(chip, chips).has_value();
+  };
   return p;
 }
 

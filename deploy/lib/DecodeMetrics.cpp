@@ -132,7 +132,7 @@ DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
   m.placementAsked = t.tp || t.pp;
   m.trials = plan.trials;
   m.context = req.step.context;
-  m.prompt = req.prefill ? req.prefill->query : 0;
+  m.prompt = req.prompt ? req.prompt : req.prefill ? req.prefill->query : 0;
   m.batch = req.step.batch;
   if (!t.preset) // a file's own shapes: attention_mask is [batch, context]
     for (const isa::pb::Buffer &b : plan.step.program->program().buffers())
@@ -143,6 +143,8 @@ DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
   if (plan.prefill) {
     m.hasPrefill = true;
     m.prefillChunk = req.prefill->query;
+    m.prefillChunks = req.prefill->chunks;
+    m.chunkWhy = req.chunkWhy;
     m.ttftComputeUs = plan.prefill->computeUs();
     m.ttftHostUs = plan.prefill->hostUs();
   }
@@ -257,6 +259,11 @@ void lpx::deploy::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os)
     os << formatv("  time to first token: {0:f3} us = prefill {1:f3} us "
                   "(simulated, P50 = P99) + host I/O {2:f3} us\n",
                   m.ttftUs(), m.ttftComputeUs, m.ttftHostUs);
+  if (m.hasPrefill)
+    os << formatv("  prefill: {0} chunk(s) of {1} token(s), pipelined through "
+                  "the stages in one program{2}{3}\n",
+                  m.prefillChunks, m.prefillChunk,
+                  m.chunkWhy.empty() ? "" : ": ", m.chunkWhy);
   else
     os << "  time to first token: not simulated (an ONNX file is one step; "
           "a preset has a prefill)\n";
@@ -341,6 +348,8 @@ llvm::json::Object lpx::deploy::decodeJson(const DecodeMetrics &m) {
       {"pp", placement(m.pp)},
       {"context", m.context},
       {"prompt", m.prompt},
+      {"prefill_chunk", m.hasPrefill ? llvm::json::Value(m.prefillChunk)
+                                     : llvm::json::Value(nullptr)},
       {"batch", m.batch},
       {"weights", m.weights.empty() ? llvm::json::Value(nullptr)
                                     : llvm::json::Value(m.weights)},
@@ -350,8 +359,6 @@ llvm::json::Object lpx::deploy::decodeJson(const DecodeMetrics &m) {
       {"formats_from_chip",
        llvm::json::Object{{"weights", m.weightsFromChip},
                           {"activations", m.activationsFromChip}}},
-      {"prefill_chunk", m.hasPrefill ? llvm::json::Value(m.prefillChunk)
-                                     : llvm::json::Value(nullptr)},
       {"ttft_us", orNull(m.hasPrefill, m.ttftUs())},
       {"ttft_compute_us", orNull(m.hasPrefill, m.ttftComputeUs)},
       {"ttft_host_io_us", orNull(m.hasPrefill, m.ttftHostUs)},

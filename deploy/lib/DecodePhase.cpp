@@ -124,13 +124,17 @@ static llvm::Expected<std::string> modelFor(const DecodeTarget &t,
     return t.modelFile;
   llvm::SmallString<256> path(t.scratchDir);
   llvm::sys::path::append(
-      path, llvm::formatv("{0}-q{1}-c{2}-b{3}.onnx", t.preset->name,
-                          shape.query, shape.context, shape.batch)
+      path, llvm::formatv("{0}-q{1}-c{2}-b{3}-l{4}{5}-k{6}.onnx",
+                          t.preset->name, shape.query, shape.context,
+                          shape.batch, shape.logitsAt,
+                          shape.argmax ? "-argmax" : "", shape.chunks)
                 .str());
   models::ExportOptions o;
   o.context = shape.context;
   o.prompt = shape.query;
   o.batch = shape.batch;
+  o.logitsAt = shape.logitsAt;
+  o.argmax = shape.argmax;
   o.shapeOnly = true;
   if (llvm::Error e = models::resolveOptions(*t.preset, o))
     return std::move(e);
@@ -154,8 +158,9 @@ lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   // the prefill (exported without a past) writes the prompt's positions
   // into the `cache` positions the step reads.
   opts.compile.residentKV = !t.noResidentKV;
-  if (shape.query > 1)
-    opts.compile.kvContext = shape.cache;
+  if (shape.query > 1 && shape.context == shape.query)
+    opts.compile.kvContext = shape.cache; // a prefill without a past
+  opts.compile.chunks = unsigned(shape.chunks);
   opts.compile.tp = t.tp; // 0: the partition pass chooses
   opts.compile.pp = t.pp;
   opts.trace = true;

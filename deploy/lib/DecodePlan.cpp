@@ -87,6 +87,45 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
 
 } // namespace
 
+llvm::Expected<PhaseShape>
+lpx::deploy::prefillShape(int64_t prompt, int64_t batch, int64_t context,
+                          int64_t chunk, std::string &why) {
+  const bool asked = chunk > 0;
+  if (!asked) {
+    const int64_t share = (prompt + kMaxPrefillChunks - 1) / kMaxPrefillChunks;
+    chunk = std::max(kMinPrefillChunk, (share + 31) / 32 * 32);
+  }
+  PhaseShape s{prompt, prompt, batch, context};
+  s.logitsAt = prompt - 1;
+  if (chunk >= prompt) {
+    why = asked ? "the prompt is one --prefill-chunk"
+                : llvm::formatv("the prompt is one chunk of at least {0} "
+                                "tokens",
+                                kMinPrefillChunk)
+                      .str();
+    return s;
+  }
+  const int64_t chunks = (prompt + chunk - 1) / chunk;
+  if (chunks * chunk > context)
+    return error(llvm::formatv(
+        "{0} chunks of {1} tokens (the prompt {2}, padded) need {3} cache "
+        "positions; the context is {4} (use a --prefill-chunk that divides "
+        "the prompt, or a longer --context)",
+        chunks, chunk, prompt, chunks * chunk, context));
+  s.context = context;
+  s.query = chunk;
+  s.chunks = chunks;
+  s.logitsAt = prompt - 1 - (chunks - 1) * chunk;
+  why = asked ? std::string("--prefill-chunk")
+              : llvm::formatv("chosen: at most {0} chunks of at least {1} "
+                              "tokens, so the stages overlap chunks and a "
+                              "chunk's temporaries, not the prompt's, sit "
+                              "beside the weights and cache",
+                              kMaxPrefillChunks, kMinPrefillChunk)
+                    .str();
+  return s;
+}
+
 llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
                                                 const DecodeRequest &req,
                                                 const PlanProgress &progress) {

@@ -72,19 +72,16 @@ Cost lpx::isa::instructionCost(const ChipSpec &chip, const pb::Program &p,
                          inst.attributes());
 }
 
-/// Resident state: written only by state_write, at most once per run (the
-/// write is in place), never bound to the host, and sharing no byte with
-/// another buffer of its node (nothing else may clobber it between runs).
+/// Resident state: written only by state_write (in place; a chunked
+/// prefill writes it once per chunk, in issue order), never bound to the
+/// host, and sharing no byte with another buffer of its node (nothing else
+/// may clobber it between runs).
 static llvm::Error verifyStateBuffers(const pb::Program &p) {
-  std::vector<int> writes(p.buffers_size(), 0);
   for (int i = 0; i < p.instructions_size(); ++i) {
     const pb::Instruction &inst = p.instructions(i);
     bool isState = p.buffers(int(inst.result())).kind() == pb::STATE;
     if (isState != (opcodeOf(inst) == Opcode::StateWrite))
       return fail("instruction %d: only state_write writes a state buffer", i);
-    if (isState && ++writes[inst.result()] > 1)
-      return fail("instruction %d: state %s is written twice", i,
-                  p.buffers(int(inst.result())).name().c_str());
   }
   for (const auto *list : {&p.inputs(), &p.outputs()})
     for (const pb::Binding &bind : *list)

@@ -304,10 +304,19 @@ void StepBuilder::build() {
     x = b.op("Add", {x, m});
   }
   b.setScope("lm_head");
+  const bool one = s.logitsAt >= 0;
+  if (one) // the last prompt position only: the head's rows are the work
+    x = b.op("Slice", {x, b.ints({s.logitsAt}), b.ints({s.logitsAt + 1}), b.ints({1})});
   x = norm(x, gpt2 ? "transformer.ln_f" : "model.norm");
-  b.opNamed("MatMul", {x, b.param("lm_head.weight", {c.hidden, c.vocab}, linearInit(c.hidden))},
-            "logits");
-  b.output("logits", kFloat, {s.batch, s.query, c.vocab});
+  std::string head = b.param("lm_head.weight", {c.hidden, c.vocab}, linearInit(c.hidden));
+  if (one && s.argmax) {
+    b.opNamed("ArgMax", {b.op("MatMul", {x, head})}, "next_token",
+              {intAttr("axis", -1), intAttr("keepdims", 0)});
+    b.output("next_token", kInt64, {s.batch, 1});
+  } else {
+    b.opNamed("MatMul", {x, head}, "logits");
+    b.output("logits", kFloat, {s.batch, one ? 1 : s.query, c.vocab});
+  }
   for (int64_t i = 0; i < s.layers; ++i)
     for (const char *kv : {".key", ".value"})
       b.output("present." + std::to_string(i) + kv, kFloat,

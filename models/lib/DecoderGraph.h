@@ -17,12 +17,19 @@ struct StepShape {
   /// Opset 23's RMSNormalization, RotaryEmbedding, Attention and Gelu
   /// instead of their primitive forms.
   bool opset23 = false;
+  /// The query position whose logits are returned ([B, 1, V]: the LM head
+  /// runs on that row only, as serving engines do); -1: every position.
+  int64_t logitsAt = -1;
+  /// With logitsAt: return the greedy token (ArgMax of the logits,
+  /// `next_token` [B, 1] int64) instead of the logits.
+  bool argmax = false;
   int64_t past() const { return context - query; }
 };
 
 /// Appends the graph of one step (inputs input_ids, attention_mask,
 /// position_ids, past_key_values.{i}.key/.value when there is a past;
-/// outputs logits for every query token, present.{i}.key/.value) in the
+/// outputs logits for every query token, or the one at `logitsAt`, or its
+/// ArgMax; present.{i}.key/.value) in the
 /// primitive ops an HF optimum export has. With several query tokens a
 /// causal mask keeps each from attending to the tokens after it.
 void buildDecoderStep(const DecoderConfig &config, const StepShape &shape,

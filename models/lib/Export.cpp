@@ -48,6 +48,10 @@ llvm::Error lpx::models::resolveOptions(const DecoderConfig &c,
     return error("--opset " + llvm::Twine(o.opset) +
                  " is not 13 (primitive ops) or 23 (Attention, "
                  "RotaryEmbedding, RMSNormalization)");
+  if (o.logitsAt < -1 || o.logitsAt >= o.prompt || (o.argmax && o.logitsAt < 0))
+    return error("the logits position " + llvm::Twine(o.logitsAt) +
+                 " is not a position of the " + llvm::Twine(o.prompt) +
+                 " tokens of the step");
   if (o.batch < 1 || o.batch > kMaxBatch)
     return error("--batch " + llvm::Twine(o.batch) + " is not between 1 and " +
                  llvm::Twine(kMaxBatch));
@@ -89,7 +93,9 @@ static std::unique_ptr<Built> build(const DecoderConfig &c,
                    (c.randomWeights || !o.shapeOnly ? ", seeded random weights"
                                                     : ", shape-only weights"));
   GraphBuilder b(g);
-  buildDecoderStep(c, {o.layers, o.context, o.batch, o.prompt, o.opset >= 23},
+  buildDecoderStep(c,
+                   {o.layers, o.context, o.batch, o.prompt, o.opset >= 23,
+                    o.logitsAt, o.argmax},
                    b);
   out->params = std::move(b.parameters());
   for (const Parameter &p : out->params)

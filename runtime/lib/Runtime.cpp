@@ -245,6 +245,13 @@ llvm::Error Machine::handStateTo(Machine &next) const {
   return llvm::Error::success();
 }
 
+llvm::ArrayRef<uint8_t> Machine::stateBytes(uint32_t buffer) const {
+  const pb::Buffer &b = prog->program().buffers(int(buffer));
+  if (b.kind() != pb::STATE)
+    return {};
+  return llvm::ArrayRef<uint8_t>(memory[b.node()].data() + b.addr(), b.bytes());
+}
+
 void Machine::placeConstant(int buffer) {
   const pb::Program &p = prog->program();
   if (llvm::ArrayRef<char> data = constData[buffer]; !data.empty()) {

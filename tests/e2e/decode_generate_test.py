@@ -5,7 +5,7 @@ made by models/reference/decode.mjs from the same exported models with their
 cache inputs and outputs).
 
 Usage: decode_generate_test.py LPX REFERENCE_DIR CHIPS [--set KEY=VALUE]...
-       [--expect-remark TEXT] [REFERENCE...]
+       [--expect-remark TEXT] [--prefill-chunk C] [REFERENCE...]
 
 Each REFERENCE names REFERENCE_DIR/REFERENCE.json: MODEL (batch 1) or
 MODEL-batchB (B sequences, made with decode.mjs --batch B). For each, `lpx
@@ -21,8 +21,13 @@ mask and logits (no cache). The same step compiled with `lpx compile
 more than one chip hold each KV cache as resident state split over its
 tensor-parallel group (one piece per chip, by KV head). --set changes the
 chip for both (a smaller SRAM makes the placement spread more); the
-compile's remarks must then include each --expect-remark text. About 3 s
-per reference.
+compile's remarks must then include each --expect-remark text. With
+--prefill-chunk C the prompt also goes through the chunked prefill (ceil(S /
+C) chunks of C tokens in one program, the last padded): lpx checks its
+cache at the prompt's positions and its first token against the
+whole-prompt prefill's and generates from its cache, so the ids must still
+be onnxruntime's; the chunked program compiled with `lpx compile --chunks`
+must simulate without hazards. About 3 s per reference.
 """
 import json
 import os
@@ -38,7 +43,7 @@ from decode_reference_test import run_each
 ATOL, RTOL = 1e-4, 1e-3
 
 
-def check(lpx, ref_dir, chips, name, chip_sets=(), remarks=()):
+def check(lpx, ref_dir, chips, name, chip_sets=(), remarks=(), chunk=0):
     with open(f"{ref_dir}/{name}.json") as f:
         ref = json.load(f)
     model, batch = ref["model"], ref.get("batch", 1)
@@ -51,6 +56,8 @@ def check(lpx, ref_dir, chips, name, chip_sets=(), remarks=()):
         cmd += ["--prompt-ids", ",".join(map(str, p))]
     if batch > 1:
         cmd += ["--batch", str(batch)]
+    if chunk:
+        cmd += ["--prefill-chunk", str(chunk)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise AssertionError(f"lpx decode failed: {r.stderr.strip()}")
@@ -83,10 +90,21 @@ def check(lpx, ref_dir, chips, name, chip_sets=(), remarks=()):
         raise AssertionError(f"host I/O {io} (prefill: {got['prefill']}); expected {want}")
     if got["kv_cache_bytes"] <= 0:
         raise AssertionError("no resident KV cache reported")
+    chunks = -(-prompt // chunk) if 0 < chunk < prompt else 0
+    if got["prefill_chunks"] != chunks:
+        raise AssertionError(f"{got['prefill_chunks']} prefill chunks, not {chunks}")
+    if chunks and got["chunked_cache_max_abs_diff"] > ATOL:
+        raise AssertionError(f"the chunked cache differs by "
+                             f"{got['chunked_cache_max_abs_diff']:.3g}")
+    if chunks:
+        simulate_chunks(lpx, model, ref["context"], batch, chips, chunk, chunks,
+                        chip_sets)
     simulate(lpx, model, ref["context"], batch, chips,
              want["host_input_bytes_per_step"], want["host_output_bytes_per_step"],
              chip_sets, remarks)
-    print(f"ok   {name} on {chips} chips: {batch} x {tokens} ids match "
+    print(f"ok   {name} on {chips} chips" +
+          (f", prefill in {chunks} chunks of {chunk}" if chunks else "") +
+          f": {batch} x {tokens} ids match "
           f"onnxruntime, worst logit error {worst:.2e}, cache "
           f"{got['kv_cache_bytes']} bytes resident")
 
@@ -114,6 +132,30 @@ def simulate(lpx, model, context, batch, chips, want_in, want_out,
     if (sim["host_input_bytes"], sim["host_output_bytes"]) != (want_in, want_out):
         raise AssertionError(f"simulated host I/O {sim['host_input_bytes']} in, "
                              f"{sim['host_output_bytes']} out")
+
+
+def simulate_chunks(lpx, model, context, batch, chips, chunk, chunks,
+                    chip_sets=()):
+    """The chunked prefill as `lpx decode` times it: the step of one chunk
+    compiled with --chunks, simulated without hazards, with every chunk's
+    ids, positions and mask in."""
+    with tempfile.TemporaryDirectory() as tmp:
+        onnx_file, prog = os.path.join(tmp, "c.onnx"), os.path.join(tmp, "c.lpxb")
+        for cmd in ([lpx, "models", "export", model, "-o", onnx_file, "--context",
+                     str(context), "--batch", str(batch), "--prompt", str(chunk)],
+                    [lpx, "compile", onnx_file, "-o", prog, "--nodes", str(chips),
+                     "--resident-kv", "--chunks", str(chunks)] + list(chip_sets)):
+            subprocess.run(cmd, check=True, capture_output=True, text=True)
+        r = subprocess.run([lpx, "simulate", prog, "--json"], capture_output=True,
+                           text=True, check=True)
+    sim = json.loads(r.stdout)
+    if sim["hazard_count"] != 0:
+        raise AssertionError(f"chunked prefill: {sim['hazard_count']} hazards: "
+                             f"{sim['hazards'][:2]}")
+    want_in = chunks * batch * (16 * chunk + 8 * context)
+    if sim["host_input_bytes"] != want_in:
+        raise AssertionError(f"chunked prefill: {sim['host_input_bytes']} bytes "
+                             f"in, not {want_in}")
 
 
 def check_split_state(lpx, prog):
@@ -145,9 +187,12 @@ def check_split_state(lpx, prog):
 
 def main():
     lpx, ref_dir, chips, *rest = sys.argv[1:]
-    chip_sets, remarks, models = [], [], []
+    chip_sets, remarks, models, chunk = [], [], [], 0
     while rest:
-        if rest[0] in ("--set", "--expect-remark") and len(rest) > 1:
+        if rest[0] == "--prefill-chunk" and len(rest) > 1:
+            chunk = int(rest[1])
+            rest = rest[2:]
+        elif rest[0] in ("--set", "--expect-remark") and len(rest) > 1:
             (chip_sets if rest[0] == "--set" else remarks).extend(
                 rest[:2] if rest[0] == "--set" else rest[1:2])
             rest = rest[2:]
@@ -155,7 +200,7 @@ def main():
             models.append(rest.pop(0))
     return run_each(models or ["tiny-llama", "tiny-gpt2"],
                     lambda m: check(lpx, ref_dir, int(chips), m, chip_sets,
-                                    remarks))
+                                    remarks, chunk))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ struct CompileArgs {
   std::string weights, activations;     // number formats; empty: the model's
   bool residentKV = false;              // lpx-resident-kv
   int64_t kvContext = 0;                // its context option; 0: none
+  unsigned chunks = 1;                  // lpx-unroll-chunks; 1: none
 };
 int runCompile(const CompileArgs &args);
 
@@ -139,6 +140,8 @@ struct DecodeArgs : DeploymentArgs {
   std::string promptSweep;            // "128,512,...": TTFT per prompt
   std::string output;                 // the sweep's CSV
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
+  std::string sample;                 // "greedy": the prefill returns the token
+  std::string prefillChunk;           // tokens per prefill chunk; "": chosen
 };
 int runDecode(const DecodeArgs &args);
 /// `lpx decode --run`: greedy generation of `tokens` ids after each of

@@ -32,6 +32,9 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     return reportError(cmd, chip.takeError());
   if (args.kvContext && !args.residentKV)
     return reportError(cmd, "--kv-context applies with --resident-kv");
+  if (args.chunks > 1 && !args.residentKV)
+    return reportError(cmd, "--chunks applies with --resident-kv (the chunks "
+                            "write their cache into the resident state)");
 
   auto ctx = makeCompilerContext();
   unsigned errors = 0;
@@ -59,8 +62,9 @@ int lpx::cli::runCompile(const CompileArgs &args) {
       reportError(cmd, "cannot compile '" + args.model + "'");
     return kError;
   };
-  CompileOptions opts{args.nodes, args.weights, args.activations,
-                      args.residentKV, args.tp, args.pp, args.kvContext};
+  CompileOptions opts{args.nodes, args.weights,   args.activations,
+                      args.residentKV, args.tp, args.pp, args.kvContext,
+                      args.chunks};
 
   if (args.emit != "program") {
     StopAfter stop = args.emit == "graph"         ? StopAfter::Graph

@@ -40,6 +40,8 @@ struct DecodeOptions : DeploymentNumbers {
   std::vector<int64_t> prompts; // prompts of --prompt-sweep
   std::string plot;
   bool sweeping() const { return !sweep.empty() || !prompts.empty(); }
+  bool greedy = false;
+  int64_t prefillChunk = 0; // 0: chosen
 };
 
 llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
@@ -60,6 +62,14 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
   if (!o.prompts.empty() && (o.prompt || !o.sweep.empty()))
     return error("--prompt-sweep gives the prompts; --prompt and "
                  "--context-sweep go without it");
+  o.greedy = a.sample == "greedy";
+  if (!a.prefillChunk.empty()) {
+    if (auto e = parsePositive(a.prefillChunk, "--prefill-chunk", o.prefillChunk))
+      return e;
+    if (o.prefillChunk < 1)
+      return error("--prefill-chunk " + a.prefillChunk +
+                   " is not a positive integer");
+  }
   return llvm::Error::success();
 }
 
@@ -94,22 +104,36 @@ llvm::Error checkOutputs(const DecodeArgs &a, DecodeOptions &o) {
 /// One plan and its metrics, with a progress line per compile on a
 /// terminal.
 llvm::Expected<DecodeMetrics> measure(const DecodeTarget &t,
-                                      const DecodeRequest &req) {
+                                      llvm::Expected<DecodeRequest> req) {
+  if (!req)
+    return req.takeError();
   std::optional<StageProgress> bar;
-  auto plan = planDecode(t, req, compileProgress(bar, kCmd));
+  auto plan = planDecode(t, *req, compileProgress(bar, kCmd));
   bar.reset();
   if (!plan)
     return plan.takeError();
-  return measureDecode(t, req, *plan);
+  return measureDecode(t, *req, *plan);
 }
 
-DecodeRequest requestFor(const DecodeTarget &t, const DecodeOptions &o,
-                         int64_t context) {
+/// The step at `context` and, for a preset, the prefill of --prompt (or of
+/// `prefillPrompt`, a point of --prompt-sweep), chunked as asked or chosen.
+llvm::Expected<DecodeRequest> requestFor(const DecodeTarget &t,
+                                         const DecodeOptions &o,
+                                         int64_t context,
+                                         int64_t prefillPrompt = 0) {
   DecodeRequest req;
   req.chips = unsigned(o.chips);
   req.step = PhaseShape{context, 1, o.batch};
-  if (t.preset && !o.sweeping())
-    req.prefill = PhaseShape{o.prompt, o.prompt, o.batch, context};
+  const int64_t prompt = prefillPrompt ? prefillPrompt : o.prompt;
+  if (t.preset && (!o.sweeping() || prefillPrompt)) {
+    req.prompt = prompt;
+    auto prefill =
+        prefillShape(prompt, o.batch, context, o.prefillChunk, req.chunkWhy);
+    if (!prefill)
+      return prefill.takeError();
+    req.prefill = *prefill;
+    req.prefill->argmax = o.greedy;
+  }
   return req;
 }
 
@@ -118,12 +142,11 @@ int runSweep(const DecodeArgs &a, const DecodeTarget &t,
   const SweepAxis axis = o.prompts.empty() ? SweepAxis::Context : SweepAxis::Prompt;
   std::vector<DecodeMetrics> points;
   for (int64_t x : axis == SweepAxis::Prompt ? o.prompts : o.sweep) {
-    DecodeRequest req = requestFor(t, o, axis == SweepAxis::Prompt ? o.context : x);
-    if (axis == SweepAxis::Prompt)
-      req.prefill = PhaseShape{x, x, o.batch, o.context};
-    auto m = measure(t, req);
+    const bool prompts = axis == SweepAxis::Prompt;
+    auto m = measure(t, requestFor(t, o, prompts ? o.context : x,
+                                   prompts ? x : 0));
     if (!m)
-      return reportError(kCmd, (axis == SweepAxis::Prompt ? "prompt " : "context ") +
+      return reportError(kCmd, (prompts ? "prompt " : "context ") +
                                    std::to_string(x) + ": " +
                                    llvm::toString(m.takeError()));
     llvm::outs() << sweepPointLine(*m, axis) << "\n";
@@ -210,6 +233,7 @@ int lpx::cli::runDecodeRun(const DecodeArgs &a,
   run.pp = unsigned(o.pp);
   run.context = o.context;
   run.tokens = tokens;
+  run.prefillChunk = o.prefillChunk;
   for (const std::string &text : promptIds) {
     auto ids = parseIdList(text);
     if (!ids)

@@ -46,6 +46,10 @@ void printText(const DecodeRunOptions &opts, const DecodeRunResult &r,
   if (r.prefill)
     os << ", prefill host I/O " << r.prefillInputBytes << " bytes in, "
        << r.prefillOutputBytes << " bytes out";
+  if (r.prefillChunks)
+    os << ", chunked prefill " << r.prefillChunks << " x " << opts.prefillChunk
+       << " tokens (first token as the whole prompt's, cache within "
+       << r.chunkedCacheMaxDiff << ")";
   os << ", host I/O per step " << r.hostInputBytes << " bytes in, "
      << r.hostOutputBytes << " bytes out:\n";
   for (const std::vector<int64_t> &ids : r.generatedIds) {
@@ -82,6 +86,10 @@ void printJson(const DecodeRunOptions &opts, const DecodeRunResult &r,
     j.attribute("prefill", r.prefill);
     j.attribute("prefill_host_input_bytes", int64_t(r.prefillInputBytes));
     j.attribute("prefill_host_output_bytes", int64_t(r.prefillOutputBytes));
+    j.attribute("prefill_chunk", r.prefillChunks ? llvm::json::Value(opts.prefillChunk)
+                                                 : llvm::json::Value(nullptr));
+    j.attribute("prefill_chunks", r.prefillChunks);
+    j.attribute("chunked_cache_max_abs_diff", r.chunkedCacheMaxDiff);
     j.attribute("host_input_bytes_per_step", int64_t(r.hostInputBytes));
     j.attribute("host_output_bytes_per_step", int64_t(r.hostOutputBytes));
     j.attributeArray("logits", [&] {

@@ -80,6 +80,11 @@ int main(int argc, char **argv) {
                 "the cache positions its present outputs are written into "
                 "(the decode step's context)")
       ->check(CLI::Range(int64_t(1), int64_t(1) << 30));
+  c->add_option("--chunks", compile.chunks,
+                "With --resident-kv, for the step of one prefill chunk: the "
+                "program runs this many chunks, pipelined through the stages "
+                "(lpx-unroll-chunks)")
+      ->check(CLI::Range(1u, 1u << 16));
   c->add_option("--set", compile.sets,
                 "Change a chip parameter: key=value, e.g. link.latency=108 or "
                 "sram.bytes=128MiB (repeatable; see `lpx chip keys`)");
@@ -242,6 +247,13 @@ int main(int argc, char **argv) {
                 "context)");
   d->add_option("--batch", decode.batch, "Sequences decoded together (default 1)");
   d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
+  d->add_option("--sample", decode.sample,
+                "greedy: the prefill returns the first token (an ArgMax on "
+                "the chip) instead of the last position's logits")
+      ->check(CLI::IsMember({"greedy"}));
+  d->add_option("--prefill-chunk", decode.prefillChunk,
+                "Prompt tokens per prefill chunk (default: chosen, and the "
+                "report says why)");
   d->add_option("--context-sweep", decode.contextSweep,
                 "Context lengths such as 512,1024,2048: TPOT of each, as CSV "
                 "(-o) and an SVG plot (--plot)");

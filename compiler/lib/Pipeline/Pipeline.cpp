@@ -26,6 +26,11 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   if (stop == StopAfter::Graph)
     return passes;
   pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));
+  if (opts.chunks > 1) {
+    pm.addPass(createUnrollChunks(UnrollChunksOptions{opts.chunks}));
+    pm.addPass(createShareTransfers());
+    passes += 2;
+  }
   pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)
     return passes + 2;

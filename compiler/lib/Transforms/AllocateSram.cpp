@@ -167,7 +167,7 @@ public:
     for (auto &[node, list] : windows)
       for (size_t i = 0; i < list.size(); ++i)
         if (list[i].write)
-          writerAt[*list[i].write] = {node, i};
+          writerAt[*list[i].write].push_back({node, i});
   }
 
   /// Tenants read or written by any window that overlaps the window writing
@@ -177,24 +177,26 @@ public:
     auto it = writerAt.find(tenant);
     if (it == writerAt.end())
       return out;
-    auto [node, k] = it->second;
-    const std::vector<Window> &list = windows.find(node)->second;
-    const Window &w = list[k];
-    uint64_t longest = longestWindow.lookup(node);
-    auto collect = [&](const Window &x) {
-      if (x.start >= w.end || x.end <= w.start)
-        return;
-      llvm::append_range(out, x.reads);
-      if (x.write)
-        out.push_back(*x.write);
-    };
-    for (size_t j = k + 1; j-- > 0;) {
-      if (list[j].start + longest <= w.start)
-        break;
-      collect(list[j]);
+    // A state is written once per chunk of a chunked prefill: every write.
+    for (auto [node, k] : it->second) {
+      const std::vector<Window> &list = windows.find(node)->second;
+      const Window &w = list[k];
+      uint64_t longest = longestWindow.lookup(node);
+      auto collect = [&](const Window &x) {
+        if (x.start >= w.end || x.end <= w.start)
+          return;
+        llvm::append_range(out, x.reads);
+        if (x.write)
+          out.push_back(*x.write);
+      };
+      for (size_t j = k + 1; j-- > 0;) {
+        if (list[j].start + longest <= w.start)
+          break;
+        collect(list[j]);
+      }
+      for (size_t j = k + 1; j < list.size() && list[j].start < w.end; ++j)
+        collect(list[j]);
     }
-    for (size_t j = k + 1; j < list.size() && list[j].start < w.end; ++j)
-      collect(list[j]);
     return out;
   }
 
@@ -214,7 +216,7 @@ private:
 
   std::map<int64_t, std::vector<Window>> windows;
   llvm::DenseMap<int64_t, uint64_t> longestWindow;
-  llvm::DenseMap<size_t, std::pair<int64_t, size_t>> writerAt;
+  llvm::DenseMap<size_t, SmallVector<std::pair<int64_t, size_t>, 1>> writerAt;
 };
 
 struct AllocateSramPass : lpx::impl::AllocateSramBase<AllocateSramPass> {

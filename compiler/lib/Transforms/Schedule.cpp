@@ -111,6 +111,11 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     uint64_t tail = 0;            // own + the longest tail of a reader
     unsigned waiting = 0;         // producers not scheduled yet
     std::vector<size_t> readers;
+    /// Values to be complete before it issues beyond its operands: for a
+    /// state_write into an earlier write's result, that result's other
+    /// readers (done before it is written over in place); for a chunk's
+    /// copy of an op, the chunk before's.
+    std::vector<Value> after;
   };
 
   LogicalResult collect(func::FuncOp f, const isa::ChipSpec &spec,
@@ -160,6 +165,36 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
           tasks[it->second].readers.push_back(i);
           ++tasks[i].waiting;
         }
+    // A chunked prefill (lpx-unroll-chunks): each op's copy waits for the
+    // copy of the chunk before, so chunks pass every unit in order.
+    llvm::DenseMap<int64_t, size_t> lastCopy;
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      auto step = tasks[i].op->getAttrOfType<IntegerAttr>(
+          part::PartDialect::kChunkOpAttr);
+      if (!step)
+        continue;
+      auto [it, first] = lastCopy.try_emplace(step.getInt(), i);
+      if (first)
+        continue;
+      tasks[it->second].readers.push_back(i);
+      ++tasks[i].waiting;
+      tasks[i].after.push_back(tasks[it->second].op->getResult(0));
+      it->second = i;
+    }
+    // A chunk's state_write waits for the reads of the state as the chunk
+    // before left it (a write after read in the same buffer).
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      auto write = dyn_cast<graph::StateWriteOp>(tasks[i].op);
+      if (!write || !write.getState().getDefiningOp<graph::StateWriteOp>())
+        continue;
+      for (Operation *user : write.getState().getUsers())
+        if (auto it = index.find(user);
+            user != write && it != index.end()) {
+          tasks[it->second].readers.push_back(i);
+          ++tasks[i].waiting;
+          tasks[i].after.push_back(user->getResult(0));
+        }
+    }
     // Readers come after their producers in the block: one backward pass.
     for (size_t i = tasks.size(); i-- > 0;) {
       uint64_t after = 0;
@@ -206,6 +241,8 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
         uint64_t start = 0;
         for (Value v : t.op->getOperands())
           start = std::max(start, ready.lookup(v));
+        for (Value v : t.after)
+          start = std::max(start, ready.lookup(v));
         scheduleTransfer(transfer, t, spec, start, timeline, ready);
       } else {
         Placed at = scheduleInstruction(
@@ -244,6 +281,8 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       }
       start = std::max(start, at);
     }
+    for (Value v : t.after)
+      start = std::max(start, ready.lookup(v));
     return start;
   }
 

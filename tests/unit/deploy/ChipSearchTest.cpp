@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/deploy/ChipSearch.h"
+#include "lpx/isa/ChipSpec.h"
+#include "lpx/isa/Topology.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -150,4 +152,29 @@ TEST(ChipSearch, AnErrorOfTheTrialEndsTheSearch) {
   auto r = findFewestChips(groupsOf(8, 64), trial);
   ASSERT_FALSE(bool(r));
   EXPECT_EQ(llvm::toString(r.takeError()), "boom");
+}
+
+// Decode's policy on tsp-v1 never compiles a count the topology cannot
+// wire: 6,136 chips (767 groups of 8) leave group 765 short of global
+// ports (the search of mixtral-8x7b at batch 8 in fp32 stopped there with
+// "cannot be wired"), so it is skipped, and the largest count tried is
+// one the topology joins.
+TEST(ChipSearch, WholeGroupsSkipCountsTheTopologyCannotWire) {
+  auto chip = lpx::isa::loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip)) << llvm::toString(chip.takeError());
+  ChipSearchPolicy p = wholeGroupsPolicy(*chip);
+  ASSERT_TRUE(bool(p.skip));
+  EXPECT_TRUE(lpx::isa::checkChipCount(*chip, 6136).has_value());
+  EXPECT_TRUE(p.skip(6136));
+  EXPECT_FALSE(p.skip(8));
+  EXPECT_FALSE(lpx::isa::checkChipCount(*chip, p.most).has_value());
+  // A model that fits nowhere: every count compiled is one the topology
+  // wires, and the search ends at the largest such.
+  FakeCompiler c{1u << 30};
+  ChipSearchResult r = search(p, c);
+  EXPECT_FALSE(r.chips.has_value());
+  for (unsigned chips : c.tried)
+    EXPECT_FALSE(lpx::isa::checkChipCount(*chip, chips).has_value()) << chips;
+  ASSERT_FALSE(c.tried.empty());
+  EXPECT_EQ(c.tried.back(), p.most);
 }

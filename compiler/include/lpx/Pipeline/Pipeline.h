@@ -20,6 +20,10 @@ struct CompileOptions {
   /// With residentKV: the cache positions of a prefill exported without a
   /// past (its present outputs become states this long); 0: none.
   int64_t kvContext = 0;
+  /// A chunked prefill: the model is the step of one chunk into resident
+  /// state, and the program runs it this many times, pipelined
+  /// (lpx-unroll-chunks, after placement); 1: the model as it is.
+  unsigned chunks = 1;
 };
 
 /// How far the pipeline goes: each IR level can be stopped at and printed.

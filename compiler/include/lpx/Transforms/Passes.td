@@ -144,6 +144,50 @@ def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
                            "::lpx::part::PartDialect"];
 }
 
+def UnrollChunks : Pass<"lpx-unroll-chunks", "mlir::ModuleOp"> {
+  let summary = "A chunked prefill: the placed step of one chunk, unrolled";
+  let description = [{
+    Stays at IR level 2. The function is the placed step of one chunk of a
+    prompt (C tokens written into resident state at `position_ids`, its
+    attention reading the whole state, masked). It becomes `chunks` copies
+    of that step in one program: copy k reads inputs of its own (each
+    non-state argument again, named `NAME.chunk{k}`; copy 0 keeps the
+    names), shares every constant (the weights) and writes into the state
+    as copy k - 1 left it (its state_write's state is the previous copy's
+    write), so its attention reads the cache of chunks 0..k. Only the last
+    copy's results are returned; what computed the others' (their LM head)
+    goes. Chunk k's tokens are at positions kC..(k+1)C-1 (the host feeds
+    them so): its attention reads the first (k+1)C positions of each state
+    (a slice after its write) and its scores, mask and probabilities are
+    that long, when they are the chain MatMul, reshape, elementwise ops and
+    softmax that the product with V sums (else the copy reads the whole
+    state, masked). Every op keeps its node, so copy k + 1 runs on a stage
+    while copy k is on the next: lpx-schedule pipelines the chunks (each op
+    carries its index in the step, `lpx_part.chunk_op`, and its copies run
+    in chunk order) and lpx-allocate-sram reuses one chunk's temporaries
+    for the next. chunks = 1 changes nothing.
+  }];
+  let options = [
+    Option<"chunks", "chunks", "unsigned", "1", "Copies of the chunk step">,
+  ];
+  let dependentDialects = ["::lpx::graph::GraphDialect",
+                           "::lpx::part::PartDialect"];
+}
+
+def ShareTransfers : Pass<"lpx-share-transfers", "mlir::ModuleOp"> {
+  let summary = "A value crosses to another group of chips once";
+  let description = [{
+    Stays at IR level 2. The transfers of one value from one chip to
+    several chips of another topology group (the readers of a value in the
+    next pipeline stage) become one transfer to the one of those chips that
+    the route reaches in fewest hops, and from it a local transfer to each
+    of the others, so the value crosses the groups' global link once, not
+    once per reader. Run on a chunked prefill (after lpx-unroll-chunks),
+    where every chunk's mask bias crosses to every chip of each stage.
+  }];
+  let dependentDialects = ["::lpx::part::PartDialect"];
+}
+
 def Schedule : Pass<"lpx-schedule", "mlir::ModuleOp"> {
   let summary = "Give every instruction a unit and an issue cycle";
   let description = [{

@@ -14,7 +14,9 @@
 #define LPX_DEPLOY_DECODEGENERATE_H
 
 #include "llvm/Support/Error.h"
+#include "lpx/isa/Program.h"
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,11 @@ struct DecodeRunOptions {
   /// One prompt per sequence of the batch, all of one length.
   std::vector<std::vector<int64_t>> prompts;
   unsigned tokens = 32;         // tokens to generate per sequence
+  /// Also prefill in chunks of this many tokens (one program of the
+  /// chunks, as `lpx decode` times it), check its cache (the prompt's
+  /// positions) and first token against the whole-prompt prefill's, and
+  /// generate from the chunked cache; 0: no chunked prefill.
+  int64_t prefillChunk = 0;
 };
 
 struct DecodeRunResult {
@@ -43,6 +50,11 @@ struct DecodeRunResult {
   uint64_t hostInputBytes = 0, hostOutputBytes = 0; // per decode step
   uint64_t prefillInputBytes = 0, prefillOutputBytes = 0; // once, if prefill
   uint64_t stateBytes = 0; // resident KV cache, all chips
+  /// With prefillChunk: the chunks run, and the largest difference between
+  /// the chunked and whole-prompt caches at the prompt's positions.
+  int64_t prefillChunks = 0;
+  double chunkedCacheMaxDiff = 0;
+  std::shared_ptr<const isa::VerifiedProgram> chunkedProgram; // its program
 };
 
 /// Compiles `opts.model` with a resident KV cache and generates greedily:

@@ -31,8 +31,10 @@ struct DecodeMetrics {
   bool weightsFromChip = false, activationsFromChip = false;
 
   bool hasPrefill = false;
-  /// Prompt tokens per prefill chunk; the whole prompt when unchunked.
-  int64_t prefillChunk = 0;
+  /// Prompt tokens per prefill chunk (the whole prompt when unchunked),
+  /// the chunks, and why that chunk.
+  int64_t prefillChunk = 0, prefillChunks = 0;
+  std::string chunkWhy;
   double ttftComputeUs = 0, ttftHostUs = 0;
   double ttftUs() const { return ttftComputeUs + ttftHostUs; }
   double tpotComputeUs = 0, tpotHostUs = 0;

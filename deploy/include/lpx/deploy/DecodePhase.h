@@ -43,6 +43,17 @@ struct DecodeTarget {
 struct PhaseShape {
   int64_t context = 0, query = 1, batch = 1;
   int64_t cache = 0;
+  /// The query position whose logits the phase returns (the LM head on
+  /// that row only, as serving engines compute a prefill); -1: every
+  /// position's. `argmax`: its greedy token instead (`--sample greedy`).
+  int64_t logitsAt = -1;
+  bool argmax = false;
+  /// A chunked prefill: `query` is the chunk, written into the `context`
+  /// positions of resident state at its positions, and the program runs
+  /// `chunks` of them pipelined through the stages (lpx-unroll-chunks);
+  /// 1: one pass of the phase as exported.
+  int64_t chunks = 1;
+  int64_t tokens() const { return query * chunks; }
 };
 
 /// One chip's SRAM as the program's buffer table lays it out.

@@ -23,7 +23,35 @@ struct DecodeRequest {
   PhaseShape step;                // a decode step: query 1
   std::optional<PhaseShape> prefill; // the prompt; none for a file model
   unsigned chips = 0;             // 0: the fewest that compile
+  int64_t prompt = 0;             // the prompt's tokens (0: prefill->query)
+  /// How the prefill chunk was chosen, as the report says it ("" when
+  /// there is no prefill).
+  std::string chunkWhy;
 };
+
+/// Without --prefill-chunk: at most this many chunks (the program holds
+/// one copy of the chunk step per chunk, so compile time grows with them)
+/// of at least kMinPrefillChunk tokens, so a prompt up to that long is one
+/// pass (llama2-70b's 128-token prefill on 576 tsp-v1 chips fits no more
+/// in 4 chunks of 32: 30 bytes short on chip 0, and compiles in 5 minutes).
+inline constexpr int64_t kMaxPrefillChunks = 8;
+inline constexpr int64_t kMinPrefillChunk = 256;
+
+/// The prefill of `prompt` tokens per sequence into `context` cache
+/// positions, its last position's logits returned. `chunk` tokens per
+/// chunk (0: the prompt over kMaxPrefillChunks rounded up to a multiple
+/// of 32, and at least kMinPrefillChunk, so enough chunks to overlap the
+/// stages and each chunk's temporaries at most an eighth of the prompt's;
+/// measured on llama2-7b in docs/decode.md): a prompt no longer than one
+/// chunk is
+/// one pass of the prompt (no past); a longer one is ceil(prompt / chunk)
+/// chunks of the chunk step into the cache, the last padded after the
+/// prompt (its padding writes cache positions past the prompt, which the
+/// decode step overwrites before it reads them). `why` says how the chunk
+/// was chosen. The padded prompt must fit in the context.
+llvm::Expected<PhaseShape> prefillShape(int64_t prompt, int64_t batch,
+                                        int64_t context, int64_t chunk,
+                                        std::string &why);
 
 /// A placement tried on the plan's chips: its decode step's simulated
 /// time, or why it did not compile.

@@ -45,6 +45,11 @@ struct ExportOptions {
   /// exports at opset 13-17); 23 writes RMSNormalization, RotaryEmbedding,
   /// Attention and Gelu, as exporters of opset 23 do.
   int64_t opset = 13;
+  /// The prompt position whose logits are the output (the LM head on that
+  /// row only); -1: every position's.
+  int64_t logitsAt = -1;
+  /// With logitsAt: the output is its greedy token, `next_token`.
+  bool argmax = false;
 };
 
 /// Checks the options against the preset and fills in the defaults; the error

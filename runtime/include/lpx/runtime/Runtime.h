@@ -48,6 +48,9 @@ public:
   /// then decode steps). Here the machines' memories are apart, so the
   /// state's bytes are copied. Other bytes of `next` are left alone.
   llvm::Error handStateTo(Machine &next) const;
+  /// The bytes a state buffer of the program holds now (what the runs so
+  /// far wrote into it), to compare two programs' caches.
+  llvm::ArrayRef<uint8_t> stateBytes(uint32_t buffer) const;
 
 private:
   explicit Machine(const isa::VerifiedProgram &prog) : prog(&prog) {}

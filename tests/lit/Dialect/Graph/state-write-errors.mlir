@@ -62,3 +62,15 @@ func.func @two_users(%s: tensor<1x2x4x4xf32> {lpx_graph.state}, %k: tensor<1x2x1
   %1 = lpx_graph.add %0, %s : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %1 : tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// Each state (or what a write left in it) is written once: a chunk writes
+// after the chunk before, never beside it.
+func.func @two_writes_after_one(%s: tensor<1x2x4x4xf32> {lpx_graph.state}, %k: tensor<1x2x1x4xf32>, %p: tensor<1x1xi64>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
+  %0 = lpx_graph.state_write %k, %p into %s {axis = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<1x2x1x4xf32>, tensor<1x1xi64>) -> tensor<1x2x4x4xf32>
+  // expected-error @below {{must be the only write after the state it writes into}}
+  %1 = lpx_graph.state_write %k, %p into %0 {axis = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<1x2x1x4xf32>, tensor<1x1xi64>) -> tensor<1x2x4x4xf32>
+  %2 = lpx_graph.state_write %k, %p into %0 {axis = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<1x2x1x4xf32>, tensor<1x1xi64>) -> tensor<1x2x4x4xf32>
+  return %1, %2 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}

@@ -246,15 +246,25 @@ LogicalResult StateWriteOp::verify() {
   auto position = rankedType(getPosition());
   if (getResult().getType() != state)
     return emitOpError("result must have the state's type");
-  auto arg = dyn_cast<BlockArgument>(getState());
+  // The state is a function argument, or what an earlier write left in it
+  // (a chunked prefill: each chunk writes after the one before).
+  Value root = getState();
+  while (auto earlier = root.getDefiningOp<StateWriteOp>())
+    root = earlier.getState();
+  auto arg = dyn_cast<BlockArgument>(root);
   auto f = arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
                : nullptr;
   if (!f || !f.getArgAttr(arg.getArgNumber(), kStateAttr))
     return emitOpError("state must be a function argument marked ")
-           << kStateAttr;
-  if (!getState().hasOneUse())
+           << kStateAttr << " or an earlier state_write's result";
+  if (root == getState() && !getState().hasOneUse())
     return emitOpError("must be the state's only user (readers read its "
                        "result)");
+  for (Operation *user : getState().getUsers())
+    if (auto other = dyn_cast<StateWriteOp>(user);
+        other && other != *this && other.getState() == getState())
+      return emitOpError("must be the only write after the state it writes "
+                         "into");
   const int64_t rank = state.getRank(), axis = getAxis();
   if (axis < 1 || axis >= rank)
     return emitOpError("axis ") << axis << " must index a non-batch dim of "

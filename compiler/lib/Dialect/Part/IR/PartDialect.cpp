@@ -48,7 +48,8 @@ void ChipAttr::print(AsmPrinter &printer) const {
 
 LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
-  if (attr.getName() == kNodeAttr || attr.getName() == kNumNodesAttr) {
+  if (attr.getName() == kNodeAttr || attr.getName() == kNumNodesAttr ||
+      attr.getName() == kChunkOpAttr) {
     auto i = dyn_cast<IntegerAttr>(attr.getValue());
     if (!i || i.getInt() < 0)
       return op->emitError() << attr.getName()

@@ -115,7 +115,9 @@ def Graph_StateWriteOp : Graph_Op<"state_write",
   let description = [{
     `state` is a function argument marked `lpx_graph.state`: a buffer that
     stays in SRAM across runs (zero when the program is loaded) and is never
-    bound to the host. `update` has the state's shape except n positions
+    bound to the host, or an earlier state_write's result (each chunk of a
+    chunked prefill writes after the one before; one write per such
+    result). `update` has the state's shape except n positions
     along dim `axis` (n = 1 for a decode step, a prompt's length for a
     prefill); for every batch row b and i < n, entry i is written at index
     `position[b, i]` of dim `axis`. The result is the whole state after the

@@ -30,6 +30,10 @@ def Part_Dialect : Dialect {
     // On a function argument or result: the piece of a program input or
     // output it is, as its offsets in the whole tensor (pieces share a name).
     static constexpr ::llvm::StringLiteral kOffsetsAttr = "lpx_part.offsets";
+    // On an op of a chunked prefill (lpx-unroll-chunks): its index in the
+    // step of one chunk, the same in every chunk's copy; lpx-schedule
+    // keeps each copy of an op after the one of the chunk before.
+    static constexpr ::llvm::StringLiteral kChunkOpAttr = "lpx_part.chunk_op";
   }];
 }
 
