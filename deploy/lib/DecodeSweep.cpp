@@ -24,20 +24,34 @@ std::string lpx::deploy::decodeSweepCsv(const std::vector<DecodeMetrics> &points
   return out;
 }
 
-std::string lpx::deploy::decodeSweepSvg(const std::vector<DecodeMetrics> &points) {
+/// A simulated figure and its bound against the swept length, one line each.
+static std::string plotAgainst(
+    const std::vector<DecodeMetrics> &points, const std::string &what,
+    const char *xLabel, const char *figure, const char *boundName,
+    double (*x)(const DecodeMetrics &), double (*y)(const DecodeMetrics &),
+    double (*bound)(const DecodeMetrics &)) {
   PlotSpec plot;
   const DecodeMetrics &first = points.front();
-  plot.title = fmt::format("Time per output token of {} on {}, batch {}",
-                           first.model, first.chipName, first.batch);
-  plot.xLabel = "context length (positions)";
+  plot.title = fmt::format("{} of {} on {}, batch {}", what, first.model,
+                           first.chipName, first.batch);
+  plot.xLabel = xLabel;
   plot.yLabel = "microseconds";
-  PlotSeries tpot{"TPOT, simulated step", {}}, bound{"physical bound", {}};
+  PlotSeries value{figure, {}}, floor{boundName, {}};
   for (const DecodeMetrics &m : points) {
-    tpot.points.push_back({double(m.context), m.tpotComputeUs});
-    bound.points.push_back({double(m.context), m.physicalBoundUs});
+    value.points.push_back({x(m), y(m)});
+    floor.points.push_back({x(m), bound(m)});
   }
-  plot.series = {std::move(tpot), std::move(bound)};
+  plot.series = {std::move(value), std::move(floor)};
   return renderSvg(plot);
+}
+
+std::string lpx::deploy::decodeSweepSvg(const std::vector<DecodeMetrics> &points) {
+  return plotAgainst(
+      points, "Time per output token", "context length (positions)",
+      "TPOT, simulated step", "physical bound",
+      [](const DecodeMetrics &m) { return double(m.context); },
+      [](const DecodeMetrics &m) { return m.tpotComputeUs; },
+      [](const DecodeMetrics &m) { return m.physicalBoundUs; });
 }
 
 std::string lpx::deploy::promptSweepCsv(const std::vector<DecodeMetrics> &points) {
@@ -52,20 +66,12 @@ std::string lpx::deploy::promptSweepCsv(const std::vector<DecodeMetrics> &points
 }
 
 std::string lpx::deploy::promptSweepSvg(const std::vector<DecodeMetrics> &points) {
-  PlotSpec plot;
-  const DecodeMetrics &first = points.front();
-  plot.title = fmt::format("Time to first token of {} on {}, batch {}",
-                           first.model, first.chipName, first.batch);
-  plot.xLabel = "prompt length (tokens)";
-  plot.yLabel = "microseconds";
-  PlotSeries ttft{"TTFT, simulated prefill + host I/O", {}},
-      bound{"latency bound", {}};
-  for (const DecodeMetrics &m : points) {
-    ttft.points.push_back({double(m.prompt), m.ttftUs()});
-    bound.points.push_back({double(m.prompt), m.ttftLatencyBoundUs});
-  }
-  plot.series = {std::move(ttft), std::move(bound)};
-  return renderSvg(plot);
+  return plotAgainst(
+      points, "Time to first token", "prompt length (tokens)",
+      "TTFT, simulated prefill + host I/O", "latency bound",
+      [](const DecodeMetrics &m) { return double(m.prompt); },
+      [](const DecodeMetrics &m) { return m.ttftUs(); },
+      [](const DecodeMetrics &m) { return m.ttftLatencyBoundUs; });
 }
 
 std::string lpx::deploy::sweepPointLine(const DecodeMetrics &m, SweepAxis axis) {

@@ -208,27 +208,28 @@ sed 's/^  weights: fp8e4m3 .*/  weights: fp7/' "$root/isa/chips/lpx3.yaml" >"$tm
 expect_error "a chip's unknown format" "formats.weights 'fp7' is not a format" -- \
   --model tiny-llama --chip "$tmp/fp7chip.yaml" --prompt 4 --context 16
 
-# The sweep writes a CSV row per context and an SVG.
-if "$lpx" decode --model tiny-gpt2 --chip tsp-v1 --context-sweep 32,64,128 --weights fp32 --activations fp32 \
-     -o "$tmp/sweep.csv" >/dev/null 2>"$tmp/stderr" &&
-   $python - "$tmp/sweep.csv" <<'PY'
+# sweep NAME CSV SVG-PATTERN PYTHON-CHECK -- lpx decode options: the sweep
+# runs, the CSV passes the check (stdin) and the SVG has the pattern.
+sweep() {
+  local name="$1" csv="$2" svg="${2%.csv}.svg" pattern="$3" script="$4"; shift 5
+  if "$lpx" decode "$@" -o "$csv" >/dev/null 2>"$tmp/stderr" &&
+     $python -c "$script" "$csv"; then
+    check "$name" 'grep -q "$pattern" "$svg"'
+  else
+    fail "$name" "$(head -1 "$tmp/stderr")"
+  fi
+}
+# --context-sweep writes a CSV row per context and an SVG.
+sweep "context sweep: CSV rising with context and an SVG" "$tmp/sweep.csv" "<svg" '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert [int(r["context"]) for r in rows] == [32, 64, 128], rows
 t = [float(r["tpot_compute_us"]) for r in rows]
 assert t[0] < t[1] < t[2], t
-PY
-then
-  check "context sweep: CSV rising with context and an SVG" 'grep -q "<svg" "$tmp/sweep.svg"'
-else
-  fail "context sweep" "$(head -1 "$tmp/stderr")"
-fi
-
+' -- --model tiny-gpt2 --chip tsp-v1 --context-sweep 32,64,128 --weights fp32 --activations fp32
 # --prompt-sweep: TTFT per prompt length at the longest prompt's context,
 # each at or above its latency bound, rising with the prompt.
-if "$lpx" decode --model tiny-llama --chip lpx3 --prompt-sweep 8,32,128 \
-     -o "$tmp/prompts.csv" >/dev/null 2>"$tmp/stderr" &&
-   $python - "$tmp/prompts.csv" <<'PY'
+sweep "prompt sweep: CSV rising with the prompt, bounded below, and an SVG" "$tmp/prompts.csv" "latency bound" '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert list(rows[0]) == ["prompt", "chips", "chunk", "ttft_us", "ttft_compute_us",
@@ -239,12 +240,7 @@ for r in rows:
     assert abs(float(r["ttft_us"]) - float(r["ttft_compute_us"]) - float(r["ttft_host_io_us"])) < 1e-2, r
 t = [float(r["ttft_compute_us"]) for r in rows]
 assert t[0] < t[1] < t[2], t
-PY
-then
-  check "prompt sweep: CSV rising with the prompt, bounded below, and an SVG" 'grep -q "latency bound" "$tmp/prompts.svg"'
-else
-  fail "prompt sweep" "$(head -1 "$tmp/stderr")"
-fi
+' -- --model tiny-llama --chip lpx3 --prompt-sweep 8,32,128
 
 # A stage holds a group from the token's arrival, not from cycle 0: 4
 # shape-only Llama-2-7B layers as 2 stages of 8 lpx3 chips. The second
