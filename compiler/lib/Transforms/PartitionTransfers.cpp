@@ -1,8 +1,12 @@
 //===- PartitionTransfers.cpp - Values that cross nodes -------------------===//
 #include "PartitionTransfers.h"
+#include "PartitionFit.h"
+#include "PartitionMesh.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
+#include "lpx/Target/ISABridge.h"
+#include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -81,3 +85,32 @@ void lpx::insertTransfers(func::FuncOp f) {
     if (auto c = dyn_cast<ConstantOp>(op); c && c->use_empty())
       c.erase();
 }
+
+namespace lpx {
+#define GEN_PASS_DEF_PARTITIONTRANSFERS
+#include "lpx/Transforms/Passes.h.inc"
+} // namespace lpx
+
+namespace {
+
+struct PartitionTransfersPass
+    : PartitionStep<PartitionTransfersPass,
+                    lpx::impl::PartitionTransfersBase<PartitionTransfersPass>> {
+  LogicalResult run(ModuleOp module, const PartitionInputs &in) {
+    const std::optional<Mesh> &mesh = in.mesh;
+    const unsigned nodes = unsigned(in.attr.getNodes());
+    for (auto f : module.getOps<func::FuncOp>()) {
+      materializeOutputs(f);
+      insertTransfers(f);
+      if (mesh && failed(checkMeshFits(f, *mesh, in.spec, nodes,
+                                       in.attr.getNeeded())))
+        return failure();
+    }
+    module->setAttr(part::PartDialect::kNumNodesAttr,
+                    IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                                     nodes));
+    return success();
+  }
+};
+
+} // namespace
