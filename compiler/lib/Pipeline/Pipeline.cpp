@@ -25,7 +25,8 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   ++passes;
   if (stop == StopAfter::Graph)
     return passes;
-  pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));
+  pm.addPass(createPartition(
+      PartitionOptions{opts.nodes, opts.tp, opts.pp, opts.replicateBytes}));
   pm.addPass(createVerifyPartitioned());
   if (stop == StopAfter::Partitioned)
     return passes + 2;

@@ -1,15 +1,16 @@
 //===- Partition.cpp - lpx-partition: the partition pipeline --------------===//
 //
 // IR level 1 to 2 as one pass, for the callers that ask for a partition:
-// the five steps, each a pass whose decisions are attributes in the IR
-// (Passes.td), run in order, and the whole weights that slices replaced
-// freed at the end.
+// the five steps, each also a pass whose decisions are attributes in the
+// IR (Passes.td), run in order inside this one (so a pipeline's
+// instrumentation sees one partition), and the whole weights that slices
+// replaced freed at the end.
 //
 //===----------------------------------------------------------------------===//
+#include "PartitionMesh.h"
+
 #include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Transforms/Passes.h"
-
-#include "mlir/Pass/PassManager.h"
 
 namespace lpx {
 #define GEN_PASS_DEF_PARTITION
@@ -28,14 +29,16 @@ struct PartitionPass : lpx::impl::PartitionBase<PartitionPass> {
     ModuleOp module = getOperation();
     // The whole weights that slices replace are freed at the end.
     SmallVector<ElementsAttr> weights = graph::blobWeightsUnder(module);
-    OpPassManager steps(ModuleOp::getOperationName());
-    steps.addPass(createPartitionMesh(PartitionMeshOptions{numNodes, tp, pp}));
-    steps.addPass(createPartitionStages());
-    steps.addPass(createPartitionShard());
-    steps.addPass(createPartitionRewrite());
-    steps.addPass(createPartitionTransfers());
-    if (failed(runPipeline(steps, module)))
+    if (failed(
+            choosePartitionMesh(module, {numNodes, tp, pp, replicateBytes})))
       return signalPassFailure();
+    for (PartitionStepFn step :
+         {cutPartitionStages, annotatePartitionSharding,
+          rewritePartitionSharding, insertPartitionTransfers}) {
+      FailureOr<PartitionInputs> in = partitionInputs(module, getArgument());
+      if (failed(in) || failed(step(module, *in)))
+        return signalPassFailure();
+    }
     graph::releaseUnusedWeights(module, weights);
   }
 };

@@ -42,6 +42,7 @@ std::optional<Mesh> lpx::meshOf(part::MeshAttr a) {
   m.pp = a.getPp();
   m.cutStages = a.getCut();
   m.temporaries = a.getTemporaries();
+  m.replicateBytes = a.getReplicate();
   return m;
 }
 
@@ -58,37 +59,38 @@ FailureOr<PartitionInputs> lpx::partitionInputs(ModuleOp module,
 
 namespace {
 
-struct PartitionMeshPass
-    : lpx::impl::PartitionMeshBase<PartitionMeshPass> {
-  using PartitionMeshBase::PartitionMeshBase;
+/// The mesh choice for the options of lpx-partition-mesh.
+struct MeshChooser {
+  MeshChooser(MLIRContext *ctx, const MeshOptions &o)
+      : ctx(ctx), numNodes(o.nodes), tp(o.tp), pp(o.pp),
+        replicateBytes(o.replicateBytes) {}
+  MLIRContext *ctx;
+  unsigned numNodes, tp, pp;
+  uint64_t replicateBytes;
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
+  LogicalResult run(ModuleOp module) {
     FailureOr<isa::ChipSpec> chipOr = chipOf(module);
     if (failed(chipOr))
-      return signalPassFailure();
+      return failure();
     const isa::ChipSpec &spec = *chipOr;
-    if (auto why = isa::checkChipCount(spec, numNodes)) {
-      module.emitError() << *why;
-      return signalPassFailure();
-    }
+    if (auto why = isa::checkChipCount(spec, numNodes))
+      return module.emitError() << *why;
     // One mesh per module: each function's choice, which must agree.
     part::MeshAttr chosen;
     for (auto f : module.getOps<func::FuncOp>()) {
       FailureOr<part::MeshAttr> m = meshFor(f, spec);
       if (failed(m))
-        return signalPassFailure();
-      if (chosen && *m != chosen) {
-        f.emitError() << "needs another mesh than the module's other "
-                         "functions: "
-                      << *m << " against " << chosen;
-        return signalPassFailure();
-      }
+        return failure();
+      if (chosen && *m != chosen)
+        return f.emitError() << "needs another mesh than the module's other "
+                                "functions: "
+                             << *m << " against " << chosen;
       chosen = *m;
     }
     if (!chosen)
-      chosen = part::MeshAttr::get(&getContext(), numNodes, 0, 0, 0, 0, 0, "");
+      chosen = part::MeshAttr::get(ctx, numNodes, 0, 0, 0, 0, 0, 0, "");
     module->setAttr(part::PartDialect::kMeshAttr, chosen);
+    return success();
   }
 
   /// The mesh of `f`, tp = pp = 0 for the spread placement.
@@ -98,9 +100,8 @@ struct PartitionMeshPass
     FailureOr<std::optional<Mesh>> mesh = chooseMesh(f, spec);
     if (failed(mesh))
       return failure();
-    MLIRContext *ctx = &getContext();
     if (!*mesh)
-      return part::MeshAttr::get(ctx, numNodes, 0, 0, 0, 0, 0, "");
+      return part::MeshAttr::get(ctx, numNodes, 0, 0, 0, 0, 0, 0, "");
     const Mesh &m = **mesh;
     // Counted before placing, for the error when it does not fit.
     const uint64_t usable = spec.sram.bytes - spec.sram.bytes / 4;
@@ -110,8 +111,13 @@ struct PartitionMeshPass
     f->getParentOfType<ModuleOp>()->setAttr(
         part::PartDialect::kPlacementAttr,
         DenseI64ArrayAttr::get(ctx, {m.tp, m.pp}));
+    // A replicated value takes its whole size on every chip of its group:
+    // kept to a 4096th of a chip's SRAM, so that on a small chip the
+    // copies never crowd out the temporaries the fit check counts on.
+    const uint64_t replicate =
+        std::min<uint64_t>(replicateBytes, spec.sram.bytes / 4096);
     return part::MeshAttr::get(ctx, numNodes, m.tp, m.pp, m.stagesCut(),
-                               needed, m.temporaries, placementWhy);
+                               needed, m.temporaries, replicate, placementWhy);
   }
 
   /// The tensor- and pipeline-parallel placement; none (the older
@@ -197,4 +203,19 @@ struct PartitionMeshPass
   }
 };
 
+struct PartitionMeshPass
+    : lpx::impl::PartitionMeshBase<PartitionMeshPass> {
+  using PartitionMeshBase::PartitionMeshBase;
+  void runOnOperation() override {
+    if (failed(choosePartitionMesh(
+            getOperation(), {numNodes, tp, pp, replicateBytes})))
+      signalPassFailure();
+  }
+};
+
 } // namespace
+
+LogicalResult lpx::choosePartitionMesh(ModuleOp module,
+                                       const MeshOptions &options) {
+  return MeshChooser(module.getContext(), options).run(module);
+}

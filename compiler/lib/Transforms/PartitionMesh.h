@@ -36,15 +36,37 @@ struct PartitionInputs {
 mlir::FailureOr<PartitionInputs> partitionInputs(mlir::ModuleOp module,
                                                  llvm::StringRef pass);
 
-/// A pass after lpx-partition-mesh (`Base` its ODS base): its module's
-/// mesh and chip read first, then `Step::run`; the pass fails with it.
-template <typename Step, typename Base> struct PartitionStep : Base {
+/// lpx-partition-mesh's options.
+struct MeshOptions {
+  unsigned nodes = 1, tp = 0, pp = 0;
+  uint64_t replicateBytes = 0;
+};
+
+/// The steps of the partition pipeline, each the body of its pass (and
+/// run one after another by lpx-partition, in one pass): the mesh chosen
+/// and put on the module, then, reading it, the stages cut, the sharding
+/// recorded, the ops rewritten and the transfers inserted.
+mlir::LogicalResult choosePartitionMesh(mlir::ModuleOp module,
+                                        const MeshOptions &options);
+mlir::LogicalResult cutPartitionStages(mlir::ModuleOp module,
+                                       const PartitionInputs &in);
+mlir::LogicalResult annotatePartitionSharding(mlir::ModuleOp module,
+                                              const PartitionInputs &in);
+mlir::LogicalResult rewritePartitionSharding(mlir::ModuleOp module,
+                                             const PartitionInputs &in);
+mlir::LogicalResult insertPartitionTransfers(mlir::ModuleOp module,
+                                             const PartitionInputs &in);
+
+/// A step after lpx-partition-mesh as a pass (`Base` its ODS base): its
+/// module's mesh and chip read first, then `step`; the pass fails with it.
+using PartitionStepFn = mlir::LogicalResult (*)(mlir::ModuleOp,
+                                                const PartitionInputs &);
+template <typename Base, PartitionStepFn step> struct PartitionStep : Base {
   void runOnOperation() override {
     mlir::ModuleOp module = this->getOperation();
     mlir::FailureOr<PartitionInputs> in =
         partitionInputs(module, this->getArgument());
-    if (mlir::failed(in) ||
-        mlir::failed(static_cast<Step *>(this)->run(module, *in)))
+    if (mlir::failed(in) || mlir::failed(step(module, *in)))
       this->signalPassFailure();
   }
 };

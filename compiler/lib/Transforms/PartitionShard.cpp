@@ -72,10 +72,39 @@ LogicalResult Sharder::readStages(ArrayRef<Operation *> ops) {
 }
 
 std::pair<const Layout *, unsigned> Sharder::driverOf(Operation *op) const {
+  // A split operand drives; a replicated one only when none is split.
+  std::pair<const Layout *, unsigned> copies = {nullptr, 0};
   for (auto [i, v] : llvm::enumerate(op->getOperands()))
-    if (auto it = layouts.find(v); it != layouts.end())
-      return {&it->second, unsigned(i)};
-  return {nullptr, 0};
+    if (auto it = layouts.find(v); it != layouts.end()) {
+      if (!it->second.replicated())
+        return {&it->second, unsigned(i)};
+      if (!copies.first)
+        copies = {&it->second, unsigned(i)};
+    }
+  return copies;
+}
+
+bool Sharder::small(Operation *op) const {
+  return mesh.replicateBytes && op->getNumResults() == 1 &&
+         tensorDescOf(op->getResult(0).getType()).bytes() <=
+             mesh.replicateBytes;
+}
+
+bool Sharder::canReplicate(Operation *op, ChipRange group) const {
+  if (group.count < 2 || llvm::isa<StateWriteOp>(op) || !small(op))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value v) {
+    auto it = layouts.find(v);
+    return !pinned.contains(v) &&
+           (it == layouts.end() || it->second.replicated());
+  });
+}
+
+Layout Sharder::replicatedOn(ChipRange group) {
+  Layout l{Layout::kReplicated, {}, {}, {}, {}};
+  for (int64_t i = 0; i < group.count; ++i)
+    l.nodes.push_back(group.first + i);
+  return l;
 }
 
 Decision Sharder::decide(Operation *op) {
@@ -88,9 +117,23 @@ Decision Sharder::decide(Operation *op) {
     return whole;
   }
   if (!driver) {
+    // An embedding's few rows are joined on every chip (the residual
+    // stream replicated from its start); more are joined on one.
     if (group.count > 1)
       if (std::optional<Layout> l = columnsOf(op, group))
+        return {llvm::isa<GatherOp>(op) && small(op) ? "all_gather" : "columns",
+                *l};
+    return whole;
+  }
+  if (driver->replicated()) {
+    // A product with a constant weight cut by columns, each chip reading
+    // its own copy (a chip of another stage, the copy of the chip at its
+    // place there); anything else small runs on every chip of its group.
+    if (which == 0 && group.count > 1 && llvm::isa<MatMulOp>(op))
+      if (std::optional<Layout> l = columnsOf(op, group))
         return {"columns", *l};
+    if (canReplicate(op, group))
+      return {"replicated", replicatedOn(group)};
     return whole;
   }
   if (driver->nodes.front() != group.first ||
@@ -117,15 +160,17 @@ void Sharder::record(Operation *op, const Decision &d) {
   MLIRContext *ctx = f.getContext();
   const Layout &l = d.result;
   op->setAttr(part::PartDialect::kShardAttr,
-              part::ShardAttr::get(ctx, d.kind, l.axis,
+              part::ShardAttr::get(ctx, d.kind, l.replicated() ? -1 : l.axis,
                                    DenseI64ArrayAttr::get(ctx, l.lo),
                                    DenseI64ArrayAttr::get(ctx, l.hi),
                                    DenseI64ArrayAttr::get(ctx, l.nodes)));
   if (d.kind == "whole")
     pinWhole(op);
-  // An embedding's rows are joined at once (seedColumns); a tree sum
-  // ends whole.
-  else if (l.axis >= 0 && !llvm::isa<GatherOp>(op))
+  else if (d.kind == "all_gather")
+    layouts[op->getResult(0)] = Layout{Layout::kReplicated, {}, {}, l.nodes, {}};
+  // An embedding's rows are otherwise joined at once (seedColumns); a tree
+  // sum ends whole.
+  else if (l.replicated() || (l.axis >= 0 && !llvm::isa<GatherOp>(op)))
     layouts[op->getResult(0)] = l;
 }
 
@@ -140,7 +185,10 @@ void Sharder::pinWhole(Operation *op) {
 std::optional<Operand> Sharder::operandFor(Value v, int64_t axis, const Layout &l) {
   if (pinned.contains(v))
     return std::nullopt; // resident state: the op runs where it is
+  // A replicated value is read like a whole one, from the chip's copy.
   auto it = layouts.find(v);
+  if (it != layouts.end() && it->second.replicated())
+    it = layouts.end();
   if (axis < 0 || rankedOf(v).getDimSize(axis) == 1)
     return it == layouts.end() ? std::optional<Operand>(Operand{})
                                : std::nullopt;
@@ -211,6 +259,12 @@ std::optional<Decision> Sharder::rowSplit(Operation *op, unsigned which,
   ConstantOp w = m ? splittableWeight(op) : nullptr;
   if (!w || which != 0 || l.axis != rankedOf(m.getLhs()).getRank() - 1)
     return std::nullopt;
+  // A few rows' partial sums (a decode step's) are added on every chip in
+  // one exchange: the result replicated, so the norms after it run on
+  // every chip without a gather (Megatron's all-reduce per projection).
+  if (l.nodes.size() > 1 && small(op))
+    return Decision{"all_reduce",
+                    Layout{Layout::kReplicated, {}, {}, l.nodes, {}}};
   int64_t k = rankedOf(m.getLhs()).getDimSize(l.axis);
   int64_t n = rankedOf(w).getDimSize(1);
   // The reduce-scatter needs a column block per piece; with fewer (fewer

@@ -41,6 +41,10 @@ struct Mesh {
   /// block whose experts would need more on one of their chips is not
   /// placed expert-parallel (0: any).
   uint64_t temporaries = 0;
+  /// Values of at most these bytes are replicated on every chip of their
+  /// group rather than joined on one (0: none; see #lpx_part.shard's
+  /// all_reduce).
+  uint64_t replicateBytes = 0;
 };
 
 /// What lpx-partition-stages did with the mixture-of-experts blocks, which the mesh

@@ -31,16 +31,8 @@ using namespace lpx;
 namespace {
 
 struct PartitionShardPass
-    : PartitionStep<PartitionShardPass,
-                    lpx::impl::PartitionShardBase<PartitionShardPass>> {
-  LogicalResult run(ModuleOp module, const PartitionInputs &in) {
-    if (in.mesh)
-      for (auto f : module.getOps<func::FuncOp>())
-        if (failed(annotateSharding(f, *in.mesh)))
-          return failure();
-    return success();
-  }
-};
+    : PartitionStep<lpx::impl::PartitionShardBase<PartitionShardPass>,
+                    annotatePartitionSharding> {};
 
 /// The placement remark, counting the chips that hold work once placed.
 void remarkPlacement(func::FuncOp f, part::MeshAttr m) {
@@ -97,26 +89,36 @@ void remarkExperts(func::FuncOp f, int64_t tp, uint64_t stageBytes) {
 }
 
 struct PartitionRewritePass
-    : PartitionStep<PartitionRewritePass,
-                    lpx::impl::PartitionRewriteBase<PartitionRewritePass>> {
-  LogicalResult run(ModuleOp module, const PartitionInputs &in) {
-    const std::optional<Mesh> &mesh = in.mesh;
-    const uint64_t usable = in.usable();
-    for (auto f : module.getOps<func::FuncOp>()) {
-      if (mesh) {
-        if (failed(rewriteSharding(f, *mesh)))
-          return failure();
-        remarkPlacement(f, in.attr);
-        remarkExperts(f, mesh->tp, usable * uint64_t(mesh->tp));
-      } else if (failed(placeSpread(f, unsigned(in.attr.getNodes()),
-                                    in.spec))) {
-        return failure();
-      }
-      scatterInputs(f);
-      gatherOutputs(f);
-    }
-    return success();
-  }
-};
+    : PartitionStep<lpx::impl::PartitionRewriteBase<PartitionRewritePass>,
+                    rewritePartitionSharding> {};
 
 } // namespace
+
+LogicalResult lpx::annotatePartitionSharding(ModuleOp module,
+                                             const PartitionInputs &in) {
+  if (in.mesh)
+    for (auto f : module.getOps<func::FuncOp>())
+      if (failed(annotateSharding(f, *in.mesh)))
+        return failure();
+  return success();
+}
+
+LogicalResult lpx::rewritePartitionSharding(ModuleOp module,
+                                            const PartitionInputs &in) {
+  const std::optional<Mesh> &mesh = in.mesh;
+  const uint64_t usable = in.usable();
+  for (auto f : module.getOps<func::FuncOp>()) {
+    if (mesh) {
+      if (failed(rewriteSharding(f, *mesh)))
+        return failure();
+      remarkPlacement(f, in.attr);
+      remarkExperts(f, mesh->tp, usable * uint64_t(mesh->tp));
+    } else if (failed(placeSpread(f, unsigned(in.attr.getNodes()),
+                                  in.spec))) {
+      return failure();
+    }
+    scatterInputs(f);
+    gatherOutputs(f);
+  }
+  return success();
+}

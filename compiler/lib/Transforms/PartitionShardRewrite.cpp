@@ -35,6 +35,11 @@ void Sharder::finishRewrite() {
   for (Operation *op : llvm::reverse(bypassed))
     if (op->use_empty())
       op->erase();
+  // Copies of a replicated value that no chip reads (the output's, but
+  // for the one returned).
+  for (Value copy : llvm::reverse(copies))
+    if (copy.use_empty())
+      copy.getDefiningOp()->erase();
   // The whole states now replaced by their pieces.
   llvm::BitVector wholeStates(f.getNumArguments());
   for (BlockArgument arg : splitStates)
@@ -73,13 +78,20 @@ LogicalResult Sharder::follow(Operation *op) {
     placeWhole(op, l.nodes.front());
     return success();
   }
-  if (kind == "columns") {
+  if (kind == "columns" || kind == "all_gather") {
     Value x = op->getOperand(0);
-    if (!splittableWeight(op) || l.lo.size() != l.nodes.size())
+    if (!splittableWeight(op) || l.lo.size() != l.nodes.size() ||
+        (kind == "all_gather" && !llvm::isa<GatherOp>(op)))
       return cannot();
     seedColumns(op, l, layouts.count(x) ? [&](int64_t node) {
       return gatherOn(x, node);
-    } : llvm::function_ref<Value(int64_t)>());
+    } : llvm::function_ref<Value(int64_t)>(), kind == "all_gather");
+    return success();
+  }
+  if (kind == "replicated") {
+    if (!driver || !driver->replicated() || !canReplicate(op, groupOf(op)))
+      return cannot();
+    replicate(op, Layout{Layout::kReplicated, {}, {}, l.nodes, {}});
     return success();
   }
   if (kind == "state") {
@@ -89,7 +101,8 @@ LogicalResult Sharder::follow(Operation *op) {
     splitStateWrite(write);
     return success();
   }
-  if (kind == "reduce_scatter" || kind == "tree_sum") {
+  if (kind == "reduce_scatter" || kind == "tree_sum" ||
+      kind == "all_reduce") {
     std::optional<Decision> d =
         driver ? rowSplit(op, which, *driver) : std::nullopt;
     if (!d || d->kind != kind)
@@ -107,7 +120,34 @@ LogicalResult Sharder::follow(Operation *op) {
   return success();
 }
 
+Value Sharder::copyOn(Value v, int64_t node) {
+  const Layout &l = layouts[v];
+  for (auto [n, copy] : llvm::zip(l.nodes, l.pieces))
+    if (n == node)
+      return copy;
+  return l.pieces[size_t(node) % l.pieces.size()];
+}
+
+void Sharder::replicate(Operation *op, const Layout &on) {
+  Layout result = on;
+  OpBuilder b(op);
+  for (int64_t node : on.nodes) {
+    IRMapping map;
+    for (Value v : op->getOperands())
+      if (layouts.count(v))
+        map.map(v, copyOn(v, node));
+    Operation *copy = b.clone(*op, map);
+    part::setNode(copy, node);
+    result.pieces.push_back(copy->getResult(0));
+    copies.insert(copy->getResult(0));
+  }
+  layouts[op->getResult(0)] = std::move(result);
+  split.push_back(op);
+}
+
 Value Sharder::gatherOn(Value v, int64_t node) {
+  if (layouts[v].replicated())
+    return copyOn(v, node);
   Value &g = gathered[{v, node}];
   if (g)
     return g;
@@ -148,7 +188,8 @@ Value Sharder::makeSlice(Value v, int64_t axis, int64_t lo, int64_t hi,
     }
   }
   Operation *def = v.getDefiningOp();
-  if (def && isPointwise(def) && v.hasOneUse() && def->getNumResults() == 1)
+  if (def && isPointwise(def) && v.hasOneUse() && def->getNumResults() == 1 &&
+      !copies.contains(v))
     return slicePointwise(def, axis, lo, hi, node);
   if (def && !llvm::isa<ConstantOp>(def))
     b.setInsertionPointAfter(def);
@@ -200,10 +241,16 @@ void Sharder::splitPieces(Operation *op, const Layout &driver,
   for (size_t i = 0; i < l.pieces.size(); ++i) {
     IRMapping map;
     for (auto [v, r] : llvm::zip(op->getOperands(), reads)) {
+      // A replicated operand is read from (a slice of) the chip's copy.
+      Value whole = layouts.count(v) && layouts[v].replicated()
+                        ? copyOn(v, l.nodes[i])
+                        : v;
       if (r.kind == Operand::Piece)
         map.map(v, layouts[v].pieces[i]);
       else if (r.kind == Operand::Slice)
-        map.map(v, sliceOf(v, r.axis, l.lo[i], l.hi[i], l.nodes[i]));
+        map.map(v, sliceOf(whole, r.axis, l.lo[i], l.hi[i], l.nodes[i]));
+      else if (whole != v)
+        map.map(v, whole);
     }
     b.setInsertionPoint(op);
     Operation *piece = b.clone(*op, map);
@@ -246,7 +293,8 @@ void Sharder::splitStateWrite(StateWriteOp write) {
 }
 
 void Sharder::seedColumns(Operation *op, Layout cut,
-                 llvm::function_ref<Value(int64_t)> activationOn) {
+                          llvm::function_ref<Value(int64_t)> activationOn,
+                          bool replicated) {
   ConstantOp w = splittableWeight(op);
   OpBuilder b(op);
   auto type = rankedOf(op->getResult(0));
@@ -270,10 +318,17 @@ void Sharder::seedColumns(Operation *op, Layout cut,
   Value r = op->getResult(0);
   layouts[r] = std::move(cut);
   split.push_back(op);
-  // An embedding's rows start the residual stream, which stays whole:
-  // split along the hidden axis it would split the norms and the
-  // projections' reductions instead of their heads.
-  if (llvm::isa<GatherOp>(op)) {
+  // An embedding's rows start the residual stream, which stays whole
+  // (joined on each chip when replicated): split along the hidden axis it
+  // would split the norms and the projections' reductions, not heads.
+  if (llvm::isa<GatherOp>(op) && replicated) {
+    Layout copied{Layout::kReplicated, {}, {}, layouts[r].nodes, {}};
+    for (int64_t node : copied.nodes) {
+      copied.pieces.push_back(gatherOn(r, node));
+      copies.insert(copied.pieces.back());
+    }
+    layouts[r] = std::move(copied);
+  } else if (llvm::isa<GatherOp>(op)) {
     r.replaceAllUsesWith(gather(r));
     layouts.erase(r);
   }
@@ -301,17 +356,22 @@ void Sharder::sumPartials(MatMulOp op, const Layout &activation, Layout result,
   }
   const int64_t axis = result.axis;
   for (size_t j = 0; j < l.nodes.size(); ++j) {
-    // The destination's own block first, then the others' by distance.
+    // The destination's own block (its whole partial, all-reduced) first,
+    // then the others' by distance.
     SmallVector<Value> blocks;
     SmallVector<int64_t> where;
     for (size_t d = 0; d < partials.size(); ++d) {
       size_t i = (j + d) % partials.size();
-      blocks.push_back(sliceOf(partials[i], axis, result.lo[j],
-                               result.hi[j], l.nodes[i]));
+      blocks.push_back(result.replicated()
+                           ? partials[i]
+                           : sliceOf(partials[i], axis, result.lo[j],
+                                     result.hi[j], l.nodes[i]));
       where.push_back(l.nodes[j]);
     }
     b.setInsertionPoint(op);
     result.pieces.push_back(treeSum(b, op->getLoc(), blocks, where));
+    if (result.replicated())
+      copies.insert(result.pieces.back());
   }
   layouts[op->getResult(0)] = std::move(result);
   split.push_back(op);

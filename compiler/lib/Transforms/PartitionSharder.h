@@ -86,8 +86,32 @@ private:
   /// The stages lpx-partition-stages gave, and the experts' chips.
   LogicalResult readStages(ArrayRef<Operation *> ops);
 
-  /// The operand whose split drives `op` (its first split one) and its
-  /// position; null when none is split.
+  /// Whether `op`'s one result is small enough to replicate (at most
+  /// mesh.replicateBytes).
+  bool small(Operation *op) const;
+
+  /// Whether `op` can run on every chip of `group`: small, its operands
+  /// replicated or whole, none resident state, no state write.
+  bool canReplicate(Operation *op, ChipRange group) const;
+
+  /// A replicated layout over the chips of `group`.
+  static Layout replicatedOn(ChipRange group);
+
+  /// A copy of `op` on each of `on`'s nodes, each reading its node's copy
+  /// of its replicated operands.
+  void replicate(Operation *op, const Layout &on);
+
+  /// The copy of replicated `v` on `node`, or, when it has none there, the
+  /// copy of the chip at node's place in its group (so a stage's chips
+  /// take the last stage's copies over parallel links).
+  Value copyOn(Value v, int64_t node);
+
+  /// Replicated copies, in order: makeSlice slices them as they are, and
+  /// those nobody reads go once the rewrite is done.
+  llvm::SetVector<Value> copies;
+
+  /// The operand whose split drives `op` (its first split one, else its
+  /// first replicated one) and its position; null when none is.
   std::pair<const Layout *, unsigned> driverOf(Operation *op) const;
 
   /// How `op` is split, the first of these that applies: a state write
@@ -170,7 +194,8 @@ private:
   /// Cuts `op` by the column blocks of `cut` (columnsOf). `activationOn`
   /// gives the activation on a node (default: the whole value where it is).
   void seedColumns(Operation *op, Layout cut,
-                   llvm::function_ref<Value(int64_t)> activationOn);
+                   llvm::function_ref<Value(int64_t)> activationOn,
+                   bool replicated = false);
 
   /// A MatMul with a constant weight whose activation is split along the
   /// reduction axis. In a fully connected group either exchange is one hop

@@ -70,55 +70,57 @@ MeshReport placeExperts(const ExpertBlocks &blocks, const Mesh &mesh,
   return report;
 }
 
-struct PartitionStagesPass
-    : PartitionStep<PartitionStagesPass,
-                    lpx::impl::PartitionStagesBase<PartitionStagesPass>> {
-  LogicalResult run(ModuleOp module, const PartitionInputs &in) {
-    const std::optional<Mesh> &mesh = in.mesh;
-    if (!mesh)
-      return success(); // the spread placement has no stages
-    for (auto f : module.getOps<func::FuncOp>())
-      cut(f, *mesh, in.usable() * uint64_t(mesh->tp));
-    return success();
+/// Stages (and experts' chips) for the ops of `f` on `mesh`.
+void cut(func::FuncOp f, const Mesh &mesh, uint64_t stageBytes) {
+  ExpertBlocks blocks;
+  if (mesh.tp > 1 || mesh.pp > 1)
+    blocks = spreadExperts(f);
+  SmallVector<Operation *> ops = placedOps(f);
+  SmallVector<StageSpan> spans =
+      stagesOf(ops, mesh.stagesCut(), stageBytes, blocks);
+  MLIRContext *ctx = f.getContext();
+  llvm::DenseMap<Operation *, int64_t> spread; // stages of a spread op
+  for (auto [op, span] : llvm::zip(ops, spans)) {
+    op->setAttr(part::PartDialect::kStageAttr,
+                DenseI64ArrayAttr::get(ctx, {span.first, span.count}));
+    if (span.count > 1)
+      spread[op] = span.count;
   }
+  llvm::DenseMap<Operation *, ChipRange> experts;
+  MeshReport r = placeExperts(blocks, mesh, spread, experts);
+  for (const auto &[op, chips] : experts)
+    op->setAttr(part::PartDialect::kExpertChipsAttr,
+                DenseI64ArrayAttr::get(ctx, {chips.first, chips.count}));
+  if (!r.experts && !r.leftToTensorParallel)
+    return;
+  Builder b(ctx);
+  auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
+  f->setAttr(part::PartDialect::kExpertsAttr,
+             b.getDictionaryAttr({
+                 b.getNamedAttr("experts", i64(r.experts)),
+                 b.getNamedAttr("chips", i64(r.chips)),
+                 b.getNamedAttr("stages", i64(r.stages)),
+                 b.getNamedAttr("chips_per_expert", i64(r.chipsPerExpert)),
+                 b.getNamedAttr("weight_bytes", i64(r.weightBytes)),
+                 b.getNamedAttr("left_to_tensor_parallel",
+                                i64(r.leftToTensorParallel)),
+                 b.getNamedAttr("live_bytes", i64(r.liveBytes)),
+                 b.getNamedAttr("temporaries", i64(r.temporaries)),
+             }));
+}
 
-  static void cut(func::FuncOp f, const Mesh &mesh, uint64_t stageBytes) {
-    ExpertBlocks blocks;
-    if (mesh.tp > 1 || mesh.pp > 1)
-      blocks = spreadExperts(f);
-    SmallVector<Operation *> ops = placedOps(f);
-    SmallVector<StageSpan> spans =
-        stagesOf(ops, mesh.stagesCut(), stageBytes, blocks);
-    MLIRContext *ctx = f.getContext();
-    llvm::DenseMap<Operation *, int64_t> spread; // stages of a spread op
-    for (auto [op, span] : llvm::zip(ops, spans)) {
-      op->setAttr(part::PartDialect::kStageAttr,
-                  DenseI64ArrayAttr::get(ctx, {span.first, span.count}));
-      if (span.count > 1)
-        spread[op] = span.count;
-    }
-    llvm::DenseMap<Operation *, ChipRange> experts;
-    MeshReport r = placeExperts(blocks, mesh, spread, experts);
-    for (const auto &[op, chips] : experts)
-      op->setAttr(part::PartDialect::kExpertChipsAttr,
-                  DenseI64ArrayAttr::get(ctx, {chips.first, chips.count}));
-    if (!r.experts && !r.leftToTensorParallel)
-      return;
-    Builder b(ctx);
-    auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
-    f->setAttr(part::PartDialect::kExpertsAttr,
-               b.getDictionaryAttr({
-                   b.getNamedAttr("experts", i64(r.experts)),
-                   b.getNamedAttr("chips", i64(r.chips)),
-                   b.getNamedAttr("stages", i64(r.stages)),
-                   b.getNamedAttr("chips_per_expert", i64(r.chipsPerExpert)),
-                   b.getNamedAttr("weight_bytes", i64(r.weightBytes)),
-                   b.getNamedAttr("left_to_tensor_parallel",
-                                  i64(r.leftToTensorParallel)),
-                   b.getNamedAttr("live_bytes", i64(r.liveBytes)),
-                   b.getNamedAttr("temporaries", i64(r.temporaries)),
-               }));
-  }
-};
+struct PartitionStagesPass
+    : PartitionStep<lpx::impl::PartitionStagesBase<PartitionStagesPass>,
+                    cutPartitionStages> {};
 
 } // namespace
+
+LogicalResult lpx::cutPartitionStages(ModuleOp module,
+                                      const PartitionInputs &in) {
+  const std::optional<Mesh> &mesh = in.mesh;
+  if (!mesh)
+    return success(); // the spread placement has no stages
+  for (auto f : module.getOps<func::FuncOp>())
+    cut(f, *mesh, in.usable() * uint64_t(mesh->tp));
+  return success();
+}

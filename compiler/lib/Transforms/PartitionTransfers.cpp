@@ -4,6 +4,7 @@
 #include "PartitionMesh.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
 #include "lpx/Target/ISABridge.h"
 #include "lpx/Transforms/Passes.h"
@@ -94,23 +95,27 @@ namespace lpx {
 namespace {
 
 struct PartitionTransfersPass
-    : PartitionStep<PartitionTransfersPass,
-                    lpx::impl::PartitionTransfersBase<PartitionTransfersPass>> {
-  LogicalResult run(ModuleOp module, const PartitionInputs &in) {
-    const std::optional<Mesh> &mesh = in.mesh;
-    const unsigned nodes = unsigned(in.attr.getNodes());
-    for (auto f : module.getOps<func::FuncOp>()) {
-      materializeOutputs(f);
-      insertTransfers(f);
-      if (mesh && failed(checkMeshFits(f, *mesh, in.spec, nodes,
-                                       in.attr.getNeeded())))
-        return failure();
-    }
-    module->setAttr(part::PartDialect::kNumNodesAttr,
-                    IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                                     nodes));
-    return success();
-  }
-};
+    : PartitionStep<lpx::impl::PartitionTransfersBase<PartitionTransfersPass>,
+                    insertPartitionTransfers> {};
 
 } // namespace
+
+LogicalResult lpx::insertPartitionTransfers(ModuleOp module,
+                                            const PartitionInputs &in) {
+  const std::optional<Mesh> &mesh = in.mesh;
+  const unsigned nodes = unsigned(in.attr.getNodes());
+  // The whole weights whose slices replaced them go with their constants.
+  SmallVector<ElementsAttr> weights = graph::blobWeightsUnder(module);
+  for (auto f : module.getOps<func::FuncOp>()) {
+    materializeOutputs(f);
+    insertTransfers(f);
+    if (mesh && failed(checkMeshFits(f, *mesh, in.spec, nodes,
+                                     in.attr.getNeeded())))
+      return failure();
+  }
+  graph::releaseUnusedWeights(module, weights);
+  module->setAttr(part::PartDialect::kNumNodesAttr,
+                  IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                                   nodes));
+  return success();
+}

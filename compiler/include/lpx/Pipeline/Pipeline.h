@@ -20,6 +20,12 @@ struct CompileOptions {
   /// With residentKV: the cache positions of a prefill exported without a
   /// past (its present outputs become states this long); 0: none.
   int64_t kvContext = 0;
+  /// On a mesh, values of at most these bytes are replicated on every chip
+  /// of their group (lpx-partition's replicate-bytes): a decode step's
+  /// rows (llama2-7b's 8 KiB hidden state at fp16, 64 KiB at batch 8),
+  /// where hops cost more than bytes; a prefill's hundreds of rows keep
+  /// the reduce-scatter, whose links carry a tp-th of an all-reduce's.
+  uint64_t replicateBytes = 64 << 10;
 };
 
 /// How far the pipeline goes: each IR level can be stopped at and printed.

@@ -136,6 +136,11 @@ def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
            "model's KV heads)">,
     Option<"pp", "pp", "unsigned", "0",
            "Pipeline stages (0: the nodes left over by tp)">,
+    Option<"replicateBytes", "replicate-bytes", "uint64_t", "0",
+           "On a mesh, values of at most this many bytes are replicated: a "
+           "product cut by rows all-reduces them, the ops after it run on "
+           "every chip of the group (0: none; at most a 4096th of a "
+           "chip's SRAM)">,
   ];
   let dependentDialects = ["::lpx::graph::GraphDialect",
                            "::lpx::part::PartDialect"];
@@ -159,6 +164,11 @@ def PartitionMesh : Pass<"lpx-partition-mesh", "mlir::ModuleOp"> {
            "model's KV heads)">,
     Option<"pp", "pp", "unsigned", "0",
            "Pipeline stages (0: the nodes left over by tp)">,
+    Option<"replicateBytes", "replicate-bytes", "uint64_t", "0",
+           "On a mesh, values of at most this many bytes are replicated: a "
+           "product cut by rows all-reduces them, the ops after it run on "
+           "every chip of the group (0: none; at most a 4096th of a "
+           "chip's SRAM)">,
   ];
   let dependentDialects = ["::lpx::graph::GraphDialect",
                            "::lpx::part::PartDialect"];

@@ -90,7 +90,8 @@ LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
     if (!shard)
       return op->emitError() << kShardAttr << " must be a #lpx_part.shard";
     if (!llvm::is_contained({"whole", "columns", "reduce_scatter", "tree_sum",
-                             "all_reduce", "pieces", "state"},
+                             "all_reduce", "all_gather", "replicated",
+                             "pieces", "state"},
                             shard.getKind()))
       return op->emitError() << kShardAttr << " has unknown kind '"
                              << shard.getKind() << "'";

@@ -74,11 +74,14 @@ def Part_MeshAttr : AttrDef<Part_Dialect, "Mesh"> {
     the weights the stage cut uses (it may fill fewer: pp <= cut);
     `needed`: the fewest stages of tp chips that hold the model (0: none),
     for the fit error; `temporaries`: the bytes a chip keeps for values
-    live at once; `why`: the reason, for the placement remark.
+    live at once; `replicate`: values of at most these bytes are
+    replicated on every chip of their group (0: none); `why`: the reason,
+    for the placement remark.
   }];
   let parameters = (ins "int64_t":$nodes, "int64_t":$tp, "int64_t":$pp,
                         "int64_t":$cut, "int64_t":$needed,
-                        "uint64_t":$temporaries, StringRefParameter<>:$why);
+                        "uint64_t":$temporaries, "uint64_t":$replicate,
+                        StringRefParameter<>:$why);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
@@ -94,6 +97,9 @@ def Part_ShardAttr : AttrDef<Part_Dialect, "Shard"> {
     sums added by a tree ending on nodes[0], the result whole),
     "all_reduce" (cut by the reduction axis, the partial sums added on
     every node: the result replicated, a whole copy on each of `nodes`),
+    "all_gather" (an embedding cut by columns, its rows joined on every
+    node: replicated), "replicated" (a copy on each of `nodes`, reading
+    their copies of its replicated operands),
     "pieces" (one op per piece of its split operand, the rule of its op
     family) or "state" (a resident state split like the entry written).
     A split result's piece i holds [lo[i], hi[i]) along `axis` on nodes[i].
