@@ -91,7 +91,9 @@ bool Sharder::small(Operation *op) const {
 }
 
 bool Sharder::canReplicate(Operation *op, ChipRange group) const {
-  if (group.count < 2 || llvm::isa<StateWriteOp>(op) || !small(op))
+  // Not over a table's stages of their own: their chips are full of it.
+  if (group.count < 2 || group.count > mesh.tp || llvm::isa<StateWriteOp>(op) ||
+      !small(op))
     return false;
   return llvm::all_of(op->getOperands(), [&](Value v) {
     auto it = layouts.find(v);
@@ -117,11 +119,14 @@ Decision Sharder::decide(Operation *op) {
     return whole;
   }
   if (!driver) {
-    // An embedding's few rows are joined on every chip (the residual
-    // stream replicated from its start); more are joined on one.
+    // An embedding's few rows are joined on every chip of its stage (the
+    // residual stream replicated from its start); more, or a table spread
+    // over stages of its own (whose chips it fills), on one.
     if (group.count > 1)
       if (std::optional<Layout> l = columnsOf(op, group))
-        return {llvm::isa<GatherOp>(op) && small(op) ? "all_gather" : "columns",
+        return {llvm::isa<GatherOp>(op) && group.count <= mesh.tp && small(op)
+                    ? "all_gather"
+                    : "columns",
                 *l};
     return whole;
   }
