@@ -53,9 +53,9 @@ grep -q "<b>${bound%% *}</b> cycles" "$dom" && grep -qF "${bound#* }" "$dom" &&
   fail "bounds" "'$bound' not in the page"
 
 # A schedule with a hazard: the page lists it and marks its instruction.
-# (Instruction 4, a reduce_mean of the first norm, reads a result that is
+# (Instruction 3, a reduce_mean of the first norm, reads a result that is
 # not ready a cycle early.)
-"$lpx" perturb "$tmp/l2.lpxb" --early 4 -o "$tmp/early.lpxb" >/dev/null
+"$lpx" perturb "$tmp/l2.lpxb" --early 3 -o "$tmp/early.lpxb" >/dev/null
 "$lpx" simulate "$tmp/early.lpxb" --report "$tmp/early.html" >/dev/null
 rc=$?
 load "$tmp/early.html"

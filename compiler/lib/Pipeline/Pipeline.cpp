@@ -25,7 +25,8 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
   ++passes;
   if (stop == StopAfter::Graph)
     return passes;
-  pm.addPass(createPartition(PartitionOptions{opts.nodes, opts.tp, opts.pp}));
+  pm.addPass(createPartition(
+      PartitionOptions{opts.nodes, opts.tp, opts.pp, opts.replicateBytes}));
   if (opts.chunks > 1) {
     pm.addPass(createUnrollChunks(UnrollChunksOptions{opts.chunks}));
     pm.addPass(createShareTransfers());

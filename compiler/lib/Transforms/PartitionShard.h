@@ -41,9 +41,13 @@ struct Mesh {
   /// block whose experts would need more on one of their chips is not
   /// placed expert-parallel (0: any).
   uint64_t temporaries = 0;
+  /// Values of at most these bytes are replicated on every chip of their
+  /// group rather than joined on one (0: none; see #lpx_part.shard's
+  /// all_reduce).
+  uint64_t replicateBytes = 0;
 };
 
-/// What placeOnMesh did with the mixture-of-experts blocks, which the mesh
+/// What lpx-partition-stages did with the mixture-of-experts blocks, which the mesh
 /// does not say: of the block placed expert-parallel over the most stages,
 /// its experts, the chips they share, the stages those span, each
 /// expert's chips and the block's weight bytes; and how many blocks were
@@ -56,12 +60,16 @@ struct MeshReport {
   uint64_t liveBytes = 0, temporaries = 0;
 };
 
-/// Rewrites `f` for `mesh`: every op gets its node, split ops become one op
-/// per piece. Values that cross nodes are left for the caller to connect.
-/// `stageBytes`: what one stage's chips hold (a larger table or expert
-/// block is spread over several stages, see stagesOf).
-MeshReport placeOnMesh(mlir::func::FuncOp f, const Mesh &mesh,
-                       uint64_t stageBytes);
+/// lpx-partition-shard: every op of `f` but constants and the return gets
+/// its lpx_part.shard (its split, by its stage's lpx_part.stage and the
+/// splits of its operands); fails on an op without a stage.
+mlir::LogicalResult annotateSharding(mlir::func::FuncOp f, const Mesh &mesh);
+
+/// lpx-partition-rewrite: every op gets its node and split ops become one
+/// op per piece, as their lpx_part.shard say (the decision attributes are
+/// dropped); fails on an op whose attribute cannot be followed. Values that
+/// cross nodes are left for lpx-partition-transfers.
+mlir::LogicalResult rewriteSharding(mlir::func::FuncOp f, const Mesh &mesh);
 
 } // namespace lpx
 

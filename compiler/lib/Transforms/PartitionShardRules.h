@@ -20,8 +20,11 @@
 
 namespace lpx::shard {
 
-/// A value split along `axis`: piece i holds [lo[i], hi[i]) on nodes[i].
+/// A value split along `axis`: piece i holds [lo[i], hi[i]) on nodes[i];
+/// or replicated (axis kReplicated): piece i is a whole copy on nodes[i].
 struct Layout {
+  static constexpr int64_t kReplicated = -2;
+  bool replicated() const { return axis == kReplicated; }
   int64_t axis = -1;
   llvm::SmallVector<int64_t> lo, hi, nodes;
   llvm::SmallVector<mlir::Value> pieces;

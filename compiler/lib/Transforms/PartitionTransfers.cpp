@@ -1,8 +1,13 @@
 //===- PartitionTransfers.cpp - Values that cross nodes -------------------===//
 #include "PartitionTransfers.h"
+#include "PartitionFit.h"
+#include "PartitionMesh.h"
 
 #include "lpx/Dialect/Graph/IR/GraphOps.h"
+#include "lpx/Dialect/Graph/IR/WeightBlobs.h"
 #include "lpx/Dialect/Part/IR/PartOps.h"
+#include "lpx/Target/ISABridge.h"
+#include "lpx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -80,4 +85,37 @@ void lpx::insertTransfers(func::FuncOp f) {
   for (Operation &op : llvm::make_early_inc_range(f.getBody().front()))
     if (auto c = dyn_cast<ConstantOp>(op); c && c->use_empty())
       c.erase();
+}
+
+namespace lpx {
+#define GEN_PASS_DEF_PARTITIONTRANSFERS
+#include "lpx/Transforms/Passes.h.inc"
+} // namespace lpx
+
+namespace {
+
+struct PartitionTransfersPass
+    : PartitionStep<lpx::impl::PartitionTransfersBase<PartitionTransfersPass>,
+                    insertPartitionTransfers> {};
+
+} // namespace
+
+LogicalResult lpx::insertPartitionTransfers(ModuleOp module,
+                                            const PartitionInputs &in) {
+  const std::optional<Mesh> &mesh = in.mesh;
+  const unsigned nodes = unsigned(in.attr.getNodes());
+  // The whole weights whose slices replaced them go with their constants.
+  SmallVector<ElementsAttr> weights = graph::blobWeightsUnder(module);
+  for (auto f : module.getOps<func::FuncOp>()) {
+    materializeOutputs(f);
+    insertTransfers(f);
+    if (mesh && failed(checkMeshFits(f, *mesh, in.spec, nodes,
+                                     in.attr.getNeeded())))
+      return failure();
+  }
+  graph::releaseUnusedWeights(module, weights);
+  module->setAttr(part::PartDialect::kNumNodesAttr,
+                  IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                                   nodes));
+  return success();
 }

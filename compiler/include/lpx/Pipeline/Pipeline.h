@@ -24,6 +24,12 @@ struct CompileOptions {
   /// state, and the program runs it this many times, pipelined
   /// (lpx-unroll-chunks, after placement); 1: the model as it is.
   unsigned chunks = 1;
+  /// On a mesh, values of at most these bytes are replicated on every chip
+  /// of their group (lpx-partition's replicate-bytes): a decode step's
+  /// rows (llama2-7b's 8 KiB hidden state at fp16, 64 KiB at batch 8),
+  /// where hops cost more than bytes; a prefill's hundreds of rows keep
+  /// the reduce-scatter, whose links carry a tp-th of an all-reduce's.
+  uint64_t replicateBytes = 64 << 10;
 };
 
 /// How far the pipeline goes: each IR level can be stopped at and printed.

@@ -119,18 +119,20 @@ def AttachChip : Pass<"lpx-attach-chip", "mlir::ModuleOp"> {
 def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
   let summary = "Place every op on a node and make cross-node values explicit";
   let description = [{
-    IR level 1 to 2. A transformer (a projection reshaped into heads), or
-    any model given `tp` or `pp`, is placed tensor- and pipeline-parallel:
-    stages of consecutive layers on groups of `tp` nodes, and in each group
-    the shardings that MatMuls with constant weights start (columns, on head
+    IR level 1 to 2: the pipeline lpx-partition-mesh, lpx-partition-stages,
+    lpx-partition-shard, lpx-partition-rewrite, lpx-partition-transfers
+    (each below), with the whole weights that slices replaced freed at its
+    end. A transformer (a projection reshaped into heads), or any model
+    given `tp` or `pp`, is placed tensor- and pipeline-parallel: stages of
+    consecutive layers on groups of `tp` nodes, and in each group the
+    shardings that MatMuls with constant weights start (columns, on head
     boundaries) propagated through the ops one rule per op family, with
-    row-split MatMuls summed by a tree over the group's links; a remark says
-    which placement was chosen. Otherwise MatMuls whose right operand is a
-    constant 2-D weight are split tensor-parallel over all nodes: by output
-    columns, or by the reduction dimension when it is the larger one, and
-    other ops stay on a home node that moves to the next node when the
-    current one's SRAM is full of weights. Every value used on another node
-    than its own goes through `lpx_part.transfer`.
+    row-split MatMuls summed over the group's links; a remark says which
+    placement was chosen. Otherwise MatMuls whose right operand is a
+    constant 2-D weight are split tensor-parallel over all nodes and other
+    ops stay on a home node that moves to the next node when the current
+    one's SRAM is full of weights. Every value used on another node than
+    its own goes through `lpx_part.transfer`.
   }];
   let options = [
     Option<"numNodes", "nodes", "unsigned", "1", "Number of nodes (chips)">,
@@ -139,7 +141,99 @@ def Partition : Pass<"lpx-partition", "mlir::ModuleOp"> {
            "model's KV heads)">,
     Option<"pp", "pp", "unsigned", "0",
            "Pipeline stages (0: the nodes left over by tp)">,
+    Option<"replicateBytes", "replicate-bytes", "uint64_t", "0",
+           "On a mesh, values of at most this many bytes are replicated: a "
+           "product cut by rows all-reduces them, the ops after it run on "
+           "every chip of the group (0: none; at most a 4096th of a "
+           "chip's SRAM)">,
   ];
+  let dependentDialects = ["::lpx::graph::GraphDialect",
+                           "::lpx::part::PartDialect"];
+}
+
+def PartitionMesh : Pass<"lpx-partition-mesh", "mlir::ModuleOp"> {
+  let summary = "Choose the mesh: tp x pp and the chips";
+  let description = [{
+    First step of lpx-partition. Puts `lpx_part.mesh` (a #lpx_part.mesh) on
+    the module: for a transformer (a projection reshaped into heads), or
+    any model given `tp` or `pp`, `tp` chips per group (the group size or
+    `tp`, lowered to divide the KV heads or experts) and `pp` stages (the
+    nodes left over, no more than the layers fill), with the fewest stages
+    that hold the model and the reason; else tp = pp = 0 (the older spread
+    placement). Unfuses fused projections; also sets `lpx_part.placement`.
+  }];
+  let options = [
+    Option<"numNodes", "nodes", "unsigned", "1", "Number of nodes (chips)">,
+    Option<"tp", "tp", "unsigned", "0",
+           "Chips per tensor-parallel group (0: the group size, up to the "
+           "model's KV heads)">,
+    Option<"pp", "pp", "unsigned", "0",
+           "Pipeline stages (0: the nodes left over by tp)">,
+    Option<"replicateBytes", "replicate-bytes", "uint64_t", "0",
+           "On a mesh, values of at most this many bytes are replicated: a "
+           "product cut by rows all-reduces them, the ops after it run on "
+           "every chip of the group (0: none; at most a 4096th of a "
+           "chip's SRAM)">,
+  ];
+  let dependentDialects = ["::lpx::graph::GraphDialect",
+                           "::lpx::part::PartDialect"];
+}
+
+def PartitionStages : Pass<"lpx-partition-stages", "mlir::ModuleOp"> {
+  let summary = "Cut the mesh's pipeline stages: a stage per op";
+  let description = [{
+    Second step of lpx-partition (a mesh placement only). Every op but
+    constants and the return gets `lpx_part.stage = array<i64: first,
+    count>`: consecutive layers by weight bytes, cut after a residual add;
+    count > 1 for a table or expert block spread over stages of its own.
+    A mixture-of-experts block's sum becomes a tree of adds, and the ops of
+    an expert placed on chips of its own get `lpx_part.chips` (offsets from
+    the stage's first chip); the function gets `lpx_part.experts` (what the
+    remark says). Stage attributes are per op, so an op may be given any
+    stage (a copy of a layer on the stage of its weights).
+  }];
+  let dependentDialects = ["::lpx::graph::GraphDialect",
+                           "::lpx::part::PartDialect"];
+}
+
+def PartitionShard : Pass<"lpx-partition-shard", "mlir::ModuleOp"> {
+  let summary = "Annotate each op's sharding";
+  let description = [{
+    Third step of lpx-partition (a mesh placement only). Walks the ops in
+    program order and propagates splits: every op gets `lpx_part.shard` (a
+    #lpx_part.shard) saying whether it runs whole on a node, is cut by
+    columns, is cut by its reduction axis with partial sums reduce-
+    scattered, added by a tree or all-reduced, runs piecewise by its op
+    family's rule, or splits a resident state; with its result's split
+    axis, ranges and nodes. Changes nothing else.
+  }];
+  let dependentDialects = ["::lpx::graph::GraphDialect",
+                           "::lpx::part::PartDialect"];
+}
+
+def PartitionRewrite : Pass<"lpx-partition-rewrite", "mlir::ModuleOp"> {
+  let summary = "Rewrite the ops as their shardings say, one op per piece";
+  let description = [{
+    Fourth step of lpx-partition. On a mesh: every op becomes its pieces
+    (or stays whole) as its `lpx_part.shard` says, each with its
+    `lpx_part.node`; the decision attributes are consumed; the placement
+    (and experts) remarks say what was placed. Without one: the spread
+    placement. Then program inputs read through slices and outputs joined
+    from blocks are bound in pieces.
+  }];
+  let dependentDialects = ["::lpx::graph::GraphDialect",
+                           "::lpx::part::PartDialect"];
+}
+
+def PartitionTransfers : Pass<"lpx-partition-transfers", "mlir::ModuleOp"> {
+  let summary = "Insert a transfer for every value read on another node";
+  let description = [{
+    Last step of lpx-partition: every program output in a buffer of its
+    own, an `lpx_part.transfer` for every operand on another node than its
+    reader (a constant is cloned), `lpx_part.num_nodes` on the module; on a
+    mesh, the fit check (every node's resident data within its SRAM, else
+    an error naming the fullest node and the chips that would hold them).
+  }];
   let dependentDialects = ["::lpx::graph::GraphDialect",
                            "::lpx::part::PartDialect"];
 }

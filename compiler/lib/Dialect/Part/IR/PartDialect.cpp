@@ -73,6 +73,40 @@ LogicalResult PartDialect::verifyOperationAttribute(Operation *op,
                                 "module";
     return success();
   }
+  if (attr.getName() == kMeshAttr) {
+    if (!llvm::isa<ModuleOp>(op) || !llvm::isa<MeshAttr>(attr.getValue()))
+      return op->emitError() << kMeshAttr
+                             << " must be a #lpx_part.mesh on the module";
+    return success();
+  }
+  if (attr.getName() == kStageAttr || attr.getName() == kExpertChipsAttr) {
+    auto span = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!span || span.size() != 2 || span[0] < 0 || span[1] < 1)
+      return op->emitError() << attr.getName()
+                             << " must be [first, count], count positive";
+    return success();
+  }
+  if (attr.getName() == kShardAttr) {
+    auto shard = dyn_cast<ShardAttr>(attr.getValue());
+    if (!shard)
+      return op->emitError() << kShardAttr << " must be a #lpx_part.shard";
+    if (!llvm::is_contained({"whole", "columns", "reduce_scatter", "tree_sum",
+                             "all_reduce", "all_gather", "replicated",
+                             "pieces", "state"},
+                            shard.getKind()))
+      return op->emitError() << kShardAttr << " has unknown kind '"
+                             << shard.getKind() << "'";
+    if (shard.getNodes().empty() ||
+        shard.getLo().size() != shard.getHi().size())
+      return op->emitError() << kShardAttr
+                             << " needs nodes and as many lo as hi";
+    return success();
+  }
+  if (attr.getName() == kExpertsAttr) {
+    if (!llvm::isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << kExpertsAttr << " must be a dictionary";
+    return success();
+  }
   return op->emitError() << "unknown attribute " << attr.getName();
 }
 
