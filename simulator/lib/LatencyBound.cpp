@@ -20,19 +20,31 @@ using namespace lpx::sim;
 
 namespace {
 
-/// The constant buffers whose values reach an MXM operand, through any
-/// chain of other instructions (a cast of a weight piece, a transpose).
+/// The constant buffers an MXM operand is computed from alone (a weight, or
+/// a cast or transpose of one): the weights a pass through the stage must
+/// bring into the MXM. A constant that meets the activations on the way (a
+/// bias, a position table gathered by the positions) is not one.
 std::vector<bool> weightsOfProducts(const isa::pb::Program &p) {
   const size_t n = size_t(p.buffers_size());
+  std::vector<bool> fromConstants(n, false);
+  for (size_t id = 0; id < n; ++id)
+    fromConstants[id] = p.buffers(int(id)).kind() == isa::pb::CONSTANT;
   std::vector<std::vector<uint32_t>> writers(n);
-  for (int i = 0; i < p.instructions_size(); ++i)
-    writers[p.instructions(i).result()].push_back(uint32_t(i));
+  for (int i = 0; i < p.instructions_size(); ++i) {
+    const isa::pb::Instruction &inst = p.instructions(i);
+    writers[inst.result()].push_back(uint32_t(i));
+    bool all = inst.operands_size() > 0;
+    for (uint32_t id : inst.operands())
+      all = all && fromConstants[id];
+    if (all && isa::unitOf(isa::opcodeOf(inst)) != isa::Unit::MXM)
+      fromConstants[inst.result()] = true;
+  }
   std::vector<bool> feeds(n, false);
   std::vector<uint32_t> work;
   for (const isa::pb::Instruction &inst : p.instructions())
     if (isa::unitOf(isa::opcodeOf(inst)) == isa::Unit::MXM)
       for (uint32_t id : inst.operands())
-        if (!feeds[id]) {
+        if (fromConstants[id] && !feeds[id]) {
           feeds[id] = true;
           work.push_back(id);
         }

@@ -317,6 +317,25 @@ TEST(LatencyBoundTest, AWeightCastBeforeItsProductStillEntersOnce) {
   EXPECT_EQ(l.hopCycles, 0u);
 }
 
+// A constant that meets the activations before the product (a bias added to
+// x) is no weight of it: only w's 512 * 256 elements enter once per pass,
+// not the bias's 512.
+TEST(LatencyBoundTest, AConstantMetByTheActivationsIsNoWeight) {
+  ProgramBuilder b;
+  uint32_t x = b.input("x", DType::F16, {1, 512});
+  uint32_t bias = b.buffer("bias", DType::F16, {1, 512}, isa::pb::CONSTANT);
+  uint32_t xb = b.buffer("xb", DType::F16, {1, 512});
+  uint32_t w = b.buffer("w", DType::F16, {512, 256}, isa::pb::CONSTANT);
+  uint32_t y = b.output("y", DType::F16, {1, 256});
+  b.inst(Opcode::Add, {x, bias}, xb);
+  b.inst(Opcode::MatMul, {xb, w}, y);
+  auto loaded = b.load();
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  const LatencyBound l = computeLatencyBound(*loaded);
+  EXPECT_DOUBLE_EQ(l.stages[0].passCycles,
+                   512.0 * 256 / kEntry16 - kPreloadEntry);
+}
+
 // Without a mesh every chip of the program is one stage, and the stage's
 // terms are those of its busiest chip: here node 1, whose product is twice
 // node 0's.
