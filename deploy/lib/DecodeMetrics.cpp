@@ -1,6 +1,7 @@
 //===- DecodeMetrics.cpp - What users of decode measure, from the plan ----===//
 #include "lpx/deploy/DecodeMetrics.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
@@ -306,6 +307,9 @@ void lpx::deploy::printDecodeText(const DecodeMetrics &m, llvm::raw_ostream &os)
                 "activations {3}: {4} of {5}\n",
                 m.sramChip, mb(c.weights), mb(c.kvCache), mb(c.activations),
                 mb(c.used()), mb(c.capacity));
+  if (!m.defaults.empty())
+    os << "  defaults used: " << llvm::join(m.defaults, ", ")
+       << " (--context, --prompt, --batch to change)\n";
 }
 
 static llvm::json::Object sramJson(const ChipSram &c) {
@@ -393,5 +397,6 @@ llvm::json::Object lpx::deploy::decodeJson(const DecodeMetrics &m) {
                           {"idle_units", m.gap.idleUnits}}},
       {"schedule_efficiency", m.scheduleEfficiency},
       {"placements_tried", trialsJson(m.trials)},
+      {"defaults", llvm::json::Array(m.defaults)},
   };
 }

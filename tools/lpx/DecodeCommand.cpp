@@ -49,7 +49,8 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
     return e;
   for (auto [text, name, out] :
        {std::tuple{&a.prompt, "--prompt", &o.prompt},
-        std::tuple{&a.batch, "--batch", &o.batch}}) {
+        std::tuple{&a.batch, "--batch", &o.batch},
+        std::tuple{&a.prefillChunk, "--prefill-chunk", &o.prefillChunk}}) {
     if (auto e = parsePositive(*text, name, *out))
       return e;
     if (*out < 0)
@@ -63,13 +64,6 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
     return error("--prompt-sweep gives the prompts; --prompt and "
                  "--context-sweep go without it");
   o.greedy = a.sample == "greedy";
-  if (!a.prefillChunk.empty()) {
-    if (auto e = parsePositive(a.prefillChunk, "--prefill-chunk", o.prefillChunk))
-      return e;
-    if (o.prefillChunk < 1)
-      return error("--prefill-chunk " + a.prefillChunk +
-                   " is not a positive integer");
-  }
   return llvm::Error::success();
 }
 
@@ -201,20 +195,12 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   auto m = measure(t, requestFor(t, o, o.context));
   if (!m)
     return reportError(kCmd, m.takeError());
-  if (a.json) {
-    llvm::json::Object j = decodeJson(*m);
-    llvm::json::Array d;
-    for (const std::string &s : defaults)
-      d.push_back(s);
-    j["defaults"] = std::move(d);
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(j)))
+  m->defaults = defaults;
+  if (a.json)
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(decodeJson(*m)))
                  << "\n";
-  } else {
+  else
     printDecodeText(*m, llvm::outs());
-    if (!defaults.empty())
-      llvm::outs() << "  defaults used: " << llvm::join(defaults, ", ")
-                   << " (--context, --prompt, --batch to change)\n";
-  }
   return kOk;
 }
 

@@ -242,27 +242,20 @@ int main(int argc, char **argv) {
                 "simulate the prefill and a decode step; TTFT, TPOT, tokens/s, "
                 "chips needed, efficiency against the physical bound");
   addDeploymentOptions(d, decode, defaultChip);
-  d->add_option("--prompt", decode.prompt,
-                "Tokens in the prompt (the prefill; default 128, at most the "
-                "context)");
-  d->add_option("--batch", decode.batch, "Sequences decoded together (default 1)");
+  for (auto [name, field, help] : {
+           std::tuple{"--prompt", &decode.prompt, "Tokens in the prompt (the prefill; default 128, at most the context)"},
+           {"--batch", &decode.batch, "Sequences decoded together (default 1)"},
+           {"--prefill-chunk", &decode.prefillChunk, "Prompt tokens per prefill chunk (default: chosen, and the report says why)"},
+           {"--context-sweep", &decode.contextSweep, "Context lengths such as 512,1024,2048: TPOT of each, as CSV (-o) and SVG (--plot)"},
+           {"--prompt-sweep", &decode.promptSweep, "Prompt lengths such as 128,512,2048: TTFT of each and its latency bound, as CSV (-o) and SVG (--plot)"},
+           {"-o,--output", &decode.output, "CSV of a sweep"},
+           {"--plot", &decode.plot, "SVG of a sweep (default: the CSV's name with .svg)"}})
+    d->add_option(name, *field, help);
   d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
   d->add_option("--sample", decode.sample,
                 "greedy: the prefill returns the first token (an ArgMax on "
                 "the chip) instead of the last position's logits")
       ->check(CLI::IsMember({"greedy"}));
-  d->add_option("--prefill-chunk", decode.prefillChunk,
-                "Prompt tokens per prefill chunk (default: chosen, and the "
-                "report says why)");
-  d->add_option("--context-sweep", decode.contextSweep,
-                "Context lengths such as 512,1024,2048: TPOT of each, as CSV "
-                "(-o) and an SVG plot (--plot)");
-  d->add_option("--prompt-sweep", decode.promptSweep,
-                "Prompt lengths such as 128,512,2048: TTFT of each and its "
-                "latency bound, as CSV (-o) and an SVG plot (--plot)");
-  d->add_option("-o,--output", decode.output, "CSV of a sweep");
-  d->add_option("--plot", decode.plot,
-                "SVG of a sweep (default: the CSV's name with .svg)");
   // --run: greedy generation on the CPU runtime (DecodeGenerate.h).
   bool decodeRun = false;
   std::vector<std::string> promptIds;

@@ -29,6 +29,8 @@ struct DecodeMetrics {
   /// whether they are the chip's deployment formats (no option gave them).
   std::string weights, activations;
   bool weightsFromChip = false, activationsFromChip = false;
+  /// The shape defaults used, as the report says them ("batch 1").
+  std::vector<std::string> defaults;
 
   bool hasPrefill = false;
   /// Prompt tokens per prefill chunk (the whole prompt when unchunked),
