@@ -39,9 +39,9 @@ struct DecodeOptions : DeploymentNumbers {
   std::vector<int64_t> sweep;   // contexts of --context-sweep
   std::vector<int64_t> prompts; // prompts of --prompt-sweep
   std::string plot;
-  bool sweeping() const { return !sweep.empty() || !prompts.empty(); }
   bool greedy = false;
   int64_t prefillChunk = 0; // 0: chosen
+  bool sweeping() const { return !sweep.empty() || !prompts.empty(); }
 };
 
 llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
@@ -133,10 +133,10 @@ llvm::Expected<DecodeRequest> requestFor(const DecodeTarget &t,
 
 int runSweep(const DecodeArgs &a, const DecodeTarget &t,
              const DecodeOptions &o) {
-  const SweepAxis axis = o.prompts.empty() ? SweepAxis::Context : SweepAxis::Prompt;
+  const bool prompts = !o.prompts.empty();
+  const SweepAxis axis = prompts ? SweepAxis::Prompt : SweepAxis::Context;
   std::vector<DecodeMetrics> points;
-  for (int64_t x : axis == SweepAxis::Prompt ? o.prompts : o.sweep) {
-    const bool prompts = axis == SweepAxis::Prompt;
+  for (int64_t x : prompts ? o.prompts : o.sweep) {
     auto m = measure(t, requestFor(t, o, prompts ? o.context : x,
                                    prompts ? x : 0));
     if (!m)
