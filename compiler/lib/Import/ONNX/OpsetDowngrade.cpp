@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "OpsetDowngrade.h"
 
+#include "InferenceGuards.h"
 #include "LpxSchemas.h"
 #include "OpsetRewrite.h"
+#include "ShapeResolution.h"
 
 #include "lpx/Import/OpsetVersions.h"
 #include "lpx/Import/ShapeOnlyWeights.h"
@@ -114,6 +116,26 @@ void collectTypes(const onnx::GraphProto &g,
     }
 }
 
+/// Removes the nodes, subgraphs' included, that ONNX 1.12 cannot infer
+/// safely at opset 17 (a newer form's extra input, an axis beyond 32 bits):
+/// their outputs stay unknown until they are rewritten.
+void dropUninferableNodes(onnx::GraphProto &g) {
+  auto *nodes = g.mutable_node();
+  for (int i = nodes->size() - 1; i >= 0; --i) {
+    onnx::NodeProto &n = *nodes->Mutable(i);
+    if (!nodeInferenceProblem(n, kCheckedOpset).empty()) {
+      nodes->DeleteSubrange(i, 1);
+      continue;
+    }
+    for (onnx::AttributeProto &a : *n.mutable_attribute()) {
+      if (a.has_g())
+        dropUninferableNodes(*a.mutable_g());
+      for (onnx::GraphProto &sub : *a.mutable_graphs())
+        dropUninferableNodes(sub);
+    }
+  }
+}
+
 /// What ONNX 1.12 infers of the graph as it is (nodes it cannot check are
 /// skipped), on a copy without the weights' bytes.
 llvm::StringMap<onnx::TypeProto> inferTypes(const onnx::ModelProto &model) {
@@ -128,6 +150,7 @@ llvm::StringMap<onnx::TypeProto> inferTypes(const onnx::ModelProto &model) {
   const onnx::GraphProto &g = model.graph();
   onnx::GraphProto &cg = *copy.mutable_graph();
   *cg.mutable_node() = g.node();
+  dropUninferableNodes(cg);
   *cg.mutable_input() = g.input();
   *cg.mutable_output() = g.output();
   llvm::StringSet<> inputs;
@@ -150,6 +173,7 @@ llvm::StringMap<onnx::TypeProto> inferTypes(const onnx::ModelProto &model) {
     for (int64_t d : t.dims())
       tt->mutable_shape()->add_dim()->set_dim_value(d);
   }
+  installInferenceGuards();
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/false,
                                         /*strict_mode=*/0,

@@ -3,6 +3,7 @@
 
 #include "lpx/Import/ShapeOnlyWeights.h"
 
+#include "InferenceGuards.h"
 #include "ModelLoader.h"
 #include "Tensors.h"
 
@@ -10,6 +11,8 @@
 
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -183,11 +186,48 @@ static std::string checkScanCounts(const onnx::NodeProto &node,
          " loop state and scan input(s)";
 }
 
+/// An axis attribute beyond 32 bits: ONNX 1.12's inference functions cast
+/// `axis` to int before comparing it with the rank (LayerNormalization then
+/// indexes dim -1 of a shape).
+static std::string checkAxisWidth(const onnx::NodeProto &node) {
+  auto wide = [](int64_t v) {
+    return v < std::numeric_limits<int32_t>::min() ||
+           v > std::numeric_limits<int32_t>::max();
+  };
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    if (a.name() == "axis" && wide(a.i()))
+      return "axis " + std::to_string(a.i()) + " is out of range";
+    if (a.name() == "axes")
+      for (int64_t v : a.ints())
+        if (wide(v))
+          return "axes entry " + std::to_string(v) + " is out of range";
+  }
+  return "";
+}
+
+std::string nodeInferenceProblem(const onnx::NodeProto &node, int64_t opset) {
+  if (!(node.domain().empty() || node.domain() == "ai.onnx"))
+    return "";
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), int(opset));
+  if (!schema)
+    return ""; // inference reports unknown operators itself
+  try {
+    schema->Verify(node);
+  } catch (const std::exception &e) {
+    return firstLine(e.what());
+  }
+  if (node.op_type() == "Scan")
+    if (std::string p = checkScanCounts(node, schema->SinceVersion());
+        !p.empty())
+      return p;
+  return checkAxisWidth(node);
+}
+
 /// ONNX 1.12's inference functions trust the schema (Scan-8 reads its
-/// num_scan_inputs attribute through an unchecked pointer): ONNX's schema
-/// check (arity, required attributes and their types) and Scan's counts on
-/// every default-domain node, subgraphs included, before any inference.
-/// The first violation, naming the node, in `error`.
+/// num_scan_inputs attribute through an unchecked pointer): every
+/// default-domain node, subgraphs included, is checked before any
+/// inference. The first violation, naming the node, in `error`.
 static bool checkNodeSchemas(const onnx::GraphProto &g, int64_t opset,
                              std::string &error) {
   for (int i = 0; i < g.node_size(); ++i) {
@@ -199,20 +239,7 @@ static bool checkNodeSchemas(const onnx::GraphProto &g, int64_t opset,
         if (!checkNodeSchemas(sub, opset, error))
           return false;
     }
-    if (!(node.domain().empty() || node.domain() == "ai.onnx"))
-      continue;
-    const onnx::OpSchema *schema =
-        onnx::OpSchemaRegistry::Schema(node.op_type(), int(opset));
-    if (!schema)
-      continue; // inference reports unknown operators itself
-    std::string problem;
-    try {
-      schema->Verify(node);
-    } catch (const std::exception &e) {
-      problem = firstLine(e.what());
-    }
-    if (problem.empty() && node.op_type() == "Scan")
-      problem = checkScanCounts(node, schema->SinceVersion());
+    std::string problem = nodeInferenceProblem(node, opset);
     if (!problem.empty()) {
       error = "node '" +
               (node.name().empty() ? node.op_type() + "_" + std::to_string(i)
@@ -227,6 +254,7 @@ static bool checkNodeSchemas(const onnx::GraphProto &g, int64_t opset,
 /// ONNX shape inference (strict, with data propagation); false and the
 /// message in `error` when ONNX rejects the model.
 static bool inferShapes(onnx::ModelProto &model, std::string &error) {
+  installInferenceGuards();
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true,
                                         /*strict_mode=*/1,

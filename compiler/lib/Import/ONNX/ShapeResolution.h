@@ -41,6 +41,12 @@ applyInputShapes(onnx::ModelProto &model,
 mlir::LogicalResult runShapeInference(onnx::ModelProto &model, int64_t &opset,
                                       mlir::Location fileLoc);
 
+/// What would make ONNX 1.12's inference of a default-domain node at
+/// `opset` unsafe (its inference functions trust the schema): a schema
+/// violation, Scan counts that do not fit, an axis beyond 32 bits. Empty
+/// when there is none.
+std::string nodeInferenceProblem(const onnx::NodeProto &node, int64_t opset);
+
 /// The static type of a graph input; reports an unknown element type or
 /// unknown dims (pointing at --input-shape).
 mlir::FailureOr<mlir::RankedTensorType>
