@@ -1,6 +1,7 @@
 //===- SweepMerge.cpp - The parts of a sharded sweep, joined --------------===//
 #include "lpx/deploy/SweepMerge.h"
 #include "lpx/deploy/SweepReport.h"
+#include "lpx/deploy/DeploymentStudyTable.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
@@ -15,7 +16,8 @@ llvm::Error error(const llvm::Twine &message) {
 }
 
 bool sameSweep(const PartInfo &a, const PartInfo &b) {
-  if (a.model != b.model || a.chip != b.chip || a.shard.count != b.shard.count ||
+  if (a.model != b.model || a.chip != b.chip || a.kind != b.kind ||
+      a.base != b.base || a.shard.count != b.shard.count ||
       a.axes.size() != b.axes.size())
     return false;
   for (size_t i = 0; i < a.axes.size(); ++i)
@@ -57,8 +59,9 @@ llvm::Error SweepMerge::addText(const std::string &path, llvm::StringRef text) {
   seen = path;
 
   Grid grid(first->axes);
+  const bool study = first->kind == kStudyKind;
   auto [header, rows] = rest.split('\n');
-  if ((header + "\n").str() != csvHeader(grid))
+  if ((header + "\n").str() != (study ? studyCsvHeader(grid) : csvHeader(grid)))
     return error("'" + path + "': its CSV header does not match its sweep");
   std::vector<CsvRecord> records = splitCsv(rows);
   std::vector<size_t> points = shardPoints(grid.size(), shard);
@@ -68,14 +71,21 @@ llvm::Error SweepMerge::addText(const std::string &path, llvm::StringRef text) {
                  llvm::Twine(shard.count) + " has " +
                  llvm::Twine(points.size()) + " points");
   for (size_t k = 0; k < points.size(); ++k) {
-    std::vector<std::string> axes = csvAxisValues(grid, points[k]);
-    auto result = resultFromRow(grid, records[k]);
-    if (!result)
-      return error("'" + path + "': " + llvm::toString(result.takeError()));
+    std::vector<std::string> axes = study ? studyAxisValues(grid, points[k])
+                                          : csvAxisValues(grid, points[k]);
+    if (study) {
+      auto fields = studyRowsFromCsv(grid, records[k].text);
+      if (!fields)
+        return error("'" + path + "': " + llvm::toString(fields.takeError()));
+    } else {
+      auto result = resultFromRow(grid, records[k]);
+      if (!result)
+        return error("'" + path + "': " + llvm::toString(result.takeError()));
+      hazards += result->status == "hazards";
+    }
     if (!std::equal(axes.begin(), axes.end(), records[k].fields.begin()))
       return error("'" + path + "': row " + llvm::Twine(k + 1) +
                    " is not the point this part should hold there");
-    hazards += result->status == "hazards";
     rowOfPoint[points[k]] = records[k].text;
   }
   return llvm::Error::success();

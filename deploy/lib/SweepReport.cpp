@@ -13,10 +13,7 @@ using namespace lpx::deploy;
 using namespace lpx::report;
 using llvm::StringRef;
 
-namespace {
-
-/// RFC 4180: quote a field holding a comma, a quote or a line break.
-std::string csvField(StringRef s) {
+std::string lpx::deploy::csvField(StringRef s) {
   if (s.find_first_of(",\"\n\r") == StringRef::npos)
     return s.str();
   std::string out = "\"";
@@ -24,6 +21,8 @@ std::string csvField(StringRef s) {
     out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
+
+namespace {
 
 std::string number(double v, const char *fmt) {
   std::string s;
@@ -185,14 +184,28 @@ llvm::Expected<PlotSpec> lpx::deploy::buildPlot(const Grid &grid,
                                              llvm::ArrayRef<CsvRecord> rows,
                                              StringRef metric,
                                              StringRef title) {
+  return plotRows(
+      grid, points, rows,
+      metric == "tokens_per_s" ? "tokens per second (1 / seconds)" : metric,
+      metric, title,
+      [&](const CsvRecord &row) -> llvm::Expected<std::optional<double>> {
+        auto result = resultFromRow(grid, row);
+        if (!result)
+          return result.takeError();
+        return metricOf(*result, metric);
+      });
+}
+
+llvm::Expected<PlotSpec> lpx::deploy::plotRows(
+    const Grid &grid, llvm::ArrayRef<size_t> points,
+    llvm::ArrayRef<CsvRecord> rows, StringRef yLabel, StringRef seriesName,
+    StringRef title, const RowValueFn &value) {
   PlotSpec plot;
   size_t xa = xAxisOf(grid);
   const Axis &xAxis = grid.axes()[xa];
   plot.title = title.str();
   plot.xLabel = xAxis.key;
-  plot.yLabel = metric == "tokens_per_s" ? "tokens per second (1 / seconds)"
-                                         : metric.str();
-
+  plot.yLabel = yLabel.str();
   // Numbers where every value is one (units allowed), categories otherwise.
   std::vector<double> xs;
   for (const std::string &v : xAxis.values) {
@@ -220,12 +233,12 @@ llvm::Expected<PlotSpec> lpx::deploy::buildPlot(const Grid &grid,
                  grid.axes()[i].values[at[i]];
     auto [it, added] = seriesOf.try_emplace(label, plot.series.size());
     if (added)
-      plot.series.push_back({label.empty() ? metric.str() : label, {}});
-    auto result = resultFromRow(grid, rows[p]);
-    if (!result)
-      return result.takeError();
-    if (std::optional<double> y = metricOf(*result, metric))
-      plot.series[it->second].points.push_back({xs[at[xa]], *y});
+      plot.series.push_back({label.empty() ? seriesName.str() : label, {}});
+    auto y = value(rows[p]);
+    if (!y)
+      return y.takeError();
+    if (*y)
+      plot.series[it->second].points.push_back({xs[at[xa]], **y});
   }
   for (PlotSeries &s : plot.series)
     std::stable_sort(s.points.begin(), s.points.end(),

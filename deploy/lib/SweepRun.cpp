@@ -1,15 +1,12 @@
 //===- SweepRun.cpp - Every point of a sweep, compiled and simulated ------===//
 #include "lpx/deploy/SweepRun.h"
 #include "lpx/deploy/Evaluate.h"
+#include "lpx/deploy/PointPool.h"
 
 #include "lpx/isa/ChipOverrides.h"
 #include "llvm/ADT/STLExtras.h"
 
-#include <atomic>
-#include <condition_variable>
 #include <exception>
-#include <mutex>
-#include <thread>
 
 using namespace lpx;
 using namespace lpx::deploy;
@@ -123,48 +120,18 @@ PointResult lpx::deploy::runPoint(const Sweep &sweep, size_t index) {
 std::vector<PointResult> lpx::deploy::runPoints(
     const Sweep &sweep, const std::vector<size_t> &points, unsigned jobs,
     const std::function<void(size_t done, size_t failed)> &progress) {
-  size_t total = points.size();
-  std::vector<PointResult> results(total);
-  std::atomic<size_t> next{0};
-  std::mutex mutex;
-  std::condition_variable changed;
-  size_t done = 0, failed = 0;
-
-  auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < total;) {
-      PointResult r;
-      try {
-        r = runPoint(sweep, points[i]);
-      } catch (const std::exception &e) { // e.g. out of memory
-        r.message = e.what();
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      results[i] = std::move(r);
-      ++done;
-      failed += !results[i].timed();
-      changed.notify_one();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned j = 0; j < jobs; ++j) {
-    try {
-      threads.emplace_back(worker);
-    } catch (const std::system_error &) {
-      break; // fewer threads than asked for; the main thread helps below
-    }
-  }
-  if (threads.empty())
-    worker();
-
-  std::unique_lock<std::mutex> lock(mutex);
-  while (done < total) {
-    changed.wait_for(lock, std::chrono::milliseconds(100));
-    if (progress)
-      progress(done, failed);
-  }
-  lock.unlock();
-  for (std::thread &t : threads)
-    t.join();
+  std::vector<PointResult> results(points.size());
+  runOnThreads(
+      points.size(), jobs,
+      [&](size_t i) {
+        try {
+          results[i] = runPoint(sweep, points[i]);
+        } catch (const std::exception &e) { // e.g. out of memory
+          results[i].message = e.what();
+        }
+        return results[i].timed();
+      },
+      progress);
   return results;
 }
 

@@ -48,6 +48,10 @@ std::string lpx::deploy::partLine(const PartInfo &info) {
                        {"shard", int64_t(info.shard.index + 1)},
                        {"shards", int64_t(info.shard.count)},
                        {"axes", std::move(axes)}};
+  if (!info.kind.empty()) {
+    o["kind"] = info.kind;
+    o["base"] = info.base;
+  }
   return (kPrefix + llvm::formatv("{0}", llvm::json::Value(std::move(o))).str() +
           "\n")
       .str();
@@ -73,6 +77,10 @@ llvm::Expected<PartInfo> lpx::deploy::parsePartLine(StringRef line) {
       info.model = m->str();
     if (auto c = o->getString("chip"))
       info.chip = c->str();
+    if (auto k = o->getString("kind"))
+      info.kind = k->str();
+    if (auto b = o->getString("base"))
+      info.base = b->str();
   }
   if (!shard || !shards || !axes || *shards < 1 || *shard < 1 ||
       *shard > *shards)

@@ -8,6 +8,7 @@
 #ifndef LPX_TOOLS_COMMANDS_H
 #define LPX_TOOLS_COMMANDS_H
 
+#include "lpx/deploy/DecodeWords.h"
 #include "lpx/deploy/DeploymentTarget.h"
 #include "lpx/deploy/ServeRun.h"
 #include "lpx/isa/AtomicFile.h"
@@ -63,7 +64,7 @@ struct SweepMergeArgs {
   std::vector<std::string> parts;
   std::string output; // CSV
   std::string plot;   // SVG, optional
-  std::string metric = "seconds";
+  std::string metric; // "": seconds, or a study's tpot_us
 };
 int runSweepMerge(const SweepMergeArgs &args);
 
@@ -133,17 +134,20 @@ using deploy::parsePositiveList;
 using deploy::unknownPresetMessage;
 
 /// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
-struct DecodeArgs : DeploymentArgs {
-  std::string prompt, batch = "1"; // validated
+struct DecodeArgs : deploy::DecodeWords {
   bool json = false;
   std::string contextSweep;           // "512,1024,...": TPOT per context
   std::string promptSweep;            // "128,512,...": TTFT per prompt
+  std::vector<std::string> sweeps;    // --sweep key=v1,v2: a deployment study
+  std::string metric = "tpot_us";     // what the study's plot draws
+  std::string shard;                  // "I/N": part of a study
+  unsigned jobs = 0;                  // study points at once; 0: one per thread
   std::string output;                 // the sweep's CSV
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
-  std::string sample;                 // "greedy": the prefill returns the token
-  std::string prefillChunk;           // tokens per prefill chunk; "": chosen
 };
 int runDecode(const DecodeArgs &args);
+/// `lpx decode --sweep`: a study of whole deployments (DeploymentSweep.h).
+int runDecodeStudy(const DecodeArgs &args);
 /// `lpx decode --run`: greedy generation of `tokens` ids after each of
 /// `promptIds` (one "1,2,3" per sequence, of one length; default one "1")
 /// on the CPU runtime (DecodeGenerate.h), with the model, chip, --chips,

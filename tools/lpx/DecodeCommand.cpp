@@ -34,28 +34,16 @@ llvm::Error error(const llvm::Twine &msg) {
 }
 
 /// The options as numbers, checked against each other and the preset.
-struct DecodeOptions : DeploymentNumbers {
-  int64_t prompt = 0, batch = 1;
+struct DecodeOptions : DecodeNumbers {
   std::vector<int64_t> sweep;   // contexts of --context-sweep
   std::vector<int64_t> prompts; // prompts of --prompt-sweep
   std::string plot;
-  bool greedy = false;
-  int64_t prefillChunk = 0; // 0: chosen
   bool sweeping() const { return !sweep.empty() || !prompts.empty(); }
 };
 
 llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
-  if (auto e = parseDeployment(a, o))
+  if (auto e = parseDecodeNumbers(a, o))
     return e;
-  for (auto [text, name, out] :
-       {std::tuple{&a.prompt, "--prompt", &o.prompt},
-        std::tuple{&a.batch, "--batch", &o.batch},
-        std::tuple{&a.prefillChunk, "--prefill-chunk", &o.prefillChunk}}) {
-    if (auto e = parsePositive(*text, name, *out))
-      return e;
-    if (*out < 0)
-      return error(llvm::Twine(name) + " " + *text + " is not a positive integer");
-  }
   if (auto e = parsePositiveList(a.contextSweep, "--context-sweep", o.sweep))
     return e;
   if (auto e = parsePositiveList(a.promptSweep, "--prompt-sweep", o.prompts))
@@ -63,15 +51,17 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
   if (!o.prompts.empty() && (o.prompt || !o.sweep.empty()))
     return error("--prompt-sweep gives the prompts; --prompt and "
                  "--context-sweep go without it");
-  o.greedy = a.sample == "greedy";
+  if (!a.sweeps.empty() && o.sweeping())
+    return error("--sweep is a study of whole deployments; --context-sweep "
+                 "and --prompt-sweep go without it");
   return llvm::Error::success();
 }
 
-std::vector<std::string> applyDefaults(const DecodeTarget &t,
-                                       const DecodeArgs &a, DecodeOptions &o) {
-  if (!o.sweep.empty())
-    return {};
-  return decodeDefaults(t, o.context, o.prompt, a.batch == "1", o.prompts);
+/// The preset's shape defaults for a sweep (a context sweep takes none).
+void applyDefaults(const DecodeTarget &t, const DecodeArgs &a,
+                   DecodeOptions &o) {
+  if (o.sweep.empty())
+    decodeDefaults(t, o.context, o.prompt, a.batch == "1", o.prompts);
 }
 
 llvm::Error checkOutputs(const DecodeArgs &a, DecodeOptions &o) {
@@ -109,36 +99,14 @@ llvm::Expected<DecodeMetrics> measure(const DecodeTarget &t,
   return measureDecode(t, *req, *plan);
 }
 
-/// The step at `context` and, for a preset, the prefill of --prompt (or of
-/// `prefillPrompt`, a point of --prompt-sweep), chunked as asked or chosen.
-llvm::Expected<DecodeRequest> requestFor(const DecodeTarget &t,
-                                         const DecodeOptions &o,
-                                         int64_t context,
-                                         int64_t prefillPrompt = 0) {
-  DecodeRequest req;
-  req.chips = unsigned(o.chips);
-  req.step = PhaseShape{context, 1, o.batch};
-  const int64_t prompt = prefillPrompt ? prefillPrompt : o.prompt;
-  if (t.preset && (!o.sweeping() || prefillPrompt)) {
-    req.prompt = prompt;
-    auto prefill =
-        prefillShape(prompt, o.batch, context, o.prefillChunk, req.chunkWhy);
-    if (!prefill)
-      return prefill.takeError();
-    req.prefill = *prefill;
-    req.prefill->argmax = o.greedy;
-  }
-  return req;
-}
-
 int runSweep(const DecodeArgs &a, const DecodeTarget &t,
              const DecodeOptions &o) {
   const bool prompts = !o.prompts.empty();
   const SweepAxis axis = prompts ? SweepAxis::Prompt : SweepAxis::Context;
   std::vector<DecodeMetrics> points;
   for (int64_t x : prompts ? o.prompts : o.sweep) {
-    auto m = measure(t, requestFor(t, o, prompts ? o.context : x,
-                                   prompts ? x : 0));
+    auto m = measure(t, decodeRequest(t, o, prompts ? o.context : x,
+                                      prompts ? x : 0));
     if (!m)
       return reportError(kCmd, (prompts ? "prompt " : "context ") +
                                    std::to_string(x) + ": " +
@@ -172,36 +140,39 @@ lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress>
 }
 
 int lpx::cli::runDecode(const DecodeArgs &a) {
+  if (!a.sweeps.empty())
+    return runDecodeStudy(a);
   DecodeOptions o;
   DecodeTarget t;
   if (auto e = parseNumbers(a, o))
     return reportError(kCmd, std::move(e));
-  if (auto e = loadTarget(a, o, t))
-    return reportError(kCmd, std::move(e));
-  const std::vector<std::string> defaults = applyDefaults(t, a, o);
-  if (auto e = checkDecodeShapes(t, o.context, o.prompt, o.batch, o.sweep,
-                                 o.prompts))
-    return reportError(kCmd, std::move(e));
   if (auto e = checkOutputs(a, o))
     return reportError(kCmd, std::move(e));
-
   ScratchDir scratch;
   if (auto e = scratch.create("lpx-decode"))
     return reportError(kCmd, std::move(e));
+  if (!o.sweeping()) {
+    std::optional<StageProgress> bar;
+    auto m = decodeFromWords(a, scratch.path, compileProgress(bar, kCmd));
+    bar.reset();
+    if (!m)
+      return reportError(kCmd, m.takeError());
+    if (a.json)
+      llvm::outs() << llvm::formatv("{0:2}",
+                                    llvm::json::Value(decodeJson(*m)))
+                   << "\n";
+    else
+      printDecodeText(*m, llvm::outs());
+    return kOk;
+  }
+  if (auto e = loadTarget(a, o, t))
+    return reportError(kCmd, std::move(e));
+  applyDefaults(t, a, o);
+  if (auto e = checkDecodeShapes(t, o.context, o.prompt, o.batch, o.sweep,
+                                 o.prompts))
+    return reportError(kCmd, std::move(e));
   t.scratchDir = scratch.path.str().str();
-  if (o.sweeping())
-    return runSweep(a, t, o);
-
-  auto m = measure(t, requestFor(t, o, o.context));
-  if (!m)
-    return reportError(kCmd, m.takeError());
-  m->defaults = defaults;
-  if (a.json)
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(decodeJson(*m)))
-                 << "\n";
-  else
-    printDecodeText(*m, llvm::outs());
-  return kOk;
+  return runSweep(a, t, o);
 }
 
 int lpx::cli::runDecodeRun(const DecodeArgs &a,

@@ -7,6 +7,7 @@
 #include "Commands.h"
 #include "lpx/deploy/SweepMerge.h"
 #include "lpx/deploy/SweepReport.h"
+#include "lpx/deploy/DeploymentStudyTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -17,11 +18,34 @@ using namespace lpx::deploy;
 
 static const char *const kCmd = "sweep merge";
 
+/// The parts of `lpx decode --sweep --shard`: the frontier is marked
+/// over every row, as the whole study marks it.
+static int writeStudy(const SweepMergeArgs &args, const SweepMerge &merge) {
+  const std::string metric = args.metric.empty() ? "tpot_us" : args.metric;
+  if (!isStudyMetric(metric))
+    return reportError(kCmd, "--metric " + metric +
+                                 " is not a numeric column of the study");
+  Grid grid(merge.first->axes);
+  auto rows = studyRowsFromCsv(grid, merge.rows());
+  if (!rows)
+    return reportError(kCmd, rows.takeError());
+  markPareto(grid, *rows);
+  std::vector<size_t> points(grid.size());
+  for (size_t p = 0; p < points.size(); ++p)
+    points[p] = p;
+  if (auto e = writeStudyFiles(grid, points, studyCsvHeader(grid), *rows,
+                               args.output, args.plot, metric,
+                               metric + " of " + merge.first->model + " on " +
+                                   merge.first->chip))
+    return reportError(kCmd, std::move(e));
+  llvm::outs() << "merged " << args.parts.size() << " part(s): "
+               << grid.size() << " deployment(s) of " << merge.first->model
+               << " on " << merge.first->chip << " -> " << args.output
+               << (args.plot.empty() ? "" : ", " + args.plot) << "\n";
+  return kOk;
+}
+
 int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
-  if (!llvm::is_contained(kMetrics, args.metric))
-    return reportError(kCmd, "unknown metric '" + args.metric +
-                                 "' (cycles, seconds, efficiency, "
-                                 "tokens_per_s)");
   if (args.parts.empty())
     return reportError(kCmd, "no part files given");
   SweepMerge merge;
@@ -30,6 +54,13 @@ int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
       return reportError(kCmd, std::move(e));
   if (auto e = merge.checkComplete())
     return reportError(kCmd, std::move(e));
+  if (merge.first->kind == kStudyKind)
+    return writeStudy(args, merge);
+  const std::string metric = args.metric.empty() ? "seconds" : args.metric;
+  if (!llvm::is_contained(kMetrics, metric))
+    return reportError(kCmd, "unknown metric '" + metric +
+                                 "' (cycles, seconds, efficiency, "
+                                 "tokens_per_s)");
 
   Grid grid(merge.first->axes);
   std::vector<size_t> points(grid.size());
@@ -37,8 +68,8 @@ int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
     points[p] = p;
   if (auto e = writeSweepFiles(
           grid, points, csvHeader(grid), merge.rows(), args.output, args.plot,
-          args.metric,
-          plotTitle(args.metric, merge.first->model, merge.first->chip)))
+          metric,
+          plotTitle(metric, merge.first->model, merge.first->chip)))
     return reportError(kCmd, std::move(e));
   llvm::outs() << "merged " << args.parts.size() << " part(s): "
                << grid.size() << " point(s) of " << merge.first->model

@@ -120,14 +120,14 @@ int main(int argc, char **argv) {
                 "the parts with `lpx sweep merge`");
   SweepMergeArgs merge;
   auto *wm = w->add_subcommand(
-      "merge", "Join the part files of `lpx sweep --shard` into the "
-               "unsharded CSV (and plot)");
+      "merge", "Join the part files of `lpx sweep --shard` (or of `lpx "
+               "decode --sweep --shard`) into the unsharded CSV (and plot)");
   wm->add_option("parts", merge.parts, "Part files (CSV)")->required();
   wm->add_option("-o,--output", merge.output, "CSV file")->required();
   wm->add_option("--plot", merge.plot, "SVG line chart, as `lpx sweep`");
   wm->add_option("--metric", merge.metric,
                  "What to plot: cycles, seconds, efficiency, tokens_per_s "
-                 "(default: seconds)");
+                 "(default: seconds); of a study, a column (default tpot_us)");
   w->require_subcommand(0, 1);
 
   SimulateArgs simulate;
@@ -249,8 +249,19 @@ int main(int argc, char **argv) {
            {"--context-sweep", &decode.contextSweep, "Context lengths such as 512,1024,2048: TPOT of each, as CSV (-o) and SVG (--plot)"},
            {"--prompt-sweep", &decode.promptSweep, "Prompt lengths such as 128,512,2048: TTFT of each and its latency bound, as CSV (-o) and SVG (--plot)"},
            {"-o,--output", &decode.output, "CSV of a sweep"},
-           {"--plot", &decode.plot, "SVG of a sweep (default: the CSV's name with .svg)"}})
+           {"--plot", &decode.plot, "SVG of a sweep (default: the CSV's name with .svg)"},
+           {"--metric", &decode.metric, "What a --sweep study plots: a column of its CSV (default tpot_us)"},
+           {"--shard", &decode.shard, "Run only part I of N of a --sweep study; join the parts with `lpx sweep merge`"}})
     d->add_option(name, *field, help);
+  d->add_option("--sweep", decode.sweeps,
+                "A study of whole deployments: key=v1,v2,... (a chip key of "
+                "--set, or chips, tp, pp, batch, context, prompt, weights, "
+                "activations), each point planned as lpx decode plans one; "
+                "repeatable (the grid of all)");
+  d->add_option("--jobs,-j", decode.jobs,
+                "Study points planned at once (default: one per hardware "
+                "thread)")
+      ->check(CLI::Range(1u, 1024u));
   d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
   d->add_option("--sample", decode.sample,
                 "greedy: the prefill returns the first token (an ArgMax on "

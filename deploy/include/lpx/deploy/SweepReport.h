@@ -6,6 +6,7 @@
 #include "lpx/deploy/SweepGrid.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -69,6 +70,19 @@ llvm::Expected<report::PlotSpec> buildPlot(const Grid &grid,
                                    llvm::StringRef metric,
                                    llvm::StringRef title);
 
+/// A row's value to plot: nullopt leaves the row out (a failed point).
+using RowValueFn =
+    std::function<llvm::Expected<std::optional<double>>(const CsvRecord &)>;
+/// `value` of each row against the first axis with more than one value,
+/// one series per combination of the other axes (named `seriesName` when
+/// there are none); buildPlot with any value.
+llvm::Expected<report::PlotSpec>
+plotRows(const Grid &grid, llvm::ArrayRef<size_t> points,
+         llvm::ArrayRef<CsvRecord> rows, llvm::StringRef yLabel,
+         llvm::StringRef seriesName, llvm::StringRef title,
+         const RowValueFn &value);
+/// RFC 4180: a field quoted when it holds a comma, a quote or a line break.
+std::string csvField(llvm::StringRef s);
 /// "seconds of model.onnx on tsp-v1"
 std::string plotTitle(llvm::StringRef metric, llvm::StringRef modelFile,
                       llvm::StringRef chip);

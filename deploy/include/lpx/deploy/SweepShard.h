@@ -34,6 +34,9 @@ struct PartInfo {
   std::string chip;  // the base chip's name
   Shard shard;
   std::vector<Axis> axes; // command-line order
+  /// "" for `lpx sweep`, "deployment" for `lpx decode --sweep`, whose
+  /// `base` is the options every point shares, as one line.
+  std::string kind, base;
 };
 
 /// The first line of a part file: "# lpx sweep part " + JSON + "\n".

@@ -1,0 +1,81 @@
+//===- DeploymentStudyTable.h - A deployment study as CSV and chart -*- C++ -*-===//
+//
+// One row per point of `lpx decode --sweep`: the swept values, then what
+// the point's plan gave (kStudyColumns). The `pareto` column marks the
+// points no other point beats on both chips (fewer) and tokens/s per user
+// (more); it is computed over every row written, so a merged study marks
+// the same points as the whole one. Rows are rendered from their fields,
+// so a part file's rows read back render byte for byte as written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_DEPLOY_DEPLOYMENTSTUDYTABLE_H
+#define LPX_DEPLOY_DEPLOYMENTSTUDYTABLE_H
+
+#include "lpx/deploy/DeploymentSweep.h"
+#include "lpx/deploy/SweepReport.h"
+
+namespace lpx::deploy {
+
+/// The columns after the swept keys, in order.
+inline constexpr const char *kStudyColumns[] = {
+    "status",
+    "chips",
+    "tp",
+    "pp",
+    "ttft_us",
+    "tpot_us",
+    "tokens_per_s_per_user",
+    "tokens_per_s",
+    "tokens_per_s_per_chip",
+    "sram_fullest_bytes",
+    "ttft_latency_bound_us",
+    "tpot_latency_bound_us",
+    "physical_bound_us",
+    "ttft_latency_efficiency",
+    "tpot_latency_efficiency",
+    "efficiency",
+    "bottleneck",
+    "pareto",
+    "message"};
+
+/// The PartInfo kind of a study's part files.
+inline constexpr const char *kStudyKind = "deployment";
+
+/// The swept values a row of point `index` starts with.
+std::vector<std::string> studyAxisValues(const Grid &grid, size_t index);
+
+/// Whether `column` is one a study can plot (a numeric column).
+bool isStudyMetric(llvm::StringRef column);
+
+/// The header line (with its line break): the keys, then kStudyColumns.
+std::string studyCsvHeader(const Grid &grid);
+
+/// The fields of point `index`'s row (pareto left empty).
+std::vector<std::string> studyRowFields(const Grid &grid, size_t index,
+                                        const DeploymentPoint &point);
+
+/// Marks `pareto` "frontier" in the ok rows that no other ok row beats
+/// (fewer or as many chips and at least the tokens/s per user, one of
+/// them strictly), and clears it elsewhere.
+void markPareto(const Grid &grid, std::vector<std::vector<std::string>> &rows);
+
+/// The rows of a part file read back as fields; an error for a row that
+/// is not one of a study of `grid`.
+llvm::Expected<std::vector<std::vector<std::string>>>
+studyRowsFromCsv(const Grid &grid, llvm::StringRef rows);
+
+/// The rows as CSV text.
+std::string studyCsvRows(const std::vector<std::vector<std::string>> &rows);
+
+/// Writes the header and the rows to `csvPath` and, unless `plotPath` is
+/// empty, `metric` against the first varying key (one line per value of
+/// the others); both are rendered before either is written.
+llvm::Error writeStudyFiles(const Grid &grid, llvm::ArrayRef<size_t> points,
+                            llvm::StringRef head,
+                            const std::vector<std::vector<std::string>> &rows,
+                            llvm::StringRef csvPath, llvm::StringRef plotPath,
+                            llvm::StringRef metric, llvm::StringRef title);
+
+} // namespace lpx::deploy
+
+#endif

@@ -1,0 +1,58 @@
+//===- DeploymentSweep.h - A study of whole deployments ---------*- C++ -*-===//
+//
+// `lpx decode --sweep key=v1,v2,...` (docs/sweeps.md): every point of the
+// grid is a whole deployment, planned as `lpx decode` plans one
+// (DecodeWords.h): its own chips found, its placement chosen, its prefill
+// and decode step compiled and simulated. A key is a chip key of `--set`
+// or one of the deployment's own (kDeploymentKeys). Points share nothing
+// but the base words, so they run on a pool of threads, each exporting
+// into its own scratch folder; results land in a slot per point.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LPX_DEPLOY_DEPLOYMENTSWEEP_H
+#define LPX_DEPLOY_DEPLOYMENTSWEEP_H
+
+#include "lpx/deploy/DecodeWords.h"
+#include "lpx/deploy/SweepGrid.h"
+
+namespace lpx::deploy {
+
+/// The keys that are the deployment's rather than the chip's.
+inline constexpr const char *kDeploymentKeys[] = {
+    "chips", "tp",     "pp",      "batch",
+    "context", "prompt", "weights", "activations"};
+
+/// The axes of `specs` ("key=v1,v2" or a range, as `lpx sweep --set`), in
+/// command-line order. Every value is checked before anything compiles:
+/// a chip key's against `base` (the chip the words name), a count's as a
+/// positive integer.
+llvm::Expected<Grid> buildDeploymentGrid(const std::vector<std::string> &specs,
+                                         const isa::ChipSpec &base);
+
+/// `base` with point `index`'s values: a chip key appended to the
+/// overrides, a deployment key in its option.
+DecodeWords pointWords(const DecodeWords &base, const Grid &grid,
+                       size_t index);
+
+/// What planning one point gave.
+struct DeploymentPoint {
+  /// ok | does-not-fit (no chip count the topology reaches holds it, or
+  /// not the chips given) | error (anything else: the message says)
+  std::string status = "error";
+  std::string message;
+  DecodeMetrics metrics; // with status ok
+  bool ok() const { return status == "ok"; }
+};
+
+/// Plans `points` of the grid on `jobs` threads, each point exporting
+/// under its own folder of `scratchDir`; `progress` hears (done, failed)
+/// on the caller's thread.
+std::vector<DeploymentPoint>
+runDeploymentPoints(const DecodeWords &base, const Grid &grid,
+                    const std::vector<size_t> &points, unsigned jobs,
+                    llvm::StringRef scratchDir,
+                    const std::function<void(size_t, size_t)> &progress);
+
+} // namespace lpx::deploy
+
+#endif

@@ -1,0 +1,178 @@
+//===- DeploymentStudyTable.cpp - A deployment study as CSV and chart -----===//
+#include "lpx/deploy/DeploymentStudyTable.h"
+#include "lpx/isa/AtomicFile.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+using namespace lpx;
+using namespace lpx::deploy;
+
+namespace {
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+size_t columnIndex(llvm::StringRef name) {
+  return size_t(llvm::find(kStudyColumns, name) - std::begin(kStudyColumns));
+}
+constexpr size_t kColumns = std::size(kStudyColumns);
+
+std::string fixed(double v, int digits) {
+  return fmt::format("{:.{}f}", v, digits);
+}
+
+/// A field as a number, when the row has one there.
+std::optional<double> numberAt(const std::vector<std::string> &row,
+                               size_t axes, llvm::StringRef column) {
+  double v;
+  llvm::StringRef text(row[axes + columnIndex(column)]);
+  if (text.empty() || text.getAsDouble(v))
+    return std::nullopt;
+  return v;
+}
+
+} // namespace
+
+bool lpx::deploy::isStudyMetric(llvm::StringRef column) {
+  return llvm::is_contained(kStudyColumns, column) && column != "status" &&
+         column != "bottleneck" && column != "pareto" && column != "message";
+}
+
+std::string lpx::deploy::studyCsvHeader(const Grid &grid) {
+  std::vector<std::string> names;
+  for (const Axis &a : grid.axes())
+    names.push_back(a.key);
+  names.insert(names.end(), std::begin(kStudyColumns), std::end(kStudyColumns));
+  return studyCsvRows({names});
+}
+
+std::vector<std::string> lpx::deploy::studyAxisValues(const Grid &grid,
+                                                      size_t index) {
+  std::vector<std::string> row;
+  std::vector<size_t> at = grid.coords(index);
+  for (size_t i = 0; i < grid.axes().size(); ++i)
+    row.push_back(grid.axes()[i].values[at[i]]);
+  return row;
+}
+
+std::vector<std::string>
+lpx::deploy::studyRowFields(const Grid &grid, size_t index,
+                            const DeploymentPoint &point) {
+  std::vector<std::string> row = studyAxisValues(grid, index);
+  std::vector<std::string> cols(kColumns);
+  cols[columnIndex("status")] = point.status;
+  cols[columnIndex("message")] = point.message;
+  if (point.ok()) {
+    const DecodeMetrics &m = point.metrics;
+    uint64_t fullest = 0;
+    for (const ChipSram &s : m.sram)
+      fullest = std::max(fullest, s.used());
+    auto set = [&](const char *name, std::string v) {
+      cols[columnIndex(name)] = std::move(v);
+    };
+    set("chips", std::to_string(m.chips));
+    if (m.tp) { // a mesh; one chip has none
+      set("tp", std::to_string(m.tp));
+      set("pp", std::to_string(m.pp));
+    }
+    set("ttft_us", m.hasPrefill ? fixed(m.ttftUs(), 3) : "");
+    set("tpot_us", fixed(m.tpotUs(), 3));
+    set("tokens_per_s_per_user", fixed(m.tokensPerSecondPerUser, 2));
+    set("tokens_per_s", fixed(m.tokensPerSecond, 2));
+    set("tokens_per_s_per_chip",
+        fixed(m.chips ? m.tokensPerSecond / m.chips : 0, 3));
+    set("sram_fullest_bytes", std::to_string(fullest));
+    set("ttft_latency_bound_us", m.hasPrefill ? fixed(m.ttftLatencyBoundUs, 3) : "");
+    set("tpot_latency_bound_us", fixed(m.tpotLatencyBoundUs, 3));
+    set("physical_bound_us", fixed(m.physicalBoundUs, 3));
+    set("ttft_latency_efficiency",
+        m.hasPrefill ? fixed(m.ttftLatencyEfficiency, 4) : "");
+    set("tpot_latency_efficiency", fixed(m.tpotLatencyEfficiency, 4));
+    set("efficiency", fixed(m.efficiency, 4));
+    set("bottleneck", m.bottleneck);
+  }
+  row.insert(row.end(), cols.begin(), cols.end());
+  return row;
+}
+
+void lpx::deploy::markPareto(const Grid &grid,
+                             std::vector<std::vector<std::string>> &rows) {
+  const size_t axes = grid.axes().size();
+  const size_t at = axes + columnIndex("pareto");
+  auto figures = [&](const std::vector<std::string> &r)
+      -> std::optional<std::pair<double, double>> {
+    if (r[axes + columnIndex("status")] != "ok")
+      return std::nullopt;
+    auto chips = numberAt(r, axes, "chips");
+    auto speed = numberAt(r, axes, "tokens_per_s_per_user");
+    if (!chips || !speed)
+      return std::nullopt;
+    return std::pair{*chips, *speed};
+  };
+  for (std::vector<std::string> &r : rows) {
+    auto mine = figures(r);
+    bool beaten = !mine;
+    for (const std::vector<std::string> &other : rows) {
+      if (beaten)
+        break;
+      auto theirs = figures(other);
+      beaten = theirs && theirs->first <= mine->first &&
+               theirs->second >= mine->second &&
+               (theirs->first < mine->first || theirs->second > mine->second);
+    }
+    r[at] = beaten ? "" : "frontier";
+  }
+}
+
+llvm::Expected<std::vector<std::vector<std::string>>>
+lpx::deploy::studyRowsFromCsv(const Grid &grid, llvm::StringRef text) {
+  std::vector<std::vector<std::string>> rows;
+  const size_t width = grid.axes().size() + kColumns;
+  for (CsvRecord &r : splitCsv(text)) {
+    if (r.fields.size() != width)
+      return error("a row has " + llvm::Twine(r.fields.size()) +
+                   " fields; a row of this study has " + llvm::Twine(width));
+    rows.push_back(std::move(r.fields));
+  }
+  return rows;
+}
+
+std::string
+lpx::deploy::studyCsvRows(const std::vector<std::vector<std::string>> &rows) {
+  std::string out;
+  for (const std::vector<std::string> &r : rows) {
+    for (size_t i = 0; i < r.size(); ++i)
+      out += (i ? "," : "") + csvField(r[i]);
+    out += "\n";
+  }
+  return out;
+}
+
+llvm::Error lpx::deploy::writeStudyFiles(
+    const Grid &grid, llvm::ArrayRef<size_t> points, llvm::StringRef head,
+    const std::vector<std::vector<std::string>> &rows, llvm::StringRef csvPath,
+    llvm::StringRef plotPath, llvm::StringRef metric, llvm::StringRef title) {
+  const std::string text = studyCsvRows(rows);
+  std::string svg;
+  if (!plotPath.empty()) {
+    const size_t axes = grid.axes().size();
+    std::vector<CsvRecord> records = splitCsv(text);
+    auto plot = plotRows(
+        grid, points, records, metric, metric, title,
+        [&](const CsvRecord &r) -> llvm::Expected<std::optional<double>> {
+          return numberAt(r.fields, axes, metric);
+        });
+    if (!plot)
+      return plot.takeError();
+    svg = report::renderSvg(*plot);
+  }
+  if (auto e = isa::writeFileAtomically(csvPath, (head + text).str()))
+    return e;
+  if (!plotPath.empty())
+    return isa::writeFileAtomically(plotPath, svg);
+  return llvm::Error::success();
+}
