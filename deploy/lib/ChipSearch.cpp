@@ -33,8 +33,36 @@ lpx::deploy::findFewestChips(const ChipSearchPolicy &p,
   };
   // Gallop: `step` doubles while the compiler names no count past the last
   // misfit.
-  unsigned step = group;
-  for (unsigned chips = 1; chips <= p.most;) {
+  unsigned step = group, first = 1;
+  if (p.start > 1 && p.start <= p.most) {
+    auto t = attempt(p.start);
+    if (!t)
+      return t.takeError();
+    if (t->outcome == ChipTrial::Fails) {
+      r.failedAt = p.start;
+      return r;
+    }
+    if (t->outcome == ChipTrial::Fits) {
+      const unsigned below = p.start > group ? p.start - group : 1;
+      auto u = attempt(below);
+      if (!u)
+        return u.takeError();
+      if (u->outcome == ChipTrial::DoesNotFit) {
+        r.chips = p.start;
+        r.lastMisfit = below;
+        r.startConfirmed = true;
+        return r;
+      }
+      // Fewer chips fit as well: search from one as without the start.
+    } else {
+      r.lastMisfit = p.start;
+      first = std::max(roundUpToGroups(p.start + group, group),
+                       p.followHint ? roundUpToGroups(t->chipsHint, group) : 0);
+      if (first > p.most)
+        first = p.most;
+    }
+  }
+  for (unsigned chips = first; chips <= p.most;) {
     auto t = attempt(chips);
     if (!t)
       return t.takeError();

@@ -124,6 +124,8 @@ DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
   m.chips = plan.chips;
   m.group = std::max(t.chip.topology.groupSize, 1u);
   m.searched = plan.searched;
+  m.searchCompiles = plan.searchCompiles;
+  m.hintConfirmed = plan.hintConfirmed;
   // The placement the compiler chose for the step (what --tp/--pp asked
   // for, or its own choice); 0 when it used no tensor-parallel mesh.
   if (plan.step.program) {

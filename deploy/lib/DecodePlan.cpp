@@ -147,8 +147,10 @@ llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
   // The fewest whole groups for which both phases compile (ChipSearch.h);
   // the plan of the last count that fitted is the plan of the fewest.
   std::optional<DecodePlan> found;
+  ChipSearchPolicy policy = wholeGroupsPolicy(t.chip);
+  policy.start = req.chipsHint;
   auto search = findFewestChips(
-      wholeGroupsPolicy(t.chip),
+      policy,
       [&](unsigned chips) -> llvm::Expected<ChipTrial> {
         auto plan = tryChips(t, req, chips, failure, progress);
         if (!plan)
@@ -169,6 +171,8 @@ llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
     return error(llvm::formatv("the model does not fit on {0} chips: {1}",
                                search->lastMisfit, failure.message));
   found->searched = true;
+  found->searchCompiles = search->trials;
+  found->hintConfirmed = search->startConfirmed;
   if (auto e = tryNarrower(t, req, *found, progress))
     return std::move(e);
   return std::move(*found);

@@ -46,7 +46,8 @@ lpx::deploy::decodeRequest(const DecodeTarget &t, const DecodeNumbers &o,
 
 llvm::Expected<DecodeMetrics>
 lpx::deploy::decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
-                             const PlanProgress &progress) {
+                             const PlanProgress &progress,
+                             unsigned chipsHint) {
   DecodeNumbers o;
   DecodeTarget t;
   if (auto e = parseDecodeNumbers(w, o))
@@ -61,6 +62,7 @@ lpx::deploy::decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
   auto req = decodeRequest(t, o, o.context, o.prompt);
   if (!req)
     return req.takeError();
+  req->chipsHint = chipsHint;
   auto plan = planDecode(t, *req, progress);
   if (!plan)
     return plan.takeError();

@@ -1,5 +1,6 @@
 //===- DeploymentStudyTable.cpp - A deployment study as CSV and chart -----===//
 #include "lpx/deploy/DeploymentStudyTable.h"
+#include "lpx/deploy/ServeStudy.h"
 #include "lpx/isa/AtomicFile.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -16,8 +17,11 @@ llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+size_t columnIndex(llvm::ArrayRef<const char *> columns, llvm::StringRef name) {
+  return size_t(llvm::find(columns, name) - columns.begin());
+}
 size_t columnIndex(llvm::StringRef name) {
-  return size_t(llvm::find(kStudyColumns, name) - std::begin(kStudyColumns));
+  return columnIndex(kStudyColumns, name);
 }
 constexpr size_t kColumns = std::size(kStudyColumns);
 
@@ -27,9 +31,11 @@ std::string fixed(double v, int digits) {
 
 /// A field as a number, when the row has one there.
 std::optional<double> numberAt(const std::vector<std::string> &row,
-                               size_t axes, llvm::StringRef column) {
+                               size_t axes, llvm::StringRef column,
+                               llvm::ArrayRef<const char *> columns =
+                                   kStudyColumns) {
   double v;
-  llvm::StringRef text(row[axes + columnIndex(column)]);
+  llvm::StringRef text(row[axes + columnIndex(columns, column)]);
   if (text.empty() || text.getAsDouble(v))
     return std::nullopt;
   return v;
@@ -37,16 +43,32 @@ std::optional<double> numberAt(const std::vector<std::string> &row,
 
 } // namespace
 
-bool lpx::deploy::isStudyMetric(llvm::StringRef column) {
-  return llvm::is_contained(kStudyColumns, column) && column != "status" &&
-         column != "bottleneck" && column != "pareto" && column != "message";
+const StudyKind &lpx::deploy::decodeStudyKind() {
+  static const char *const text[] = {"status", "bottleneck", "pareto",
+                                     "message"};
+  static const StudyKind kind{"deployment", kStudyColumns, text, "tpot_us",
+                              true};
+  return kind;
 }
 
-std::string lpx::deploy::studyCsvHeader(const Grid &grid) {
+const StudyKind *lpx::deploy::studyKindNamed(llvm::StringRef name) {
+  for (const StudyKind *k : {&decodeStudyKind(), &serveStudyKind()})
+    if (name == k->name)
+      return k;
+  return nullptr;
+}
+
+bool lpx::deploy::isStudyMetric(const StudyKind &kind, llvm::StringRef column) {
+  return llvm::is_contained(kind.columns, column) &&
+         !llvm::is_contained(kind.textColumns, column);
+}
+
+std::string lpx::deploy::studyCsvHeader(const StudyKind &kind,
+                                        const Grid &grid) {
   std::vector<std::string> names;
   for (const Axis &a : grid.axes())
     names.push_back(a.key);
-  names.insert(names.end(), std::begin(kStudyColumns), std::end(kStudyColumns));
+  names.insert(names.end(), kind.columns.begin(), kind.columns.end());
   return studyCsvRows({names});
 }
 
@@ -129,9 +151,10 @@ void lpx::deploy::markPareto(const Grid &grid,
 }
 
 llvm::Expected<std::vector<std::vector<std::string>>>
-lpx::deploy::studyRowsFromCsv(const Grid &grid, llvm::StringRef text) {
+lpx::deploy::studyRowsFromCsv(const StudyKind &kind, const Grid &grid,
+                              llvm::StringRef text) {
   std::vector<std::vector<std::string>> rows;
-  const size_t width = grid.axes().size() + kColumns;
+  const size_t width = grid.axes().size() + kind.columns.size();
   for (CsvRecord &r : splitCsv(text)) {
     if (r.fields.size() != width)
       return error("a row has " + llvm::Twine(r.fields.size()) +
@@ -153,7 +176,8 @@ lpx::deploy::studyCsvRows(const std::vector<std::vector<std::string>> &rows) {
 }
 
 llvm::Error lpx::deploy::writeStudyFiles(
-    const Grid &grid, llvm::ArrayRef<size_t> points, llvm::StringRef head,
+    const StudyKind &kind, const Grid &grid, llvm::ArrayRef<size_t> points,
+    llvm::StringRef head,
     const std::vector<std::vector<std::string>> &rows, llvm::StringRef csvPath,
     llvm::StringRef plotPath, llvm::StringRef metric, llvm::StringRef title) {
   const std::string text = studyCsvRows(rows);
@@ -164,7 +188,7 @@ llvm::Error lpx::deploy::writeStudyFiles(
     auto plot = plotRows(
         grid, points, records, metric, metric, title,
         [&](const CsvRecord &r) -> llvm::Expected<std::optional<double>> {
-          return numberAt(r.fields, axes, metric);
+          return numberAt(r.fields, axes, metric, kind.columns);
         });
     if (!plot)
       return plot.takeError();

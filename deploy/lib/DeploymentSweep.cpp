@@ -7,6 +7,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <map>
+
 using namespace lpx;
 using namespace lpx::deploy;
 
@@ -23,18 +25,6 @@ bool isDeploymentKey(llvm::StringRef key) {
   return llvm::is_contained(kDeploymentKeys, key);
 }
 
-/// The option a deployment key sets.
-std::string *optionOf(DecodeWords &w, llvm::StringRef key) {
-  if (key == "chips") return &w.chips;
-  if (key == "tp") return &w.tp;
-  if (key == "pp") return &w.pp;
-  if (key == "batch") return &w.batch;
-  if (key == "context") return &w.context;
-  if (key == "prompt") return &w.prompt;
-  if (key == "weights") return &w.weights;
-  return &w.activations;
-}
-
 /// The counts must be positive integers; format names are checked by the
 /// point (the chip's formats are known only there).
 llvm::Error checkDeploymentValue(llvm::StringRef key, llvm::StringRef v) {
@@ -48,9 +38,27 @@ llvm::Error checkDeploymentValue(llvm::StringRef key, llvm::StringRef v) {
 
 } // namespace
 
+std::string *lpx::deploy::deploymentOption(DeploymentArgs &a,
+                                           llvm::StringRef key) {
+  if (key == "chips") return &a.chips;
+  if (key == "tp") return &a.tp;
+  if (key == "pp") return &a.pp;
+  if (key == "context") return &a.context;
+  if (key == "weights") return &a.weights;
+  if (key == "activations") return &a.activations;
+  return nullptr;
+}
+
 llvm::Expected<Grid>
 lpx::deploy::buildDeploymentGrid(const std::vector<std::string> &specs,
                                  const isa::ChipSpec &base) {
+  return buildStudyGrid(specs, base, kDeploymentKeys);
+}
+
+llvm::Expected<Grid>
+lpx::deploy::buildStudyGrid(const std::vector<std::string> &specs,
+                            const isa::ChipSpec &base,
+                            llvm::ArrayRef<const char *> ownKeys) {
   std::vector<Axis> axes;
   for (const std::string &spec : specs) {
     auto axis = parseAxis(spec);
@@ -63,7 +71,7 @@ lpx::deploy::buildDeploymentGrid(const std::vector<std::string> &specs,
         return error("--sweep " + axis->key + " is given twice; put all its "
                      "values in one list");
     for (const std::string &v : axis->values) {
-      if (isDeploymentKey(axis->key)) {
+      if (llvm::is_contained(ownKeys, axis->key)) {
         if (auto e = checkDeploymentValue(axis->key, v))
           return std::move(e);
         continue;
@@ -81,28 +89,44 @@ lpx::deploy::buildDeploymentGrid(const std::vector<std::string> &specs,
   return grid;
 }
 
+void lpx::deploy::forEachValue(
+    const Grid &grid, size_t index,
+    const std::function<void(const std::string &, const std::string &)> &fn) {
+  std::vector<size_t> at = grid.coords(index);
+  for (size_t i = 0; i < grid.axes().size(); ++i)
+    fn(grid.axes()[i].key, grid.axes()[i].values[at[i]]);
+}
+
+void lpx::deploy::setStudyValue(DeploymentArgs &a, const std::string &key,
+                                const std::string &value) {
+  if (std::string *option = deploymentOption(a, key))
+    *option = value;
+  else
+    a.sets.push_back(key + "=" + value);
+}
+
 DecodeWords lpx::deploy::pointWords(const DecodeWords &base, const Grid &grid,
                                     size_t index) {
   DecodeWords w = base;
-  std::vector<size_t> at = grid.coords(index);
-  for (size_t i = 0; i < grid.axes().size(); ++i) {
-    const Axis &a = grid.axes()[i];
-    if (isDeploymentKey(a.key))
-      *optionOf(w, a.key) = a.values[at[i]];
+  forEachValue(grid, index, [&](const std::string &key, const std::string &v) {
+    if (key == "batch")
+      w.batch = v;
+    else if (key == "prompt")
+      w.prompt = v;
     else
-      w.sets.push_back(a.key + "=" + a.values[at[i]]);
-  }
+      setStudyValue(w, key, v);
+  });
   return w;
 }
 
 static DeploymentPoint planPoint(const DecodeWords &words,
-                                 llvm::StringRef dir) {
+                                 llvm::StringRef dir, unsigned chipsHint) {
   DeploymentPoint p;
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     p.message = "cannot create '" + dir.str() + "': " + ec.message();
     return p;
   }
-  auto m = decodeFromWords(words, dir, {});
+  auto m = decodeFromWords(words, dir, {}, chipsHint);
   llvm::sys::fs::remove_directories(dir);
   if (!m) {
     p.message = llvm::toString(m.takeError());
@@ -120,19 +144,46 @@ std::vector<DeploymentPoint> lpx::deploy::runDeploymentPoints(
     const std::vector<size_t> &points, unsigned jobs,
     llvm::StringRef scratchDir,
     const std::function<void(size_t, size_t)> &progress) {
+  // The point each one differs from in the last key alone, with that key's
+  // first value: it runs first, and its chip count starts their searches.
+  std::map<size_t, size_t> slotOf;
+  for (size_t k = 0; k < points.size(); ++k)
+    slotOf[points[k]] = k;
+  std::vector<std::optional<size_t>> leader(points.size());
+  std::vector<size_t> waves[2];
+  for (size_t k = 0; k < points.size(); ++k) {
+    const size_t last = grid.axes().empty() ? 0 : grid.coords(points[k]).back();
+    auto it = slotOf.find(points[k] - last);
+    if (last && it != slotOf.end())
+      leader[k] = it->second;
+    waves[leader[k] ? 1 : 0].push_back(k);
+  }
   std::vector<DeploymentPoint> results(points.size());
-  runOnThreads(
-      points.size(), jobs,
-      [&](size_t i) {
-        llvm::SmallString<256> dir(scratchDir);
-        llvm::sys::path::append(dir, "point-" + std::to_string(points[i]));
-        try {
-          results[i] = planPoint(pointWords(base, grid, points[i]), dir);
-        } catch (const std::exception &e) { // e.g. out of memory
-          results[i].message = e.what();
-        }
-        return results[i].ok();
-      },
-      progress);
+  size_t before = 0, failedBefore = 0;
+  for (const std::vector<size_t> &wave : waves) {
+    runOnThreads(
+        wave.size(), jobs,
+        [&](size_t i) {
+          const size_t k = wave[i];
+          unsigned hint = 0;
+          if (leader[k] && results[*leader[k]].ok())
+            hint = results[*leader[k]].metrics.chips;
+          llvm::SmallString<256> dir(scratchDir);
+          llvm::sys::path::append(dir, "point-" + std::to_string(points[k]));
+          try {
+            results[k] = planPoint(pointWords(base, grid, points[k]), dir, hint);
+          } catch (const std::exception &e) { // e.g. out of memory
+            results[k].message = e.what();
+          }
+          return results[k].ok();
+        },
+        [&](size_t done, size_t failed) {
+          if (progress)
+            progress(before + done, failedBefore + failed);
+        });
+    before += wave.size();
+    failedBefore = size_t(llvm::count_if(
+        wave, [&](size_t k) { return !results[k].ok(); })) + failedBefore;
+  }
   return results;
 }

@@ -59,9 +59,13 @@ llvm::Error SweepMerge::addText(const std::string &path, llvm::StringRef text) {
   seen = path;
 
   Grid grid(first->axes);
-  const bool study = first->kind == kStudyKind;
+  const StudyKind *study = studyKindNamed(first->kind);
+  if (!study && !first->kind.empty())
+    return error("'" + path + "': a part of an unknown kind of sweep '" +
+                 first->kind + "'");
   auto [header, rows] = rest.split('\n');
-  if ((header + "\n").str() != (study ? studyCsvHeader(grid) : csvHeader(grid)))
+  if ((header + "\n").str() !=
+      (study ? studyCsvHeader(*study, grid) : csvHeader(grid)))
     return error("'" + path + "': its CSV header does not match its sweep");
   std::vector<CsvRecord> records = splitCsv(rows);
   std::vector<size_t> points = shardPoints(grid.size(), shard);
@@ -74,7 +78,7 @@ llvm::Error SweepMerge::addText(const std::string &path, llvm::StringRef text) {
     std::vector<std::string> axes = study ? studyAxisValues(grid, points[k])
                                           : csvAxisValues(grid, points[k]);
     if (study) {
-      auto fields = studyRowsFromCsv(grid, records[k].text);
+      auto fields = studyRowsFromCsv(*study, grid, records[k].text);
       if (!fields)
         return error("'" + path + "': " + llvm::toString(fields.takeError()));
     } else {

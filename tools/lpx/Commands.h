@@ -161,7 +161,14 @@ int runDecodeGenerate(const deploy::DecodeRunOptions &opts, bool json);
 
 /// lpx serve: a workload on a deployment, from simulated steps
 /// (docs/serving.md).
-struct ServeArgs : DeploymentArgs, deploy::ServeWords {};
+struct ServeArgs : DeploymentArgs, deploy::ServeWords {
+  std::vector<std::string> sweeps; // --sweep key=v1,v2: a serving study
+  std::string metric, shard;       // the study's plot column, its part
+  std::string plot;                // the study's SVG
+  unsigned jobs = 0;
+};
+/// `lpx serve --sweep`: a study of deployments under load (ServeStudy.h).
+int runServeStudy(const ServeArgs &args);
 int runServe(const ServeArgs &args);
 
 using isa::checkOutputPath;

@@ -7,9 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "Progress.h"
+#include "StudyDriver.h"
 #include "lpx/deploy/DeploymentStudyTable.h"
-#include "lpx/deploy/SweepShard.h"
 
 #include "lpx/isa/ChipOverrides.h"
 #include "llvm/ADT/STLExtras.h"
@@ -17,8 +16,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
-#include <thread>
 
 using namespace lpx;
 using namespace lpx::cli;
@@ -97,12 +94,6 @@ void printFrontier(const Grid &grid,
 } // namespace
 
 int lpx::cli::runDecodeStudy(const DecodeArgs &a) {
-  if (a.output.empty())
-    return reportError(kCmd, "--sweep needs -o FILE.csv");
-  if (!isStudyMetric(a.metric))
-    return reportError(kCmd, "--metric " + a.metric +
-                                 " is not a numeric column of the study "
-                                 "(tpot_us, ttft_us, tokens_per_s, chips, ...)");
   auto chip = isa::loadChipWithOverrides(
       a.chip.empty() ? isa::presetNames().front() : a.chip, a.sets);
   if (!chip)
@@ -112,66 +103,47 @@ int lpx::cli::runDecodeStudy(const DecodeArgs &a) {
     return reportError(kCmd, grid.takeError());
   if (auto twice = givenTwice(a, *grid))
     return reportError(kCmd, *twice);
-  Shard shard;
-  if (!a.shard.empty()) {
-    auto parsed = parseShard(a.shard);
-    if (!parsed)
-      return reportError(kCmd, parsed.takeError());
-    shard = *parsed;
-    if (!a.plot.empty())
-      return reportError(kCmd, "--plot draws the whole study: give it to "
-                               "`lpx sweep merge`, not to one --shard");
-  }
-  for (const std::string &path : {a.output, a.plot})
-    if (!path.empty())
-      if (auto e = checkOutputPath(path))
-        return reportError(kCmd, std::move(e));
-
   ScratchDir scratch;
   if (auto e = scratch.create("lpx-study"))
     return reportError(kCmd, std::move(e));
-  std::vector<size_t> points = shardPoints(grid->size(), shard);
-  unsigned jobs =
-      a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, points.size())));
-  Progress progress("decode --sweep", points.size());
-  std::vector<DeploymentPoint> results = runDeploymentPoints(
-      a, *grid, points, jobs, scratch.path,
-      [&](size_t done, size_t failed) { progress.update(done, failed); });
-  progress.finish();
 
+  StudySpec spec;
+  spec.kind = &decodeStudyKind();
+  spec.command = kCmd;
+  spec.model = llvm::sys::path::filename(a.model).str();
+  spec.chipName = chip->name;
+  spec.baseLine = baseLine(a);
+  spec.output = a.output;
+  spec.plot = a.plot;
+  spec.metric = a.metric;
+  spec.shard = a.shard;
+  spec.jobs = a.jobs;
+  std::vector<DeploymentPoint> results;
+  spec.run = [&](const std::vector<size_t> &points, unsigned jobs,
+                 const std::function<void(size_t, size_t)> &progress) {
+    results = runDeploymentPoints(a, *grid, points, jobs, scratch.path,
+                                  progress);
+    std::vector<std::vector<std::string>> rows;
+    for (size_t k = 0; k < points.size(); ++k)
+      rows.push_back(studyRowFields(*grid, points[k], results[k]));
+    return rows;
+  };
   std::vector<std::vector<std::string>> rows;
-  for (size_t k = 0; k < points.size(); ++k)
-    rows.push_back(studyRowFields(*grid, points[k], results[k]));
-  if (a.shard.empty())
-    markPareto(*grid, rows); // over the whole study: merge marks the parts'
-  std::string head = studyCsvHeader(*grid);
-  const std::string model = llvm::sys::path::filename(a.model).str();
-  if (!a.shard.empty())
-    head = partLine({model, chip->name, shard, grid->axes(), kStudyKind,
-                     baseLine(a)}) +
-           head;
-  if (auto e = writeStudyFiles(*grid, points, head, rows, a.output, a.plot,
-                               a.metric,
-                               a.metric + " of " + model + " on " + chip->name))
-    return reportError(kCmd, std::move(e));
+  if (int rc = runStudy(spec, *grid, &rows); rc != kOk)
+    return rc;
 
-  size_t ok = llvm::count_if(results, [](auto &r) { return r.ok(); });
-  size_t misfit = llvm::count_if(
-      results, [](auto &r) { return r.status == "does-not-fit"; });
-  llvm::outs() << "studied " << points.size() << " deployment(s) of " << model
-               << " on " << chip->name;
-  if (!a.shard.empty())
-    llvm::outs() << " (part " << shard.index + 1 << "/" << shard.count
-                 << " of " << grid->size() << ")";
-  llvm::outs() << ": " << ok << " planned";
-  if (misfit)
-    llvm::outs() << ", " << misfit << " fit no chip count";
-  if (points.size() - ok - misfit)
-    llvm::outs() << ", " << (points.size() - ok - misfit) << " failed";
-  llvm::outs() << llvm::format(" in %.1f s on %u thread(s) -> ",
-                               progress.elapsedSeconds(), jobs)
-               << a.output << (a.plot.empty() ? "" : ", " + a.plot) << "\n";
+  size_t searched = 0, hinted = 0, compiles = 0;
+  for (const DeploymentPoint &r : results)
+    if (r.ok() && r.metrics.searched) {
+      ++searched;
+      hinted += r.metrics.hintConfirmed;
+      compiles += r.metrics.searchCompiles;
+    }
+  if (searched)
+    llvm::outs() << "  chip search: " << compiles << " compile(s) for "
+                 << searched << " point(s); " << hinted
+                 << " started from the count of the point before them in "
+                    "the last key and were confirmed in 2\n";
   printFrontier(*grid, rows);
   return kOk;
 }

@@ -17,6 +17,10 @@ using namespace lpx::deploy;
 
 int lpx::cli::runServe(const ServeArgs &a) {
   constexpr const char *kCmd = "serve";
+  if (!a.sweeps.empty())
+    return runServeStudy(a);
+  if (!a.plot.empty() || !a.metric.empty() || !a.shard.empty())
+    return reportError(kCmd, "--plot, --metric and --shard go with --sweep");
   DeploymentNumbers n;
   DecodeTarget t;
   ServeSetup setup;

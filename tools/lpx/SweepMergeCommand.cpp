@@ -20,20 +20,24 @@ static const char *const kCmd = "sweep merge";
 
 /// The parts of `lpx decode --sweep --shard`: the frontier is marked
 /// over every row, as the whole study marks it.
-static int writeStudy(const SweepMergeArgs &args, const SweepMerge &merge) {
-  const std::string metric = args.metric.empty() ? "tpot_us" : args.metric;
-  if (!isStudyMetric(metric))
+static int writeStudy(const SweepMergeArgs &args, const SweepMerge &merge,
+                      const StudyKind &kind) {
+  const std::string metric =
+      args.metric.empty() ? kind.defaultMetric : args.metric;
+  if (!isStudyMetric(kind, metric))
     return reportError(kCmd, "--metric " + metric +
                                  " is not a numeric column of the study");
   Grid grid(merge.first->axes);
-  auto rows = studyRowsFromCsv(grid, merge.rows());
+  auto rows = studyRowsFromCsv(kind, grid, merge.rows());
   if (!rows)
     return reportError(kCmd, rows.takeError());
-  markPareto(grid, *rows);
+  if (kind.pareto)
+    markPareto(grid, *rows);
   std::vector<size_t> points(grid.size());
   for (size_t p = 0; p < points.size(); ++p)
     points[p] = p;
-  if (auto e = writeStudyFiles(grid, points, studyCsvHeader(grid), *rows,
+  if (auto e = writeStudyFiles(kind, grid, points, studyCsvHeader(kind, grid),
+                               *rows,
                                args.output, args.plot, metric,
                                metric + " of " + merge.first->model + " on " +
                                    merge.first->chip))
@@ -54,8 +58,8 @@ int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
       return reportError(kCmd, std::move(e));
   if (auto e = merge.checkComplete())
     return reportError(kCmd, std::move(e));
-  if (merge.first->kind == kStudyKind)
-    return writeStudy(args, merge);
+  if (const StudyKind *kind = studyKindNamed(merge.first->kind))
+    return writeStudy(args, merge, *kind);
   const std::string metric = args.metric.empty() ? "seconds" : args.metric;
   if (!llvm::is_contained(kMetrics, metric))
     return reportError(kCmd, "unknown metric '" + metric +

@@ -303,8 +303,17 @@ int main(int argc, char **argv) {
            {"--curve-svg", &serve.curveSvg, "The sweep's curve as SVG"},
            {"--report", &serve.report, "Self-contained HTML report"},
            {"--trace", &serve.trace, "Perfetto trace (JSON)"},
-           {"--cache-dir", &serve.cacheDir, "Service table cache"}})
+           {"--cache-dir", &serve.cacheDir, "Service table cache"},
+           {"--plot", &serve.plot, "SVG of a --sweep study"},
+           {"--metric", &serve.metric, "What a --sweep study plots: a column of its CSV (default ttft_p99_us)"},
+           {"--shard", &serve.shard, "Run only part I of N of a --sweep study"}})
     sv->add_option(name, *field, help);
+  sv->add_option("--sweep", serve.sweeps,
+                 "A study of deployments under the workload: key=v1,v2,... (a "
+                 "chip key, or chips, tp, pp, context, weights, activations, "
+                 "max_batch); -o is then the study's CSV");
+  sv->add_option("--jobs,-j", serve.jobs, "Study points served at once")
+      ->check(CLI::Range(1u, 1024u));
   sv->add_flag("--json", serve.json, "Print JSON (keys in docs/serving.md)");
   sv->add_flag("--keep-session-cache", serve.keepSessionCache, "Agent caches stay");
 

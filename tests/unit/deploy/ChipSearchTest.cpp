@@ -178,3 +178,41 @@ TEST(ChipSearch, WholeGroupsSkipCountsTheTopologyCannotWire) {
   ASSERT_FALSE(c.tried.empty());
   EXPECT_EQ(c.tried.back(), p.most);
 }
+
+TEST(ChipSearch, AStartThatIsStillTheFewestTakesTwoCompiles) {
+  // Fits from 20 chips, groups of 8: the start 24 fits, 16 does not.
+  FakeCompiler c{20};
+  ChipSearchPolicy p = groupsOf(8, 256);
+  p.start = 24;
+  ChipSearchResult r = search(p, c);
+  EXPECT_EQ(r.chips, 24u);
+  EXPECT_TRUE(r.startConfirmed);
+  EXPECT_THAT(c.tried, ElementsAre(24u, 16u));
+}
+
+TEST(ChipSearch, AStartTooLowGallopsOnFromIt) {
+  // Fits from 100 chips: the start 24 misses and the gallop goes on from
+  // the next group, 32, as from any misfit: 32 + 8 = 40, + 16 = 56, + 32 =
+  // 88 miss, + 64 = 152 fits; bisecting the groups between 88 and 152
+  // (12 to 19): 15 (120) fits, 13 (104) fits, 12 (96) misses.
+  FakeCompiler c{100};
+  ChipSearchPolicy p = groupsOf(8, 256);
+  p.start = 24;
+  ChipSearchResult r = search(p, c);
+  EXPECT_EQ(r.chips, 104u);
+  EXPECT_FALSE(r.startConfirmed);
+  EXPECT_THAT(c.tried,
+              ElementsAre(24u, 32u, 40u, 56u, 88u, 152u, 120u, 104u, 96u));
+}
+
+TEST(ChipSearch, AStartTooHighSearchesAsWithoutIt) {
+  // Fits from 1 chip: the start 24 and 16 both fit, so the search runs
+  // from one and finds one.
+  FakeCompiler c{1};
+  ChipSearchPolicy p = groupsOf(8, 256);
+  p.start = 24;
+  ChipSearchResult r = search(p, c);
+  EXPECT_EQ(r.chips, 1u);
+  EXPECT_FALSE(r.startConfirmed);
+  EXPECT_THAT(c.tried, ElementsAre(24u, 16u, 1u));
+}

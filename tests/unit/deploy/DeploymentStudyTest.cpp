@@ -83,11 +83,11 @@ TEST(DeploymentStudy, RowsReadBackRenderAsWritten) {
       studyRowFields(grid, 0, p),
       studyRowFields(grid, 1, DeploymentPoint{"error", "line one,\nline two", {}})};
   std::string text = studyCsvRows(rows);
-  auto back = studyRowsFromCsv(grid, text);
+  auto back = studyRowsFromCsv(decodeStudyKind(), grid, text);
   ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
   EXPECT_EQ(*back, rows);
   EXPECT_EQ(studyCsvRows(*back), text);
-  auto narrow = studyRowsFromCsv(grid, "fp16,ok\n");
+  auto narrow = studyRowsFromCsv(decodeStudyKind(), grid, "fp16,ok\n");
   ASSERT_FALSE(bool(narrow));
   EXPECT_THAT(llvm::toString(narrow.takeError()), HasSubstr("2 fields"));
 }

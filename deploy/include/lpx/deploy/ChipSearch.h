@@ -36,6 +36,10 @@ struct ChipSearchPolicy {
   bool followHint = true;
   bool bisect = true;
   std::function<bool(unsigned chips)> skip;
+  /// A count to try first (a neighbouring deployment's): when it fits and
+  /// the count a group below does not, it is the fewest in two compiles;
+  /// otherwise the search goes on as without it. 0: none.
+  unsigned start = 0;
 };
 
 /// What one compile said.
@@ -50,6 +54,7 @@ struct ChipSearchResult {
   /// A trial failed for another reason than fit: the search stopped there.
   std::optional<unsigned> failedAt;
   unsigned trials = 0; // compiles made (skipped counts are not)
+  bool startConfirmed = false; // the policy's start was the fewest
 };
 
 using ChipTrialFn = std::function<llvm::Expected<ChipTrial>(unsigned chips)>;

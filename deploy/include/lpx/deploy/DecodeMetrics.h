@@ -21,6 +21,8 @@ struct DecodeMetrics {
   double clockMHz = 0;
   unsigned chips = 0, group = 1;
   bool searched = false;
+  unsigned searchCompiles = 0; // counts the chip search compiled
+  bool hintConfirmed = false;  // it started from a neighbour's count
   unsigned tp = 0, pp = 0; // the step program's placement; 0: no mesh
   bool placementAsked = false; // --tp/--pp given
   std::vector<PlacementTrial> trials; // placements tried (DecodePlan.h)

@@ -23,6 +23,9 @@ struct DecodeRequest {
   PhaseShape step;                // a decode step: query 1
   std::optional<PhaseShape> prefill; // the prompt; none for a file model
   unsigned chips = 0;             // 0: the fewest that compile
+  /// With chips 0: a count to try first, e.g. a neighbouring deployment's
+  /// (ChipSearchPolicy::start); verified by compiling, never trusted.
+  unsigned chipsHint = 0;
   int64_t prompt = 0;             // the prompt's tokens (0: prefill->query)
   /// How the prefill chunk was chosen, as the report says it ("" when
   /// there is no prefill).
@@ -65,6 +68,8 @@ struct PlacementTrial {
 struct DecodePlan {
   unsigned chips = 0;
   bool searched = false; // chips found by compiling, not given
+  unsigned searchCompiles = 0; // counts compiled by the search
+  bool hintConfirmed = false;  // the request's chipsHint was the fewest
   std::optional<PhaseResult> prefill;
   PhaseResult step;
   /// Without --tp/--pp: the compiler's placement, then each narrower

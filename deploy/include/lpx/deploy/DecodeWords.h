@@ -40,10 +40,11 @@ llvm::Expected<DecodeRequest> decodeRequest(const DecodeTarget &t,
 /// One deployment from its words: the target loaded, the preset's shape
 /// defaults applied (recorded in the metrics), the shapes checked, then
 /// planned and measured. Exports go under `scratchDir`, which the caller
-/// owns.
+/// owns. `chipsHint` starts the chip search (DecodeRequest::chipsHint).
 llvm::Expected<DecodeMetrics> decodeFromWords(const DecodeWords &w,
                                               llvm::StringRef scratchDir,
-                                              const PlanProgress &progress);
+                                              const PlanProgress &progress,
+                                              unsigned chipsHint = 0);
 
 } // namespace lpx::deploy
 

@@ -16,7 +16,7 @@
 
 namespace lpx::deploy {
 
-/// The columns after the swept keys, in order.
+/// The columns after the swept keys of `lpx decode --sweep`, in order.
 inline constexpr const char *kStudyColumns[] = {
     "status",
     "chips",
@@ -38,17 +38,28 @@ inline constexpr const char *kStudyColumns[] = {
     "pareto",
     "message"};
 
-/// The PartInfo kind of a study's part files.
-inline constexpr const char *kStudyKind = "deployment";
+/// What a kind of study writes: its part files' kind, its columns after
+/// the swept keys and which of them hold text, the column plotted unless
+/// --metric says, and whether it marks a frontier.
+struct StudyKind {
+  const char *name;
+  llvm::ArrayRef<const char *> columns, textColumns;
+  const char *defaultMetric;
+  bool pareto;
+};
+/// `lpx decode --sweep`'s.
+const StudyKind &decodeStudyKind();
+/// The kind a part file names; nullptr for none of the studies'.
+const StudyKind *studyKindNamed(llvm::StringRef name);
 
 /// The swept values a row of point `index` starts with.
 std::vector<std::string> studyAxisValues(const Grid &grid, size_t index);
 
-/// Whether `column` is one a study can plot (a numeric column).
-bool isStudyMetric(llvm::StringRef column);
+/// Whether `column` is one of `kind`'s numeric columns (one it can plot).
+bool isStudyMetric(const StudyKind &kind, llvm::StringRef column);
 
-/// The header line (with its line break): the keys, then kStudyColumns.
-std::string studyCsvHeader(const Grid &grid);
+/// The header line (with its line break): the keys, then the columns.
+std::string studyCsvHeader(const StudyKind &kind, const Grid &grid);
 
 /// The fields of point `index`'s row (pareto left empty).
 std::vector<std::string> studyRowFields(const Grid &grid, size_t index,
@@ -62,7 +73,7 @@ void markPareto(const Grid &grid, std::vector<std::vector<std::string>> &rows);
 /// The rows of a part file read back as fields; an error for a row that
 /// is not one of a study of `grid`.
 llvm::Expected<std::vector<std::vector<std::string>>>
-studyRowsFromCsv(const Grid &grid, llvm::StringRef rows);
+studyRowsFromCsv(const StudyKind &kind, const Grid &grid, llvm::StringRef rows);
 
 /// The rows as CSV text.
 std::string studyCsvRows(const std::vector<std::vector<std::string>> &rows);
@@ -70,7 +81,8 @@ std::string studyCsvRows(const std::vector<std::vector<std::string>> &rows);
 /// Writes the header and the rows to `csvPath` and, unless `plotPath` is
 /// empty, `metric` against the first varying key (one line per value of
 /// the others); both are rendered before either is written.
-llvm::Error writeStudyFiles(const Grid &grid, llvm::ArrayRef<size_t> points,
+llvm::Error writeStudyFiles(const StudyKind &kind, const Grid &grid,
+                            llvm::ArrayRef<size_t> points,
                             llvm::StringRef head,
                             const std::vector<std::vector<std::string>> &rows,
                             llvm::StringRef csvPath, llvm::StringRef plotPath,

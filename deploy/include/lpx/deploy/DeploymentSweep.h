@@ -29,6 +29,25 @@ inline constexpr const char *kDeploymentKeys[] = {
 llvm::Expected<Grid> buildDeploymentGrid(const std::vector<std::string> &specs,
                                          const isa::ChipSpec &base);
 
+/// buildDeploymentGrid with `ownKeys` as the keys that are not the chip's.
+llvm::Expected<Grid> buildStudyGrid(const std::vector<std::string> &specs,
+                                    const isa::ChipSpec &base,
+                                    llvm::ArrayRef<const char *> ownKeys);
+
+/// The option of `a` a deployment key sets (chips, tp, pp, context,
+/// weights, activations); nullptr for any other key.
+std::string *deploymentOption(DeploymentArgs &a, llvm::StringRef key);
+
+/// Point `index`'s (key, value) pairs, in axis order.
+void forEachValue(
+    const Grid &grid, size_t index,
+    const std::function<void(const std::string &, const std::string &)> &fn);
+
+/// A deployment key into its option, any other key appended to the chip
+/// overrides as key=value.
+void setStudyValue(DeploymentArgs &a, const std::string &key,
+                   const std::string &value);
+
 /// `base` with point `index`'s values: a chip key appended to the
 /// overrides, a deployment key in its option.
 DecodeWords pointWords(const DecodeWords &base, const Grid &grid,
@@ -46,7 +65,11 @@ struct DeploymentPoint {
 
 /// Plans `points` of the grid on `jobs` threads, each point exporting
 /// under its own folder of `scratchDir`; `progress` hears (done, failed)
-/// on the caller's thread.
+/// on the caller's thread. Compiles are reused where the answer is the
+/// same: a point whose last key is not at its first value starts its chip
+/// search from the count found for the point that is (two compiles when
+/// that count is still the fewest; the search goes on when it is not), so
+/// the key that changes what fits (sram.bytes) is best swept first.
 std::vector<DeploymentPoint>
 runDeploymentPoints(const DecodeWords &base, const Grid &grid,
                     const std::vector<size_t> &points, unsigned jobs,

@@ -1,0 +1,70 @@
+//===- ServeStudyCommand.cpp - lpx serve --sweep --------------------------===//
+//
+// A study of deployments under load (ServeStudy.h): the grid checked
+// against the chip, then the study driver (StudyDriver.h) serves every
+// point and writes the CSV and chart. The per-request CSV, the curve's
+// files, the report and the trace belong to one run and go without it.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "StudyDriver.h"
+#include "lpx/deploy/ServeStudy.h"
+
+#include "lpx/isa/ChipOverrides.h"
+#include "llvm/Support/Path.h"
+
+using namespace lpx;
+using namespace lpx::cli;
+using namespace lpx::deploy;
+
+int lpx::cli::runServeStudy(const ServeArgs &a) {
+  constexpr const char *kCmd = "serve";
+  for (auto [name, value] :
+       {std::pair{"--curve-csv", &a.curveCsv}, {"--curve-svg", &a.curveSvg},
+        {"--report", &a.report}, {"--trace", &a.trace}})
+    if (!value->empty())
+      return reportError(kCmd, std::string(name) +
+                                   " is of one run; a --sweep study goes "
+                                   "without it");
+  auto chip = isa::loadChipWithOverrides(
+      a.chip.empty() ? isa::presetNames().front() : a.chip, a.sets);
+  if (!chip)
+    return reportError(kCmd, chip.takeError());
+  auto grid = buildStudyGrid(a.sweeps, *chip, kServeStudyKeys);
+  if (!grid)
+    return reportError(kCmd, grid.takeError());
+  // The workload is checked once, before any table is built.
+  ServeWords serving = a;
+  serving.output.clear();
+  ServeSetup check;
+  if (auto e = parseServeSetup(serving, check))
+    return reportError(kCmd, std::move(e));
+
+  StudySpec spec;
+  spec.kind = &serveStudyKind();
+  spec.command = kCmd;
+  spec.model = llvm::sys::path::filename(a.model).str();
+  spec.chipName = chip->name;
+  spec.baseLine = "--model " + a.model + " --chip " + chip->name +
+                  " --workload " + a.workload + " --max-batch " + a.maxBatch +
+                  " --slo " + a.slo + " --load-sweep " + a.loadSweep +
+                  " --seed " + a.seed;
+  for (const std::string &set : a.sets)
+    spec.baseLine += " --set " + set;
+  spec.output = a.output;
+  spec.plot = a.plot;
+  spec.metric = a.metric;
+  spec.shard = a.shard;
+  spec.jobs = a.jobs;
+  const DeploymentArgs &deployment = a;
+  spec.run = [&](const std::vector<size_t> &points, unsigned jobs,
+                 const std::function<void(size_t, size_t)> &progress) {
+    std::vector<ServePoint> results =
+        runServePoints(deployment, serving, *grid, points, jobs, progress);
+    std::vector<std::vector<std::string>> rows;
+    for (size_t k = 0; k < points.size(); ++k)
+      rows.push_back(serveRowFields(*grid, points[k], results[k]));
+    return rows;
+  };
+  return runStudy(spec, *grid);
+}
