@@ -58,6 +58,13 @@ const StudyKind *lpx::deploy::studyKindNamed(llvm::StringRef name) {
   return nullptr;
 }
 
+size_t lpx::deploy::studyShardRun(const Grid &grid, size_t shards) {
+  if (grid.axes().empty())
+    return 1;
+  const size_t run = grid.axes().back().values.size();
+  return grid.size() / run >= shards ? run : 1;
+}
+
 bool lpx::deploy::isStudyMetric(const StudyKind &kind, llvm::StringRef column) {
   return llvm::is_contained(kind.columns, column) &&
          !llvm::is_contained(kind.textColumns, column);

@@ -68,7 +68,8 @@ llvm::Error SweepMerge::addText(const std::string &path, llvm::StringRef text) {
       (study ? studyCsvHeader(*study, grid) : csvHeader(grid)))
     return error("'" + path + "': its CSV header does not match its sweep");
   std::vector<CsvRecord> records = splitCsv(rows);
-  std::vector<size_t> points = shardPoints(grid.size(), shard);
+  std::vector<size_t> points = shardPoints(
+      grid.size(), shard, study ? studyShardRun(grid, shard.count) : 1);
   if (records.size() != points.size())
     return error("'" + path + "' has " + llvm::Twine(records.size()) +
                  " rows; part " + llvm::Twine(shard.index + 1) + "/" +

@@ -1,6 +1,8 @@
 //===- SweepShard.cpp - One of N disjoint parts of a sweep ----------------===//
 #include "lpx/deploy/SweepShard.h"
 
+#include <algorithm>
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -27,10 +29,13 @@ llvm::Expected<Shard> lpx::deploy::parseShard(StringRef text) {
   return Shard{index - 1, count};
 }
 
-std::vector<size_t> lpx::deploy::shardPoints(size_t total, Shard shard) {
+std::vector<size_t> lpx::deploy::shardPoints(size_t total, Shard shard,
+                                             size_t run) {
+  run = std::max<size_t>(run, 1);
   std::vector<size_t> out;
-  for (size_t p = shard.index; p < total; p += shard.count)
-    out.push_back(p);
+  for (size_t p = 0; p < total; ++p)
+    if ((p / run) % shard.count == shard.index)
+      out.push_back(p);
   return out;
 }
 

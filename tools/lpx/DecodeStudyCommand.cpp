@@ -139,11 +139,15 @@ int lpx::cli::runDecodeStudy(const DecodeArgs &a) {
       hinted += r.metrics.hintConfirmed;
       compiles += r.metrics.searchCompiles;
     }
-  if (searched)
+  if (searched) {
     llvm::outs() << "  chip search: " << compiles << " compile(s) for "
-                 << searched << " point(s); " << hinted
-                 << " started from the count of the point before them in "
-                    "the last key and were confirmed in 2\n";
+                 << searched << " point(s)";
+    if (hinted)
+      llvm::outs() << "; " << hinted
+                   << " started from the count of the point before them in "
+                      "the last key and were confirmed in 2";
+    llvm::outs() << "\n";
+  }
   printFrontier(*grid, rows);
   return kOk;
 }

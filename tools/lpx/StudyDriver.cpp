@@ -54,7 +54,8 @@ int lpx::cli::runStudy(const StudySpec &s, const Grid &grid,
       if (auto e = checkOutputPath(path))
         return reportError(s.command, std::move(e));
 
-  std::vector<size_t> points = shardPoints(grid.size(), shard);
+  std::vector<size_t> points =
+      shardPoints(grid.size(), shard, studyShardRun(grid, shard.count));
   unsigned jobs =
       s.jobs ? s.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, points.size())));

@@ -1,5 +1,6 @@
 //===- DeploymentStudyTest.cpp - A study's grid, its rows and its frontier -===//
 #include "lpx/deploy/DeploymentStudyTable.h"
+#include "lpx/deploy/SweepShard.h"
 #include "lpx/isa/ChipOverrides.h"
 
 #include <gmock/gmock.h>
@@ -90,4 +91,16 @@ TEST(DeploymentStudy, RowsReadBackRenderAsWritten) {
   auto narrow = studyRowsFromCsv(decodeStudyKind(), grid, "fp16,ok\n");
   ASSERT_FALSE(bool(narrow));
   EXPECT_THAT(llvm::toString(narrow.takeError()), HasSubstr("2 fields"));
+}
+
+TEST(DeploymentStudy, ShardsKeepThePointsOfOneChipSearchTogether) {
+  // 4 x 3 points: the 3 link latencies of one SRAM size go to one shard.
+  Grid grid({{"sram.bytes", {"a", "b", "c", "d"}},
+             {"link.latency", {"1", "2", "3"}}});
+  ASSERT_EQ(studyShardRun(grid, 2), 3u);
+  EXPECT_THAT(shardPoints(grid.size(), Shard{1, 2}, 3),
+              ElementsAre(3u, 4u, 5u, 9u, 10u, 11u));
+  // More shards than runs: single points, dealt round robin.
+  EXPECT_EQ(studyShardRun(grid, 8), 1u);
+  EXPECT_THAT(shardPoints(grid.size(), Shard{7, 8}, 1), ElementsAre(7u));
 }

@@ -55,6 +55,11 @@ const StudyKind *studyKindNamed(llvm::StringRef name);
 /// The swept values a row of point `index` starts with.
 std::vector<std::string> studyAxisValues(const Grid &grid, size_t index);
 
+/// The run of points a study's shard deals at once: the points that share
+/// all keys but the last (they reuse one chip search, DeploymentSweep.h),
+/// unless there are fewer such runs than shards, then single points.
+size_t studyShardRun(const Grid &grid, size_t shards);
+
 /// Whether `column` is one of `kind`'s numeric columns (one it can plot).
 bool isStudyMetric(const StudyKind &kind, llvm::StringRef column);
 

@@ -26,7 +26,10 @@ struct Shard {
 llvm::Expected<Shard> parseShard(llvm::StringRef text);
 
 /// The points of a grid of `total` points that `shard` runs, ascending.
-std::vector<size_t> shardPoints(size_t total, Shard shard);
+/// With `run` > 1, runs of that many consecutive points are dealt instead
+/// of single points (a study keeps the points that share all keys but the
+/// last together, so they reuse one chip search: studyShardRun).
+std::vector<size_t> shardPoints(size_t total, Shard shard, size_t run = 1);
 
 /// What a part file says about the sweep it belongs to.
 struct PartInfo {
