@@ -1,5 +1,6 @@
 //===- DecodePlan.cpp - The chips a deployment needs, both phases timed ---===//
 #include "lpx/deploy/DecodePlan.h"
+#include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/ChipSearch.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -9,10 +10,6 @@ using namespace lpx;
 using namespace lpx::deploy;
 
 namespace {
-
-llvm::Error error(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
 
 /// The two phases on `chips` chips; none when either does not compile
 /// (`failure` says why).

@@ -1,12 +1,9 @@
 //===- DecodeWords.cpp - One decode deployment from its command-line words -===//
 #include "lpx/deploy/DecodeWords.h"
+#include "lpx/deploy/DeployError.h"
 
 using namespace lpx;
 using namespace lpx::deploy;
-
-static llvm::Error error(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
 
 llvm::Error lpx::deploy::parseDecodeNumbers(const DecodeWords &w,
                                             DecodeNumbers &o) {

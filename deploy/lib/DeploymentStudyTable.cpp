@@ -1,5 +1,6 @@
 //===- DeploymentStudyTable.cpp - A deployment study as CSV and chart -----===//
 #include "lpx/deploy/DeploymentStudyTable.h"
+#include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/ServeStudy.h"
 #include "lpx/isa/AtomicFile.h"
 
@@ -12,10 +13,6 @@ using namespace lpx;
 using namespace lpx::deploy;
 
 namespace {
-
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 size_t columnIndex(llvm::ArrayRef<const char *> columns, llvm::StringRef name) {
   return size_t(llvm::find(columns, name) - columns.begin());

@@ -1,5 +1,6 @@
 //===- DeploymentSweep.cpp - A study of whole deployments -----------------===//
 #include "lpx/deploy/DeploymentSweep.h"
+#include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/PointPool.h"
 
 #include "lpx/isa/ChipOverrides.h"
@@ -16,10 +17,6 @@ namespace {
 
 // Every point plans a deployment (minutes at 70B): past this it is a typo.
 constexpr size_t kMaxStudyPoints = 10000;
-
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 bool isDeploymentKey(llvm::StringRef key) {
   return llvm::is_contained(kDeploymentKeys, key);

@@ -1,5 +1,6 @@
 //===- ServeRun.cpp - One `lpx serve` run on a service table --------------===//
 #include "lpx/deploy/ServeRun.h"
+#include "lpx/deploy/DeployError.h"
 
 #include "lpx/isa/AtomicFile.h"
 #include "lpx/deploy/DeploymentTarget.h"
@@ -14,10 +15,6 @@ using namespace lpx;
 using namespace lpx::deploy;
 
 namespace {
-
-llvm::Error error(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
 
 /// `fn(text)` into `out` unless `text` is empty.
 template <typename T, typename F>

@@ -1,5 +1,6 @@
 //===- ServiceTableBuild.cpp - A serving table from simulated programs ----===//
 #include "lpx/deploy/ServiceTableBuild.h"
+#include "lpx/deploy/DeployError.h"
 
 #include "lpx/isa/AtomicFile.h"
 #include "llvm/ADT/StringExtras.h"
@@ -25,10 +26,6 @@ using namespace lpx::deploy;
 #endif
 
 namespace {
-
-llvm::Error error(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg.str());
-}
 
 std::string joined(const std::vector<int64_t> &v) {
   std::vector<std::string> s;

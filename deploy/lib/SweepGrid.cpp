@@ -1,5 +1,6 @@
 //===- SweepGrid.cpp - The points of a parameter sweep --------------------===//
 #include "lpx/deploy/SweepGrid.h"
+#include "lpx/deploy/DeployError.h"
 
 #include "lpx/isa/ChipSpec.h"
 #include "llvm/ADT/SmallVector.h"
@@ -16,10 +17,6 @@ namespace {
 
 // A typo such as 1..1e9 should fail fast rather than queue a billion compiles.
 constexpr size_t kMaxValuesPerAxis = 10000;
-
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 std::optional<double> number(StringRef text) {
   double v;

@@ -1,5 +1,6 @@
 //===- SweepMerge.cpp - The parts of a sharded sweep, joined --------------===//
 #include "lpx/deploy/SweepMerge.h"
+#include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/SweepReport.h"
 #include "lpx/deploy/DeploymentStudyTable.h"
 
@@ -10,10 +11,6 @@ using namespace lpx;
 using namespace lpx::deploy;
 
 namespace {
-
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 bool sameSweep(const PartInfo &a, const PartInfo &b) {
   if (a.model != b.model || a.chip != b.chip || a.kind != b.kind ||

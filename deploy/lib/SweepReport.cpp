@@ -1,5 +1,6 @@
 //===- SweepReport.cpp - Sweep results as CSV and as a chart --------------===//
 #include "lpx/deploy/SweepReport.h"
+#include "lpx/deploy/DeployError.h"
 #include "lpx/isa/AtomicFile.h"
 
 #include "llvm/Support/Format.h"
@@ -69,10 +70,6 @@ std::vector<size_t> csvAxisOrder(const Grid &grid) {
       order.push_back(i);
   order.push_back(nodesAxis);
   return order;
-}
-
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 } // namespace

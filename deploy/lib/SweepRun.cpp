@@ -1,5 +1,6 @@
 //===- SweepRun.cpp - Every point of a sweep, compiled and simulated ------===//
 #include "lpx/deploy/SweepRun.h"
+#include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/Evaluate.h"
 #include "lpx/deploy/PointPool.h"
 
@@ -15,10 +16,6 @@ namespace {
 
 // Beyond this a sweep is almost certainly a typo; it would run for hours.
 constexpr size_t kMaxPoints = 100000;
-
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 } // namespace
 

@@ -1,5 +1,6 @@
 //===- SweepShard.cpp - One of N disjoint parts of a sweep ----------------===//
 #include "lpx/deploy/SweepShard.h"
+#include "lpx/deploy/DeployError.h"
 
 #include <algorithm>
 
@@ -12,10 +13,6 @@ using llvm::StringRef;
 namespace {
 
 constexpr StringRef kPrefix = "# lpx sweep part ";
-
-llvm::Error error(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 } // namespace
 

@@ -134,14 +134,18 @@ using deploy::parsePositiveList;
 using deploy::unknownPresetMessage;
 
 /// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
-struct DecodeArgs : deploy::DecodeWords {
+/// The options of a study (`--sweep` of decode and serve).
+struct StudyOptions {
+  std::vector<std::string> sweeps; // key=v1,v2,...: the grid
+  std::string metric;              // the plot's column; "": the study's
+  std::string shard;               // "I/N": a part
+  unsigned jobs = 0;               // points at once; 0: one per thread
+};
+
+struct DecodeArgs : deploy::DecodeWords, StudyOptions {
   bool json = false;
   std::string contextSweep;           // "512,1024,...": TPOT per context
   std::string promptSweep;            // "128,512,...": TTFT per prompt
-  std::vector<std::string> sweeps;    // --sweep key=v1,v2: a deployment study
-  std::string metric = "tpot_us";     // what the study's plot draws
-  std::string shard;                  // "I/N": part of a study
-  unsigned jobs = 0;                  // study points at once; 0: one per thread
   std::string output;                 // the sweep's CSV
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
 };
@@ -161,11 +165,8 @@ int runDecodeGenerate(const deploy::DecodeRunOptions &opts, bool json);
 
 /// lpx serve: a workload on a deployment, from simulated steps
 /// (docs/serving.md).
-struct ServeArgs : DeploymentArgs, deploy::ServeWords {
-  std::vector<std::string> sweeps; // --sweep key=v1,v2: a serving study
-  std::string metric, shard;       // the study's plot column, its part
-  std::string plot;                // the study's SVG
-  unsigned jobs = 0;
+struct ServeArgs : DeploymentArgs, deploy::ServeWords, StudyOptions {
+  std::string plot; // the study's SVG
 };
 /// `lpx serve --sweep`: a study of deployments under load (ServeStudy.h).
 int runServeStudy(const ServeArgs &args);

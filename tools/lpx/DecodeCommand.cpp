@@ -51,6 +51,8 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
   if (!o.prompts.empty() && (o.prompt || !o.sweep.empty()))
     return error("--prompt-sweep gives the prompts; --prompt and "
                  "--context-sweep go without it");
+  if (a.sweeps.empty() && (!a.metric.empty() || !a.shard.empty() || a.jobs))
+    return error("--metric, --shard and --jobs go with --sweep");
   if (!a.sweeps.empty() && o.sweeping())
     return error("--sweep is a study of whole deployments; --context-sweep "
                  "and --prompt-sweep go without it");

@@ -107,17 +107,9 @@ int lpx::cli::runDecodeStudy(const DecodeArgs &a) {
   if (auto e = scratch.create("lpx-study"))
     return reportError(kCmd, std::move(e));
 
-  StudySpec spec;
-  spec.kind = &decodeStudyKind();
-  spec.command = kCmd;
-  spec.model = llvm::sys::path::filename(a.model).str();
-  spec.chipName = chip->name;
+  StudySpec spec = makeStudySpec(decodeStudyKind(), kCmd, a.model, chip->name,
+                                 a, a.output, a.plot);
   spec.baseLine = baseLine(a);
-  spec.output = a.output;
-  spec.plot = a.plot;
-  spec.metric = a.metric;
-  spec.shard = a.shard;
-  spec.jobs = a.jobs;
   std::vector<DeploymentPoint> results;
   spec.run = [&](const std::vector<size_t> &points, unsigned jobs,
                  const std::function<void(size_t, size_t)> &progress) {

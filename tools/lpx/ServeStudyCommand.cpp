@@ -40,22 +40,14 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
   if (auto e = parseServeSetup(serving, check))
     return reportError(kCmd, std::move(e));
 
-  StudySpec spec;
-  spec.kind = &serveStudyKind();
-  spec.command = kCmd;
-  spec.model = llvm::sys::path::filename(a.model).str();
-  spec.chipName = chip->name;
+  StudySpec spec = makeStudySpec(serveStudyKind(), kCmd, a.model, chip->name,
+                                 a, a.output, a.plot);
   spec.baseLine = "--model " + a.model + " --chip " + chip->name +
                   " --workload " + a.workload + " --max-batch " + a.maxBatch +
                   " --slo " + a.slo + " --load-sweep " + a.loadSweep +
                   " --seed " + a.seed;
   for (const std::string &set : a.sets)
     spec.baseLine += " --set " + set;
-  spec.output = a.output;
-  spec.plot = a.plot;
-  spec.metric = a.metric;
-  spec.shard = a.shard;
-  spec.jobs = a.jobs;
   const DeploymentArgs &deployment = a;
   spec.run = [&](const std::vector<size_t> &points, unsigned jobs,
                  const std::function<void(size_t, size_t)> &progress) {

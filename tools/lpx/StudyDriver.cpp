@@ -5,6 +5,7 @@
 
 #include "lpx/deploy/SweepShard.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -30,18 +31,34 @@ std::string lpx::cli::statusCounts(
   return out;
 }
 
+StudySpec lpx::cli::makeStudySpec(const StudyKind &kind, const char *command,
+                                  llvm::StringRef model, llvm::StringRef chip,
+                                  const StudyOptions &options,
+                                  const std::string &output,
+                                  const std::string &plot) {
+  StudySpec s;
+  s.kind = &kind;
+  s.command = command;
+  s.model = llvm::sys::path::filename(model).str();
+  s.chipName = chip.str();
+  s.options = options;
+  s.output = output;
+  s.plot = plot;
+  return s;
+}
+
 int lpx::cli::runStudy(const StudySpec &s, const Grid &grid,
                        std::vector<std::vector<std::string>> *written) {
   const StudyKind &kind = *s.kind;
   if (s.output.empty())
     return reportError(s.command, "--sweep needs -o FILE.csv");
-  const std::string metric = s.metric.empty() ? kind.defaultMetric : s.metric;
+  const std::string metric = s.options.metric.empty() ? kind.defaultMetric : s.options.metric;
   if (!isStudyMetric(kind, metric))
     return reportError(s.command, "--metric " + metric +
                                       " is not a numeric column of the study");
   Shard shard;
-  if (!s.shard.empty()) {
-    auto parsed = parseShard(s.shard);
+  if (!s.options.shard.empty()) {
+    auto parsed = parseShard(s.options.shard);
     if (!parsed)
       return reportError(s.command, parsed.takeError());
     shard = *parsed;
@@ -57,7 +74,7 @@ int lpx::cli::runStudy(const StudySpec &s, const Grid &grid,
   std::vector<size_t> points =
       shardPoints(grid.size(), shard, studyShardRun(grid, shard.count));
   unsigned jobs =
-      s.jobs ? s.jobs : std::max(1u, std::thread::hardware_concurrency());
+      s.options.jobs ? s.options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, points.size())));
   Progress progress(std::string(s.command) + " --sweep", points.size());
   std::vector<std::vector<std::string>> rows =
@@ -65,10 +82,10 @@ int lpx::cli::runStudy(const StudySpec &s, const Grid &grid,
             [&](size_t done, size_t failed) { progress.update(done, failed); });
   progress.finish();
   // The frontier is the whole study's: a part's is marked when merged.
-  if (kind.pareto && s.shard.empty())
+  if (kind.pareto && s.options.shard.empty())
     markPareto(grid, rows);
   std::string head = studyCsvHeader(kind, grid);
-  if (!s.shard.empty())
+  if (!s.options.shard.empty())
     head = partLine({s.model, s.chipName, shard, grid.axes(), kind.name,
                      s.baseLine}) +
            head;
@@ -78,7 +95,7 @@ int lpx::cli::runStudy(const StudySpec &s, const Grid &grid,
     return reportError(s.command, std::move(e));
   llvm::outs() << "studied " << points.size() << " deployment(s) of "
                << s.model << " on " << s.chipName;
-  if (!s.shard.empty())
+  if (!s.options.shard.empty())
     llvm::outs() << " (part " << shard.index + 1 << "/" << shard.count
                  << " of " << grid.size() << ")";
   llvm::outs() << ": " << statusCounts(rows, grid.axes().size())

@@ -9,6 +9,7 @@
 #ifndef LPX_TOOLS_LPX_STUDYDRIVER_H
 #define LPX_TOOLS_LPX_STUDYDRIVER_H
 
+#include "Commands.h"
 #include "lpx/deploy/DeploymentStudyTable.h"
 
 #include <functional>
@@ -22,8 +23,8 @@ struct StudySpec {
   const char *command = "";    // for messages: "decode"
   std::string model, chipName; // as the title and part line name them
   std::string baseLine;        // the options every point shares
-  std::string output, plot, metric, shard;
-  unsigned jobs = 0;
+  StudyOptions options;
+  std::string output, plot;
   /// Runs the points on `jobs` threads and returns their rows;
   /// `progress` is told (done, failed).
   std::function<std::vector<std::vector<std::string>>(
@@ -31,6 +32,13 @@ struct StudySpec {
       const std::function<void(size_t, size_t)> &progress)>
       run;
 };
+
+/// A study of `kind` by `command` of `model` on `chip`, with the options
+/// and files given (its baseLine and run still to fill in).
+StudySpec makeStudySpec(const deploy::StudyKind &kind, const char *command,
+                        llvm::StringRef model, llvm::StringRef chip,
+                        const StudyOptions &options, const std::string &output,
+                        const std::string &plot);
 
 /// Runs the study of `grid`; an exit code. `written` receives the rows as
 /// written (the frontier marked).

@@ -179,40 +179,29 @@ TEST(ChipSearch, WholeGroupsSkipCountsTheTopologyCannotWire) {
   EXPECT_EQ(c.tried.back(), p.most);
 }
 
-TEST(ChipSearch, AStartThatIsStillTheFewestTakesTwoCompiles) {
-  // Fits from 20 chips, groups of 8: the start 24 fits, 16 does not.
-  FakeCompiler c{20};
-  ChipSearchPolicy p = groupsOf(8, 256);
-  p.start = 24;
-  ChipSearchResult r = search(p, c);
-  EXPECT_EQ(r.chips, 24u);
-  EXPECT_TRUE(r.startConfirmed);
-  EXPECT_THAT(c.tried, ElementsAre(24u, 16u));
-}
-
-TEST(ChipSearch, AStartTooLowGallopsOnFromIt) {
-  // Fits from 100 chips: the start 24 misses and the gallop goes on from
-  // the next group, 32, as from any misfit: 32 + 8 = 40, + 16 = 56, + 32 =
-  // 88 miss, + 64 = 152 fits; bisecting the groups between 88 and 152
-  // (12 to 19): 15 (120) fits, 13 (104) fits, 12 (96) misses.
-  FakeCompiler c{100};
-  ChipSearchPolicy p = groupsOf(8, 256);
-  p.start = 24;
-  ChipSearchResult r = search(p, c);
-  EXPECT_EQ(r.chips, 104u);
-  EXPECT_FALSE(r.startConfirmed);
-  EXPECT_THAT(c.tried,
-              ElementsAre(24u, 32u, 40u, 56u, 88u, 152u, 120u, 104u, 96u));
-}
-
-TEST(ChipSearch, AStartTooHighSearchesAsWithoutIt) {
-  // Fits from 1 chip: the start 24 and 16 both fit, so the search runs
-  // from one and finds one.
-  FakeCompiler c{1};
-  ChipSearchPolicy p = groupsOf(8, 256);
-  p.start = 24;
-  ChipSearchResult r = search(p, c);
-  EXPECT_EQ(r.chips, 1u);
-  EXPECT_FALSE(r.startConfirmed);
-  EXPECT_THAT(c.tried, ElementsAre(24u, 16u, 1u));
+// A start (a neighbouring deployment's count), groups of 8 up to 256:
+//  - fits from 20: the start 24 fits and 16 does not, two compiles;
+//  - fits from 100: 24 misses and the gallop goes on from the next group,
+//    32, as from any misfit: 32 + 8 = 40, + 16 = 56, + 32 = 88 miss,
+//    + 64 = 152 fits; bisecting the groups between 88 and 152 (12 to 19):
+//    15 (120) fits, 13 (104) fits, 12 (96) misses;
+//  - fits from 1: 24 and 16 both fit, so the search runs from one.
+TEST(ChipSearch, AStartIsConfirmedInTwoCompilesOrSearchedOnFrom) {
+  struct Case {
+    unsigned fitsFrom, chips;
+    bool confirmed;
+    std::vector<unsigned> tried;
+  };
+  for (const Case &k :
+       {Case{20, 24, true, {24, 16}},
+        Case{100, 104, false, {24, 32, 40, 56, 88, 152, 120, 104, 96}},
+        Case{1, 1, false, {24, 16, 1}}}) {
+    FakeCompiler c{k.fitsFrom};
+    ChipSearchPolicy p = groupsOf(8, 256);
+    p.start = 24;
+    ChipSearchResult r = search(p, c);
+    EXPECT_EQ(r.chips, k.chips) << "fits from " << k.fitsFrom;
+    EXPECT_EQ(r.startConfirmed, k.confirmed) << "fits from " << k.fitsFrom;
+    EXPECT_EQ(c.tried, k.tried) << "fits from " << k.fitsFrom;
+  }
 }

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Studies of whole deployments end to end, on tiny-llama on lpx3 (seconds).
+
+decode: `lpx decode --sweep` end to end, on tiny-llama on lpx3 (seconds).
+
+Checks, with oracles the study does not compute itself:
+  - every row equals `lpx decode --json` of the same deployment (chips,
+    placement, TTFT, TPOT, tokens/s), run one at a time;
+  - directions a correct model must show: more SRAM per chip never needs
+    more chips; a longer link latency never lowers TPOT;
+  - the frontier column marks exactly the rows no other row beats on chips
+    and tokens/s per user;
+  - four shards merged by `lpx sweep merge` are byte-identical to the whole
+    study, CSV and SVG;
+  - bad studies are one-line errors with exit 2 and no output file.
+
+serve: `lpx serve --sweep` end to end, on tiny-llama on lpx3 (seconds).
+
+  - every row equals `lpx serve --json` of the same deployment and workload
+    (deployment, P50/P99 TTFT and TPOT, tokens/s, goodput), run alone;
+  - with --load-sweep, the row's highest load within the SLO is the one
+    `lpx serve --load-sweep --json` reports alone;
+  - two shards merged by `lpx sweep merge` are byte-identical to the whole;
+  - the options of one run (--report, --trace, the curve files) are refused
+    with --sweep, in one line, exit 2.
+
+Usage: study_test.py LPX decode|serve
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+class Checks:
+    def __init__(self, lpx):
+        self.lpx = lpx
+        self.failures = []
+
+    def check(self, what, cond, detail=""):
+        print(("ok   " if cond else "FAIL ") + what +
+              ("" if cond else ": " + detail))
+        if not cond:
+            self.failures.append(what)
+
+    def run(self, args):
+        return subprocess.run([self.lpx] + args, capture_output=True, text=True)
+
+    def refused(self, args, words, path):
+        """lpx ARGS fails in one line holding WORDS, exit 2, PATH unwritten."""
+        r = self.run(args)
+        lines = r.stderr.strip().splitlines()
+        self.check("refused: " + words,
+                   r.returncode == 2 and len(lines) == 1 and words in lines[0]
+                   and not os.path.exists(path), r.stderr.strip())
+
+    def same_files(self, pairs):
+        """Each (whole, merged) pair byte for byte."""
+        for a, b in pairs:
+            same = (os.path.exists(b) and
+                    open(a, "rb").read() == open(b, "rb").read())
+            self.check("merged %s is byte-identical" % os.path.basename(b), same)
+
+    def finish(self):
+        print("%d failed" % len(self.failures))
+        sys.exit(1 if self.failures else 0)
+
+
+def decode_study(checks, tmp):
+    check, run = checks.check, checks.run
+    BASE = ["--model", "tiny-llama", "--chip", "lpx3", "--prompt", "16",
+            "--context", "64"]
+    SRAM = ["64KiB", "128KiB", "1MiB"]
+    LINK = ["100", "700", "2800"]
+    STUDY = ["--sweep", "sram.bytes=" + ",".join(SRAM),
+             "--sweep", "link.latency=" + ",".join(LINK)]
+
+
+    def rows_of(path):
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f))
+
+
+    # 1. The whole study.
+    whole = os.path.join(tmp, "whole.csv")
+    r = run(["decode"] + BASE + STUDY + ["-o", whole, "--plot", whole + ".svg",
+                                          "--metric", "tpot_us"])
+    check("the 9-point study runs", r.returncode == 0, r.stderr.strip())
+    if r.returncode != 0:
+        sys.exit(1)
+    rows = rows_of(whole)
+    check("one row per point, in point order",
+          [(x["sram.bytes"], x["link.latency"]) for x in rows]
+          == [(s, l) for s in SRAM for l in LINK], str(len(rows)))
+    check("every point planned", all(x["status"] == "ok" for x in rows))
+
+    # 2. Each row is what `lpx decode` says of that deployment alone.
+    for x in rows:
+        one = run(["decode", "--json"] + BASE +
+                  ["--set", "sram.bytes=" + x["sram.bytes"],
+                   "--set", "link.latency=" + x["link.latency"]])
+        if one.returncode != 0:
+            check("decode alone at %s/%s" % (x["sram.bytes"], x["link.latency"]),
+                  False, one.stderr.strip())
+            continue
+        d = json.loads(one.stdout)
+        # One chip has no mesh: tp and pp are null in JSON, empty in the CSV.
+        same = (int(x["chips"]) == d["chips"] and
+                int(x["tp"] or 0) == (d["tp"] or 0) and
+                int(x["pp"] or 0) == (d["pp"] or 0) and
+                abs(float(x["tpot_us"]) - d["tpot_us"]) < 5e-4 and
+                abs(float(x["ttft_us"]) - d["ttft_us"]) < 5e-4 and
+                abs(float(x["tokens_per_s"]) - d["tokens_per_second"]) < 5e-3)
+        check("row %s/%s = lpx decode alone" % (x["sram.bytes"], x["link.latency"]),
+              same, "%s vs %s" % (x, {k: d[k] for k in ("chips", "tp", "pp",
+                                                         "tpot_us", "ttft_us")}))
+
+    # 3. Directions.
+    def at(s, l):
+        return next(x for x in rows if x["sram.bytes"] == s and x["link.latency"] == l)
+
+    for l in LINK:
+        chips = [int(at(s, l)["chips"]) for s in SRAM]
+        check("more SRAM never needs more chips (link.latency %s)" % l,
+              chips == sorted(chips, reverse=True) and chips[0] > chips[-1],
+              str(chips))
+    for s in SRAM:
+        tpot = [float(at(s, l)["tpot_us"]) for l in LINK]
+        check("a longer link never lowers TPOT (sram.bytes %s)" % s,
+              tpot == sorted(tpot), str(tpot))
+
+    # 4. The frontier, from the rows' own chips and tokens/s per user.
+    def beats(a, b):
+        ca, cb = int(a["chips"]), int(b["chips"])
+        ta, tb = float(a["tokens_per_s_per_user"]), float(b["tokens_per_s_per_user"])
+        return ca <= cb and ta >= tb and (ca < cb or ta > tb)
+
+    expected = [not any(beats(o, x) for o in rows) for x in rows]
+    check("the frontier is the rows nobody beats",
+          [x["pareto"] == "frontier" for x in rows] == expected,
+          str([x["pareto"] for x in rows]))
+
+    # 5. Shards, merged.
+    parts = []
+    for i in range(1, 5):
+        part = os.path.join(tmp, "part%d.csv" % i)
+        r = run(["decode"] + BASE + STUDY + ["--shard", "%d/4" % i, "-o", part])
+        check("shard %d/4" % i, r.returncode == 0, r.stderr.strip())
+        parts.append(part)
+    merged = os.path.join(tmp, "merged.csv")
+    r = run(["sweep", "merge"] + parts[::-1] + ["-o", merged, "--plot",
+                                                merged + ".svg"])
+    check("sweep merge joins the study's parts", r.returncode == 0, r.stderr.strip())
+    checks.same_files([(whole, merged), (whole + ".svg", merged + ".svg")])
+    other = os.path.join(tmp, "other.csv")
+    run(["decode"] + BASE[:-2] + ["--context", "128"] + STUDY +
+        ["--shard", "1/4", "-o", other])
+    r = run(["sweep", "merge", other] + parts[1:] + ["-o", os.path.join(tmp, "x.csv")])
+    check("parts of another study are refused",
+          r.returncode == 2 and "different sweep" in r.stderr, r.stderr.strip())
+
+    # 6. Bad studies.
+    bad = os.path.join(tmp, "bad.csv")
+    for args, words in (
+            (STUDY, "needs -o"),
+            (["--sweep", "context=64,128", "-o", bad], "both give it"),
+            (["--sweep", "sram.size=1,2", "-o", bad], "sram.size"),
+            (["--sweep", "chips=0,8", "-o", bad], "not a positive integer"),
+            (STUDY + ["-o", bad, "--metric", "bottleneck"], "not a numeric column"),
+            (STUDY + ["-o", bad, "--shard", "1/2", "--plot", bad + ".svg"],
+             "give it to `lpx sweep merge`")):
+        checks.refused(["decode"] + BASE + args, words, bad)
+
+
+def serve_study(checks, tmp):
+    check, run = checks.check, checks.run
+    cache = ["--cache-dir", os.path.join(tmp, "cache")]
+    BASE = ["--model", "tiny-llama", "--chip", "lpx3", "--context", "64",
+            "--workload", "poisson:rate=200,prompt=16,output=8", "--requests",
+            "200", "--slo", "ttft_p99=100us"] + cache
+    LOADS = ["--load-sweep", "1000,5000,20000"]
+    STUDY = ["--sweep", "sram.bytes=128KiB,1MiB", "--sweep", "max_batch=1,4"]
+
+
+    whole = os.path.join(tmp, "whole.csv")
+    r = run(["serve"] + BASE + LOADS + STUDY + ["-o", whole, "--plot", whole + ".svg"])
+    check("the 4-point serving study runs", r.returncode == 0, r.stderr.strip())
+    if r.returncode != 0:
+        sys.exit(1)
+    with open(whole, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check("one row per point", len(rows) == 4, str(len(rows)))
+    check("some point holds the SLO at a swept load",
+          any(x["highest_load_within_slo"] for x in rows))
+
+    for x in rows:
+        alone = run(["serve", "--json"] + BASE + LOADS +
+                    ["--set", "sram.bytes=" + x["sram.bytes"],
+                     "--max-batch", x["max_batch"]])
+        name = "row %s/%s" % (x["sram.bytes"], x["max_batch"])
+        if alone.returncode != 0:
+            check(name + " = lpx serve alone", False, alone.stderr.strip())
+            continue
+        d = json.loads(alone.stdout)
+        base = d.get("base", d)  # the run at the workload's own load
+        table = base["service_table"]
+        close = lambda a, b: abs(float(a) - b) < 5e-4
+        sweep = d.get("load_sweep", {})
+        highest = sweep.get("highest_load_within_slo")
+        same = (x["status"] == "ok" and x["deployment"] == table["deployment"] and
+                close(x["ttft_p50_us"], base["ttft_us"]["p50"]) and
+                close(x["ttft_p99_us"], base["ttft_us"]["p99"]) and
+                close(x["tpot_p99_us"], base["tpot_us"]["p99"]) and
+                abs(float(x["tokens_per_s"]) - base["tokens_per_second"]) < 5e-3 and
+                close(x["goodput"], base["goodput"]) and
+                (x["highest_load_within_slo"] or None) ==
+                (None if highest is None else "%g" % highest))
+        check(name + " = lpx serve alone", same, "%s vs %s" % (x, {
+            "p99": base["ttft_us"]["p99"], "highest": highest}))
+
+    parts = [os.path.join(tmp, "part%d.csv" % i) for i in (1, 2)]
+    for i, part in enumerate(parts, 1):
+        r = run(["serve"] + BASE + LOADS + STUDY + ["--shard", "%d/2" % i, "-o", part])
+        check("shard %d/2" % i, r.returncode == 0, r.stderr.strip())
+    merged = os.path.join(tmp, "merged.csv")
+    r = run(["sweep", "merge"] + parts + ["-o", merged, "--plot", merged + ".svg"])
+    check("sweep merge joins the serving study's parts", r.returncode == 0,
+          r.stderr.strip())
+    checks.same_files([(whole, merged), (whole + ".svg", merged + ".svg")])
+
+    bad = os.path.join(tmp, "bad.csv")
+    for extra, words in ((["--report", bad + ".html"], "--report is of one run"),
+                         (["--trace", bad + ".json"], "--trace is of one run"),
+                         (["--sweep", "prompt=16"], "prompt"),
+                         ([], "needs -o")):
+        out = [] if words == "needs -o" else ["-o", bad]
+        checks.refused(["serve"] + BASE + STUDY + extra + out, words, bad)
+
+
+if __name__ == "__main__":
+    checks = Checks(sys.argv[1])
+    {"decode": decode_study, "serve": serve_study}[sys.argv[2]](
+        checks, tempfile.mkdtemp())
+    checks.finish()
