@@ -144,6 +144,7 @@ struct DecodeArgs : deploy::DecodeWords {
   unsigned jobs = 0;                  // study points at once; 0: one per thread
   std::string output;                 // the sweep's CSV
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
+  std::string report;                 // HTML page of one deployment
 };
 int runDecode(const DecodeArgs &args);
 /// `lpx decode --sweep`: a study of whole deployments (DeploymentSweep.h).
