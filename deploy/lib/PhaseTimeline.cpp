@@ -110,6 +110,8 @@ PhaseTimeline lpx::deploy::buildPhaseTimeline(
   t.chipBins = kChipBins;
   const uint32_t chips = uint32_t(occupied.size());
   t.stages = stagesOf(sim, chips);
+  if (t.stages.empty()) // no chip
+    return t;
   for (int32_t c : chunkOf)
     t.chunks = std::max<int64_t>(t.chunks, int64_t(c) + 1);
   std::vector<uint32_t> stageOf(chips, 0);
