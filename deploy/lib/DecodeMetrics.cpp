@@ -150,7 +150,9 @@ DecodeMetrics lpx::deploy::measureDecode(const DecodeTarget &t,
     m.chunkWhy = req.chunkWhy;
     m.ttftComputeUs = plan.prefill->computeUs();
     m.ttftHostUs = plan.prefill->hostUs();
+    m.prefillTimeline = plan.prefill->timeline;
   }
+  m.stepTimeline = plan.step.timeline;
   const double clock = t.chip.clockMHz;
   if (plan.prefill) {
     const sim::SimResult &p = plan.prefill->sim;

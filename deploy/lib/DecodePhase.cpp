@@ -44,38 +44,23 @@ struct ScratchFiles {
 
 /// Per chip, the cycles one group of sequences holds it in the simulated
 /// step: from its first instruction on the tokens' path (computed from the
-/// `input_ids` input: the embedding rows and all that follows them) to its
-/// last completion. What is computed from positions, masks and constants
-/// alone (rotary tables, the causal mask, their forwarding) is left out of
-/// the span: a chip can prepare it for the next group while it works on
-/// this one, and counting it would make every stage after the first look
-/// busy from cycle 0. No less than the chip's busiest queue, which does
-/// its work for every group. A program without `input_ids` counts every
-/// instruction.
-std::vector<uint64_t> occupancyByChip(const isa::pb::Program &p,
+/// `input_ids` input: the embedding rows and all that follows them;
+/// chunkOfInstructions) to its last completion. What is computed from
+/// positions, masks and constants alone (rotary tables, the causal mask,
+/// their forwarding) is left out of the span: a chip can prepare it for the
+/// next group while it works on this one, and counting it would make every
+/// stage after the first look busy from cycle 0. No less than the chip's
+/// busiest queue, which does its work for every group. A program without
+/// `input_ids` counts every instruction.
+std::vector<uint64_t> occupancyByChip(const std::vector<int32_t> &chunkOf,
                                       const sim::ExecutionTrace &trace,
                                       const sim::SimResult &sim,
                                       size_t chips) {
-  std::vector<bool> onPath(size_t(p.buffers_size()), false);
-  bool hasIds = false;
-  for (int id = 0; id < p.buffers_size(); ++id)
-    if (p.buffers(id).kind() == isa::pb::INPUT &&
-        p.buffers(id).name() == "input_ids")
-      hasIds = onPath[size_t(id)] = true;
-  std::vector<bool> counted(size_t(p.instructions_size()), !hasIds);
-  for (int i = 0; hasIds && i < p.instructions_size(); ++i) {
-    const isa::pb::Instruction &inst = p.instructions(i);
-    bool path = false;
-    for (uint32_t id : inst.operands())
-      path = path || onPath[id];
-    counted[size_t(i)] = path;
-    onPath[inst.result()] = onPath[inst.result()] || path;
-  }
   std::vector<uint64_t> first(chips, UINT64_MAX), last(chips, 0);
   std::vector<uint64_t> busiest(chips, 0);
   for (const sim::InstructionEvent &e : trace.instructions) {
     last[e.node] = std::max(last[e.node], e.done);
-    if (counted[e.instruction])
+    if (chunkOf.empty() || chunkOf[e.instruction] >= 0)
       first[e.node] = std::min(first[e.node], e.issue);
   }
   for (const sim::QueueStats &q : sim.queues)
@@ -179,7 +164,10 @@ lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   r.program = std::move(e.program);
   r.sim = std::move(*e.sim);
   r.sram = sramByChip(*r.program);
-  r.occupied = occupancyByChip(r.program->program(), *e.trace, r.sim,
-                               r.sram.size());
+  const std::vector<int32_t> chunkOf =
+      chunkOfInstructions(r.program->program());
+  r.occupied = occupancyByChip(chunkOf, *e.trace, r.sim, r.sram.size());
+  r.timeline =
+      buildPhaseTimeline(*r.program, r.sim, *e.trace, r.occupied, chunkOf);
   return std::optional<PhaseResult>(std::move(r));
 }

@@ -1,6 +1,7 @@
 //===- ServeReport.cpp - `lpx serve`'s HTML page and curve plot -----------===//
 #include "lpx/deploy/ServeReport.h"
 
+#include "lpx/report/HtmlPage.h"
 #include "lpx/report/Markup.h"
 #include "lpx/report/SvgPlot.h"
 #include "fmt/format.h"
@@ -214,15 +215,11 @@ std::string lpx::deploy::renderServeReport(const ServeOutcome &out,
                                            const ServeSetup &s,
                                            const CachedTable &c) {
   const std::string title = "lpx serve: " + c.table.deployment;
-  std::string h = "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-                  "<link rel='icon' href='data:,'><title>" +
-                  escapeMarkup(title) + "</title><style>" + kStyle +
-                  "</style></head>\n<body data-ready='0'>\n<h1>" +
+  std::string h = report::htmlPageStart(title, kStyle) + "<h1>" +
                   escapeMarkup(title) + "</h1>\n";
   auto section = [&](const char *id, const char *heading,
                      const std::string &body) {
-    h += std::string("<section id='") + id + "'><h2>" + heading + "</h2>\n" +
-         body + "</section>\n";
+    h += report::htmlSection(id, heading, body);
   };
   section("summary", "Summary", summary(out, s, c));
   section("cdf", "Latency distributions",
@@ -237,8 +234,8 @@ std::string lpx::deploy::renderServeReport(const ServeOutcome &out,
           timelineSection(out.timeline));
   section("service-table", "The service table's simulated points",
           tableSection(c.table));
-  h += "<script>document.body.setAttribute('data-ready', "
-       "document.querySelectorAll('svg').length > 0 ? '1' : '0');</script>\n"
-       "</body></html>\n";
+  h += report::htmlPageEnd("document.body.setAttribute('data-ready', "
+                           "document.querySelectorAll('svg').length > 0 ? "
+                           "'1' : '0');");
   return h;
 }

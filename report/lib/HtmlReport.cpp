@@ -1,5 +1,6 @@
 //===- HtmlReport.cpp - A simulated run as one self-contained page --------===//
 #include "lpx/report/HtmlReport.h"
+#include "lpx/report/HtmlPage.h"
 #include "lpx/report/Markup.h"
 #include "lpx/report/SvgPlot.h"
 
@@ -26,18 +27,6 @@ td.n,th.n{text-align:right}tr.hazard td{background:#fdd}
 nav a{margin-right:1em}svg{display:block;margin:.5em 0}svg text{font-size:11px}
 .note{color:#666;font-size:.9em}#pager button{margin:0 .3em}
 )";
-
-// One colour per unit (Okabe-Ito), so a chip's queues read at a glance.
-const char *unitColor(isa::Unit u) {
-  switch (u) {
-  case isa::Unit::MEM: return "#56B4E9";
-  case isa::Unit::VXM: return "#0072B2";
-  case isa::Unit::MXM: return "#D55E00";
-  case isa::Unit::SXM: return "#009E73";
-  case isa::Unit::C2C: return "#CC79A7";
-  }
-  return "#999";
-}
 
 const char *kindColor(int kind) {
   switch (kind) {
@@ -450,21 +439,17 @@ std::string lpx::report::renderHtmlReport(const Timeline &t, llvm::StringRef tit
                                        const ReportLimits &limits) {
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-        "<link rel='icon' href='data:,'><title>"
-     << escapeMarkup(title) << "</title><style>" << kStyle
-     << "</style></head>\n<body data-ready='0'>\n";
+  os << htmlPageStart(title, kStyle);
   Writer w(t, limits, os);
   w.summary(title);
   for (const ReportSection &s : extra)
-    os << "<section id='" << escapeMarkup(s.id) << "'><h2>"
-       << escapeMarkup(s.title) << "</h2>\n" << s.html << "</section>\n";
+    os << htmlSection(s.id, s.title, s.html);
   w.bounds();
   w.timeline();
   w.utilisation();
   w.sramMaps();
   w.hazards();
   w.instructionTable();
-  os << "<script>" << kScript << "</script>\n</body></html>\n";
+  os << htmlPageEnd(kScript);
   return out;
 }

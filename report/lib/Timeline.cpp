@@ -24,16 +24,6 @@ uint32_t trackId(const sim::InstructionEvent &e, uint32_t maxQueues) {
   return slot * maxQueues + e.queue;
 }
 
-std::string trackName(const isa::ChipSpec &chip,
-                      const sim::InstructionEvent &e) {
-  if (e.unit == isa::Unit::C2C)
-    return "link" + std::to_string(e.queue);
-  std::string name(isa::unitName(e.unit));
-  if (isa::queueCount(chip, e.unit) > 1)
-    name += std::to_string(e.queue);
-  return name;
-}
-
 // Every unit queue of every chip gets a track, used or not, so an idle unit
 // is visible as idle; links only when they carried something.
 void addUnitTracks(const isa::VerifiedProgram &prog, uint32_t maxQueues,
@@ -64,6 +54,16 @@ std::vector<SramPoint> stepSeries(std::map<uint64_t, int64_t> deltas) {
 }
 
 } // namespace
+
+std::string lpx::report::trackName(const isa::ChipSpec &chip,
+                                   const sim::InstructionEvent &e) {
+  if (e.unit == isa::Unit::C2C)
+    return "link" + std::to_string(e.queue);
+  std::string name(isa::unitName(e.unit));
+  if (isa::queueCount(chip, e.unit) > 1)
+    name += std::to_string(e.queue);
+  return name;
+}
 
 Timeline lpx::report::buildTimeline(const isa::VerifiedProgram &prog,
                                  const sim::SimResult &result,

@@ -38,3 +38,26 @@ clean_page() {
     ok "the page is self-contained"
   fi
 }
+
+# The page of `"$lpx" ARGS... --report` and the JSON of the same run
+# (--json), the page loaded and checked clean with its script run:
+# report_and_json NAME ARGS... writes $tmp/NAME.html (its DOM in
+# $tmp/NAME.html.dom), $tmp/NAME.json and the text output in $tmp/text.out.
+report_and_json() {
+  local name="$1"; shift
+  "$lpx" "$@" --report "$tmp/$name.html" >"$tmp/text.out" || die "lpx $1 --report"
+  "$lpx" "$@" --json >"$tmp/$name.json" || die "lpx $1 --json"
+  load "$tmp/$name.html"
+  clean_page "$tmp/$name.html"
+  grep -q 'data-ready="1"' "$tmp/$name.html.dom" && ok "its script ran" ||
+    fail "script" "data-ready is not 1"
+}
+
+# Every id named after the DOM file is an element of it.
+expect_ids() {
+  local dom="$1" missing=""; shift
+  for id in "$@"; do
+    grep -q "id=\"$id\"" "$dom" || missing="$missing #$id"
+  done
+  [ -z "$missing" ] && ok "every expected section is there" || fail "elements" "missing:$missing"
+}

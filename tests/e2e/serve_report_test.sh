@@ -11,22 +11,14 @@ source "$(dirname "$0")/browser.sh"
 run=(--model tiny-llama --chip lpx3 --context 64 --cache-dir "$tmp/cache"
      --workload poisson:rate=1000,prompt=8..32,output=8..16 --requests 300
      --slo ttft_p95=150us --load-sweep 1000,4000,8000)
-"$lpx" serve "${run[@]}" --report "$tmp/serve.html" >"$tmp/text.out" || die "lpx serve --report"
-"$lpx" serve "${run[@]}" --json >"$tmp/run.json" || die "lpx serve --json"
-load "$tmp/serve.html"
+report_and_json serve serve "${run[@]}"
 dom="$tmp/serve.html.dom"
-
-clean_page "$tmp/serve.html"
-grep -q 'data-ready="1"' "$dom" && ok "its script ran" || fail "script" "data-ready is not 1"
-for id in summary interpolation latency-table cdf cdf-ttft cdf-tpot cdf-e2e \
-          load-curve curve-table over-time service-table decode-points prefill-points; do
-  grep -q "id=\"$id\"" "$dom" || missing="${missing:-} #$id"
-done
-[ -z "${missing:-}" ] && ok "every expected section is there" || fail "elements" "missing:$missing"
+expect_ids "$dom" summary interpolation latency-table cdf cdf-ttft cdf-tpot cdf-e2e \
+  load-curve curve-table over-time service-table decode-points prefill-points
 interp=$(sed -n 's/^  interpolation: //p' "$tmp/text.out")
 grep -qF "$interp" "$dom" && ok "the page states the interpolation ($interp)" ||
   fail "interpolation" "'$interp' not on the page"
-if python3 - "$dom" "$tmp/run.json" <<'PY'
+if python3 - "$dom" "$tmp/serve.json" <<'PY'
 import html.parser, json, sys
 class P(html.parser.HTMLParser):
     def __init__(s):

@@ -148,6 +148,7 @@ struct DecodeArgs : deploy::DecodeWords, StudyOptions {
   std::string promptSweep;            // "128,512,...": TTFT per prompt
   std::string output;                 // the sweep's CSV
   std::string plot;                   // the sweep's SVG; default: CSV path .svg
+  std::string report;                 // HTML page of one deployment
 };
 int runDecode(const DecodeArgs &args);
 /// `lpx decode --sweep`: a study of whole deployments (DeploymentSweep.h).

@@ -1,13 +1,15 @@
 //===- DecodeCommand.cpp - lpx decode -------------------------------------===//
 //
 // Checks the options, then plans (DecodePlan.h), measures (DecodeMetrics.h)
-// and prints; with --context-sweep, one plan per context length written as
-// CSV and SVG (DecodeSweep.h). Exports go to a private scratch folder that
+// and prints, with --report also the page (DecodeReport.h); with
+// --context-sweep, one plan per context length written as CSV and SVG
+// (DecodeSweep.h). Exports go to a private scratch folder that
 // is removed on every path out.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "lpx/deploy/DecodeGenerate.h"
+#include "lpx/deploy/DecodeReport.h"
 #include "lpx/deploy/DecodeSweep.h"
 #include "lpx/deploy/DeploymentTarget.h"
 #include "Progress.h"
@@ -142,6 +144,14 @@ lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress>
 }
 
 int lpx::cli::runDecode(const DecodeArgs &a) {
+  if (!a.report.empty()) {
+    if (!a.sweeps.empty() || !a.contextSweep.empty() || !a.promptSweep.empty())
+      return reportError(kCmd, "--report is the page of one deployment; "
+                               "--sweep, --context-sweep and --prompt-sweep "
+                               "go without it");
+    if (auto e = checkOutputPath(a.report))
+      return reportError(kCmd, std::move(e));
+  }
   if (!a.sweeps.empty())
     return runDecodeStudy(a);
   DecodeOptions o;
@@ -159,6 +169,9 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
     bar.reset();
     if (!m)
       return reportError(kCmd, m.takeError());
+    if (!a.report.empty())
+      if (auto e = isa::writeFileAtomically(a.report, renderDecodeReport(*m)))
+        return reportError(kCmd, std::move(e));
     if (a.json)
       llvm::outs() << llvm::formatv("{0:2}",
                                     llvm::json::Value(decodeJson(*m)))
@@ -180,6 +193,9 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
 int lpx::cli::runDecodeRun(const DecodeArgs &a,
                            const std::vector<std::string> &promptIds,
                            unsigned tokens) {
+  if (!a.report.empty())
+    return reportError(kCmd, "--report is the page of a timed deployment; "
+                             "--run generates tokens without it");
   DecodeOptions o;
   if (auto e = parseNumbers(a, o))
     return reportError(kCmd, std::move(e));

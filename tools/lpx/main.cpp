@@ -251,7 +251,8 @@ int main(int argc, char **argv) {
            {"-o,--output", &decode.output, "CSV of a sweep"},
            {"--plot", &decode.plot, "SVG of a sweep (default: the CSV's name with .svg)"},
            {"--metric", &decode.metric, "What a --sweep study plots: a column of its CSV (default tpot_us)"},
-           {"--shard", &decode.shard, "Run only part I of N of a --sweep study; join the parts with `lpx sweep merge`"}})
+           {"--shard", &decode.shard, "Run only part I of N of a --sweep study; join the parts with `lpx sweep merge`"},
+           {"--report", &decode.report, "Self-contained HTML report of the deployment: figures, the tokens' path through the stages, SRAM per chip, bounds, placements tried"}})
     d->add_option(name, *field, help);
   d->add_option("--sweep", decode.sweeps,
                 "A study of whole deployments: key=v1,v2,... (a chip key of "

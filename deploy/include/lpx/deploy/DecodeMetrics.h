@@ -73,6 +73,11 @@ struct DecodeMetrics {
   sim::GapAttribution gap;
   double scheduleEfficiency = 0;
   std::string scheduleBottleneck;
+
+  /// When each stage is busy in the prefill and in the step, for
+  /// `--report` (PhaseTimeline.h).
+  std::optional<PhaseTimeline> prefillTimeline;
+  PhaseTimeline stepTimeline;
 };
 
 /// What a simulated step spent its time on: the busiest queue, or the SRAM

@@ -11,6 +11,7 @@
 #define LPX_DEPLOY_DECODEPHASE_H
 
 #include "lpx/deploy/FitVerdict.h"
+#include "lpx/deploy/PhaseTimeline.h"
 #include "lpx/isa/Program.h"
 #include "lpx/models/Presets.h"
 #include "lpx/sim/Simulator.h"
@@ -74,6 +75,8 @@ struct PhaseResult {
   /// queue's busy cycles (0 for a chip with no instruction): the stage
   /// time a second group of sequences would wait for.
   std::vector<uint64_t> occupied;
+  /// When each stage and the busiest chips are busy (`lpx decode --report`).
+  PhaseTimeline timeline;
   double computeUs() const;
   double hostUs() const { return sim.hostInputUs + sim.hostOutputUs; }
 };

@@ -58,6 +58,10 @@ struct Timeline {
   double cyclesToUs(uint64_t cycles) const;
 };
 
+/// A queue's track name: "mxm", "vxm1" (when the unit has more than one
+/// queue), "link3" for a send's outgoing link.
+std::string trackName(const isa::ChipSpec &chip, const sim::InstructionEvent &e);
+
 /// Lays out one run. `prog`, `result` and `trace` must outlive the timeline.
 Timeline buildTimeline(const isa::VerifiedProgram &prog,
                        const sim::SimResult &result,
