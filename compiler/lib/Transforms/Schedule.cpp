@@ -111,11 +111,12 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     uint64_t tail = 0;            // own + the longest tail of a reader
     unsigned waiting = 0;         // producers not scheduled yet
     std::vector<size_t> readers;
-    /// Values to be complete before it issues beyond its operands: for a
+    /// Tasks to be complete before it issues beyond its operands: for a
     /// state_write into an earlier write's result, that result's other
     /// readers (done before it is written over in place); for a chunk's
-    /// copy of an op, the chunk before's.
-    std::vector<Value> after;
+    /// copy of an op, the chunk before's. Indices, not values: a transfer
+    /// is erased once scheduled, and its result with it.
+    std::vector<size_t> after;
   };
 
   LogicalResult collect(func::FuncOp f, const isa::ChipSpec &spec,
@@ -178,7 +179,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
         continue;
       tasks[it->second].readers.push_back(i);
       ++tasks[i].waiting;
-      tasks[i].after.push_back(tasks[it->second].op->getResult(0));
+      tasks[i].after.push_back(it->second);
       it->second = i;
     }
     // A chunk's state_write waits for the reads of the state as the chunk
@@ -192,7 +193,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
             user != write && it != index.end()) {
           tasks[it->second].readers.push_back(i);
           ++tasks[i].waiting;
-          tasks[i].after.push_back(user->getResult(0));
+          tasks[i].after.push_back(it->second);
         }
     }
     // Readers come after their producers in the block: one backward pass.
@@ -233,21 +234,30 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       if (tasks[i].waiting == 0)
         open.push(i);
     lpx::StageWork work(tasks.size());
+    std::vector<uint64_t> doneAt(tasks.size(), 0); // a scheduled task's end
+    auto afterDone = [&](const Task &t) {
+      uint64_t at = 0;
+      for (size_t k : t.after)
+        at = std::max(at, doneAt[k]);
+      return at;
+    };
     while (!open.empty()) {
-      Task &t = tasks[open.top()];
+      const size_t i = open.top();
+      Task &t = tasks[i];
       open.pop();
       work.step();
       if (auto transfer = dyn_cast<part::TransferOp>(t.op)) {
-        uint64_t start = 0;
+        uint64_t start = afterDone(t);
         for (Value v : t.op->getOperands())
           start = std::max(start, ready.lookup(v));
-        for (Value v : t.after)
-          start = std::max(start, ready.lookup(v));
-        scheduleTransfer(transfer, t, spec, start, timeline, ready);
+        doneAt[i] = scheduleTransfer(transfer, t, spec, start, timeline, ready);
+        t.op = nullptr; // erased
       } else {
         Placed at = scheduleInstruction(
-            t, spec, operandsReady(t, spec, ready, streaming), timeline, ready,
-            meshHolders);
+            t, spec,
+            std::max(operandsReady(t, spec, ready, streaming), afterDone(t)),
+            timeline, ready, meshHolders);
+        doneAt[i] = ready.lookup(t.op->getResult(0));
         if (isa::streamsResult(spec, t.opcode))
           streaming[t.op->getResult(0)] =
               isa::Emission{at.issue, t.cost, true};
@@ -281,8 +291,6 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       }
       start = std::max(start, at);
     }
-    for (Value v : t.after)
-      start = std::max(start, ready.lookup(v));
     return start;
   }
 
@@ -369,9 +377,10 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
 
   /// One send per hop; each hop leaves when its link has a gap and the
   /// previous hop's flits can be forwarded (isa::forwardEarliest: as they
-  /// arrive with link.cut_through, else once all have arrived).
+  /// arrive with link.cut_through, else once all have arrived). Returns
+  /// the cycle the last hop's value is complete.
   template <typename Timeline>
-  void scheduleTransfer(part::TransferOp transfer, const Task &t,
+  uint64_t scheduleTransfer(part::TransferOp transfer, const Task &t,
                         const isa::ChipSpec &spec,
                         uint64_t start, Timeline &timeline,
                         llvm::DenseMap<Value, uint64_t> &ready) {
@@ -401,6 +410,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     }
     transfer.replaceAllUsesWith(value);
     transfer.erase();
+    return start;
   }
 };
 
