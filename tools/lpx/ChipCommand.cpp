@@ -1,6 +1,7 @@
 //===- ChipCommand.cpp - lpx chip list|show|validate|keys -----------------===//
 #include "Commands.h"
 
+#include "lpx/isa/AssumptionRanges.h"
 #include "lpx/isa/ChipKeys.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "lpx/isa/ChipSpec.h"
@@ -37,9 +38,9 @@ int lpx::cli::runChipValidate(const std::string &file) {
 }
 
 int lpx::cli::runChipKeys(const std::string &presetOrFile, bool json) {
-  auto spec = isa::loadChipSpec(presetOrFile);
-  if (!spec)
-    return reportError("chip keys", spec.takeError());
-  llvm::outs() << isa::listChipKeys(*spec, json);
+  auto chip = isa::loadChipAssumptions(presetOrFile);
+  if (!chip)
+    return reportError("chip keys", chip.takeError());
+  llvm::outs() << isa::listChipKeys(chip->chip, json, chip->ranges);
   return kOk;
 }
