@@ -176,12 +176,10 @@ lpx::isa::findAssumptionLines(StringRef descriptionText,
   if (!keys)
     return keys.takeError();
   std::vector<AssumptionLine> out;
-  for (const KeyLine &k : *keys) {
-    if (!k.comment.contains(kMark))
-      continue;
-    StringRef body;
-    out.push_back({k.path, k.line, k.section, statesRange(k.comment, body)});
-  }
+  StringRef body; // the range itself is readAssumptionRanges' to check
+  for (const KeyLine &k : *keys)
+    if (k.comment.contains(kMark))
+      out.push_back({k.path, k.line, k.section, statesRange(k.comment, body)});
   return out;
 }
 
