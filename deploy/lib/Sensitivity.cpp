@@ -2,7 +2,6 @@
 #include "lpx/deploy/Sensitivity.h"
 #include "lpx/deploy/PointPool.h"
 #include "lpx/isa/AtomicFile.h"
-#include "lpx/isa/ChipKeys.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,21 +15,6 @@ using namespace lpx::deploy;
 using llvm::StringRef;
 
 namespace {
-
-/// Whether `value` is what `base` already gives `key` (so that end is the
-/// base point itself).
-bool isBaseValue(const isa::ChipSpec &base, StringRef key, StringRef value) {
-  const isa::ChipKey *k = isa::findChipKey(key);
-  if (!k)
-    return false;
-  std::optional<isa::ChipValue> have = k->get(base);
-  auto v = k->parse(value);
-  if (!v) {
-    llvm::consumeError(v.takeError());
-    return false;
-  }
-  return have && *have == *v;
-}
 
 std::string formatted(const char *fmt, double v) {
   std::string s;
@@ -51,8 +35,8 @@ std::pair<double, const char *> timeUnit(double scale) {
 std::string csvFigures(const PointResult &r) {
   std::string out = r.status + ",";
   if (r.timed())
-    return out + std::to_string(r.cycles) + "," +
-           formatted("%.9g", r.seconds) + ",";
+    return out + std::to_string(r.cycles) + "," + formatted("%.9g", r.seconds) +
+           ",";
   return out + ",,";
 }
 
@@ -69,7 +53,8 @@ lpx::deploy::sensitivityPoints(const isa::ChipSpec &base,
                                llvm::ArrayRef<isa::AssumptionRange> ranges) {
   size_t n = 1;
   for (const isa::AssumptionRange &r : ranges)
-    n += !isBaseValue(base, r.key, r.low) + !isBaseValue(base, r.key, r.high);
+    n += !isa::isChipValue(base, r.key, r.low) +
+         !isa::isChipValue(base, r.key, r.high);
   return n;
 }
 
@@ -79,14 +64,14 @@ Sensitivity lpx::deploy::runSensitivity(
     const std::function<void(size_t done, size_t failed)> &progress) {
   // Point 0 is the base; end e of range i is point 1 + 2i + e, run only
   // when its value differs from the base's.
-  std::vector<std::pair<std::string, std::string>> settings(
-      1 + 2 * ranges.size());
+  std::vector<std::pair<std::string, std::string>> settings(1 +
+                                                            2 * ranges.size());
   std::vector<size_t> toRun = {0};
   for (size_t i = 0; i < ranges.size(); ++i)
     for (int e = 0; e < 2; ++e) {
       const std::string &v = e ? ranges[i].high : ranges[i].low;
       settings[1 + 2 * i + e] = {ranges[i].key, v};
-      if (!isBaseValue(sweep.base, ranges[i].key, v))
+      if (!isa::isChipValue(sweep.base, ranges[i].key, v))
         toRun.push_back(1 + 2 * i + e);
     }
   std::vector<PointResult> ran(toRun.size());
@@ -174,8 +159,8 @@ std::string lpx::deploy::sensitivityCsv(const Sensitivity &s) {
            csvFigures(row.low) + csvFigures(row.high);
     std::optional<double> swing = row.swingSeconds();
     out += (swing ? formatted("%.9g", *swing) : std::string()) + ",";
-    std::string message = !row.low.message.empty() ? row.low.message
-                                                   : row.high.message;
+    std::string message =
+        !row.low.message.empty() ? row.low.message : row.high.message;
     out += csvField(message) + "," + csvField(row.range.reason) + "\n";
   }
   return out;

@@ -34,8 +34,8 @@ StringRef commentOf(StringRef rest) {
       quote = c == quote ? 0 : quote;
     } else if (c == '\'' || c == '"') {
       quote = c;
-    } else if (c == '#' && (i == 0 || rest[i - 1] == ' ' ||
-                            rest[i - 1] == '\t')) {
+    } else if (c == '#' &&
+               (i == 0 || rest[i - 1] == ' ' || rest[i - 1] == '\t')) {
       return rest.drop_front(i + 1).trim();
     }
   }
@@ -107,8 +107,8 @@ bool statesRange(StringRef comment, StringRef &afterRange) {
   if (at == StringRef::npos)
     return false;
   StringRef rest = comment.drop_front(at + kMark.size()).ltrim();
-  if (!rest.consume_front("range") || (!rest.empty() && rest[0] != ' ' &&
-                                       rest[0] != '\t'))
+  if (!rest.consume_front("range") ||
+      (!rest.empty() && rest[0] != ' ' && rest[0] != '\t'))
     return false;
   afterRange = rest.trim();
   return true;
@@ -119,16 +119,16 @@ llvm::Expected<AssumptionRange> readRange(const KeyLine &k, StringRef body,
                                           const ChipSpec &base,
                                           StringRef sourceName) {
   auto fail = [&](const llvm::Twine &what) -> llvm::Error {
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        (sourceName + ":" + llvm::Twine(k.line) + ": range of " + k.path +
-         ": " + what)
-            .str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   (sourceName + ":" + llvm::Twine(k.line) +
+                                    ": range of " + k.path + ": " + what)
+                                       .str());
   };
   size_t colon = body.find(':');
   StringRef spec = body.take_front(colon).trim();
-  StringRef reason =
-      colon == StringRef::npos ? StringRef() : body.drop_front(colon + 1).trim();
+  StringRef reason = colon == StringRef::npos
+                         ? StringRef()
+                         : body.drop_front(colon + 1).trim();
   auto [low, high] = spec.split("..");
   low = low.trim();
   high = high.trim();
@@ -170,8 +170,7 @@ llvm::Expected<AssumptionRange> readRange(const KeyLine &k, StringRef body,
 } // namespace
 
 llvm::Expected<std::vector<AssumptionLine>>
-lpx::isa::findAssumptionLines(StringRef descriptionText,
-                              StringRef sourceName) {
+lpx::isa::findAssumptionLines(StringRef descriptionText, StringRef sourceName) {
   auto keys = keyLines(descriptionText, sourceName);
   if (!keys)
     return keys.takeError();
@@ -200,6 +199,20 @@ lpx::isa::readAssumptionRanges(StringRef descriptionText, const ChipSpec &base,
     out.push_back(std::move(*range));
   }
   return out;
+}
+
+bool lpx::isa::isChipValue(const ChipSpec &chip, StringRef key,
+                           StringRef value) {
+  const ChipKey *k = findChipKey(key);
+  if (!k)
+    return false;
+  std::optional<ChipValue> have = k->get(chip);
+  auto v = k->parse(value);
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return false;
+  }
+  return have && *have == *v;
 }
 
 llvm::Expected<ChipAssumptions>

@@ -58,8 +58,9 @@ void drawEnd(llvm::raw_ostream &os, const Axis &x, double base, double y,
                      "height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.85\">",
                      a, y, std::max(b - a, 1.0), kBar,
                      high ? kHighColor : kLowColor)
-     << "<title>" << escapeMarkup(bar.label + " = " + setting + ": " +
-                                  tickLabel(*v) + " " + xLabel)
+     << "<title>"
+     << escapeMarkup(bar.label + " = " + setting + ": " + tickLabel(*v) + " " +
+                     xLabel)
      << "</title></rect>\n";
   // An end at the base writes its value on the side away from the other
   // end, so the two labels do not overlap.
@@ -128,8 +129,9 @@ std::string lpx::report::renderTornadoSvg(const TornadoSpec &chart) {
          << "</text>\n";
       continue;
     }
-    bool highFirst = bar.high && (!bar.low || std::fabs(*bar.high - chart.base) >=
-                                                  std::fabs(*bar.low - chart.base));
+    bool highFirst =
+        bar.high && (!bar.low || std::fabs(*bar.high - chart.base) >=
+                                     std::fabs(*bar.low - chart.base));
     drawEnd(os, x, chart.base, y, bar, highFirst, chart.xLabel);
     drawEnd(os, x, chart.base, y, bar, !highFirst, chart.xLabel);
     if (!bar.low || !bar.high)
@@ -143,8 +145,8 @@ std::string lpx::report::renderTornadoSvg(const TornadoSpec &chart) {
   os << llvm::format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                      "stroke=\"#000\" stroke-width=\"1.5\"/>\n",
                      bx, kTop - 12, bx, kTop + plotH)
-     << llvm::format("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-                     bx, kTop - 16)
+     << llvm::format("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", bx,
+                     kTop - 16)
      << "base " << escapeMarkup(tickLabel(chart.base)) << "</text>\n";
   os << "</svg>\n";
   return os.str();

@@ -6,8 +6,8 @@
 // hand-made study.
 //
 //===----------------------------------------------------------------------===//
-#include "lpx/deploy/Evaluate.h"
 #include "lpx/deploy/Sensitivity.h"
+#include "lpx/deploy/Evaluate.h"
 #include "lpx/isa/ChipSpec.h"
 #include "lpx/report/SvgTornado.h"
 
@@ -22,8 +22,7 @@ namespace {
 
 const std::string kMlp = std::string(LPX_SOURCE_DIR) + "/models/mlp/model.onnx";
 
-isa::AssumptionRange range(std::string key, std::string low,
-                           std::string high) {
+isa::AssumptionRange range(std::string key, std::string low, std::string high) {
   return {std::move(key), std::move(low), std::move(high), "why", 1};
 }
 
@@ -78,8 +77,8 @@ Sensitivity handMade() {
   failed.status = "compile-error";
   failed.message = "does not fit, at all";
   s.rows.push_back({range("mxm.latency", "2", "16"), timed(900), timed(1200)});
-  s.rows.push_back({range("sram.bytes", "64KiB", "220MiB"), failed,
-                    timed(1000)});
+  s.rows.push_back(
+      {range("sram.bytes", "64KiB", "220MiB"), failed, timed(1000)});
   s.rows[1].range.reason = "small, or large";
   return s;
 }

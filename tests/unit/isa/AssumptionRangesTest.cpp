@@ -62,9 +62,9 @@ TEST(AssumptionRanges, EveryNumericAssumptionHasARange) {
     size_t checked = 0;
     for (const AssumptionLine &l : *lines) {
       for (const ChipKey &k : chipKeys()) {
-        bool covered = l.section ? llvm::StringRef(k.path).starts_with(
-                                       l.key + ".")
-                                 : k.path == l.key;
+        bool covered = l.section
+                           ? llvm::StringRef(k.path).starts_with(l.key + ".")
+                           : k.path == l.key;
         if (!covered || !isNumeric(k) || !k.get(a->chip))
           continue;
         ++checked;
@@ -87,12 +87,12 @@ TEST(AssumptionRanges, PathsEndsAndReasonsAsWritten) {
   // The reasoning that was there before the range stays.
   EXPECT_THAT(mxm->reason, HasSubstr("MXM pipeline depth"));
   std::string text = presetText("tsp-v1");
-  llvm::StringRef line =
-      llvm::StringRef(text).drop_front(
-          llvm::StringRef(text).find("  latency: 4                   # "
-                                     "ASSUMPTION range 2..16"));
-  EXPECT_EQ(mxm->line, 1 + llvm::StringRef(text).take_front(
-                               text.size() - line.size()).count('\n'));
+  llvm::StringRef line = llvm::StringRef(text).drop_front(
+      llvm::StringRef(text).find("  latency: 4                   # "
+                                 "ASSUMPTION range 2..16"));
+  EXPECT_EQ(mxm->line, 1 + llvm::StringRef(text)
+                               .take_front(text.size() - line.size())
+                               .count('\n'));
   // Paths come from the nesting: a latency table, a topology level.
   EXPECT_NE(rangeOf(a->ranges, "vxm.latencies.exp"), nullptr);
   EXPECT_NE(rangeOf(a->ranges, "sxm.latencies.gather"), nullptr);
@@ -140,24 +140,28 @@ TEST(AssumptionRanges, BadRangesAreRefusedNamingFileLineAndKey) {
   struct Case {
     std::string line, comment, message;
   } cases[] = {
-      {mxm, "ASSUMPTION range 8..16: deeper", "test.yaml:26: range of "
+      {mxm, "ASSUMPTION range 8..16: deeper",
+       "test.yaml:26: range of "
        "mxm.latency: 8..16 does not hold the chip's value 4"},
-      {mxm, "ASSUMPTION range 16..2: backwards", "the low end 16 is above the "
+      {mxm, "ASSUMPTION range 16..2: backwards",
+       "the low end 16 is above the "
        "high end 2"},
-      {mxm, "ASSUMPTION range 2-8: a dash", "'2-8: a dash' is not `A..B: "
+      {mxm, "ASSUMPTION range 2-8: a dash",
+       "'2-8: a dash' is not `A..B: "
        "reasoning`"},
       {mxm, "ASSUMPTION range 2..8 no colon", "is not `A..B: reasoning`"},
       {mxm, "ASSUMPTION range 2..8:", "states no reasoning"},
-      {mxm, "ASSUMPTION range 2..lots: a word", "invalid value 'lots' for "
+      {mxm, "ASSUMPTION range 2..lots: a word",
+       "invalid value 'lots' for "
        "chip parameter 'mxm.latency'"},
-      {"  queues: 1",
-       "ASSUMPTION range 0..4: none", "test.yaml:30: range of mxm.queues: "
+      {"  queues: 1", "ASSUMPTION range 0..4: none",
+       "test.yaml:30: range of mxm.queues: "
        "invalid value '0' for chip parameter 'mxm.queues': mxm.queues must "
        "be positive"},
       {"  weights: int8", "ASSUMPTION range int8..fp16: formats",
        "range of formats.weights: a format key has no range"},
-      {"  latencies:",
-       "ASSUMPTION range 2..8: all", "range of vxm.latencies: a section"},
+      {"  latencies:", "ASSUMPTION range 2..8: all",
+       "range of vxm.latencies: a section"},
   };
   for (const Case &c : cases) {
     std::string text = withComment(c.line, c.comment);
@@ -182,6 +186,18 @@ TEST(AssumptionRanges, OnlyTheMarkedRangeCounts) {
       EXPECT_FALSE(l.ranged);
     }
   EXPECT_TRUE(found);
+}
+
+TEST(AssumptionRanges, AnEndAtTheChipsValueIsTheChip) {
+  auto chip = loadChipSpec("tsp-v1");
+  ASSERT_TRUE(bool(chip)) << llvm::toString(chip.takeError());
+  EXPECT_TRUE(isChipValue(*chip, "mxm.queues", "1"));
+  EXPECT_FALSE(isChipValue(*chip, "mxm.queues", "4"));
+  EXPECT_TRUE(isChipValue(*chip, "link.cut_through", "true"));
+  EXPECT_TRUE(isChipValue(*chip, "sram.bytes", "220MiB"));
+  EXPECT_TRUE(isChipValue(*chip, "link.lane_bytes_per_cycle", "4.1667"));
+  EXPECT_FALSE(isChipValue(*chip, "mxm.queues", "lots"));
+  EXPECT_FALSE(isChipValue(*chip, "mxm.plane", "4"));
 }
 
 TEST(AssumptionRanges, ChipKeysListsTheRanges) {

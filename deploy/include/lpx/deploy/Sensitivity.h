@@ -1,4 +1,4 @@
-//===- Sensitivity.h - How far a figure moves over the assumptions -*- C++ -*-===//
+//===- Sensitivity.h - How far the assumptions move a figure -*- C++ -*-===//
 //
 // `lpx sweep --sensitivity` (docs/sweeps.md, "Sensitivity"): the model
 // compiled and simulated on the chip as described (the base), then with each
@@ -74,8 +74,7 @@ report::TornadoSpec tornadoOf(const Sensitivity &s, llvm::StringRef title);
 
 /// Writes the CSV (unless `csvPath` is empty) and the tornado SVG (unless
 /// `plotPath` is empty); both are rendered first, then written atomically.
-llvm::Error writeSensitivityFiles(const Sensitivity &s,
-                                  llvm::StringRef csvPath,
+llvm::Error writeSensitivityFiles(const Sensitivity &s, llvm::StringRef csvPath,
                                   llvm::StringRef plotPath,
                                   llvm::StringRef title);
 

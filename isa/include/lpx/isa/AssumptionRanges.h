@@ -1,4 +1,4 @@
-//===- AssumptionRanges.h - The plausible range of each assumption -*- C++ -*-===//
+//===- AssumptionRanges.h - What each assumption may be -*- C++ -*-===//
 //
 // A chip description marks the figures that are not in the public record
 // ASSUMPTION; each numeric (or boolean) one also states the range it could
@@ -37,10 +37,10 @@ struct AssumptionRange {
 
 /// A line whose comment says ASSUMPTION (with or without a range).
 struct AssumptionLine {
-  std::string key;       // dotted path of the line's key
-  unsigned line = 0;     // 1-based
-  bool section = false;  // the key opens a section (no value of its own)
-  bool ranged = false;   // the comment states `ASSUMPTION range ...`
+  std::string key;      // dotted path of the line's key
+  unsigned line = 0;    // 1-based
+  bool section = false; // the key opens a section (no value of its own)
+  bool ranged = false;  // the comment states `ASSUMPTION range ...`
 };
 
 /// Every line of `descriptionText` marked ASSUMPTION, in file order. The
@@ -55,6 +55,12 @@ findAssumptionLines(llvm::StringRef descriptionText,
 llvm::Expected<std::vector<AssumptionRange>>
 readAssumptionRanges(llvm::StringRef descriptionText, const ChipSpec &base,
                      llvm::StringRef sourceName);
+
+/// Whether `value` (written as `--set` takes it) is what `chip` already
+/// gives `key`: such an end of a range is the chip itself, and a study need
+/// not compile it again. False for an unknown key or an unreadable value.
+bool isChipValue(const ChipSpec &chip, llvm::StringRef key,
+                 llvm::StringRef value);
 
 /// A chip and the ranges of its description.
 struct ChipAssumptions {

@@ -1,4 +1,4 @@
-//===- SvgTornado.h - A tornado chart of one-at-a-time sensitivities -*- C++ -*-===//
+//===- SvgTornado.h - A tornado chart of sensitivities -*- C++ -*-===//
 //
 // Which assumptions move a figure most: one horizontal bar per parameter,
 // from the figure with the parameter at the low end of its range to the
@@ -16,10 +16,10 @@
 namespace lpx::report {
 
 struct TornadoBar {
-  std::string label;     // the parameter: "mxm.latency"
-  std::string lowValue;  // the parameter at its low end: "2"
-  std::string highValue; // at its high end: "16"
-  std::optional<double> low;  // the figure there (nullopt: no figure)
+  std::string label;         // the parameter: "mxm.latency"
+  std::string lowValue;      // the parameter at its low end: "2"
+  std::string highValue;     // at its high end: "16"
+  std::optional<double> low; // the figure there (nullopt: no figure)
   std::optional<double> high;
 };
 
