@@ -5,7 +5,7 @@
 # cycles); the band brackets the base; a longer MXM pipeline is never faster;
 # the tornado is an SVG; the same CSV on one thread; bad input (unknown chip,
 # a description whose range is malformed, --set beside --sensitivity) is one
-# line, exit 2 and no output file.
+# line, exit 2 and no output file; lpx chip validate refuses the bad range.
 set -uo pipefail
 lpx="$1"
 source "$(dirname "$0")/testlib.sh"
@@ -105,6 +105,16 @@ sed 's/ASSUMPTION range 2\.\.16: MXM/ASSUMPTION range 8..16: MXM/' \
   "$root/isa/chips/tsp-v1.yaml" >"$tmp/bad.yaml"
 expect_error "a range beside the value" \
   "bad.yaml:[0-9]+: range of mxm.latency: 8..16 does not hold the chip's value 4" --chip "$tmp/bad.yaml"
+# lpx chip validate checks the ranges too, with the same line.
+"$lpx" chip validate "$tmp/bad.yaml" >/dev/null 2>"$tmp/stderr"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/stderr")" -eq 1 ] &&
+   grep -q "^lpx chip validate: error: .*bad.yaml:[0-9]*: range of mxm.latency" "$tmp/stderr" &&
+   "$lpx" chip validate "$root/isa/chips/tsp-v1.yaml" | grep -q "($ranges assumption ranges)"; then
+  ok "chip validate: $(cat "$tmp/stderr")"
+else
+  fail "chip validate" "exit $rc: $(head -2 "$tmp/stderr")"
+fi
 "$lpx" chip show tsp-v1 >"$tmp/bare.yaml"
 expect_error "a description without ranges" "states no assumption ranges" --chip "$tmp/bare.yaml"
 expect_error "--set beside --sensitivity" "--set, --shard and --metric are for grids" --set mxm.latency=8
