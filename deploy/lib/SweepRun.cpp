@@ -71,7 +71,6 @@ lpx::deploy::buildGrid(const std::vector<std::string> &sets,
 }
 
 PointResult lpx::deploy::runPoint(const Sweep &sweep, size_t index) {
-  PointResult r;
   std::vector<size_t> at = sweep.grid.coords(index);
   std::vector<std::pair<std::string, std::string>> settings;
   unsigned nodes = 1;
@@ -82,7 +81,14 @@ PointResult lpx::deploy::runPoint(const Sweep &sweep, size_t index) {
     else
       settings.push_back({a.key, a.values[at[i]]});
   }
+  return runChipPoint(sweep, settings, nodes);
+}
 
+PointResult lpx::deploy::runChipPoint(
+    const Sweep &sweep,
+    llvm::ArrayRef<std::pair<std::string, std::string>> settings,
+    unsigned nodes) {
+  PointResult r;
   isa::ChipSpec chip = sweep.base;
   if (auto err = isa::applyOverrides(chip, settings)) {
     r.status = "invalid-chip";

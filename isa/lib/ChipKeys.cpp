@@ -229,19 +229,31 @@ const ChipKey *lpx::isa::findChipKey(StringRef path) {
   return nullptr;
 }
 
-std::string lpx::isa::listChipKeys(const ChipSpec &spec, bool json) {
+std::string lpx::isa::listChipKeys(const ChipSpec &spec, bool json,
+                                   llvm::ArrayRef<AssumptionRange> ranges) {
   std::string out;
   llvm::raw_string_ostream os(out);
+  auto rangeOf = [&](const ChipKey &k) -> const AssumptionRange * {
+    for (const AssumptionRange &r : ranges)
+      if (r.key == k.path)
+        return &r;
+    return nullptr;
+  };
   if (json) {
     llvm::json::Array rows;
     for (const ChipKey &k : chipKeys()) {
       llvm::json::Value value = nullptr;
       if (std::optional<ChipValue> v = k.get(spec))
         std::visit([&](const auto &x) { value = x; }, *v);
+      llvm::json::Value range = nullptr;
+      if (const AssumptionRange *r = rangeOf(k))
+        range = llvm::json::Object{
+            {"low", r->low}, {"high", r->high}, {"reason", r->reason}};
       rows.push_back(llvm::json::Object{{"key", k.path},
                                         {"type", chipKeyTypeName(k.type)},
                                         {"unit", k.unit},
                                         {"value", std::move(value)},
+                                        {"range", std::move(range)},
                                         {"description", k.description}});
     }
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(rows))) << "\n";
@@ -255,9 +267,11 @@ std::string lpx::isa::listChipKeys(const ChipSpec &spec, bool json) {
     std::string value = v ? k.format(*v) : "-";
     if (value.size() > 24) // a description: the key's line stays one line
       value = value.substr(0, 21) + "...";
+    const AssumptionRange *r = rangeOf(k);
+    std::string range = r ? r->low + ".." + r->high : "-";
     os << llvm::left_justify(k.path, keyWidth)
-       << llvm::formatv(" {0,-7} {1,-13} {2,-24} {3}\n",
-                        chipKeyTypeName(k.type), k.unit, value,
+       << llvm::formatv(" {0,-7} {1,-13} {2,-24} {3,-12} {4}\n",
+                        chipKeyTypeName(k.type), k.unit, value, range,
                         k.description);
   }
   return out;

@@ -296,10 +296,11 @@ llvm::Expected<ChipSpec> lpx::isa::parseChipSpec(llvm::StringRef yamlText,
   return spec;
 }
 
-llvm::Expected<ChipSpec> lpx::isa::loadChipSpec(llvm::StringRef presetOrPath) {
+llvm::Expected<std::string>
+lpx::isa::readChipDescription(llvm::StringRef presetOrPath) {
   for (const Preset &p : kPresets)
     if (presetOrPath == p.name)
-      return parseChipSpec(p.text, presetOrPath);
+      return std::string(p.text);
   auto file = llvm::MemoryBuffer::getFile(presetOrPath, /*IsText=*/true);
   if (!file) {
     std::string names;
@@ -310,7 +311,14 @@ llvm::Expected<ChipSpec> lpx::isa::loadChipSpec(llvm::StringRef presetOrPath) {
         presetOrPath.str().c_str(), file.getError().message().c_str(),
         names.c_str());
   }
-  return parseChipSpec((*file)->getBuffer(), presetOrPath);
+  return (*file)->getBuffer().str();
+}
+
+llvm::Expected<ChipSpec> lpx::isa::loadChipSpec(llvm::StringRef presetOrPath) {
+  auto text = readChipDescription(presetOrPath);
+  if (!text)
+    return text.takeError();
+  return parseChipSpec(*text, presetOrPath);
 }
 
 std::string lpx::isa::printChipSpec(const ChipSpec &spec) {

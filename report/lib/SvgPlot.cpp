@@ -23,9 +23,9 @@ const char *const kColors[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
                                "#CC79A7", "#56B4E9", "#F0E442", "#000000",
                                "#8C564B", "#7F7F7F"};
 
-/// Tick text: SI prefixes for very large or small values (7.5 micro,
-/// "230.7M"), which read better on an axis than exponents.
-std::string label(double v) {
+} // namespace
+
+std::string lpx::report::tickLabel(double v) {
   static const std::pair<double, const char *> prefixes[] = {
       {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1, ""},
       {1e-3, "m"}, {1e-6, "\u00b5"}, {1e-9, "n"}};
@@ -44,7 +44,19 @@ std::string label(double v) {
   return os.str();
 }
 
-} // namespace
+std::string lpx::report::svgOpen(double width, double height,
+                                 double titleX, llvm::StringRef title) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
+     << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << " "
+     << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+     << "<text x=\"" << titleX << "\" y=\"28\" "
+     << "text-anchor=\"middle\" font-size=\"15\">" << escapeMarkup(title)
+     << "</text>\n";
+  return os.str();
+}
 
 std::vector<double> lpx::report::niceTicks(double lo, double hi, int count) {
   double span = hi - lo;
@@ -128,13 +140,7 @@ std::string lpx::report::renderSvg(const PlotSpec &plot) {
 
   std::string out;
   llvm::raw_string_ostream os(out);
-  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth
-     << "\" height=\"" << kHeight << "\" viewBox=\"0 0 " << kWidth << " "
-     << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-     << "<text x=\"" << kLeft + kPlotW / 2 << "\" y=\"28\" "
-     << "text-anchor=\"middle\" font-size=\"15\">" << escapeMarkup(plot.title)
-     << "</text>\n";
+  os << svgOpen(kWidth, kHeight, kLeft + kPlotW / 2, plot.title);
 
   // Grid lines and tick labels.
   for (double t : yticks) {
@@ -144,7 +150,7 @@ std::string lpx::report::renderSvg(const PlotSpec &plot) {
                        kLeft, y, kLeft + kPlotW, y)
        << llvm::format("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
                        kLeft - 6, y + 4)
-       << escapeMarkup(label(t)) << "</text>\n";
+       << escapeMarkup(tickLabel(t)) << "</text>\n";
   }
   std::vector<std::pair<double, std::string>> xticks;
   if (!plot.xCategories.empty()) {
@@ -152,15 +158,15 @@ std::string lpx::report::renderSvg(const PlotSpec &plot) {
       xticks.push_back({double(i), plot.xCategories[i]});
   } else if (xs.size() <= 12) { // few values: tick exactly at each
     for (double x : xs)
-      xticks.push_back({x, label(x)});
+      xticks.push_back({x, tickLabel(x)});
   } else if (sx.log) {
     for (double d = std::pow(10, std::ceil(std::log10(sx.lo)));
          d <= sx.hi * (1 + 1e-9); d *= 10)
-      xticks.push_back({d, label(d)});
+      xticks.push_back({d, tickLabel(d)});
   } else {
     for (double t : niceTicks(sx.lo, sx.hi, 8))
       if (t >= sx.lo && t <= sx.hi)
-        xticks.push_back({t, label(t)});
+        xticks.push_back({t, tickLabel(t)});
   }
   for (const auto &[t, text] : xticks) {
     double x = px(t);
@@ -196,7 +202,7 @@ std::string lpx::report::renderSvg(const PlotSpec &plot) {
       os << llvm::format("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" ", px(x),
                          py(y))
          << "fill=\"" << color << "\"><title>" << escapeMarkup(s.label)
-         << (s.label.empty() ? "" : ": ") << escapeMarkup(label(y))
+         << (s.label.empty() ? "" : ": ") << escapeMarkup(tickLabel(y))
          << "</title></circle>\n";
     double ly = kTop + 10 + 20 * double(i);
     os << llvm::format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "

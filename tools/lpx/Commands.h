@@ -56,6 +56,7 @@ struct SweepArgs {
   std::string metric = "seconds"; // cycles|seconds|efficiency|tokens_per_s
   unsigned jobs = 0;                    // 0: one per hardware thread
   std::string shard;                    // "I/N": only that part of the grid
+  bool sensitivity = false; // each assumption alone at its range's ends
 };
 int runSweep(const SweepArgs &args);
 

@@ -2,19 +2,23 @@
 //
 // The command line of a sweep: its options checked, the grid built and
 // sharded, the points run by the deployment library (SweepRun.h) with a
-// progress line, the CSV and chart written and a summary printed.
+// progress line, the CSV and chart written and a summary printed; or, with
+// --sensitivity, the chip's assumptions one at a time (Sensitivity.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "Progress.h"
 #include "lpx/Import/ImportArgs.h"
+#include "lpx/deploy/Sensitivity.h"
 #include "lpx/deploy/SweepRun.h"
 #include "lpx/deploy/SweepShard.h"
 
+#include "lpx/isa/AssumptionRanges.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,9 +33,123 @@ namespace {
 
 const char *const kCmd = "sweep";
 
+unsigned threadsFor(unsigned asked, size_t points) {
+  unsigned jobs = asked ? asked
+                        : std::max(1u, std::thread::hardware_concurrency());
+  return unsigned(std::max<size_t>(1, std::min<size_t>(jobs, points)));
+}
+
+/// The model, import options and base chip every point shares; the error
+/// line is the command's.
+llvm::Error prepareSweep(const SweepArgs &args, const isa::ChipSpec &chip,
+                         Sweep &sweep) {
+  // Every point would fail the same way; say it once instead.
+  if (!llvm::sys::fs::exists(args.model))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot open model '" + args.model +
+                                       "': no such file");
+  sweep.model = args.model;
+  auto import = parseImportArgs(args.inputShapes, args.constInputs);
+  if (!import)
+    return import.takeError();
+  sweep.import = std::move(*import);
+  // The compiler reads the chip from its printed form; start from that form
+  // so an unmodified point matches its own program's embedded description.
+  auto normal = isa::parseChipSpec(isa::printChipSpec(chip), "chip");
+  if (!normal)
+    return normal.takeError();
+  sweep.base = std::move(*normal);
+  return llvm::Error::success();
+}
+
+std::string chipName(const SweepArgs &args) {
+  return args.chip.empty() ? isa::presetNames().front() : args.chip;
+}
+
+/// "3501 cycles, 3.890 us" or the status of a point without a figure.
+std::string figure(const PointResult &r) {
+  if (!r.timed())
+    return r.status;
+  return llvm::formatv("{0} cycles, {1:f3} us", r.cycles, r.seconds * 1e6)
+      .str();
+}
+
+int runSensitivityStudy(const SweepArgs &args) {
+  if (args.model.empty())
+    return reportError(kCmd, "--sensitivity needs a model");
+  if (!args.sets.empty() || !args.shard.empty() || args.metric != "seconds")
+    return reportError(kCmd, "--sensitivity varies the chip's own "
+                             "assumptions and reports seconds and cycles: "
+                             "--set, --shard and --metric are for grids");
+  unsigned nodes = 1;
+  if (!args.nodes.empty() &&
+      (llvm::StringRef(args.nodes).getAsInteger(10, nodes) || nodes == 0))
+    return reportError(kCmd, "--sensitivity takes one node count, not '" +
+                                 args.nodes + "'");
+  auto chip = isa::loadChipAssumptions(chipName(args));
+  if (!chip)
+    return reportError(kCmd, chip.takeError());
+  if (chip->ranges.empty())
+    return reportError(kCmd, "chip '" + chipName(args) +
+                                 "' states no assumption ranges (`# "
+                                 "ASSUMPTION range A..B: why`)");
+  Sweep sweep;
+  if (auto e = prepareSweep(args, chip->chip, sweep))
+    return reportError(kCmd, std::move(e));
+
+  size_t total = sensitivityPoints(sweep.base, chip->ranges);
+  unsigned jobs = threadsFor(args.jobs, total);
+  Progress progress(kCmd, total);
+  Sensitivity s = runSensitivity(
+      sweep, nodes, chip->ranges, jobs,
+      [&](size_t done, size_t failed) { progress.update(done, failed); });
+  progress.finish();
+  double elapsed = progress.elapsedSeconds();
+  if (!s.base.timed())
+    return reportError(kCmd, "the base point (" + sweep.base.name +
+                                 " as described) failed: " + s.base.status +
+                                 ": " + s.base.message);
+  std::string title = "sensitivity of " +
+                      llvm::sys::path::filename(args.model).str() + " on " +
+                      sweep.base.name + " (seconds)";
+  if (auto e = writeSensitivityFiles(s, args.output, args.plot, title))
+    return reportError(kCmd, std::move(e));
+
+  llvm::raw_ostream &os = llvm::outs();
+  os << "sensitivity of " << llvm::sys::path::filename(args.model) << " on "
+     << sweep.base.name << " (" << nodes << " node(s)): " << s.ran
+     << " point(s) run, " << s.reused << " end(s) at the base's value"
+     << llvm::format(" in %.1f s on %u thread(s)\n", elapsed, jobs);
+  os << "base: " << figure(s.base) << "\n";
+  size_t width = 0;
+  for (const SensitivityRow &row : s.rows)
+    width = std::max(width, row.range.key.size());
+  for (const SensitivityRow &row : s.rows) {
+    std::optional<double> swing = row.swingSeconds();
+    os << "  " << llvm::left_justify(row.range.key, width) << "  "
+       << llvm::left_justify(row.range.low + ".." + row.range.high, 12)
+       << llvm::left_justify(figure(row.low), 26) << " .. "
+       << llvm::left_justify(figure(row.high), 26)
+       << (swing ? llvm::formatv("  swing {0:f3} us", *swing * 1e6).str()
+                 : std::string())
+       << "\n";
+  }
+  os << sensitivitySummary(s);
+  if (!args.output.empty() || !args.plot.empty())
+    os << " -> " << args.output
+       << (args.output.empty() || args.plot.empty() ? "" : ", ") << args.plot;
+  os << "\n";
+  bool hazards = s.base.status == "hazards";
+  for (const SensitivityRow &row : s.rows)
+    hazards |= row.low.status == "hazards" || row.high.status == "hazards";
+  return hazards ? kCheckFailed : kOk;
+}
+
 } // namespace
 
 int lpx::cli::runSweep(const SweepArgs &args) {
+  if (args.sensitivity)
+    return runSensitivityStudy(args);
   if (args.model.empty() || args.output.empty())
     return reportError(kCmd, "a model and -o OUTPUT.csv are required "
                              "(or `lpx sweep merge PARTS... -o OUTPUT.csv`)");
@@ -39,26 +157,12 @@ int lpx::cli::runSweep(const SweepArgs &args) {
     return reportError(kCmd, "unknown metric '" + args.metric +
                                  "' (cycles, seconds, efficiency, "
                                  "tokens_per_s)");
-  // Every point would fail the same way; say it once instead.
-  if (!llvm::sys::fs::exists(args.model))
-    return reportError(kCmd, "cannot open model '" + args.model +
-                                 "': no such file");
-  Sweep sweep;
-  sweep.model = args.model;
-  auto import = parseImportArgs(args.inputShapes, args.constInputs);
-  if (!import)
-    return reportError(kCmd, import.takeError());
-  sweep.import = std::move(*import);
-  auto base = isa::loadChipWithOverrides(
-      args.chip.empty() ? isa::presetNames().front() : args.chip, {});
+  auto base = isa::loadChipWithOverrides(chipName(args), {});
   if (!base)
     return reportError(kCmd, base.takeError());
-  // The compiler reads the chip from its printed form; start from that form
-  // so an unmodified point matches its own program's embedded description.
-  auto normal = isa::parseChipSpec(isa::printChipSpec(*base), "chip");
-  if (!normal)
-    return reportError(kCmd, normal.takeError());
-  sweep.base = std::move(*normal);
+  Sweep sweep;
+  if (auto e = prepareSweep(args, *base, sweep))
+    return reportError(kCmd, std::move(e));
   auto grid = buildGrid(args.sets, args.nodes, sweep.base);
   if (!grid)
     return reportError(kCmd, grid.takeError());
@@ -76,9 +180,7 @@ int lpx::cli::runSweep(const SweepArgs &args) {
   }
   std::vector<size_t> points = shardPoints(sweep.grid.size(), shard);
   size_t total = points.size();
-  unsigned jobs = args.jobs ? args.jobs
-                            : std::max(1u, std::thread::hardware_concurrency());
-  jobs = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, total)));
+  unsigned jobs = threadsFor(args.jobs, total);
   Progress progress(kCmd, total);
   std::vector<PointResult> results =
       runPoints(sweep, points, jobs, [&](size_t done, size_t failed) {

@@ -118,6 +118,10 @@ int main(int argc, char **argv) {
   w->add_option("--shard", sweep.shard,
                 "Run only part I of N of the grid (I/N, 1 <= I <= N); join "
                 "the parts with `lpx sweep merge`");
+  w->add_flag("--sensitivity", sweep.sensitivity,
+              "Instead of a grid: the chip as described, then each "
+              "assumption with a stated range alone at its low and high end "
+              "(-o: CSV, --plot: tornado SVG)");
   SweepMergeArgs merge;
   auto *wm = w->add_subcommand(
       "merge", "Join the part files of `lpx sweep --shard` (or of `lpx "

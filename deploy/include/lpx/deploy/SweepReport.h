@@ -34,6 +34,9 @@ inline constexpr const char *kMetrics[] = {"cycles", "seconds", "efficiency",
 /// `metric` of a timed point (tokens_per_s: one decode step is one token).
 std::optional<double> metricOf(const PointResult &r, llvm::StringRef metric);
 
+/// RFC 4180: `s`, quoted when it holds a comma, a quote or a line break.
+std::string csvField(llvm::StringRef s);
+
 /// The CSV's header line (with its line break).
 std::string csvHeader(const Grid &grid);
 

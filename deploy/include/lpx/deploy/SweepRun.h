@@ -16,6 +16,7 @@
 #include "lpx/deploy/SweepGrid.h"
 #include "lpx/deploy/SweepReport.h"
 #include "lpx/isa/ChipSpec.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,6 +42,14 @@ llvm::Expected<Grid> buildGrid(const std::vector<std::string> &sets,
 /// Compiles and simulates one point. Never throws and never exits: every
 /// failure becomes the point's status.
 PointResult runPoint(const Sweep &sweep, size_t index);
+
+/// Compiles and simulates `sweep.model` for `nodes` nodes of `sweep.base`
+/// with `settings` (key, value) applied as `--set` applies them; the grid
+/// is not read. Never throws; every failure becomes the result's status.
+PointResult
+runChipPoint(const Sweep &sweep,
+             llvm::ArrayRef<std::pair<std::string, std::string>> settings,
+             unsigned nodes);
 
 /// Runs `points` on `jobs` threads; `progress` hears (done, failed) on the
 /// caller's thread, which otherwise only waits.

@@ -10,7 +10,9 @@
 #ifndef LPX_ISA_CHIPKEYS_H
 #define LPX_ISA_CHIPKEYS_H
 
+#include "lpx/isa/AssumptionRanges.h"
 #include "lpx/isa/ChipSpec.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <functional>
@@ -66,9 +68,12 @@ const std::vector<ChipKey> &chipKeys();
 const ChipKey *findChipKey(llvm::StringRef path);
 
 /// `lpx chip keys`: a line per key (path, type, unit, the value `spec` gives
-/// or "-", description), or with `json` an array of objects with those
-/// fields (`value` typed; null where not given).
-std::string listChipKeys(const ChipSpec &spec, bool json);
+/// or "-", the stated range of an assumption (AssumptionRanges.h) or "-",
+/// description), or with `json` an array of objects with those fields
+/// (`value` typed; null where not given; `range` {low, high, reason} or
+/// null).
+std::string listChipKeys(const ChipSpec &spec, bool json,
+                         llvm::ArrayRef<AssumptionRange> ranges = {});
 
 } // namespace lpx::isa
 

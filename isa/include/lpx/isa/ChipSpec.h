@@ -200,6 +200,8 @@ llvm::Expected<ChipSpec> parseChipSpec(llvm::StringRef yamlText,
 llvm::Error validateChipSpec(ChipSpec &spec);
 /// Reads a preset name (see presetNames()) or a path to a YAML file.
 llvm::Expected<ChipSpec> loadChipSpec(llvm::StringRef presetOrPath);
+/// The text loadChipSpec parses: a preset's embedded file or the file's.
+llvm::Expected<std::string> readChipDescription(llvm::StringRef presetOrPath);
 /// Writes the resolved description back as YAML (what a program embeds).
 std::string printChipSpec(const ChipSpec &spec);
 /// Names of the built-in presets; the first is the default.

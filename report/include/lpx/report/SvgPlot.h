@@ -8,6 +8,7 @@
 #ifndef LPX_REPORT_SVGPLOT_H
 #define LPX_REPORT_SVGPLOT_H
 
+#include "llvm/ADT/StringRef.h"
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,15 @@ std::vector<double> niceTicks(double lo, double hi, int count);
 
 /// A complete standalone SVG document.
 std::string renderSvg(const PlotSpec &plot);
+
+/// Tick text: SI prefixes for very large or small values ("7.5\u00b5",
+/// "230.7M"), which read better on an axis than exponents.
+std::string tickLabel(double v);
+
+/// The start of a standalone SVG document of that size: white background,
+/// `title` centred on `titleX` at the top. The caller closes it (</svg>).
+std::string svgOpen(double width, double height, double titleX,
+                    llvm::StringRef title);
 
 } // namespace lpx::report
 
