@@ -116,23 +116,28 @@ DecodeWords lpx::deploy::pointWords(const DecodeWords &base, const Grid &grid,
   return w;
 }
 
-static DeploymentPoint planPoint(const DecodeWords &words,
-                                 llvm::StringRef dir, unsigned chipsHint) {
+DeploymentPoint lpx::deploy::planDeployment(const DecodeWords &words,
+                                           llvm::StringRef dir,
+                                           unsigned chipsHint) {
   DeploymentPoint p;
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     p.message = "cannot create '" + dir.str() + "': " + ec.message();
     return p;
   }
-  auto m = decodeFromWords(words, dir, {}, chipsHint);
-  llvm::sys::fs::remove_directories(dir);
-  if (!m) {
-    p.message = llvm::toString(m.takeError());
-    if (llvm::StringRef(p.message).contains("does not fit"))
-      p.status = "does-not-fit";
-    return p;
+  try {
+    auto m = decodeFromWords(words, dir, {}, chipsHint);
+    if (m) {
+      p.status = "ok";
+      p.metrics = std::move(*m);
+    } else {
+      p.message = llvm::toString(m.takeError());
+      if (llvm::StringRef(p.message).contains("does not fit"))
+        p.status = "does-not-fit";
+    }
+  } catch (const std::exception &e) { // e.g. out of memory
+    p.message = e.what();
   }
-  p.status = "ok";
-  p.metrics = std::move(*m);
+  llvm::sys::fs::remove_directories(dir);
   return p;
 }
 
@@ -167,11 +172,8 @@ std::vector<DeploymentPoint> lpx::deploy::runDeploymentPoints(
             hint = results[*leader[k]].metrics.chips;
           llvm::SmallString<256> dir(scratchDir);
           llvm::sys::path::append(dir, "point-" + std::to_string(points[k]));
-          try {
-            results[k] = planPoint(pointWords(base, grid, points[k]), dir, hint);
-          } catch (const std::exception &e) { // e.g. out of memory
-            results[k].message = e.what();
-          }
+          results[k] = planDeployment(pointWords(base, grid, points[k]), dir,
+                                      hint);
           return results[k].ok();
         },
         [&](size_t done, size_t failed) {

@@ -24,7 +24,9 @@ serve: `lpx serve --sweep` end to end, on tiny-llama on lpx3 (seconds).
   - the options of one run (--report, --trace, the curve files) are refused
     with --sweep, in one line, exit 2.
 
-Usage: study_test.py LPX decode|serve
+sensitivity: `lpx decode --sensitivity` (decode_sensitivity below).
+
+Usage: study_test.py LPX decode|serve|sensitivity
 """
 import csv
 import json
@@ -239,8 +241,64 @@ def serve_study(checks, tmp):
         checks.refused(["serve"] + BASE + STUDY + extra + out, words, bad)
 
 
+def decode_sensitivity(checks, tmp):
+    """`lpx decode --sensitivity`: the base and every end checked against
+    `lpx decode --json` of that chip alone; the band brackets the base;
+    directions; one CSV row per ranged assumption; refusals."""
+    check, run = checks.check, checks.run
+    base = ["--model", "tiny-llama", "--chip", "lpx3", "--prompt", "16",
+            "--context", "64"]
+    out = os.path.join(tmp, "sens.csv")
+    r = run(["decode"] + base + ["--sensitivity", "-o", out, "--plot",
+                                 out + ".svg"])
+    check("the sensitivity runs", r.returncode == 0, r.stderr.strip())
+    if r.returncode != 0:
+        sys.exit(1)
+    keys = run(["chip", "keys", "--chip", "lpx3", "--json"])
+    ranged = [k for k in json.loads(keys.stdout) if k.get("range")]
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check("one row per ranged assumption", len(rows) == len(ranged),
+          "%d rows, %d ranges" % (len(rows), len(ranged)))
+    alone = json.loads(run(["decode", "--json"] + base).stdout)
+    line = [x for x in r.stdout.splitlines() if x.startswith("TPOT ")][0]
+    check("the summary starts from the base's TPOT",
+          line.startswith("TPOT %.3f us (band " % alone["tpot_us"]), line)
+    tpots = [float(x[e + "_tpot_us"]) for x in rows for e in ("low", "high")
+             if x[e + "_status"] == "ok"]
+    check("the band brackets the base",
+          min(tpots) <= alone["tpot_us"] <= max(tpots), line)
+    # The widest rows and some flat ones, each end against lpx decode alone.
+    for x in rows[:4] + rows[-2:]:
+        for end in ("low", "high"):
+            d = run(["decode", "--json"] + base +
+                    ["--set", "%s=%s" % (x["key"], x[end])])
+            one = json.loads(d.stdout) if d.returncode == 0 else None
+            check("%s at %s = lpx decode alone" % (x["key"], x[end]),
+                  one is not None and x[end + "_status"] == "ok" and
+                  abs(float(x[end + "_tpot_us"]) - one["tpot_us"]) < 5e-4 and
+                  abs(float(x[end + "_ttft_us"]) - one["ttft_us"]) < 5e-4 and
+                  int(float(x[end + "_chips"])) == one["chips"],
+                  "%s vs %s" % (x, d.stdout[:200]))
+    # The host latency adds to every token whatever the schedule (a unit
+    # latency need not: the list scheduler orders by it, docs/sweeps.md).
+    x = next(x for x in rows if x["key"] == "host.latency_us")
+    check("a longer host latency raises TPOT",
+          float(x["high_tpot_us"]) > float(x["low_tpot_us"]), str(x))
+    check("the tornado is drawn",
+          open(out + ".svg").read(4).startswith("<svg"))
+    bad = os.path.join(tmp, "bad-sens.csv")
+    for args, words in (
+            (["--sweep", "chips=1,2"], "go without it"),
+            (["--set", "mxm.latency=8"], "fixes an assumption"),
+            (["--metric", "bottleneck"], "not a figure")):
+        checks.refused(["decode"] + base + ["--sensitivity", "-o", bad] + args,
+                       words, bad)
+
+
 if __name__ == "__main__":
     checks = Checks(sys.argv[1])
-    {"decode": decode_study, "serve": serve_study}[sys.argv[2]](
+    {"decode": decode_study, "serve": serve_study,
+     "sensitivity": decode_sensitivity}[sys.argv[2]](
         checks, tempfile.mkdtemp())
     checks.finish()

@@ -145,6 +145,7 @@ struct StudyOptions {
 
 struct DecodeArgs : deploy::DecodeWords, StudyOptions {
   bool json = false;
+  bool sensitivity = false; // each assumption at the ends of its range
   std::string contextSweep;           // "512,1024,...": TPOT per context
   std::string promptSweep;            // "128,512,...": TTFT per prompt
   std::string output;                 // the sweep's CSV
@@ -154,6 +155,9 @@ struct DecodeArgs : deploy::DecodeWords, StudyOptions {
 int runDecode(const DecodeArgs &args);
 /// `lpx decode --sweep`: a study of whole deployments (DeploymentSweep.h).
 int runDecodeStudy(const DecodeArgs &args);
+/// `lpx decode --sensitivity`: the deployment over the chip's assumption
+/// ranges (DecodeSensitivity.h).
+int runDecodeSensitivity(const DecodeArgs &args);
 /// `lpx decode --run`: greedy generation of `tokens` ids after each of
 /// `promptIds` (one "1,2,3" per sequence, of one length; default one "1")
 /// on the CPU runtime (DecodeGenerate.h), with the model, chip, --chips,

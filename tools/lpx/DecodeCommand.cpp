@@ -54,7 +54,8 @@ llvm::Error parseNumbers(const DecodeArgs &a, DecodeOptions &o) {
     return error("--prompt-sweep gives the prompts; --prompt and "
                  "--context-sweep go without it");
   if (a.sweeps.empty() && (!a.metric.empty() || !a.shard.empty() || a.jobs))
-    return error("--metric, --shard and --jobs go with --sweep");
+    return error("--metric, --shard and --jobs go with --sweep or "
+                 "--sensitivity");
   if (!a.sweeps.empty() && o.sweeping())
     return error("--sweep is a study of whole deployments; --context-sweep "
                  "and --prompt-sweep go without it");
@@ -145,13 +146,16 @@ lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress>
 
 int lpx::cli::runDecode(const DecodeArgs &a) {
   if (!a.report.empty()) {
-    if (!a.sweeps.empty() || !a.contextSweep.empty() || !a.promptSweep.empty())
+    if (!a.sweeps.empty() || !a.contextSweep.empty() ||
+        !a.promptSweep.empty() || a.sensitivity)
       return reportError(kCmd, "--report is the page of one deployment; "
-                               "--sweep, --context-sweep and --prompt-sweep "
-                               "go without it");
+                               "--sweep, --context-sweep, --prompt-sweep and "
+                               "--sensitivity go without it");
     if (auto e = checkOutputPath(a.report))
       return reportError(kCmd, std::move(e));
   }
+  if (a.sensitivity)
+    return runDecodeSensitivity(a);
   if (!a.sweeps.empty())
     return runDecodeStudy(a);
   DecodeOptions o;

@@ -267,6 +267,11 @@ int main(int argc, char **argv) {
                 "Study points planned at once (default: one per hardware "
                 "thread)")
       ->check(CLI::Range(1u, 1024u));
+  d->add_flag("--sensitivity", decode.sensitivity,
+              "Plan the deployment again with each of the chip's ranged "
+              "assumptions at the low and the high end of its range: the band "
+              "of TTFT, TPOT and tokens/s (-o CSV, --plot tornado SVG of "
+              "--metric, default tpot_us)");
   d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
   d->add_option("--sample", decode.sample,
                 "greedy: the prefill returns the first token (an ArgMax on "

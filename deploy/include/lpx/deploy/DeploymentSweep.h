@@ -63,6 +63,12 @@ struct DeploymentPoint {
   bool ok() const { return status == "ok"; }
 };
 
+/// Plans one deployment of `words` exporting under `dir` (created, then
+/// removed), its chip search started at `chipsHint` (0: none). Never
+/// throws: a failure is the point's status.
+DeploymentPoint planDeployment(const DecodeWords &words, llvm::StringRef dir,
+                               unsigned chipsHint);
+
 /// Plans `points` of the grid on `jobs` threads, each point exporting
 /// under its own folder of `scratchDir`; `progress` hears (done, failed)
 /// on the caller's thread. Compiles are reused where the answer is the

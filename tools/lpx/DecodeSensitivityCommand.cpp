@@ -1,0 +1,132 @@
+//===- DecodeSensitivityCommand.cpp - lpx decode --sensitivity ------------===//
+//
+// The deployment planned on the chip as described, then at each end of
+// every ranged assumption (DecodeSensitivity.h), with a progress line; the
+// rows printed widest TPOT swing first, the band of each figure, the CSV
+// (-o) and the tornado of --metric (--plot) written.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "Progress.h"
+#include "lpx/deploy/DecodeSensitivity.h"
+#include "lpx/deploy/Sensitivity.h"
+
+#include "lpx/isa/AtomicFile.h"
+#include "lpx/isa/ChipOverrides.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <thread>
+
+using namespace lpx;
+using namespace lpx::cli;
+using namespace lpx::deploy;
+
+namespace {
+
+constexpr const char *kCmd = "decode";
+
+std::string figureOf(const DeploymentPoint &p, const DecodeFigure &f) {
+  if (!p.ok())
+    return p.status;
+  return llvm::formatv("{0:f3}", f.of(p.metrics)).str();
+}
+
+} // namespace
+
+int lpx::cli::runDecodeSensitivity(const DecodeArgs &a) {
+  if (!a.sweeps.empty() || !a.contextSweep.empty() || !a.promptSweep.empty() ||
+      !a.shard.empty())
+    return reportError(kCmd, "--sensitivity varies the chip's own "
+                             "assumptions: --sweep, --context-sweep, "
+                             "--prompt-sweep and --shard go without it");
+  const DecodeFigure *figure =
+      decodeFigureNamed(a.metric.empty() ? "tpot_us" : a.metric);
+  if (!figure)
+    return reportError(kCmd, "--metric " + a.metric +
+                                 " is not a figure of a sensitivity (tpot_us, "
+                                 "ttft_us, tokens_per_s_per_user, "
+                                 "tokens_per_s, chips)");
+  for (const std::string &path : {a.output, a.plot})
+    if (!path.empty())
+      if (auto e = checkOutputPath(path))
+        return reportError(kCmd, std::move(e));
+  const std::string chipName =
+      a.chip.empty() ? isa::presetNames().front() : a.chip;
+  auto assumptions = isa::loadChipAssumptions(chipName);
+  if (!assumptions)
+    return reportError(kCmd, assumptions.takeError());
+  if (assumptions->ranges.empty())
+    return reportError(kCmd, "chip '" + chipName +
+                                 "' states no assumption ranges (`# "
+                                 "ASSUMPTION range A..B: why`)");
+  // The chip as the words give it (--set applied): its values are the base.
+  auto base = isa::loadChipWithOverrides(chipName, a.sets);
+  if (!base)
+    return reportError(kCmd, base.takeError());
+  for (const std::string &set : a.sets)
+    for (const isa::AssumptionRange &r : assumptions->ranges)
+      if (llvm::StringRef(set).split('=').first == r.key)
+        return reportError(kCmd, "--set " + set + " fixes an assumption "
+                                 "--sensitivity varies; keep one");
+  ScratchDir scratch;
+  if (auto e = scratch.create("lpx-sensitivity"))
+    return reportError(kCmd, std::move(e));
+
+  const size_t total = sensitivityPoints(*base, assumptions->ranges);
+  unsigned jobs =
+      a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, total)));
+  Progress progress("decode --sensitivity", total, "deployments");
+  DecodeSensitivity s = runDecodeSensitivity(
+      a, *base, assumptions->ranges, jobs, scratch.path,
+      [&](size_t done, size_t failed) { progress.update(done, failed); });
+  progress.finish();
+  if (!s.base.ok())
+    return reportError(kCmd, "the deployment on " + base->name +
+                                 " as described failed: " + s.base.message);
+
+  const std::string model = llvm::sys::path::filename(a.model).str();
+  const std::string title = std::string(figure->label) + " of " + model +
+                            " on " + base->name + " over its assumptions";
+  std::string svg;
+  if (!a.plot.empty())
+    svg = report::renderTornadoSvg(decodeTornado(s, *figure, title));
+  if (!a.output.empty())
+    if (auto e = isa::writeFileAtomically(a.output, decodeSensitivityCsv(s)))
+      return reportError(kCmd, std::move(e));
+  if (!a.plot.empty())
+    if (auto e = isa::writeFileAtomically(a.plot, svg))
+      return reportError(kCmd, std::move(e));
+
+  llvm::raw_ostream &os = llvm::outs();
+  const DecodeMetrics &m = s.base.metrics;
+  os << "sensitivity of " << model << " on " << base->name << ": " << s.ran
+     << " deployment(s) planned, " << s.reused
+     << " end(s) at the base's value"
+     << llvm::format(" in %.1f s on %u thread(s)\n", progress.elapsedSeconds(),
+                     jobs);
+  os << llvm::formatv("base: {0} chip(s), TTFT {1:f3} us, TPOT {2:f3} us\n",
+                      m.chips, m.ttftUs(), m.tpotUs());
+  size_t width = 0;
+  for (const DecodeSensitivityRow &r : s.rows)
+    width = std::max(width, r.range.key.size());
+  for (const DecodeSensitivityRow &r : s.rows) {
+    std::optional<double> swing = r.swing(*figure);
+    os << "  " << llvm::left_justify(r.range.key, width) << "  "
+       << llvm::left_justify(r.range.low + ".." + r.range.high, 14)
+       << figure->label << " " << llvm::left_justify(figureOf(r.low, *figure), 12)
+       << " .. " << llvm::left_justify(figureOf(r.high, *figure), 12)
+       << (swing ? llvm::formatv("  swing {0:f3}", *swing).str() : std::string())
+       << "\n";
+  }
+  os << decodeSensitivitySummary(s);
+  if (!a.output.empty() || !a.plot.empty())
+    os << " -> " << a.output
+       << (a.output.empty() || a.plot.empty() ? "" : ", ") << a.plot;
+  os << "\n";
+  return kOk;
+}
