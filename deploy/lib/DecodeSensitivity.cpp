@@ -152,6 +152,36 @@ std::string lpx::deploy::decodeSensitivityCsv(const DecodeSensitivity &s) {
   return out;
 }
 
+void lpx::deploy::printDecodeSensitivity(const DecodeSensitivity &s,
+                                         const DecodeFigure &f,
+                                         llvm::StringRef model,
+                                         llvm::StringRef chip, double seconds,
+                                         unsigned jobs, llvm::raw_ostream &os) {
+  const DecodeMetrics &m = s.base.metrics;
+  os << fmt::format("sensitivity of {} on {}: {} deployment(s) planned, {} "
+                    "end(s) at the base's value in {:.1f} s on {} "
+                    "thread(s)\n",
+                    model.str(), chip.str(), s.ran, s.reused, seconds, jobs);
+  os << fmt::format("base: {} chip(s), TTFT {:.3f} us, TPOT {:.3f} us\n",
+                    m.chips, m.ttftUs(), m.tpotUs());
+  size_t width = 0;
+  for (const DecodeSensitivityRow &r : s.rows)
+    width = std::max(width, r.range.key.size());
+  auto at = [&](const DeploymentPoint &p) {
+    return p.ok() ? fmt::format("{:.{}f}", f.of(p.metrics), f.digits)
+                  : p.status;
+  };
+  for (const DecodeSensitivityRow &r : s.rows) {
+    std::optional<double> swing = r.swing(f);
+    os << fmt::format("  {:<{}}  {:<14}{} {:<12} .. {:<12}{}\n", r.range.key,
+                      width, r.range.low + ".." + r.range.high, f.label,
+                      at(r.low), at(r.high),
+                      swing ? fmt::format("  swing {:.{}f}", *swing, f.digits)
+                            : std::string());
+  }
+  os << decodeSensitivitySummary(s);
+}
+
 report::TornadoSpec lpx::deploy::decodeTornado(const DecodeSensitivity &s,
                                                const DecodeFigure &f,
                                                llvm::StringRef title) {

@@ -168,6 +168,43 @@ lpx::deploy::studyRowsFromCsv(const StudyKind &kind, const Grid &grid,
   return rows;
 }
 
+std::string lpx::deploy::decodeStudyNotes(
+    const Grid &grid, const std::vector<std::vector<std::string>> &rows,
+    const std::vector<DeploymentPoint> &points) {
+  std::string out;
+  size_t searched = 0, hinted = 0, compiles = 0;
+  for (const DeploymentPoint &p : points)
+    if (p.ok() && p.metrics.searched) {
+      ++searched;
+      hinted += p.metrics.hintConfirmed;
+      compiles += p.metrics.searchCompiles;
+    }
+  if (searched)
+    out += fmt::format("  chip search: {} compile(s) for {} point(s){}\n",
+                       compiles, searched,
+                       hinted ? fmt::format("; {} started from the count of "
+                                            "the point before them in the "
+                                            "last key and were confirmed in 2",
+                                            hinted)
+                              : "");
+  const size_t axes = grid.axes().size();
+  auto col = [&](const std::vector<std::string> &r, const char *name) {
+    return r[axes + columnIndex(name)];
+  };
+  for (const std::vector<std::string> &r : rows) {
+    if (col(r, "pareto").empty())
+      continue;
+    std::string at;
+    for (size_t i = 0; i < axes; ++i)
+      at += (i ? ", " : "") + grid.axes()[i].key + "=" + r[i];
+    out += fmt::format("  frontier: {}: {} chip(s), TPOT {} us, {} tokens/s "
+                       "per user\n",
+                       at, col(r, "chips"), col(r, "tpot_us"),
+                       col(r, "tokens_per_s_per_user"));
+  }
+  return out;
+}
+
 std::string
 lpx::deploy::studyCsvRows(const std::vector<std::vector<std::string>> &rows) {
   std::string out;

@@ -102,6 +102,45 @@ void lpx::deploy::setStudyValue(DeploymentArgs &a, const std::string &key,
     a.sets.push_back(key + "=" + value);
 }
 
+std::string lpx::deploy::decodeWordsLine(const DecodeWords &w) {
+  std::string s = "--model " + w.model;
+  auto add = [&](const char *name, const std::string &v) {
+    if (!v.empty())
+      s += std::string(" ") + name + " " + v;
+  };
+  add("--chip", w.chip);
+  for (const std::string &set : w.sets)
+    add("--set", set);
+  for (auto [name, v] :
+       {std::pair{"--context", &w.context}, {"--prompt", &w.prompt},
+        {"--batch", &w.batch}, {"--chips", &w.chips}, {"--tp", &w.tp},
+        {"--pp", &w.pp}, {"--weights", &w.weights},
+        {"--activations", &w.activations},
+        {"--prefill-chunk", &w.prefillChunk}, {"--sample", &w.sample}})
+    add(name, *v);
+  return s;
+}
+
+std::optional<std::string> lpx::deploy::sweptTwice(const DecodeWords &w,
+                                                   const Grid &grid) {
+  DecodeWords given = w;
+  for (const Axis &axis : grid.axes()) {
+    const std::string *fixed = deploymentOption(given, axis.key);
+    if (axis.key == "prompt")
+      fixed = &w.prompt;
+    if (fixed && !fixed->empty())
+      return "--sweep " + axis.key + " and --" + axis.key +
+             " both give it; keep one";
+    if (axis.key == "batch" && w.batch != "1")
+      return std::string("--sweep batch and --batch both give it; keep one");
+    for (const std::string &set : w.sets)
+      if (llvm::StringRef(set).split('=').first == axis.key)
+        return "--sweep " + axis.key + " and --set " + set +
+               " both give it; keep one";
+  }
+  return std::nullopt;
+}
+
 DecodeWords lpx::deploy::pointWords(const DecodeWords &base, const Grid &grid,
                                     size_t index) {
   DecodeWords w = base;

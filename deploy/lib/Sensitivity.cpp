@@ -1,5 +1,7 @@
 //===- Sensitivity.cpp - How far a figure moves over the assumptions ------===//
 #include "lpx/deploy/Sensitivity.h"
+
+#include <fmt/format.h>
 #include "lpx/deploy/PointPool.h"
 #include "lpx/isa/AtomicFile.h"
 
@@ -197,4 +199,35 @@ llvm::Error lpx::deploy::writeSensitivityFiles(const Sensitivity &s,
   if (!plotPath.empty())
     return isa::writeFileAtomically(plotPath, svg);
   return llvm::Error::success();
+}
+
+/// "3501 cycles, 3.890 us" or the status of a point without a figure.
+static std::string figureOf(const PointResult &r) {
+  if (!r.timed())
+    return r.status;
+  return fmt::format("{} cycles, {:.3f} us", r.cycles, r.seconds * 1e6);
+}
+
+void lpx::deploy::printSensitivity(const Sensitivity &s, llvm::StringRef model,
+                                   llvm::StringRef chip, unsigned nodes,
+                                   double seconds, unsigned jobs,
+                                   llvm::raw_ostream &os) {
+  os << fmt::format("sensitivity of {} on {} ({} node(s)): {} point(s) run, "
+                    "{} end(s) at the base's value in {:.1f} s on {} "
+                    "thread(s)\n",
+                    model.str(), chip.str(), nodes, s.ran, s.reused, seconds,
+                    jobs);
+  os << "base: " << figureOf(s.base) << "\n";
+  size_t width = 0;
+  for (const SensitivityRow &row : s.rows)
+    width = std::max(width, row.range.key.size());
+  for (const SensitivityRow &row : s.rows) {
+    std::optional<double> swing = row.swingSeconds();
+    os << fmt::format("  {:<{}}  {:<12}{:<26} .. {:<26}{}\n", row.range.key,
+                      width, row.range.low + ".." + row.range.high,
+                      figureOf(row.low), figureOf(row.high),
+                      swing ? fmt::format("  swing {:.3f} us", *swing * 1e6)
+                            : std::string());
+  }
+  os << sensitivitySummary(s);
 }

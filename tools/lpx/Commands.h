@@ -9,6 +9,7 @@
 #define LPX_TOOLS_COMMANDS_H
 
 #include "lpx/deploy/DecodeWords.h"
+#include "lpx/deploy/StudyRun.h"
 #include "lpx/deploy/DeploymentTarget.h"
 #include "lpx/deploy/ServeRun.h"
 #include "lpx/isa/AtomicFile.h"
@@ -135,13 +136,13 @@ using deploy::parsePositiveList;
 using deploy::unknownPresetMessage;
 
 /// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
-/// The options of a study (`--sweep` of decode and serve).
-struct StudyOptions {
-  std::vector<std::string> sweeps; // key=v1,v2,...: the grid
-  std::string metric;              // the plot's column; "": the study's
-  std::string shard;               // "I/N": a part
-  unsigned jobs = 0;               // points at once; 0: one per thread
-};
+using deploy::StudyOptions;
+
+/// A study (deploy/StudyRun.h) with a progress line: its summary printed,
+/// an exit code; `written` receives the rows as written.
+int runStudyCommand(const char *command, const deploy::StudySpec &spec,
+                    const deploy::Grid &grid,
+                    deploy::StudyRows *written = nullptr);
 
 struct DecodeArgs : deploy::DecodeWords, StudyOptions {
   bool json = false;

@@ -25,17 +25,7 @@ using namespace lpx;
 using namespace lpx::cli;
 using namespace lpx::deploy;
 
-namespace {
-
-constexpr const char *kCmd = "decode";
-
-std::string figureOf(const DeploymentPoint &p, const DecodeFigure &f) {
-  if (!p.ok())
-    return p.status;
-  return llvm::formatv("{0:f3}", f.of(p.metrics)).str();
-}
-
-} // namespace
+static constexpr const char *kCmd = "decode";
 
 int lpx::cli::runDecodeSensitivity(const DecodeArgs &a) {
   if (!a.sweeps.empty() || !a.contextSweep.empty() || !a.promptSweep.empty() ||
@@ -102,31 +92,11 @@ int lpx::cli::runDecodeSensitivity(const DecodeArgs &a) {
     if (auto e = isa::writeFileAtomically(a.plot, svg))
       return reportError(kCmd, std::move(e));
 
-  llvm::raw_ostream &os = llvm::outs();
-  const DecodeMetrics &m = s.base.metrics;
-  os << "sensitivity of " << model << " on " << base->name << ": " << s.ran
-     << " deployment(s) planned, " << s.reused
-     << " end(s) at the base's value"
-     << llvm::format(" in %.1f s on %u thread(s)\n", progress.elapsedSeconds(),
-                     jobs);
-  os << llvm::formatv("base: {0} chip(s), TTFT {1:f3} us, TPOT {2:f3} us\n",
-                      m.chips, m.ttftUs(), m.tpotUs());
-  size_t width = 0;
-  for (const DecodeSensitivityRow &r : s.rows)
-    width = std::max(width, r.range.key.size());
-  for (const DecodeSensitivityRow &r : s.rows) {
-    std::optional<double> swing = r.swing(*figure);
-    os << "  " << llvm::left_justify(r.range.key, width) << "  "
-       << llvm::left_justify(r.range.low + ".." + r.range.high, 14)
-       << figure->label << " " << llvm::left_justify(figureOf(r.low, *figure), 12)
-       << " .. " << llvm::left_justify(figureOf(r.high, *figure), 12)
-       << (swing ? llvm::formatv("  swing {0:f3}", *swing).str() : std::string())
-       << "\n";
-  }
-  os << decodeSensitivitySummary(s);
+  printDecodeSensitivity(s, *figure, model, base->name,
+                         progress.elapsedSeconds(), jobs, llvm::outs());
   if (!a.output.empty() || !a.plot.empty())
-    os << " -> " << a.output
-       << (a.output.empty() || a.plot.empty() ? "" : ", ") << a.plot;
-  os << "\n";
+    llvm::outs() << " -> " << a.output
+                 << (a.output.empty() || a.plot.empty() ? "" : ", ") << a.plot;
+  llvm::outs() << "\n";
   return kOk;
 }

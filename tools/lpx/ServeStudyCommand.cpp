@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "StudyDriver.h"
 #include "lpx/deploy/ServeStudy.h"
 
 #include "lpx/isa/ChipOverrides.h"
@@ -40,7 +39,7 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
   if (auto e = parseServeSetup(serving, check))
     return reportError(kCmd, std::move(e));
 
-  StudySpec spec = makeStudySpec(serveStudyKind(), kCmd, a.model, chip->name,
+  StudySpec spec = makeStudySpec(serveStudyKind(), a.model, chip->name,
                                  a, a.output, a.plot);
   spec.baseLine = "--model " + a.model + " --chip " + chip->name +
                   " --workload " + a.workload + " --max-batch " + a.maxBatch +
@@ -53,10 +52,10 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
                  const std::function<void(size_t, size_t)> &progress) {
     std::vector<ServePoint> results =
         runServePoints(deployment, serving, *grid, points, jobs, progress);
-    std::vector<std::vector<std::string>> rows;
+    StudyRows rows;
     for (size_t k = 0; k < points.size(); ++k)
       rows.push_back(serveRowFields(*grid, points[k], results[k]));
     return rows;
   };
-  return runStudy(spec, *grid);
+  return runStudyCommand(kCmd, spec, *grid);
 }

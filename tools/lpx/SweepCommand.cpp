@@ -66,14 +66,6 @@ std::string chipName(const SweepArgs &args) {
   return args.chip.empty() ? isa::presetNames().front() : args.chip;
 }
 
-/// "3501 cycles, 3.890 us" or the status of a point without a figure.
-std::string figure(const PointResult &r) {
-  if (!r.timed())
-    return r.status;
-  return llvm::formatv("{0} cycles, {1:f3} us", r.cycles, r.seconds * 1e6)
-      .str();
-}
-
 int runSensitivityStudy(const SweepArgs &args) {
   if (args.model.empty())
     return reportError(kCmd, "--sensitivity needs a model");
@@ -116,25 +108,8 @@ int runSensitivityStudy(const SweepArgs &args) {
     return reportError(kCmd, std::move(e));
 
   llvm::raw_ostream &os = llvm::outs();
-  os << "sensitivity of " << llvm::sys::path::filename(args.model) << " on "
-     << sweep.base.name << " (" << nodes << " node(s)): " << s.ran
-     << " point(s) run, " << s.reused << " end(s) at the base's value"
-     << llvm::format(" in %.1f s on %u thread(s)\n", elapsed, jobs);
-  os << "base: " << figure(s.base) << "\n";
-  size_t width = 0;
-  for (const SensitivityRow &row : s.rows)
-    width = std::max(width, row.range.key.size());
-  for (const SensitivityRow &row : s.rows) {
-    std::optional<double> swing = row.swingSeconds();
-    os << "  " << llvm::left_justify(row.range.key, width) << "  "
-       << llvm::left_justify(row.range.low + ".." + row.range.high, 12)
-       << llvm::left_justify(figure(row.low), 26) << " .. "
-       << llvm::left_justify(figure(row.high), 26)
-       << (swing ? llvm::formatv("  swing {0:f3} us", *swing * 1e6).str()
-                 : std::string())
-       << "\n";
-  }
-  os << sensitivitySummary(s);
+  printSensitivity(s, llvm::sys::path::filename(args.model), sweep.base.name,
+                   nodes, elapsed, jobs, os);
   if (!args.output.empty() || !args.plot.empty())
     os << " -> " << args.output
        << (args.output.empty() || args.plot.empty() ? "" : ", ") << args.plot;

@@ -14,6 +14,7 @@
 #define LPX_DEPLOY_DECODEGENERATE_H
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 #include "lpx/isa/Program.h"
 #include <cstdint>
 #include <memory>
@@ -65,6 +66,14 @@ llvm::Expected<DecodeRunResult> generateGreedy(const DecodeRunOptions &opts);
 
 /// "1,2,3" as ids; an error names the bad entry.
 llvm::Expected<std::vector<int64_t>> parseIdList(llvm::StringRef text);
+
+/// What `lpx decode --run` prints: the generated ids, one line per
+/// sequence, after a line of what ran (text); `generated_ids` and every fed
+/// position's `logits`, per sequence when there are several (JSON).
+void printDecodeRunText(const DecodeRunOptions &opts, const DecodeRunResult &r,
+                        llvm::raw_ostream &os);
+void printDecodeRunJson(const DecodeRunOptions &opts, const DecodeRunResult &r,
+                        llvm::raw_ostream &os);
 
 } // namespace lpx::deploy
 

@@ -16,6 +16,7 @@
 #include "lpx/deploy/DeploymentSweep.h"
 #include "lpx/isa/AssumptionRanges.h"
 #include "lpx/report/SvgTornado.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace lpx::deploy {
 
@@ -62,6 +63,14 @@ std::string decodeSensitivitySummary(const DecodeSensitivity &s);
 /// One row per assumption: key, low, high, then per end its status and
 /// each figure, the TPOT swing, the message of a failed end, the reason.
 std::string decodeSensitivityCsv(const DecodeSensitivity &s);
+
+/// The study as `lpx decode --sensitivity` prints it: what ran, the base,
+/// one line per assumption with `f` at both ends (and its swing), then the
+/// summary (without its line break).
+void printDecodeSensitivity(const DecodeSensitivity &s, const DecodeFigure &f,
+                            llvm::StringRef model, llvm::StringRef chip,
+                            double seconds, unsigned jobs,
+                            llvm::raw_ostream &os);
 
 /// The tornado of figure `f`, one bar per row in the study's order.
 report::TornadoSpec decodeTornado(const DecodeSensitivity &s,

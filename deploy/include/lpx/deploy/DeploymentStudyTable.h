@@ -80,6 +80,12 @@ void markPareto(const Grid &grid, std::vector<std::vector<std::string>> &rows);
 llvm::Expected<std::vector<std::vector<std::string>>>
 studyRowsFromCsv(const StudyKind &kind, const Grid &grid, llvm::StringRef rows);
 
+/// The lines a decode study prints after its summary: how many chip
+/// searches started from a neighbour's count, and the frontier's points.
+std::string decodeStudyNotes(const Grid &grid,
+                             const std::vector<std::vector<std::string>> &rows,
+                             const std::vector<DeploymentPoint> &points);
+
 /// The rows as CSV text.
 std::string studyCsvRows(const std::vector<std::vector<std::string>> &rows);
 

@@ -53,6 +53,14 @@ void setStudyValue(DeploymentArgs &a, const std::string &key,
 DecodeWords pointWords(const DecodeWords &base, const Grid &grid,
                        size_t index);
 
+/// The options of `w` as one line ("--model M --chip C --set k=v ..."),
+/// those given only: a part file records what every point shares.
+std::string decodeWordsLine(const DecodeWords &w);
+
+/// Why a swept key clashes with the words: its option (or a --set of it)
+/// also fixes it, so one would be ignored; nullopt when none does.
+std::optional<std::string> sweptTwice(const DecodeWords &w, const Grid &grid);
+
 /// What planning one point gave.
 struct DeploymentPoint {
   /// ok | does-not-fit (no chip count the topology reaches holds it, or

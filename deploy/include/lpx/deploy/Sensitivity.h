@@ -17,6 +17,7 @@
 #include "lpx/isa/AssumptionRanges.h"
 #include "lpx/report/SvgTornado.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <optional>
 #include <string>
@@ -71,6 +72,13 @@ std::string sensitivityCsv(const Sensitivity &s);
 
 /// The tornado of seconds, one bar per row in the study's order.
 report::TornadoSpec tornadoOf(const Sensitivity &s, llvm::StringRef title);
+
+/// The study as `lpx sweep --sensitivity` prints it: what ran, the base,
+/// one line per assumption with both ends' figures and the swing, then the
+/// summary (without its line break).
+void printSensitivity(const Sensitivity &s, llvm::StringRef model,
+                      llvm::StringRef chip, unsigned nodes, double seconds,
+                      unsigned jobs, llvm::raw_ostream &os);
 
 /// Writes the CSV (unless `csvPath` is empty) and the tornado SVG (unless
 /// `plotPath` is empty); both are rendered first, then written atomically.
