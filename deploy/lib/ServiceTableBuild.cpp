@@ -67,14 +67,21 @@ int64_t sequencesSramHolds(const PhaseResult &step, int64_t batch) {
 }
 
 /// Stages and each one's share of a step, from the step's per-chip
-/// occupancy: chips are numbered stage by stage (tp chips to a stage); a
-/// stage is occupied as long as its busiest chip.
+/// occupancy: chips are numbered stage by stage, tp to a stage; a stage is
+/// occupied as long as its busiest chip. A program compiled on more chips
+/// than its tp x pp mesh (the chips a chunked prefill needs, the step
+/// placed on fewer) leaves the chips past the mesh idle, in no stage.
+/// Without a mesh the chips split evenly into pp (or one) stages.
 void stagesOf(const PhaseResult &step, serve::ServiceTable &t) {
   const auto &p = step.program->program();
   const size_t stages = std::max<uint32_t>(p.pp(), 1);
-  const size_t width = std::max<size_t>(step.occupied.size() / stages, 1);
+  const size_t mesh = size_t(p.tp()) * p.pp();
+  const size_t chips = mesh && mesh <= step.occupied.size()
+                           ? mesh
+                           : step.occupied.size();
+  const size_t width = std::max<size_t>(chips / stages, 1);
   std::vector<double> busy(stages, 0);
-  for (size_t c = 0; c < step.occupied.size(); ++c) {
+  for (size_t c = 0; c < chips; ++c) {
     double &b = busy[std::min(c / width, stages - 1)];
     b = std::max(b, double(step.occupied[c]));
   }

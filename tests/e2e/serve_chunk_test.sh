@@ -6,7 +6,8 @@
 # interpolation from its neighbours; one request's TTFT is its chunks'
 # times read from the table (interpolated at each chunk's end, as
 # docs/serving.md says) plus the prefill's host I/O, under both policies;
-# the chunk is part of the cache key; bad chunks get one line and exit 2.
+# the chunk is part of the cache key; chips past the step's mesh are in no
+# pipeline stage; bad chunks get one line and exit 2.
 # A few seconds.
 source "$(dirname "$0")/common.sh" "$1"
 python=/usr/bin/python3
@@ -65,6 +66,18 @@ if serve again "${one[@]}" --prefill-chunk 64; then
     "$python -c 'import json,sys; a,b=(json.load(open(f))[\"service_table\"] for f in sys.argv[1:]); assert a==b' '$tmp/chunked.out' '$tmp/again.out'"
 fi
 
+# More chips than the step's mesh uses (as when a chunked prefill needs more
+# chips than the step): tiny-llama on 16 lpx3 chips is placed tp 1 pp 5, as
+# on 8; the chips past the mesh are in no stage, so the stages and their
+# shares are the 8-chip table's.
+base=(--model tiny-llama --chip lpx3 --context 64 --max-batch 4 --cache-dir "$cache")
+mesh=(--workload "poisson:rate=1000,prompt=8..64,output=8" --requests 20 --json)
+if serve on8 "${mesh[@]}" --chips 8 && serve on16 "${mesh[@]}" --chips 16; then
+  check "chips past the mesh are in no stage" \
+    "$python -c 'import json,sys; a,b=(json.load(open(f))[\"service_table\"] for f in sys.argv[1:]); assert a[\"stages\"] == b[\"stages\"] == 5 and a[\"stage_share\"] == b[\"stage_share\"], (a[\"stage_share\"], b[\"stage_share\"]); assert \"16 chip(s), tp 1 pp 5\" in b[\"deployment\"], b[\"deployment\"]' '$tmp/on8.out' '$tmp/on16.out'"
+fi
+
+base=(--model tiny-llama --chip lpx3 --context 256 --max-batch 2 --cache-dir "$cache")
 bad() {
   local what="$1"; shift
   "$lpx" serve "${base[@]}" "${one[@]}" "$@" >/dev/null 2>"$tmp/bad.err"
