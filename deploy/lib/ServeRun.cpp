@@ -57,7 +57,16 @@ llvm::Error lpx::deploy::parseServeSetup(const ServeWords &a, ServeSetup &s) {
            [&] { return parseInto(a.network, e.network, serve::parseNetwork); },
            [&] { return parseInto(a.duration, e.duration, duration); },
            [&] { return parseInto(a.requests, e.requests, count("--requests")); },
-           [&] { return parseInto(a.seed, seed, count("--seed")); }})
+           [&] { return parseInto(a.seed, seed, count("--seed")); },
+           [&]() -> llvm::Error {
+             if (auto err = parseInto(a.prefillChunk, s.prefillChunk,
+                                      count("--prefill-chunk")))
+               return err;
+             if (!a.prefillChunk.empty() && s.prefillChunk < 1)
+               return error("--prefill-chunk " + a.prefillChunk +
+                            " is not a positive integer");
+             return llvm::Error::success();
+           }})
     if ((err = step()))
       return err;
   e.seed = uint64_t(seed);
@@ -108,12 +117,18 @@ lpx::deploy::serveTable(DecodeTarget t, unsigned chips, int64_t context,
   decodeDefaults(t, context, prompt, false);
   if (auto e = checkDecodeShapes(t, context, context, setup.engine.maxBatch, {}))
     return std::move(e);
+  if (setup.prefillChunk) { // chunks of the whole context must fit it
+    std::string why;
+    if (auto s = prefillShape(context, 1, context, setup.prefillChunk, why); !s)
+      return s.takeError();
+  }
   ScratchDir scratch;
   if (auto e = scratch.create("lpx-serve"))
     return std::move(e);
   t.scratchDir = scratch.path.str().str();
   return cachedServiceTable(t, chips, context,
-                            serveGrid(setup.engine.maxBatch, context),
+                            serveGrid(setup.engine.maxBatch, context,
+                                      setup.prefillChunk),
                             cacheDir.empty() ? defaultCacheDir() : cacheDir,
                             progress);
 }

@@ -43,6 +43,10 @@ void lpx::deploy::printServeText(const ServeOutcome &out, const ServeSetup &s,
                       "compiled and simulated; {2} ({3})\n",
                       t.decode.size(), t.prefill.size(),
                       c.fromCache ? "read from cache" : "built", c.path);
+  if (t.prefillChunk)
+    os << llvm::formatv("  prefill in chunks of {0} tokens (each timed by the "
+                        "chunk point at its end)\n",
+                        t.prefillChunk);
   if (!c.fromCache) {
     const TableBuildStats &b = c.built;
     os << llvm::formatv("  built in {0:f1} s: plan {1:f1} s, then {2} of "

@@ -67,14 +67,21 @@ int64_t sequencesSramHolds(const PhaseResult &step, int64_t batch) {
 }
 
 /// Stages and each one's share of a step, from the step's per-chip
-/// occupancy: chips are numbered stage by stage (tp chips to a stage); a
-/// stage is occupied as long as its busiest chip.
+/// occupancy: chips are numbered stage by stage, tp to a stage; a stage is
+/// occupied as long as its busiest chip. A program compiled on more chips
+/// than its tp x pp mesh (the chips a chunked prefill needs, the step
+/// placed on fewer) leaves the chips past the mesh idle, in no stage.
+/// Without a mesh the chips split evenly into pp (or one) stages.
 void stagesOf(const PhaseResult &step, serve::ServiceTable &t) {
   const auto &p = step.program->program();
   const size_t stages = std::max<uint32_t>(p.pp(), 1);
-  const size_t width = std::max<size_t>(step.occupied.size() / stages, 1);
+  const size_t mesh = size_t(p.tp()) * p.pp();
+  const size_t chips = mesh && mesh <= step.occupied.size()
+                           ? mesh
+                           : step.occupied.size();
+  const size_t width = std::max<size_t>(chips / stages, 1);
   std::vector<double> busy(stages, 0);
-  for (size_t c = 0; c < step.occupied.size(); ++c) {
+  for (size_t c = 0; c < chips; ++c) {
     double &b = busy[std::min(c / width, stages - 1)];
     b = std::max(b, double(step.occupied[c]));
   }
@@ -104,7 +111,43 @@ struct Point {
 
 bool sameShape(const PhaseShape &a, const PhaseShape &b) {
   return a.context == b.context && a.query == b.query && a.batch == b.batch &&
-         a.cache == b.cache;
+         a.cache == b.cache && a.chunks == b.chunks && a.logitsAt == b.logitsAt;
+}
+
+/// One chunk of `chunk` tokens whose last token is at position `end`: a
+/// step of `chunk` query tokens after a past of end - chunk positions, its
+/// cache `end` positions (as a decode point at context c reads c). The
+/// first chunk (end = chunk) has no past: a prefill of `chunk` tokens into
+/// the deployment's cache. The LM head on the chunk's last row only (the
+/// prompt's last chunk returns those logits; the others' one row is noise).
+PhaseShape chunkShape(int64_t end, int64_t chunk, int64_t context) {
+  PhaseShape s{end, chunk, 1, end == chunk ? context : 0};
+  s.logitsAt = chunk - 1;
+  return s;
+}
+
+/// The ends of the chunk points: the chunk, and every prompt of the grid
+/// rounded up to a multiple of the chunk.
+std::vector<int64_t> chunkEnds(const ServeGrid &g) {
+  const int64_t c = g.prefillChunk;
+  std::set<int64_t> ends{c};
+  for (int64_t p : g.prompts)
+    ends.insert((p + c - 1) / c * c);
+  return {ends.begin(), ends.end()};
+}
+
+/// The prompts prefilled whole: all of them without a chunk, else those of
+/// at most one chunk (the chunk itself when none is).
+std::vector<int64_t> wholePrompts(const ServeGrid &g) {
+  if (!g.prefillChunk)
+    return g.prompts;
+  std::vector<int64_t> out;
+  for (int64_t p : g.prompts)
+    if (p <= g.prefillChunk)
+      out.push_back(p);
+  if (out.empty())
+    out.push_back(g.prefillChunk);
+  return out;
 }
 
 /// Fills every point: the plan's programs where the shape is theirs, else a
@@ -225,7 +268,8 @@ std::vector<int64_t> chooseBatches(const std::vector<int64_t> &grid,
 
 } // namespace
 
-ServeGrid lpx::deploy::serveGrid(int64_t maxBatch, int64_t context) {
+ServeGrid lpx::deploy::serveGrid(int64_t maxBatch, int64_t context,
+                                 int64_t chunk) {
   ServeGrid g;
   for (int64_t b = 1; b < maxBatch; b = b < kEveryBatchUpTo ? b + 1 : 2 * b)
     g.batches.push_back(b);
@@ -236,6 +280,12 @@ ServeGrid lpx::deploy::serveGrid(int64_t maxBatch, int64_t context) {
       lengths.insert(context / d);
   g.contexts.assign(lengths.begin(), lengths.end());
   g.prompts = g.contexts;
+  std::string why;
+  auto chunked = prefillShape(g.prompts.back(), 1, context, chunk, why);
+  if (chunked && chunked->chunks > 1)
+    g.prefillChunk = chunked->query;
+  else if (!chunked)
+    llvm::consumeError(chunked.takeError()); // chunks past the context: whole
   return g;
 }
 
@@ -253,7 +303,12 @@ std::string lpx::deploy::serviceTableKey(const DecodeTarget &t, unsigned chips,
              chips, t.tp, t.pp, t.weights.empty() ? "model" : t.weights,
              t.activations.empty() ? "model" : t.activations, context,
              joined(g.batches), joined(g.contexts), joined(g.prompts))
-      .str();
+             .str() +
+         // Only a chunked table names its chunk: a whole-prompt table's key
+         // (and so its cache entry) is the one it always was.
+         (g.prefillChunk
+              ? llvm::formatv("; prefill chunk {0}", g.prefillChunk).str()
+              : std::string());
 }
 
 std::string lpx::deploy::serviceTableCachePath(llvm::StringRef dir,
@@ -291,6 +346,14 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
   req.chips = chips;
   req.step = PhaseShape{context, 1, maxBatch};
   req.prefill = PhaseShape{g.prompts.back(), g.prompts.back(), 1, context};
+  if (g.prefillChunk) { // the largest prompt's chunks, as lpx decode runs them
+    std::string why;
+    auto chunked =
+        prefillShape(g.prompts.back(), 1, context, g.prefillChunk, why);
+    if (!chunked)
+      return chunked.takeError();
+    req.prefill = *chunked;
+  }
   auto plan = planDecode(target, req, progress);
   if (!plan)
     return plan.takeError();
@@ -334,9 +397,15 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
     for (int64_t c : g.contexts)
       if (c != context || !atContext.count(b))
         rest.push_back(step(b, c));
-  for (int64_t p : g.prompts)
+  for (int64_t p : wholePrompts(g))
     rest.push_back(
         {PhaseShape{p, p, 1, context}, llvm::formatv("prefill p{0}", p).str()});
+  if (g.prefillChunk)
+    for (int64_t end : chunkEnds(g))
+      rest.push_back({chunkShape(end, g.prefillChunk, context),
+                      llvm::formatv("prefill chunk {0} e{1}", g.prefillChunk,
+                                    end)
+                          .str()});
   workers = std::max(workers, runPoints(placed, req, *plan, rest, progress));
   points.insert(points.end(), rest.begin(), rest.end());
   for (const Point &p : points)
@@ -359,11 +428,20 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
   t.maxSequences = sequencesSramHolds(plan->step, maxBatch);
   if (t.maxSequences == 0) // no cache in SRAM: only the batches bound
     t.maxSequences = maxBatch * t.stages;
-  for (int64_t p : g.prompts) {
+  for (int64_t p : wholePrompts(g)) {
     const Point &pre = find({p, p, 1, context});
     t.prefill.push_back({p, 1, 0, pre.us});
     // The longest prompt's host I/O, for every request: an upper bound.
     t.prefillHostIoUs = pre.hostUs;
+  }
+  if (g.prefillChunk) {
+    t.prefillChunk = g.prefillChunk;
+    for (int64_t end : chunkEnds(g))
+      t.prefill.push_back({end, 1, g.prefillChunk,
+                           find(chunkShape(end, g.prefillChunk, context)).us});
+    // The plan's chunked prefill of the longest prompt: all its tokens in,
+    // its logits out, for every request (an upper bound).
+    t.prefillHostIoUs = plan->prefill->hostUs();
   }
   if (stats) {
     stats->pointSeconds = seconds(pointStart);

@@ -150,7 +150,17 @@ bool EngineState::plan(int gi, Nanos now) {
         prefillTokens += l.chunkNow;
         longest = std::max(longest, l.toPrefill);
       }
-      us += model.prefillUs(longest, int64_t(end - i));
+      if (model.hasChunkedPrefill() && longest > model.maxWholePrompt()) {
+        // Longer than any whole prompt the table holds: each prompt's
+        // chunks, one prompt after another.
+        for (size_t j = i; j < end; ++j) {
+          const Live &l = lives[size_t(prefilling[j])];
+          us += model.chunkedPrefillUs(l.call.prompt - l.toPrefill,
+                                       l.call.prompt);
+        }
+      } else {
+        us += model.prefillUs(longest, int64_t(end - i));
+      }
     }
   } else {
     us += decodePartUs(g, decoding);

@@ -220,6 +220,14 @@ Expected<double> ServiceModel::heldOutPrefillUs(int64_t prompt,
   return heldOut(prefillGrid, prompt, batch, "prefill");
 }
 
+double ServiceModel::chunkedPrefillUs(int64_t from, int64_t to) const {
+  const int64_t c = data.prefillChunk;
+  double us = 0;
+  for (int64_t done = from; done < to; done += c)
+    us += prefillChunkUs(std::max(std::min(done + c, to), c), 1);
+  return us;
+}
+
 Expected<ServiceModel> ServiceModel::create(ServiceTable table) {
   if (Error e = checkScalars(table))
     return std::move(e);

@@ -5,6 +5,16 @@ set -uo pipefail
 lpx="$1"
 source "$(dirname "${BASH_SOURCE[0]}")/testlib.sh"
 check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+# serve NAME [options]: `lpx serve "${base[@]}" options` (the script sets
+# base), stdout into $tmp/NAME.out; a failure counts with stderr's first line.
+serve() {
+  local name="$1"; shift
+  if "$lpx" serve "${base[@]}" "$@" >"$tmp/$name.out" 2>"$tmp/stderr"; then
+    return 0
+  fi
+  fail "serve $*" "$(head -1 "$tmp/stderr")"
+  return 1
+}
 # Prints the counts; succeeds when nothing failed and something passed.
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]; }
 

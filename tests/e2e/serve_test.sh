@@ -14,16 +14,6 @@ core=(--chip lpx3 --context 64 --cache-dir "$cache")
 base=(--model tiny-llama --max-batch 8 "${core[@]}")
 load() { echo "poisson:rate=$1,prompt=8..32,output=8..16"; }
 
-# serve NAME [options]: stdout into $tmp/NAME.out, exit 0 expected.
-serve() {
-  local name="$1"; shift
-  if "$lpx" serve "${base[@]}" "$@" >"$tmp/$name.out" 2>"$tmp/stderr"; then
-    return 0
-  fi
-  fail "serve $*" "$(head -1 "$tmp/stderr")"
-  return 1
-}
-
 # A run's figures: its output from the counts on (the lines above say
 # where the table came from and how long it took to build).
 figures() { sed -n '/^requests /,$p' "$tmp/$1.out"; }

@@ -14,9 +14,9 @@
 #     (lpx-serve-bench md1; floor: within 2% of Pollaczek-Khinchine).
 # Prints one line per figure. Usage:
 #   tools/bench/serve-floors.sh [build/bin] [MODEL] [CHIP] [CONTEXT] [PROMPTS]
-# (CONTEXT 2304 and PROMPTS 128..2048 are the issue's; a whole-prompt
-# prefill of 2304 tokens of llama2-70b fits no chip count on tsp-v1 until
-# the table's prefill is chunked, docs/serving.md "Floors").
+# (CONTEXT 2304 and PROMPTS 128..2048 are the issue's; the table's prefill
+# is then chunked, 8 chunks of 288, and the build takes minutes: its
+# figures are in docs/serving.md "Floors").
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${1:-$root/build/bin}"

@@ -45,6 +45,8 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
                   " --workload " + a.workload + " --max-batch " + a.maxBatch +
                   " --slo " + a.slo + " --load-sweep " + a.loadSweep +
                   " --seed " + a.seed;
+  if (!a.prefillChunk.empty())
+    spec.baseLine += " --prefill-chunk " + a.prefillChunk;
   for (const std::string &set : a.sets)
     spec.baseLine += " --set " + set;
   const DeploymentArgs &deployment = a;

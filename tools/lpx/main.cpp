@@ -300,6 +300,7 @@ int main(int argc, char **argv) {
            std::tuple{"--workload", &serve.workload, "poisson:, closed:, agent: or trace:FILE"},
            {"--max-batch", &serve.maxBatch, "Sequences in a step (default 8)"},
            {"--policy", &serve.policy, "chunked or prefill-first"},
+           {"--prefill-chunk", &serve.prefillChunk, "Prompt tokens per prefill chunk of the table (default: chosen as lpx decode does)"},
            {"--queue", &serve.queue, "Admission queue places (default: unbounded)"},
            {"--retry", &serve.retry, "Retries of a rejected call: N,base=T"},
            {"--network", &serve.network, "fixed:T, lognormal:median=T,p99=T or 0"},

@@ -40,6 +40,31 @@ TEST(ServeGrid, EveryBatchUpTo16ThenPowersOfTwo) {
   EXPECT_EQ(serveGrid(1, 1).batches, (std::vector<int64_t>{1}));
 }
 
+TEST(ServeGrid, ChunkedWhenTheLargestPromptIsMoreThanOneChunk) {
+  // lpx decode's choice (DecodePlan.h): at most 8 chunks of at least 256
+  // tokens, a multiple of 32. Context 2304: 2304 / 8 = 288 (8 chunks);
+  // 512: 256 (2 chunks); 256: one chunk, whole; 300: 2 chunks of 256 need
+  // 512 positions, more than the context: whole.
+  EXPECT_EQ(serveGrid(8, 2304).prefillChunk, 288);
+  EXPECT_EQ(serveGrid(8, 512).prefillChunk, 256);
+  EXPECT_EQ(serveGrid(8, 256).prefillChunk, 0);
+  EXPECT_EQ(serveGrid(8, 300).prefillChunk, 0);
+  EXPECT_EQ(serveGrid(8, 64).prefillChunk, 0);
+  // Asked for (--prefill-chunk): that chunk, unless the prompt is one.
+  EXPECT_EQ(serveGrid(2, 256, 64).prefillChunk, 64);
+  EXPECT_EQ(serveGrid(2, 256, 256).prefillChunk, 0);
+}
+
+TEST(ServiceTableKey, NamesTheChunkOfAChunkedTableOnly) {
+  const DecodeTarget base = tinyLlama();
+  const std::string whole = serviceTableKey(base, 0, 256, serveGrid(2, 256));
+  const std::string chunked =
+      serviceTableKey(base, 0, 256, serveGrid(2, 256, 64));
+  EXPECT_EQ(whole.find("chunk"), std::string::npos) << whole;
+  EXPECT_EQ(chunked, whole + "; prefill chunk 64");
+  EXPECT_NE(serviceTableKey(base, 0, 256, serveGrid(2, 256, 128)), chunked);
+}
+
 TEST(ServiceTableKey, ChangesWithEachInput) {
   const DecodeTarget base = tinyLlama();
   const ServeGrid grid = serveGrid(8, 64);

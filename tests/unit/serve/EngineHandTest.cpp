@@ -188,6 +188,32 @@ TEST(EngineHand, ChunkedPrefillInChunksOfTheTable) {
   EXPECT_EQ(rec.byId(1).e2e(), us(108));
 }
 
+TEST(EngineHand, PrefillFirstChunksAPromptLongerThanAnyWhole) {
+  // Whole prompts to 200 tokens; chunks of 64 ending at 64 (20 us), 128 (24)
+  // and 256 (32): the table times prompts to 256. Prefill-first, one prompt
+  // of 256: its chunks one after another, ending at 64, 128, 192 (28, between
+  // 24 and 32) and 256: 20 + 24 + 28 + 32 = 104 (TTFT); one step, E2E 114.
+  // A prompt of 150 is still prefilled whole: 70 (between 50 and 90).
+  ServiceTable t = handTable();
+  t.prefillChunk = 64;
+  t.prefill.push_back({64, 1, 64, 20});
+  t.prefill.push_back({128, 1, 64, 24});
+  t.prefill.push_back({256, 1, 64, 32});
+  Recorder rec;
+  EngineConfig cfg;
+  cfg.policy = Policy::PrefillFirst;
+  run(t,
+      "trace:" + writeFile("long-first.csv", "arrival_us,prompt_tokens,"
+                                             "output_tokens\n0,256,2\n"
+                                             "1000,150,2\n"),
+      cfg, rec);
+  EXPECT_EQ(rec.byId(0).ttft(), us(104));
+  EXPECT_EQ(rec.byId(0).e2e(), us(114));
+  EXPECT_EQ(rec.byId(1).ttft(), us(70));
+  EXPECT_EQ(model(t).maxPrompt(), 256);
+  EXPECT_EQ(model(t).maxWholePrompt(), 200);
+}
+
 TEST(EngineHand, NoCallAfterTheDuration) {
   Recorder rec;
   EngineConfig cfg;

@@ -27,13 +27,14 @@ struct ServeSetup {
   std::string csvPath; // empty: no per-request CSV
   std::vector<double> loads; // --load-sweep; empty: none
   std::string curveCsv, curveSvg, reportPath, tracePath; // empty: none
+  int64_t prefillChunk = 0; // --prefill-chunk; 0: chosen (serveGrid)
 };
 
 /// The serving options as the command line gives them (docs/serving.md).
 struct ServeWords {
   std::string workload, maxBatch = "8", policy = "chunked", queue, retry,
       network = "0", duration, requests, seed = "1", slo, output, cacheDir,
-      loadSweep, curveCsv, curveSvg, report, trace;
+      loadSweep, curveCsv, curveSvg, report, trace, prefillChunk;
   bool json = false, keepSessionCache = false;
 };
 /// Parsed and checked: one error naming the option. Without --duration or

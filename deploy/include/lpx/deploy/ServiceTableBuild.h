@@ -20,9 +20,13 @@
 namespace lpx::deploy {
 
 /// The points simulated: decode at every batch x context, prefill of one
-/// prompt at every prompt length.
+/// prompt at every prompt length. With `prefillChunk` C > 0 (the largest
+/// prompt is more than one chunk) the prefill is chunked: whole-prompt
+/// points only for the prompts of at most C tokens, and one chunk of C
+/// tokens ending at C and at every prompt rounded up to a multiple of C.
 struct ServeGrid {
   std::vector<int64_t> batches, contexts, prompts;
+  int64_t prefillChunk = 0;
 };
 
 /// Every batch up to kEveryBatchUpTo, then powers of two, up to `maxBatch`
@@ -39,13 +43,18 @@ struct ServeGrid {
 /// tsp-v1 grows by about 350 us per sequence: batch 3 is 1.0% off the line
 /// from 2 to 4); where it misses (tiny-llama's staircase: 5.3%), every
 /// batch between is simulated.
+/// The prefill chunk is prefillShape's choice for the largest prompt (as
+/// `lpx decode` chooses it), 0 when that prompt is one chunk or the chosen
+/// chunks do not fit the context (then prompts are prefilled whole).
 constexpr int64_t kEveryBatchUpTo = 16;
 constexpr double kProbeWithin = 0.02;
-ServeGrid serveGrid(int64_t maxBatch, int64_t context);
+/// `chunk` > 0: that chunk (--prefill-chunk) instead of the chosen one.
+ServeGrid serveGrid(int64_t maxBatch, int64_t context, int64_t chunk = 0);
 
 /// The cache key: model (preset name, or an ONNX file's content hash), the
 /// chip description's hash (overrides applied), chips and placement asked
-/// for, formats, context, the grid and the lpx version, as one line.
+/// for, formats, context, the grid (its prefill chunk when there is one)
+/// and the lpx version, as one line.
 std::string serviceTableKey(const DecodeTarget &target, unsigned chips,
                             int64_t context, const ServeGrid &grid);
 /// The cache file of a key in `cacheDir`: serve-<hash of the key>.json.
@@ -70,8 +79,10 @@ constexpr unsigned kMaxTableWorkers = 4;
 
 /// Compiles and simulates every point of `grid` on `chips` chips (0: the
 /// fewest that hold the largest step) for a preset, in parallel; the
-/// plan's largest step and whole-context prefill are points of the grid
-/// and reused. The table's deployment line names model, chip, chips,
+/// plan's largest step is a point of the grid and reused, and so is its
+/// prefill of the largest prompt when prompts are whole (chunked, the
+/// plan's prefill is the largest prompt's chunks in one program, as `lpx
+/// decode` compiles it, so the chips found hold it chunked). The table's deployment line names model, chip, chips,
 /// placement and formats.
 llvm::Expected<serve::ServiceTable>
 buildServiceTable(const DecodeTarget &target, unsigned chips, int64_t context,

@@ -122,6 +122,10 @@ public:
     return chunkGrid.at(end, batch);
   }
   bool hasChunkedPrefill() const { return !chunkGrid.empty(); }
+  /// The chunks of one prompt's positions `from` to `to`, one after another,
+  /// each a chunk of prefillChunk tokens timed at its end (the last one
+  /// padded to a whole chunk, as the chunked policy times it).
+  double chunkedPrefillUs(int64_t from, int64_t to) const;
 
   /// The value interpolated for a simulated point from its neighbours with the
   /// point itself held out: along context between the neighbouring contexts
@@ -133,7 +137,12 @@ public:
 
   int64_t maxDecodeBatch() const { return decodeGrid.maxX(); }
   int64_t maxContext() const { return decodeGrid.maxY(); }
-  int64_t maxPrompt() const { return prefillGrid.maxX(); }
+  /// The longest prompt the table times: chunked, up to the last chunk's end.
+  int64_t maxPrompt() const {
+    return chunkGrid.empty() ? prefillGrid.maxX() : chunkGrid.maxX();
+  }
+  /// The longest prompt timed whole (chunked tables: those of one chunk).
+  int64_t maxWholePrompt() const { return prefillGrid.maxX(); }
   int64_t maxPrefillBatch() const { return prefillGrid.maxY(); }
   const ServiceTable &table() const { return data; }
 
