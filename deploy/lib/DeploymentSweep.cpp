@@ -18,10 +18,6 @@ namespace {
 // Every point plans a deployment (minutes at 70B): past this it is a typo.
 constexpr size_t kMaxStudyPoints = 10000;
 
-bool isDeploymentKey(llvm::StringRef key) {
-  return llvm::is_contained(kDeploymentKeys, key);
-}
-
 /// The counts must be positive integers; format names are checked by the
 /// point (the chip's formats are known only there).
 llvm::Error checkDeploymentValue(llvm::StringRef key, llvm::StringRef v) {
@@ -123,7 +119,7 @@ std::string lpx::deploy::decodeWordsLine(const DecodeWords &w) {
 
 std::optional<std::string> lpx::deploy::sweptTwice(const DecodeWords &w,
                                                    const Grid &grid) {
-  DecodeWords given = w;
+  DecodeWords given = w; // deploymentOption hands out the field to set
   for (const Axis &axis : grid.axes()) {
     const std::string *fixed = deploymentOption(given, axis.key);
     if (axis.key == "prompt")
