@@ -106,6 +106,21 @@ case("pad_opset19_axes_negative_reflect", 19,
 case("pad_opset21_edge_no_axes", 21, [node("Pad", ["x", "pads"], ["y"], mode="edge")],
      [("x", x)], [("y", [1, 2, 4, 6])],
      [const("pads", np.array([0, 0, 1, 1, 0, 0, 0, 1], np.int64))])
+# Pad-19's wrap: pads within the axis, negative pads (a crop first, then the
+# wrap over what is left) and pads the length of the axis. (Pads beyond the
+# axis's length onnxruntime-node 1.30 gets wrong, leaving zeros: the lit test of
+# the rewrite checks those.)
+case("pad_opset19_wrap_axes", 19,
+     [node("Pad", ["x", "pads", "", "axes"], ["y"], mode="wrap")],
+     [("x", x)], [("y", [1, 2, 6, 6])],
+     [const("pads", np.array([2, 1, 1, 1], np.int64)), const("axes", np.array([2, 3], np.int64))])
+case("pad_opset19_wrap_negative", 19, [node("Pad", ["x", "pads"], ["y"], mode="wrap")],
+     [("x", x)], [("y", [1, 2, 4, 5])],
+     [const("pads", np.array([0, 0, -1, 2, 0, 0, 2, -1], np.int64))])
+case("pad_opset21_wrap_repeats", 21,
+     [node("Pad", ["x", "pads", "", "axes"], ["y"], mode="wrap")],
+     [("x", x)], [("y", [1, 2, 3, 11])],
+     [const("pads", np.array([4, 3], np.int64)), const("axes", np.array([-1], np.int64))])
 
 # --- Split-18 num_outputs ---------------------------------------------------
 case("split_opset18_num_outputs_even", 18,
@@ -132,6 +147,29 @@ case("resize_opset18_sizes_not_smaller", 18,
      [node("Resize", ["x", "", "", "sizes"], ["y"], axes=[2, 3], mode="linear",
            keep_aspect_ratio_policy="not_smaller")],
      [("x", x)], [("y", [1, 2, 9, 9])], [const("sizes", np.array([6, 9], np.int64))])
+# antialias: linear and cubic downscaling, by scales and by sizes (as the
+# ONNX node tests do), an upscale on one axis, exclude_outside. (onnxruntime
+# refuses antialias with nearest, which the spec says it does not change.)
+xa = np.random.default_rng(1819).standard_normal((1, 1, 8, 8)).astype(np.float32)  # its own: the later cases keep their inputs
+for mode in ("linear", "cubic"):
+    case(f"resize_opset18_{mode}_antialias_scales", 18,
+         [node("Resize", ["x", "", "scales"], ["y"], mode=mode, antialias=1)],
+         [("x", xa)], [("y", [1, 1, 4, 4])],
+         [const("scales", np.array([1, 1, 0.6, 0.6], np.float32))])
+    case(f"resize_opset18_{mode}_antialias_sizes", 18,
+         [node("Resize", ["x", "", "", "sizes"], ["y"], mode=mode, antialias=1)],
+         [("x", xa)], [("y", [1, 1, 3, 5])],
+         [const("sizes", np.array([1, 1, 3, 5], np.int64))])
+case("resize_opset19_linear_antialias_axes_upscale", 19,
+     [node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=1,
+           axes=[3, 2], coordinate_transformation_mode="align_corners")],
+     [("x", xa)], [("y", [1, 1, 4, 12])],
+     [const("scales", np.array([1.5, 0.5], np.float32))])
+case("resize_opset18_cubic_antialias_exclude_outside", 18,
+     [node("Resize", ["x", "", "scales"], ["y"], mode="cubic", antialias=1,
+           exclude_outside=1, cubic_coeff_a=-0.5)],
+     [("x", xa)], [("y", [1, 1, 2, 2])],
+     [const("scales", np.array([1, 1, 0.25, 0.25], np.float32))])
 case("resize_opset19_linear_antialias0", 19,
      [node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=0,
            coordinate_transformation_mode="half_pixel")],

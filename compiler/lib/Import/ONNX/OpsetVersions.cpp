@@ -56,7 +56,7 @@ const OpVersionEntry kTable[] = {
     {"ReduceSumSquare", 18, R, kReduce},
     {"Resize", 18, R,
      "axes expanded, keep_aspect_ratio_policy applied to sizes; "
-     "antialias=1 not supported"},
+     "antialias widens the linear/cubic downscale filter"},
     {"ScatterElements", 18, T, "reduction max/min: the graph scatter has it"},
     {"ScatterND", 18, T, "reduction max/min: the graph scatter has it"},
     {"Split", 18, R, "num_outputs turned into split sizes"},
@@ -67,7 +67,7 @@ const OpVersionEntry kTable[] = {
     {"CastLike", 19, R, "saturate dropped (it only concerns float8)"},
     {"DeformConv", 19, U, "not supported"},
     {"Equal", 19, T, "string operands"},
-    {"Pad", 19, R, "axes input expanded; wrap mode not supported"},
+    {"Pad", 19, R, "axes input expanded; wrap mode: a Concat of Slices"},
     {"QuantizeLinear", 19, R, "saturate dropped (it only concerns float8)"},
     {"Resize", 19, R, "as 18; half_pixel_symmetric"},
     // opset 20
