@@ -424,6 +424,59 @@ case("quantize_opset21_blocked_output_dtype", 21,
       node("Cast", ["q"], ["y"], to=F)],
      [("x", randn(2, 6) + 3)], [("y", [2, 6])], [const("s", scales[:2, :2])])
 
+# --- float8 (opset 19) and int4 (opset 21) weights ---------------------------
+# A weight in one of the new types, dequantized into a MatMul as exporters
+# write weight-only quantisation: per tensor, per axis and per block, with
+# and without zero points, an odd count of int4 elements (the last byte's
+# high nibble is padding). ONNX 1.12's helpers know no such type, so the
+# tensors are built by hand (float8: one byte per element; int4: two, the
+# first in the low nibble). Their own generator keeps the later inputs.
+g8 = np.random.default_rng(1921)
+
+
+def raw_tensor(name, data_type, dims, data):
+    t = onnx.TensorProto()
+    t.name, t.data_type = name, data_type
+    t.dims.extend(dims)
+    t.raw_data = bytes(data)
+    return t
+
+
+def fp8_bytes(n, nan):  # random patterns; a NaN or infinity one becomes 0x38
+    return [0x38 if v in nan else int(v) for v in g8.integers(0, 256, n)]
+
+
+def int4_bytes(values):  # two per byte, the first in the low nibble
+    v = [int(x) & 0xF for x in values] + [0] * (len(values) % 2)
+    return [v[i] | v[i + 1] << 4 for i in range(0, len(v), 2)]
+
+
+xq = g8.standard_normal((2, 8)).astype(np.float32)
+case("dequantize_opset19_float8e4m3fn_weight_per_axis", 19,
+     [node("DequantizeLinear", ["w", "s"], ["wf"], axis=1), node("MatMul", ["x", "wf"], ["y"])],
+     [("x", xq)], [("y", [2, 3])],
+     [raw_tensor("w", 17, [8, 3], fp8_bytes(24, (0x7F, 0xFF))),
+      const("s", np.array([0.01, 0.02, 0.005], np.float32))])
+case("dequantize_opset19_float8e5m2_weight_zero_point", 19,
+     [node("DequantizeLinear", ["w", "s", "zp"], ["wf"]), node("MatMul", ["x", "wf"], ["y"])],
+     [("x", xq)], [("y", [2, 4])],
+     [raw_tensor("w", 19, [8, 4], fp8_bytes(32, tuple(range(0x7C, 0x80)) + tuple(range(0xFC, 0x100)))),
+      const("s", np.array(0.001, np.float32)), raw_tensor("zp", 19, [], [0])])
+case("dequantize_opset21_int4_weight_blocked", 21,
+     [node("DequantizeLinear", ["w", "s", "zp"], ["wf"], axis=0, block_size=4),
+      node("MatMul", ["x", "wf"], ["y"])],
+     [("x", xq)], [("y", [2, 3])],
+     [raw_tensor("w", 22, [8, 3], int4_bytes(g8.integers(-8, 8, 24))),
+      const("s", (g8.random((2, 3)) * 0.1 + 0.01).astype(np.float32)),
+      raw_tensor("zp", 22, [2, 3], int4_bytes(g8.integers(-2, 3, 6)))])
+case("dequantize_opset21_uint4_weight_odd_count", 21,
+     [node("DequantizeLinear", ["w", "s", "zp"], ["wf"], axis=0),
+      node("MatMul", ["wf", "x"], ["y"])],
+     [("x", g8.standard_normal((5, 2)).astype(np.float32))], [("y", [3, 2])],
+     [raw_tensor("w", 21, [3, 5], int4_bytes(g8.integers(0, 16, 15))),
+      const("s", np.array([0.1, 0.2, 0.05], np.float32)),
+      raw_tensor("zp", 21, [3], int4_bytes([8, 7, 9]))])
+
 # --- RotaryEmbedding-23 as exporters feed it ---------------------------------
 # Caches that are the Cos and Sin of an angle computed in the graph (the
 # importer doubles the angle before them), 4-D and 3-D, one behind an

@@ -367,6 +367,10 @@ Rewrite blockedQuantize(NodeRewriter &r, bool quantize, int64_t block) {
 
 Rewrite rewriteQuantize(NodeRewriter &r) {
   bool quantize = r.node.op_type() == "QuantizeLinear";
+  if (const onnx::TensorProto *x = r.constant(r.input(0));
+      !quantize && ((x && isNewWeightType(x->data_type())) ||
+                    isNewWeightType(r.elemType(r.input(0)))))
+    return dequantizeNewTypeWeight(r);
   int64_t dtype = r.intAttr("output_dtype", 0);
   if (isUnsupportedNewType(dtype))
     return r.fail("output_dtype " + std::to_string(dtype) +
