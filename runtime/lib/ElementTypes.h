@@ -9,7 +9,7 @@
 #ifndef LPX_RUNTIME_ELEMENTTYPES_H
 #define LPX_RUNTIME_ELEMENTTYPES_H
 
-#include "Float8.h"
+#include "lpx/isa/Float8.h"
 #include "Shape.h"
 #include "lpx/isa/DType.h"
 #include <Eigen/Core>
@@ -19,6 +19,9 @@
 #include <type_traits>
 
 namespace lpx::rt {
+
+using isa::F8E4M3;
+using isa::F8E5M2;
 
 template <typename S, typename C> struct Elem {
   using Storage = S;

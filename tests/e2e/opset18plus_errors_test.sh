@@ -37,8 +37,12 @@ save("rotary_3d_heads", [n("RotaryEmbedding", ["x", "c", "s"], ["y"])], [f("x", 
 save("groupnorm_groups", [n("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=3)],
      [f("x", [1, 4, 2])], [f("y", None)], [c("s", np.ones(4, np.float32)), c("b", np.zeros(4, np.float32))],
      opset=21)
-save("resize_antialias", [n("Resize", ["x", "", "sc"], ["y"], antialias=1, mode="linear")],
+save("resize_antialias", [n("Resize", ["x", "", "sc"], ["y"], antialias=2, mode="linear")],
      [f("x", [1, 1, 4, 4])], [f("y", None)], [c("sc", np.array([1, 1, .5, .5], np.float32))], opset=18)
+save("pad_wrap_18", [n("Pad", ["x", "p"], ["y"], mode="wrap")], [f("x", [2, 3])], [f("y", None)],
+     [c("p", np.array([0, 1, 0, 1], np.int64))], opset=18)
+save("pad_wrap_crop_all", [n("Pad", ["x", "p"], ["y"], mode="wrap")], [f("x", [2, 3])], [f("y", None)],
+     [c("p", np.array([0, -3, 0, 1], np.int64))], opset=19)
 save("affinegrid", [n("AffineGrid", ["theta", "size"], ["y"])], [f("theta", [1, 2, 3])],
      [f("y", None)], [c("size", np.array([1, 1, 4, 4], np.int64))], opset=20)
 # Dynamic dims that a rewrite needs static: named, with the fix.
@@ -68,7 +72,9 @@ expect attention_3d_heads "\(Attention-23\): 3-D inputs need q_num_heads and kv_
 expect attention_one_input "\(Attention-23\): has 1 inputs \(Attention-23 takes 3 to 6\)"
 expect rotary_3d_heads "\(RotaryEmbedding-23\): a 3-D input needs num_heads"
 expect groupnorm_groups "\(GroupNormalization-21\): num_groups 3 does not divide the 4 channels"
-expect resize_antialias "\(Resize-18\): antialias=1 is not supported"
+expect resize_antialias "\(Resize-18\): antialias must be 0 or 1, not 2"
+expect pad_wrap_18 "\(Pad-18\): mode 'wrap' is Pad-19's"
+expect pad_wrap_crop_all "\(Pad-19\): mode 'wrap': axis 1 of length 3 cannot take pads -3 and 1"
 expect affinegrid "\(AffineGrid-20\): not supported at this version"
 expect attention_dynamic "\(Attention-23\): input 'q' has dynamic dims \(Bx3x8\): pin the graph's inputs with --input-shape"
 expect gelu_approx "\(Gelu-20\): unknown approximate 'fast'"

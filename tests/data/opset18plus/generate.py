@@ -106,6 +106,21 @@ case("pad_opset19_axes_negative_reflect", 19,
 case("pad_opset21_edge_no_axes", 21, [node("Pad", ["x", "pads"], ["y"], mode="edge")],
      [("x", x)], [("y", [1, 2, 4, 6])],
      [const("pads", np.array([0, 0, 1, 1, 0, 0, 0, 1], np.int64))])
+# Pad-19's wrap: pads within the axis, negative pads (a crop first, then the
+# wrap over what is left) and pads the length of the axis. (Pads beyond the
+# axis's length onnxruntime-node 1.30 gets wrong, leaving zeros: the lit test of
+# the rewrite checks those.)
+case("pad_opset19_wrap_axes", 19,
+     [node("Pad", ["x", "pads", "", "axes"], ["y"], mode="wrap")],
+     [("x", x)], [("y", [1, 2, 6, 6])],
+     [const("pads", np.array([2, 1, 1, 1], np.int64)), const("axes", np.array([2, 3], np.int64))])
+case("pad_opset19_wrap_negative", 19, [node("Pad", ["x", "pads"], ["y"], mode="wrap")],
+     [("x", x)], [("y", [1, 2, 4, 5])],
+     [const("pads", np.array([0, 0, -1, 2, 0, 0, 2, -1], np.int64))])
+case("pad_opset21_wrap_repeats", 21,
+     [node("Pad", ["x", "pads", "", "axes"], ["y"], mode="wrap")],
+     [("x", x)], [("y", [1, 2, 3, 11])],
+     [const("pads", np.array([4, 3], np.int64)), const("axes", np.array([-1], np.int64))])
 
 # --- Split-18 num_outputs ---------------------------------------------------
 case("split_opset18_num_outputs_even", 18,
@@ -132,6 +147,29 @@ case("resize_opset18_sizes_not_smaller", 18,
      [node("Resize", ["x", "", "", "sizes"], ["y"], axes=[2, 3], mode="linear",
            keep_aspect_ratio_policy="not_smaller")],
      [("x", x)], [("y", [1, 2, 9, 9])], [const("sizes", np.array([6, 9], np.int64))])
+# antialias: linear and cubic downscaling, by scales and by sizes (as the
+# ONNX node tests do), an upscale on one axis, exclude_outside. (onnxruntime
+# refuses antialias with nearest, which the spec says it does not change.)
+xa = np.random.default_rng(1819).standard_normal((1, 1, 8, 8)).astype(np.float32)  # its own: the later cases keep their inputs
+for mode in ("linear", "cubic"):
+    case(f"resize_opset18_{mode}_antialias_scales", 18,
+         [node("Resize", ["x", "", "scales"], ["y"], mode=mode, antialias=1)],
+         [("x", xa)], [("y", [1, 1, 4, 4])],
+         [const("scales", np.array([1, 1, 0.6, 0.6], np.float32))])
+    case(f"resize_opset18_{mode}_antialias_sizes", 18,
+         [node("Resize", ["x", "", "", "sizes"], ["y"], mode=mode, antialias=1)],
+         [("x", xa)], [("y", [1, 1, 3, 5])],
+         [const("sizes", np.array([1, 1, 3, 5], np.int64))])
+case("resize_opset19_linear_antialias_axes_upscale", 19,
+     [node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=1,
+           axes=[3, 2], coordinate_transformation_mode="align_corners")],
+     [("x", xa)], [("y", [1, 1, 4, 12])],
+     [const("scales", np.array([1.5, 0.5], np.float32))])
+case("resize_opset18_cubic_antialias_exclude_outside", 18,
+     [node("Resize", ["x", "", "scales"], ["y"], mode="cubic", antialias=1,
+           exclude_outside=1, cubic_coeff_a=-0.5)],
+     [("x", xa)], [("y", [1, 1, 2, 2])],
+     [const("scales", np.array([1, 1, 0.25, 0.25], np.float32))])
 case("resize_opset19_linear_antialias0", 19,
      [node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=0,
            coordinate_transformation_mode="half_pixel")],
@@ -385,6 +423,59 @@ case("quantize_opset21_blocked_output_dtype", 21,
            output_dtype=T.UINT8),
       node("Cast", ["q"], ["y"], to=F)],
      [("x", randn(2, 6) + 3)], [("y", [2, 6])], [const("s", scales[:2, :2])])
+
+# --- float8 (opset 19) and int4 (opset 21) weights ---------------------------
+# A weight in one of the new types, dequantized into a MatMul as exporters
+# write weight-only quantisation: per tensor, per axis and per block, with
+# and without zero points, an odd count of int4 elements (the last byte's
+# high nibble is padding). ONNX 1.12's helpers know no such type, so the
+# tensors are built by hand (float8: one byte per element; int4: two, the
+# first in the low nibble). Their own generator keeps the later inputs.
+g8 = np.random.default_rng(1921)
+
+
+def raw_tensor(name, data_type, dims, data):
+    t = onnx.TensorProto()
+    t.name, t.data_type = name, data_type
+    t.dims.extend(dims)
+    t.raw_data = bytes(data)
+    return t
+
+
+def fp8_bytes(n, nan):  # random patterns; a NaN or infinity one becomes 0x38
+    return [0x38 if v in nan else int(v) for v in g8.integers(0, 256, n)]
+
+
+def int4_bytes(values):  # two per byte, the first in the low nibble
+    v = [int(x) & 0xF for x in values] + [0] * (len(values) % 2)
+    return [v[i] | v[i + 1] << 4 for i in range(0, len(v), 2)]
+
+
+xq = g8.standard_normal((2, 8)).astype(np.float32)
+case("dequantize_opset19_float8e4m3fn_weight_per_axis", 19,
+     [node("DequantizeLinear", ["w", "s"], ["wf"], axis=1), node("MatMul", ["x", "wf"], ["y"])],
+     [("x", xq)], [("y", [2, 3])],
+     [raw_tensor("w", 17, [8, 3], fp8_bytes(24, (0x7F, 0xFF))),
+      const("s", np.array([0.01, 0.02, 0.005], np.float32))])
+case("dequantize_opset19_float8e5m2_weight_zero_point", 19,
+     [node("DequantizeLinear", ["w", "s", "zp"], ["wf"]), node("MatMul", ["x", "wf"], ["y"])],
+     [("x", xq)], [("y", [2, 4])],
+     [raw_tensor("w", 19, [8, 4], fp8_bytes(32, tuple(range(0x7C, 0x80)) + tuple(range(0xFC, 0x100)))),
+      const("s", np.array(0.001, np.float32)), raw_tensor("zp", 19, [], [0])])
+case("dequantize_opset21_int4_weight_blocked", 21,
+     [node("DequantizeLinear", ["w", "s", "zp"], ["wf"], axis=0, block_size=4),
+      node("MatMul", ["x", "wf"], ["y"])],
+     [("x", xq)], [("y", [2, 3])],
+     [raw_tensor("w", 22, [8, 3], int4_bytes(g8.integers(-8, 8, 24))),
+      const("s", (g8.random((2, 3)) * 0.1 + 0.01).astype(np.float32)),
+      raw_tensor("zp", 22, [2, 3], int4_bytes(g8.integers(-2, 3, 6)))])
+case("dequantize_opset21_uint4_weight_odd_count", 21,
+     [node("DequantizeLinear", ["w", "s", "zp"], ["wf"], axis=0),
+      node("MatMul", ["wf", "x"], ["y"])],
+     [("x", g8.standard_normal((5, 2)).astype(np.float32))], [("y", [3, 2])],
+     [raw_tensor("w", 21, [3, 5], int4_bytes(g8.integers(0, 16, 15))),
+      const("s", np.array([0.1, 0.2, 0.05], np.float32)),
+      raw_tensor("zp", 21, [3], int4_bytes([8, 7, 9]))])
 
 # --- RotaryEmbedding-23 as exporters feed it ---------------------------------
 # Caches that are the Cos and Sin of an angle computed in the graph (the

@@ -137,3 +137,99 @@ TEST(OpsetDowngradeTest, SplitWithoutAKnownShapeIsOneProblem) {
 }
 
 } // namespace
+
+namespace {
+/// A DequantizeLinear of a constant `w` (ONNX type `type`, raw bytes) by a
+/// float scale `s`, at `opset`; `w` is an initializer unless `asInput`.
+onnx::ModelProto dequantizeOf(int64_t opset, int32_t type,
+                              std::vector<int64_t> dims, std::string raw,
+                              std::vector<float> scale, int64_t axis,
+                              int64_t block, bool asInput = false) {
+  onnx::NodeProto dq;
+  dq.set_op_type("DequantizeLinear");
+  dq.add_input("w");
+  dq.add_input("s");
+  dq.add_output("y");
+  auto *a = dq.add_attribute();
+  a->set_name("axis");
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(axis);
+  if (block) {
+    auto *b = dq.add_attribute();
+    b->set_name("block_size");
+    b->set_type(onnx::AttributeProto::INT);
+    b->set_i(block);
+  }
+  onnx::ModelProto m = modelOf(opset, dq, dims);
+  onnx::GraphProto &g = *m.mutable_graph();
+  if (!asInput) {
+    g.clear_input();
+    onnx::TensorProto &w = *g.add_initializer();
+    w.set_name("w");
+    w.set_data_type(type);
+    for (int64_t d : dims)
+      w.add_dims(d);
+    w.set_raw_data(raw);
+  } else {
+    g.mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(
+        type);
+  }
+  onnx::TensorProto &s = *g.add_initializer();
+  s.set_name("s");
+  s.set_data_type(onnx::TensorProto::FLOAT);
+  if (scale.size() > 1)
+    s.add_dims(int64_t(scale.size()));
+  for (float v : scale)
+    s.add_float_data(v);
+  return m;
+}
+
+/// The float values the folded model gives `y` (its Identity's initializer).
+std::vector<float> foldedValues(const onnx::ModelProto &m) {
+  const onnx::GraphProto &g = m.graph();
+  for (const auto &n : g.node())
+    if (n.output(0) == "y")
+      for (const auto &t : g.initializer())
+        if (t.name() == n.input(0))
+          return {t.float_data().begin(), t.float_data().end()};
+  return {};
+}
+} // namespace
+
+TEST(OpsetDowngradeTest, Float8WeightFoldsToItsValuesTimesThePerAxisScale) {
+  // E4M3FN: 0x38 = 2^(7-7) = 1, 0x40 = 2^(8-7) = 2, 0xB8 = -1, 0x1D =
+  // 2^(3-7) * (1 + 5/8) = 0.1015625, 0x7E = 2^8 * 1.75 = 448 (the largest),
+  // 0x01 = 2^-6 * 1/8 (the smallest subnormal). Scale per column (axis 1).
+  std::string raw = {'\x38', '\x40', '\xB8', '\x1D', '\x7E', '\x01'};
+  onnx::ModelProto m =
+      dequantizeOf(19, /*FLOAT8E4M3FN*/ 17, {2, 3}, raw, {0.5f, 2, 4}, 1, 0);
+  ASSERT_TRUE(downgradeToOpset17(m, 19).empty());
+  EXPECT_EQ(foldedValues(m),
+            (std::vector<float>{0.5f, 4, -4, 0.05078125f, 896,
+                                4 * 0.001953125f}));
+  for (const auto &t : m.graph().initializer()) // ONNX 1.12 sees no float8
+    EXPECT_NE(t.data_type(), 17) << t.name();
+}
+
+TEST(OpsetDowngradeTest, Int4WeightFoldsPerBlockTheLowNibbleFirst) {
+  // INT4 [4, 1], blocks of 2 along axis 0: bytes 0x1F (elements -1, 1) and
+  // 0x87 (7, -8); scales [2, 1] of the two blocks: 0.5 and 0.25.
+  std::string raw = {'\x1F', '\x87'};
+  onnx::ModelProto m = dequantizeOf(21, /*INT4*/ 22, {4, 1}, raw, {}, 0, 2);
+  onnx::TensorProto &s = *m.mutable_graph()->mutable_initializer(1);
+  s.add_dims(2);
+  s.add_dims(1);
+  s.add_float_data(0.5f);
+  s.add_float_data(0.25f);
+  ASSERT_TRUE(downgradeToOpset17(m, 21).empty());
+  EXPECT_EQ(foldedValues(m), (std::vector<float>{-0.5f, 0.5f, 1.75f, -2}));
+}
+
+TEST(OpsetDowngradeTest, Float8ActivationIsOneProblem) {
+  onnx::ModelProto m =
+      dequantizeOf(19, 17, {2}, "", {1.0f}, 0, 0, /*asInput=*/true);
+  std::vector<DowngradeProblem> problems = downgradeToOpset17(m, 19);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].reason.find("not activations"), std::string::npos)
+      << problems[0].reason;
+}

@@ -152,3 +152,35 @@ TEST(ResizeWeights, ParsesAttributeSpellings) {
   EXPECT_EQ(parseNearestMode("round_prefer_ceil"), NearestMode::RoundPreferCeil);
   EXPECT_FALSE(parseNearestMode("round"));
 }
+
+TEST(ResizeWeights, CubicAntialiasStretchesTheKernelOnADownscale) {
+  // 8 -> 4 half pixel (scale 0.5), output 0: x' = 0.5 / 0.5 - 0.5 = 0.5,
+  // left neighbour 0, ratio 0.5. Antialias stretches the kernel by 1 / 0.5:
+  // taps i = floor(-2 / 0.5) + 1 = -3 .. 4 at arguments 0.5 (i - 0.5) =
+  // -1.75 .. 1.75, weighing (CubicAtOnePoint's values) W(1.75), W(1.25),
+  // W(0.75), W(0.25), W(0.25), W(0.75), W(1.25), W(1.75), whose sum is 2;
+  // taps -3..-1 are the edge-padded input 0, so input 0 takes
+  // (W(1.75) + W(1.25) + W(0.75) + W(0.25)) / 2 = 0.5.
+  ResizeOptions o;
+  o.mode = ResizeMode::Cubic;
+  o.antialias = true;
+  ResizeAxis a;
+  a.in = 8;
+  a.out = 4;
+  a.scale = 0.5;
+  auto m = resizeAxisMap(a, o);
+  const double w25 = 0.87890625, w75 = 0.26171875, w125 = -0.10546875,
+               w175 = -0.03515625;
+  ASSERT_EQ(m.out, 4);
+  const std::vector<double> row0 = {0.5, w25 / 2, w75 / 2, w125 / 2,
+                                    w175 / 2, 0, 0, 0};
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_NEAR(m.at(0, i), row0[i], 1e-12) << "col " << i;
+  // An upscale keeps the plain kernel: antialias changes nothing.
+  ResizeAxis up{4, 8, 2.0};
+  o.antialias = false;
+  auto plain = resizeAxisMap(up, o);
+  o.antialias = true;
+  auto same = resizeAxisMap(up, o);
+  EXPECT_EQ(plain.weights, same.weights);
+}

@@ -1,12 +1,12 @@
 //===- Float8Test.cpp - FP8 encodings against hand-worked bit patterns ----===//
-#include "Float8.h" // runtime/lib: a private header of the runtime
+#include "lpx/isa/Float8.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <random>
 
-using namespace lpx::rt;
+using namespace lpx::isa;
 
 namespace {
 

@@ -10,6 +10,7 @@
 
 #include "LpxSchemas.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace lpx::onnximport {
@@ -59,34 +60,99 @@ Rewrite rewriteReduce(NodeRewriter &r) {
   return Rewrite::Done;
 }
 
+/// Pad-19's wrap mode, which the opset-17 Pad lacks. Negative pads crop
+/// first (as the reference and onnxruntime do); then along an axis of length
+/// d the output's position i reads x[(i - begin) mod d]: the run of positions
+/// from (-begin mod d), cut where it crosses a copy of x, is a Concat of
+/// Slices of x (whole copies as x itself). Axes are padded one after
+/// another, so corners wrap on both.
+Rewrite wrapPad(NodeRewriter &r, const std::vector<int64_t> &dims,
+                const std::vector<int64_t> &pads) {
+  constexpr int64_t kMaxPieces = 1024; // pads of ~1000 copies of the axis
+  const int64_t rank = int64_t(dims.size());
+  std::string v = r.input(0);
+  auto slice = [&](const std::string &of, int64_t lo, int64_t hi, int64_t a) {
+    return r.add("Slice", {of, r.ints({lo}), r.ints({hi}), r.ints({a})});
+  };
+  for (int64_t a = 0; a < rank; ++a) {
+    const int64_t given = pads[a], givenEnd = pads[rank + a];
+    const int64_t cropLo = std::max<int64_t>(0, -given);
+    const int64_t cropHi = dims[a] - std::max<int64_t>(0, -givenEnd);
+    const int64_t d = cropHi - cropLo;
+    const int64_t begin = std::max<int64_t>(given, 0);
+    const int64_t end = std::max<int64_t>(givenEnd, 0);
+    if (d < 0 || (d == 0 && begin + end > 0)) // nothing left to wrap
+      return r.fail("mode 'wrap': axis " + std::to_string(a) + " of length " +
+                    std::to_string(dims[a]) + " cannot take pads " +
+                    std::to_string(given) + " and " +
+                    std::to_string(givenEnd));
+    if (d != dims[a])
+      v = slice(v, cropLo, cropHi, a);
+    if (begin == 0 && end == 0)
+      continue;
+    const int64_t len = begin + d + end;
+    const int64_t start = (d - begin % d) % d;
+    if ((start + len) / d + 1 > kMaxPieces)
+      return r.fail("mode 'wrap': pads of axis " + std::to_string(a) +
+                    " repeat it more than " + std::to_string(kMaxPieces) +
+                    " times");
+    std::vector<std::string> pieces;
+    for (int64_t lo = start; lo < start + len;) {
+      const int64_t copy = lo / d;
+      const int64_t hi = std::min(start + len, (copy + 1) * d);
+      bool whole = lo == copy * d && hi == (copy + 1) * d;
+      pieces.push_back(whole ? v : slice(v, lo - copy * d, hi - copy * d, a));
+      lo = hi;
+    }
+    v = r.add("Concat", pieces);
+    r.setInt(r.last(), "axis", a);
+  }
+  if (v == r.input(0)) // no pad at all
+    r.add("Identity", {v}, r.node.output(0));
+  else // v is the last node's: it gives the node's output
+    r.last().set_output(0, r.node.output(0));
+  return Rewrite::Done;
+}
+
 Rewrite rewritePad(NodeRewriter &r) {
   std::string mode = r.stringAttr("mode", "constant");
-  if (mode == "wrap")
-    return r.fail("mode 'wrap' (opset 19) is not supported");
-  if (r.input(3).empty()) {
+  const bool wrap = mode == "wrap";
+  if (wrap && r.version < 19)
+    return r.fail("mode 'wrap' is Pad-19's");
+  if (r.input(3).empty() && !wrap) {
     trimInputs(r.keep());
     return Rewrite::Done;
   }
-  auto axes = r.constInts(3);
   auto pads = r.constInts(1);
-  if (!axes || !pads)
+  if (!pads)
     return Rewrite::Failed;
   auto dims = r.dims(r.input(0));
   if (!dims)
     return Rewrite::NeedTypes;
   int64_t rank = int64_t(dims->size());
-  if (!r.normaliseAxes(*axes, rank))
+  std::vector<int64_t> axes(rank);
+  for (int64_t a = 0; a < rank; ++a)
+    axes[a] = a;
+  if (!r.input(3).empty()) {
+    auto given = r.constInts(3);
+    if (!given)
+      return Rewrite::Failed;
+    axes = *given;
+  }
+  if (!r.normaliseAxes(axes, rank))
     return Rewrite::Failed;
-  size_t k = axes->size();
+  size_t k = axes.size();
   if (pads->size() != 2 * k)
     return r.fail("pads has " + std::to_string(pads->size()) +
                   " entries for " + std::to_string(k) + " axes (expected " +
                   std::to_string(2 * k) + ")");
   std::vector<int64_t> full(2 * rank, 0);
   for (size_t i = 0; i < k; ++i) {
-    full[(*axes)[i]] = (*pads)[i];
-    full[rank + (*axes)[i]] = (*pads)[k + i];
+    full[axes[i]] = (*pads)[i];
+    full[rank + axes[i]] = (*pads)[k + i];
   }
+  if (wrap)
+    return wrapPad(r, *dims, full);
   onnx::NodeProto &n = r.keep();
   n.mutable_input()->RemoveLast(); // axes
   n.set_input(1, r.ints(full));
@@ -132,9 +198,21 @@ Rewrite rewriteSplit(NodeRewriter &r) {
   return Rewrite::Done;
 }
 
+/// Resize-18's antialias only changes linear and cubic downscaling, which
+/// Resize-13 cannot express: such a node goes to the ai.lpx domain with the
+/// attribute kept (LpxSchemas.cpp).
+void keepAntialias(NodeRewriter &r, onnx::NodeProto &n) {
+  std::string mode = r.stringAttr("mode", "nearest");
+  if (r.intAttr("antialias", 0) == 0 || mode == "nearest")
+    return;
+  registerLpxSchemas();
+  r.setInt(n, "antialias", 1);
+  n.set_domain(kLpxDomain);
+}
+
 Rewrite rewriteResize(NodeRewriter &r) {
-  if (r.intAttr("antialias", 0) != 0)
-    return r.fail("antialias=1 is not supported");
+  if (int64_t aa = r.intAttr("antialias", 0); aa != 0 && aa != 1)
+    return r.fail("antialias must be 0 or 1, not " + std::to_string(aa));
   if (r.version < 19 && r.stringAttr("coordinate_transformation_mode", "") ==
                             "half_pixel_symmetric")
     return r.fail("coordinate_transformation_mode 'half_pixel_symmetric' "
@@ -148,6 +226,7 @@ Rewrite rewriteResize(NodeRewriter &r) {
     onnx::NodeProto &n = r.keep();
     dropAttr(n, "antialias");
     dropAttr(n, "keep_aspect_ratio_policy");
+    keepAntialias(r, n);
     return Rewrite::Done;
   }
   std::vector<int64_t> dims, axes;
@@ -209,6 +288,7 @@ Rewrite rewriteResize(NodeRewriter &r) {
       full[axes[i]] = (*scales)[i];
     n.set_input(2, r.floats(full, {rank}, 0));
   }
+  keepAntialias(r, n);
   trimInputs(n);
   return Rewrite::Done;
 }
@@ -287,6 +367,10 @@ Rewrite blockedQuantize(NodeRewriter &r, bool quantize, int64_t block) {
 
 Rewrite rewriteQuantize(NodeRewriter &r) {
   bool quantize = r.node.op_type() == "QuantizeLinear";
+  if (const onnx::TensorProto *x = r.constant(r.input(0));
+      !quantize && ((x && isNewWeightType(x->data_type())) ||
+                    isNewWeightType(r.elemType(r.input(0)))))
+    return dequantizeNewTypeWeight(r);
   int64_t dtype = r.intAttr("output_dtype", 0);
   if (isUnsupportedNewType(dtype))
     return r.fail("output_dtype " + std::to_string(dtype) +

@@ -45,6 +45,36 @@ onnx::OpSchema bitwiseNot() {
       .TypeAndShapeInferenceFunction(onnx::propagateShapeAndTypeFromFirstInput);
   return s;
 }
+/// Resize-18/19 with antialias=1 (linear or cubic): Resize-13's inputs and
+/// attributes and its shape inference, plus antialias, which only the
+/// weights of the importer's per-axis maps read (ResizeWeights.cpp).
+onnx::OpSchema resizeAntialias() {
+  const onnx::OpSchema *base = onnx::OpSchemaRegistry::Schema("Resize", 13);
+  using A = onnx::AttributeProto;
+  onnx::OpSchema s;
+  s.SetName("Resize")
+      .SetDomain(kLpxDomain)
+      .SinceVersion(1)
+      .Attr("mode", "", A::STRING, std::string("nearest"))
+      .Attr("coordinate_transformation_mode", "", A::STRING,
+            std::string("half_pixel"))
+      .Attr("cubic_coeff_a", "", A::FLOAT, -0.75f)
+      .Attr("exclude_outside", "", A::INT, int64_t(0))
+      .Attr("extrapolation_value", "", A::FLOAT, 0.f)
+      .Attr("nearest_mode", "", A::STRING, std::string("round_prefer_floor"))
+      .Attr("antialias", "", A::INT, int64_t(0))
+      .Input(0, "X", "", "T1")
+      .Input(1, "roi", "", "T2", onnx::OpSchema::Optional)
+      .Input(2, "scales", "", "tensor(float)", onnx::OpSchema::Optional)
+      .Input(3, "sizes", "", "tensor(int64)", onnx::OpSchema::Optional)
+      .Output(0, "Y", "", "T1")
+      .TypeConstraint("T1", onnx::OpSchema::all_tensor_types(), "any tensor")
+      .TypeConstraint("T2", {"tensor(float16)", "tensor(float)",
+                             "tensor(double)"},
+                      "roi's type")
+      .TypeAndShapeInferenceFunction(base->GetTypeAndShapeInferenceFunction());
+  return s;
+}
 } // namespace
 
 void registerLpxSchemas() {
@@ -55,6 +85,7 @@ void registerLpxSchemas() {
     for (const char *op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"})
       onnx::RegisterSchema(bitwiseBinary(op));
     onnx::RegisterSchema(bitwiseNot());
+    onnx::RegisterSchema(resizeAntialias());
   });
 }
 

@@ -1,7 +1,7 @@
 //===- LpxSchemas.h - ONNX schemas for ops without an opset-17 form -*- C++ -*-===//
 //
-// Ops of opsets 18+ that no opset-17 op can express (the integer Bitwise*)
-// are moved to lpx's own domain, whose schemas registered here give ONNX
+// Ops of opsets 18+ that no opset-17 op can express (the integer Bitwise*,
+// Resize with antialias) are moved to lpx's own domain, whose schemas registered here give ONNX
 // 1.12's checker and shape inference what the newer schemas would.
 //
 //===----------------------------------------------------------------------===//

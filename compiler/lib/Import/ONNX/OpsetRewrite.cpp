@@ -167,14 +167,26 @@ std::string NodeRewriter::ints(const std::vector<int64_t> &v, bool scalar) {
   return t->name();
 }
 
+const onnx::TensorProto *
+NodeRewriter::constant(const std::string &name) const {
+  return lookupConstant(facts, name);
+}
+
+onnx::TensorProto *
+NodeRewriter::newInitializer(int32_t elemType,
+                             const std::vector<int64_t> &dims) {
+  onnx::TensorProto *t = graph.add_initializer();
+  t->set_name(fresh("const"));
+  t->set_data_type(elemType);
+  for (int64_t d : dims)
+    t->add_dims(d);
+  return t;
+}
+
 std::string NodeRewriter::floats(const std::vector<float> &v,
                                  const std::vector<int64_t> &shape,
                                  int32_t elemType) {
-  onnx::TensorProto *t = graph.add_initializer();
-  t->set_name(fresh("const"));
-  t->set_data_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : shape)
-    t->add_dims(d);
+  onnx::TensorProto *t = newInitializer(onnx::TensorProto::FLOAT, shape);
   for (float x : v)
     t->add_float_data(x);
   std::string name = t->name();

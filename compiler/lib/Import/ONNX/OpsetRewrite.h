@@ -67,6 +67,8 @@ public:
   /// input is not a compile-time constant.
   std::optional<std::vector<int64_t>> constInts(int i);
   std::optional<std::vector<float>> constFloats(int i);
+  /// The initializer or Constant-node value named `name`, if it is one.
+  const onnx::TensorProto *constant(const std::string &name) const;
   /// The static dims of a value, when inference knows them all.
   std::optional<std::vector<int64_t>> dims(const std::string &value) const;
   /// The element type ONNX knows for a value (0 when unknown).
@@ -102,6 +104,9 @@ public:
   void setFloat(onnx::NodeProto &n, const std::string &name, float v);
   void setString(onnx::NodeProto &n, const std::string &name,
                  const std::string &v);
+  /// A new initializer of `elemType` and `dims` (a fresh name), to fill.
+  onnx::TensorProto *newInitializer(int32_t elemType,
+                                    const std::vector<int64_t> &dims);
   /// New initializers.
   std::string ints(const std::vector<int64_t> &v, bool scalar = false);
   std::string scalar(float v, int32_t elemType);
@@ -121,6 +126,13 @@ private:
 };
 
 using NodeRewrite = Rewrite (*)(NodeRewriter &);
+
+// NewTypeWeights.cpp: DequantizeLinear of a float8 / int4 constant, folded.
+bool isNewWeightType(int32_t onnxType);
+Rewrite dequantizeNewTypeWeight(NodeRewriter &r);
+/// Drops the float8 / int4 initializers nothing reads any more (and their
+/// graph inputs and value_info), so that ONNX 1.12 never sees them.
+void dropUnreadNewTypeWeights(onnx::GraphProto &g);
 
 // ChangedOpRewrites.cpp: ops whose opset-17 form exists.
 Rewrite rewriteReduce(NodeRewriter &r);

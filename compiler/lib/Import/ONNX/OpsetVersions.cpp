@@ -28,7 +28,9 @@ constexpr const char *kBitwise = "the elementwise unit's integer bitwise "
 constexpr const char *kQuant = "saturate and output_dtype folded; blocked "
                                "(block_size): Div, Round, Add, Clip per block";
 constexpr const char *kDequant = "output_dtype must be the scale's type; "
-                                 "blocked (block_size): Sub, Mul per block";
+                                 "blocked (block_size): Sub, Mul per block; "
+                                 "float8 / int4 weights (constants) "
+                                 "dequantized at import";
 
 const OpVersionEntry kTable[] = {
     // opset 18
@@ -56,7 +58,7 @@ const OpVersionEntry kTable[] = {
     {"ReduceSumSquare", 18, R, kReduce},
     {"Resize", 18, R,
      "axes expanded, keep_aspect_ratio_policy applied to sizes; "
-     "antialias=1 not supported"},
+     "antialias widens the linear/cubic downscale filter"},
     {"ScatterElements", 18, T, "reduction max/min: the graph scatter has it"},
     {"ScatterND", 18, T, "reduction max/min: the graph scatter has it"},
     {"Split", 18, R, "num_outputs turned into split sizes"},
@@ -66,8 +68,10 @@ const OpVersionEntry kTable[] = {
     {"Cast", 19, R, "saturate dropped (it only concerns float8)"},
     {"CastLike", 19, R, "saturate dropped (it only concerns float8)"},
     {"DeformConv", 19, U, "not supported"},
+    {"DequantizeLinear", 19, R,
+     "float8 weights (constants) dequantized at import"},
     {"Equal", 19, T, "string operands"},
-    {"Pad", 19, R, "axes input expanded; wrap mode not supported"},
+    {"Pad", 19, R, "axes input expanded; wrap mode: a Concat of Slices"},
     {"QuantizeLinear", 19, R, "saturate dropped (it only concerns float8)"},
     {"Resize", 19, R, "as 18; half_pixel_symmetric"},
     // opset 20
@@ -124,8 +128,8 @@ struct TypesOnlyVersions {
 };
 const TypesOnlyVersions kTypesOnly[] = {
     {19,
-     {"Constant", "DequantizeLinear", "Identity", "If", "Loop", "Reshape",
-      "Scan", "Shape", "Size"}},
+     {"Constant", "Identity", "If", "Loop", "Reshape", "Scan", "Shape",
+      "Size"}},
     {20,
      {"ConstantOfShape", "IsInf", "IsNaN"}},
     {21,

@@ -109,8 +109,8 @@ LogicalResult readLegacyRequest(NodeContext &n, bool isUpsample,
 
 /// Resize from opset 11: coordinate and nearest modes, scales or sizes, roi.
 LogicalResult readRequest(NodeContext &n, int64_t rank, ResizeRequest &r) {
-  if (n.intAttr("antialias", 0) != 0)
-    return n.fail("antialias is not supported");
+  // Only an ai.lpx Resize carries it (the opset-18 rewrite keeps it there).
+  r.o.antialias = n.intAttr("antialias", 0) != 0;
   if (n.attr("axes"))
     return n.fail("the axes attribute is not supported");
   std::string policy = strAttr(n, "keep_aspect_ratio_policy", "stretch");

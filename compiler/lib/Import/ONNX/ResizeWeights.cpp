@@ -43,8 +43,39 @@ constexpr double kIdentityTolerance = 1e-12;
 /// The interpolation coefficients for `ratio` in (0, 1] (1 when the source
 /// coordinate is an integer), over the window of neighbours that starts one
 /// below the left one for cubic: get_coeffs of the reference.
-std::vector<double> coefficients(double ratio, bool integral,
+/// The antialiased filter of a downscale: the kernel stretched by 1 / scale
+/// over its offsets from the left neighbour, normalised to sum 1.
+std::vector<double> antialiasCoefficients(double ratio, double scale,
+                                          const ResizeOptions &o) {
+  scale = std::min(scale, 1.0);
+  const double A = o.cubicCoeffA;
+  const bool cubic = o.mode == ResizeMode::Cubic;
+  auto kernel = [&](double x) {
+    x = std::fabs(x);
+    if (!cubic)
+      return std::clamp(1 - x, 0.0, 1.0);
+    if (x <= 1)
+      return ((A + 2) * x - (A + 3)) * x * x + 1;
+    if (x < 2)
+      return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+    return 0.0;
+  };
+  const int64_t first = int64_t(std::floor((cubic ? -2 : -1) / scale)) + 1;
+  std::vector<double> c;
+  double sum = 0;
+  for (int64_t i = first; i < 2 - first; ++i) {
+    c.push_back(kernel(scale * (double(i) - ratio)));
+    sum += c.back();
+  }
+  for (double &v : c)
+    v /= sum;
+  return c;
+}
+
+std::vector<double> coefficients(double ratio, bool integral, double scale,
                                  const ResizeOptions &o) {
+  if (o.antialias && o.mode != ResizeMode::Nearest)
+    return antialiasCoefficients(ratio, scale, o);
   switch (o.mode) {
   case ResizeMode::Nearest: {
     if (integral)
@@ -131,7 +162,7 @@ ResizeAxisMap resizeAxisMap(const ResizeAxis &a, const ResizeOptions &o) {
     // counts as ratio 1 from the position below it.
     const int64_t left = integral ? int64_t(fl) - 1 : int64_t(fl);
     const double ratio = integral ? 1.0 : xo - fl;
-    std::vector<double> c = coefficients(ratio, integral, o);
+    std::vector<double> c = coefficients(ratio, integral, a.scale, o);
     const int64_t n = int64_t(c.size());
     // The n nearest positions of the edge-padded input (padded by ceil(n/2)
     // on each side); past the padding the window stops at its end.

@@ -46,6 +46,9 @@ struct ResizeOptions {
   NearestMode nearest = NearestMode::RoundPreferFloor;
   double cubicCoeffA = -0.75;
   bool excludeOutside = false;
+  /// Resize-18's antialias: linear and cubic downscaling widen the filter
+  /// by 1 / scale (the reference's _linear/_cubic_coeffs_antialias).
+  bool antialias = false;
 };
 
 /// One axis: input and output lengths, the scale (as given, or out / in when

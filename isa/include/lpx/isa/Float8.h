@@ -6,22 +6,23 @@
 // even; E4M3 saturates to +-448 (ONNX's saturate=1 default), E5M2 overflows
 // to infinity.
 //
-// Both directions are on the runtime's hot path (every fp8 operand is
+// The importer decodes FLOAT8E4M3FN / FLOAT8E5M2 weights with it; both
+// directions are on the runtime's hot path (every fp8 operand is
 // widened and every fp8 result rounded), so decoding is a 256-entry table
 // built from `decode` and encoding rounds with integer arithmetic on the
 // float's bits instead of searching the 128 magnitudes. Float8Test checks
 // the fast encoder against that search, the definition of the rounding.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LPX_RUNTIME_FLOAT8_H
-#define LPX_RUNTIME_FLOAT8_H
+#ifndef LPX_ISA_FLOAT8_H
+#define LPX_ISA_FLOAT8_H
 
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
-namespace lpx::rt {
+namespace lpx::isa {
 
 /// An 8-bit float with `E` exponent and `M` mantissa bits.
 template <int E, int M, bool FiniteOnly> struct Float8 {
@@ -116,6 +117,6 @@ template <int E, int M, bool FiniteOnly> struct Float8 {
 using F8E4M3 = Float8<4, 3, /*FiniteOnly=*/true>;
 using F8E5M2 = Float8<5, 2, /*FiniteOnly=*/false>;
 
-} // namespace lpx::rt
+} // namespace lpx::isa
 
 #endif
