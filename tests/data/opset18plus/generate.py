@@ -477,6 +477,30 @@ case("dequantize_opset21_uint4_weight_odd_count", 21,
       const("s", np.array([0.1, 0.2, 0.05], np.float32)),
       raw_tensor("zp", 21, [3], int4_bytes([8, 7, 9]))])
 
+# FLOAT8E4M3FN activations, as FP8 exports round them: a Cast there and
+# back (values past 448 saturate), and a QuantizeLinear / DequantizeLinear
+# pair per tensor and per axis around a MatMul, its float8 zero point zero.
+xa8 = (g8.standard_normal((2, 8)) * 100).astype(np.float32)
+case("cast_opset19_float8e4m3fn_round_trip", 19,
+     [node("Cast", ["x"], ["q"], to=17), node("Cast", ["q"], ["y"], to=T.FLOAT)],
+     [("x", np.concatenate([xa8, [[500, -1e4, 0.001, 3e-3, 448, 464, -0.0, 1.0625]]]).astype(np.float32))],
+     [("y", [3, 8])])
+case("qdq_opset19_float8e4m3fn_activation_matmul", 19,
+     [node("QuantizeLinear", ["x", "s", "zp"], ["q"]),
+      node("DequantizeLinear", ["q", "s", "zp"], ["xq"]),
+      node("QuantizeLinear", ["w", "sw", "zpw"], ["qw"], axis=1),
+      node("DequantizeLinear", ["qw", "sw", "zpw"], ["wq"], axis=1),
+      node("MatMul", ["xq", "wq"], ["y"])],
+     [("x", xq)], [("y", [2, 3])],
+     [const("s", np.array(0.01, np.float32)), raw_tensor("zp", 17, [], [0]),
+      const("w", g8.standard_normal((8, 3)).astype(np.float32)),
+      const("sw", np.array([0.01, 0.02, 0.005], np.float32)),
+      raw_tensor("zpw", 17, [3], [0, 0, 0])])
+case("qdq_opset21_float8e4m3fn_output_dtype", 21,
+     [node("QuantizeLinear", ["x", "s"], ["q"], output_dtype=17),
+      node("DequantizeLinear", ["q", "s"], ["y"])],
+     [("x", xq)], [("y", [2, 8])], [const("s", np.array(0.02, np.float32))])
+
 # --- RotaryEmbedding-23 as exporters feed it ---------------------------------
 # Caches that are the Cos and Sin of an angle computed in the graph (the
 # importer doubles the angle before them), 4-D and 3-D, one behind an

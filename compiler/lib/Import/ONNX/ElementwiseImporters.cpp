@@ -133,6 +133,18 @@ LogicalResult importCast(NodeContext &n) {
   return success();
 }
 
+/// ai.lpx CastFloat8 (Float8Activations.cpp): the value rounded to the
+/// chip's FP8 format, an f8E4M3FN tensor from here on.
+LogicalResult importCastFloat8(NodeContext &n) {
+  auto x = n.input(0);
+  if (failed(x))
+    return failure();
+  Type f8 = Float8E4M3FNType::get(n.ctx());
+  n.setOutput(0, n.create<CastOp>(n.tensorOf(n.typeOf(*x).getShape(), f8),
+                                  *x));
+  return success();
+}
+
 LogicalResult importWhere(NodeContext &n) {
   auto c = n.input(0), x = n.input(1), y = n.input(2);
   if (failed(c) || failed(x) || failed(y))
@@ -485,6 +497,7 @@ void addElementwiseImporters(llvm::StringMap<OpImporter> &table) {
   for (const char *op : {"Max", "Min", "Sum", "Mean"})
     table[op] = importVariadic;
   table["Clip"] = importClip;
+  table["CastFloat8"] = importCastFloat8;
   table["Identity"] = importIdentity;
   table["Dropout"] = importDropout;
   table["CastLike"] = importCastLike;

@@ -45,6 +45,23 @@ onnx::OpSchema bitwiseNot() {
       .TypeAndShapeInferenceFunction(onnx::propagateShapeAndTypeFromFirstInput);
   return s;
 }
+/// A value rounded to FLOAT8E4M3FN (a Cast to it, a float8 QuantizeLinear):
+/// typed as its float input for ONNX 1.12, which knows no float8; the
+/// importer makes it an f8E4M3FN tensor (Float8Activations.cpp).
+onnx::OpSchema castFloat8() {
+  onnx::OpSchema s;
+  s.SetName("CastFloat8")
+      .SetDomain(kLpxDomain)
+      .SinceVersion(1)
+      .Input(0, "X", "", "T")
+      .Output(0, "Y", "", "T")
+      .TypeConstraint("T", {"tensor(float16)", "tensor(float)",
+                            "tensor(bfloat16)", "tensor(double)"},
+                      "float tensors")
+      .TypeAndShapeInferenceFunction(onnx::propagateShapeAndTypeFromFirstInput);
+  return s;
+}
+
 /// Resize-18/19 with antialias=1 (linear or cubic): Resize-13's inputs and
 /// attributes and its shape inference, plus antialias, which only the
 /// weights of the importer's per-axis maps read (ResizeWeights.cpp).
@@ -86,6 +103,7 @@ void registerLpxSchemas() {
       onnx::RegisterSchema(bitwiseBinary(op));
     onnx::RegisterSchema(bitwiseNot());
     onnx::RegisterSchema(resizeAntialias());
+    onnx::RegisterSchema(castFloat8());
   });
 }
 

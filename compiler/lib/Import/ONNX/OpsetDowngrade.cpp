@@ -141,11 +141,18 @@ void dropUninferableNodes(onnx::GraphProto &g) {
 llvm::StringMap<onnx::TypeProto> inferTypes(const onnx::ModelProto &model) {
   onnx::ModelProto copy;
   copy.set_ir_version(std::min<int64_t>(model.ir_version(), 8));
+  bool lpxDomain = false;
   for (const auto &imp : model.opset_import()) {
     auto *o = copy.add_opset_import();
     *o = imp;
     if (isDefaultDomain(imp.domain()))
       o->set_version(kCheckedOpset);
+    lpxDomain |= imp.domain() == kLpxDomain;
+  }
+  if (!lpxDomain) { // earlier passes' ai.lpx nodes are inferred too
+    auto *o = copy.add_opset_import();
+    o->set_domain(kLpxDomain);
+    o->set_version(1);
   }
   const onnx::GraphProto &g = model.graph();
   onnx::GraphProto &cg = *copy.mutable_graph();
