@@ -501,6 +501,21 @@ case("qdq_opset21_float8e4m3fn_output_dtype", 21,
       node("DequantizeLinear", ["q", "s"], ["y"])],
      [("x", xq)], [("y", [2, 8])], [const("s", np.array(0.02, np.float32))])
 
+# Blocked quantisation with a partial last block (7 by 3: blocks of 3, 3, 1),
+# int8 activations and an int4 weight.
+sp = (g8.random((2, 3)) * 0.05 + 0.01).astype(np.float32)
+case("quantize_dequantize_opset21_blocked_partial", 21,
+     [node("QuantizeLinear", ["x", "s", "zp"], ["q"], axis=1, block_size=3),
+      node("DequantizeLinear", ["q", "s", "zp"], ["y"], axis=1, block_size=3)],
+     [("x", g8.standard_normal((2, 7)).astype(np.float32))], [("y", [2, 7])],
+     [const("s", sp), const("zp", g8.integers(-5, 6, (2, 3)).astype(np.int8))])
+case("dequantize_opset21_int4_weight_partial_block", 21,
+     [node("DequantizeLinear", ["w", "s"], ["wf"], axis=0, block_size=3),
+      node("MatMul", ["x", "wf"], ["y"])],
+     [("x", g8.standard_normal((2, 7)).astype(np.float32))], [("y", [2, 2])],
+     [raw_tensor("w", 22, [7, 2], int4_bytes(g8.integers(-8, 8, 14))),
+      const("s", (g8.random((3, 2)) * 0.1 + 0.01).astype(np.float32))])
+
 # --- RotaryEmbedding-23 as exporters feed it ---------------------------------
 # Caches that are the Cos and Sin of an angle computed in the graph (the
 # importer doubles the angle before them), 4-D and 3-D, one behind an

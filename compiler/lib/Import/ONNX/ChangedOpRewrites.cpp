@@ -305,8 +305,8 @@ Rewrite rewriteCast(NodeRewriter &r) {
 }
 
 /// Blocked (De)QuantizeLinear-21: one scale (and zero point) per
-/// `block` elements along the axis. The axis is split into [D / block,
-/// block] so that they broadcast as [..., D / block, 1, ...]; Quantize
+/// `block` elements along the axis. The axis is split into [ceil(D /
+/// block), block] so that they broadcast as [..., blocks, 1, ...]; Quantize
 /// rounds half to even, adds the zero point and saturates, as the spec says.
 Rewrite blockedQuantize(NodeRewriter &r, bool quantize, int64_t block) {
   auto xd = r.dims(r.input(0));
@@ -321,16 +321,23 @@ Rewrite blockedQuantize(NodeRewriter &r, bool quantize, int64_t block) {
   if (block < 0 || !r.normaliseAxes(axis, rank))
     return block < 0 ? r.fail("block_size must be positive") : Rewrite::Failed;
   int64_t a = axis[0], dim = (*xd)[a];
-  if (dim % block)
-    return r.fail("a partial last block (" + std::to_string(dim) + " by " +
-                  std::to_string(block) + ") is not supported");
+  const int64_t blocks = dim / block + (dim % block != 0);
   std::vector<int64_t> want = *xd;
-  want[a] = dim / block;
+  want[a] = blocks;
   if (*sd != want)
     return r.fail("the scale must have the input's shape with " +
-                  std::to_string(dim / block) + " blocks along the axis");
+                  std::to_string(blocks) + " blocks along the axis");
+  // A partial last block: the axis is padded to whole blocks (edge values,
+  // so the padding quantises like its block) and cut back at the end.
+  std::string in = r.input(0);
+  if (dim % block) {
+    std::vector<int64_t> pads(2 * rank, 0);
+    pads[rank + a] = blocks * block - dim;
+    in = r.add("Pad", {in, r.ints(pads)});
+    r.setString(r.last(), "mode", "edge");
+  }
   std::vector<int64_t> split(xd->begin(), xd->begin() + a);
-  split.insert(split.end(), {dim / block, block});
+  split.insert(split.end(), {blocks, block});
   split.insert(split.end(), xd->begin() + a + 1, xd->end());
   auto perBlock = [&](int i) {
     return r.add("Unsqueeze", {r.input(i), r.ints({a + 1})});
@@ -340,7 +347,7 @@ Rewrite blockedQuantize(NodeRewriter &r, bool quantize, int64_t block) {
     r.setInt(r.last(), "to", to);
     return c;
   };
-  std::string x = r.add("Reshape", {r.input(0), r.ints(split)});
+  std::string x = r.add("Reshape", {in, r.ints(split)});
   std::string scale = perBlock(1);
   std::string y;
   if (!quantize) {
@@ -363,7 +370,15 @@ Rewrite blockedQuantize(NodeRewriter &r, bool quantize, int64_t block) {
                        r.scalar(s8 ? 127.f : 255.f, xt)});
     y = cast(v, int32_t(qt));
   }
-  r.add("Reshape", {y, r.ints(*xd)}, r.node.output(0));
+  std::vector<int64_t> padded = *xd;
+  padded[a] = blocks * block;
+  if (dim % block == 0) {
+    r.add("Reshape", {y, r.ints(*xd)}, r.node.output(0));
+    return Rewrite::Done;
+  }
+  r.add("Slice", {r.add("Reshape", {y, r.ints(padded)}), r.ints({0}),
+                  r.ints({dim}), r.ints({a})},
+        r.node.output(0));
   return Rewrite::Done;
 }
 

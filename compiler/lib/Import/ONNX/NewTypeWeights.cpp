@@ -93,7 +93,7 @@ int64_t scaleIndex(int64_t e, const std::vector<int64_t> &x, int64_t axis,
   const int64_t d = x[axis], at = (e / inner) % d;
   if (!block)
     return at;
-  const int64_t outer = e / (inner * d), blocks = d / block;
+  const int64_t outer = e / (inner * d), blocks = (d + block - 1) / block;
   return (outer * blocks + at / block) * inner + e % inner;
 }
 
@@ -134,12 +134,9 @@ Rewrite dequantizeNewTypeWeight(NodeRewriter &r) {
       return Rewrite::Failed;
     const int64_t d = xd[axis[0]];
     std::vector<int64_t> want = {d};
-    if (block) {
-      if (d % block)
-        return r.fail("a partial last block (" + std::to_string(d) + " by " +
-                      std::to_string(block) + ") is not supported");
+    if (block) { // the last block may be partial
       want = xd;
-      want[axis[0]] = d / block;
+      want[axis[0]] = d / block + (d % block != 0);
     }
     if (sd != want)
       return r.fail("the scale's shape does not match the weight's axis");
