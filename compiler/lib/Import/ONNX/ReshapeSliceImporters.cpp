@@ -59,6 +59,9 @@ LogicalResult importReshape(NodeContext &n) {
   if (allowZero && hasZero && inferred >= 0)
     return n.fail("shape has both 0 and -1 with allowzero=1");
   int64_t total = product(in), known = product(out);
+  if (total == kTooManyElements || known == kTooManyElements)
+    return n.fail("reshape from " + shapeString(in) + " to " +
+                  shapeString(target) + ": more elements than 64 bits count");
   if (inferred >= 0) {
     if (known == 0 || total % known != 0)
       return n.fail("cannot infer the -1 dim reshaping " + shapeString(in) +

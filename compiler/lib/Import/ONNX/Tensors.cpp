@@ -70,7 +70,8 @@ static unsigned elementBytes(int32_t onnxType) {
 int64_t product(llvm::ArrayRef<int64_t> dims) {
   int64_t p = 1;
   for (int64_t d : dims)
-    p *= d;
+    if (__builtin_mul_overflow(p, d, &p))
+      return kTooManyElements;
   return p;
 }
 

@@ -63,7 +63,11 @@ llvm::Expected<mlir::ElementsAttr> shapeOnlyAttr(mlir::MLIRContext &ctx,
 
 llvm::Expected<std::vector<int64_t>> toInt64s(const TensorBytes &t);
 
-/// The number of elements of a static shape (1 for a scalar).
+/// What product() gives for a shape whose count an int64 cannot hold.
+inline constexpr int64_t kTooManyElements = INT64_MAX;
+
+/// The number of elements of a static shape (1 for a scalar), or
+/// kTooManyElements when the count overflows.
 int64_t product(llvm::ArrayRef<int64_t> dims);
 
 /// "2x3" or "scalar", for messages.
