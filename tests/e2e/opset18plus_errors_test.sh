@@ -43,7 +43,7 @@ save("pad_wrap_18", [n("Pad", ["x", "p"], ["y"], mode="wrap")], [f("x", [2, 3])]
      [c("p", np.array([0, 1, 0, 1], np.int64))], opset=18)
 save("pad_wrap_crop_all", [n("Pad", ["x", "p"], ["y"], mode="wrap")], [f("x", [2, 3])], [f("y", None)],
      [c("p", np.array([0, -3, 0, 1], np.int64))], opset=19)
-save("cast_float8e5m2", [n("Cast", ["x"], ["q"], to=19), n("Cast", ["q"], ["y"], to=1)],
+save("cast_float8e4m3fnuz", [n("Cast", ["x"], ["q"], to=18), n("Cast", ["q"], ["y"], to=1)],
      [f("x", [2])], [f("y", None)], opset=19)
 save("dq_float8_input", [n("DequantizeLinear", ["x", "s"], ["y"])], [f("x", [2], 17)],
      [f("y", None)], [c("s", np.array(1, np.float32))], opset=19)
@@ -79,7 +79,7 @@ expect groupnorm_groups "\(GroupNormalization-21\): num_groups 3 does not divide
 expect resize_antialias "\(Resize-18\): antialias must be 0 or 1, not 2"
 expect pad_wrap_18 "\(Pad-18\): mode 'wrap' is Pad-19's"
 expect pad_wrap_crop_all "\(Pad-19\): mode 'wrap': axis 1 of length 3 cannot take pads -3 and 1"
-expect cast_float8e5m2 "\(Cast-19\): float8 type 19 is not the chip's FP8 format \(FLOAT8E4M3FN, 17, is\)"
+expect cast_float8e4m3fnuz "\(Cast-19\): float8 type 18 is not one of the chip's FP8 formats \(FLOAT8E4M3FN, 17, and FLOAT8E5M2, 19\)"
 expect dq_float8_input "\(DequantizeLinear-19\): input 'x' is of a float8 / int4 type: only constant weights"
 expect affinegrid "\(AffineGrid-20\): not supported at this version"
 expect attention_dynamic "\(Attention-23\): input 'q' has dynamic dims \(Bx3x8\): pin the graph's inputs with --input-shape"

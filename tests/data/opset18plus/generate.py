@@ -501,6 +501,23 @@ case("qdq_opset21_float8e4m3fn_output_dtype", 21,
       node("DequantizeLinear", ["q", "s"], ["y"])],
      [("x", xq)], [("y", [2, 8])], [const("s", np.array(0.02, np.float32))])
 
+# FLOAT8E5M2 activations: saturating (past 57344 clips) and not (past it
+# is infinity), and a QuantizeLinear / DequantizeLinear pair. (Between 57344 and
+# 65536 onnxruntime-node 1.30 gives NaN without saturation where ONNX's Cast
+# table says infinity: no value lies there.)
+x52 = np.concatenate([xa8, [[6e4, -1e5, 1e-6, 3e-5, 57344, 2e5, -0.0, 1.125]]]).astype(np.float32)
+case("cast_opset19_float8e5m2_round_trip", 19,
+     [node("Cast", ["x"], ["q"], to=19), node("Cast", ["q"], ["y"], to=T.FLOAT)],
+     [("x", x52)], [("y", [3, 8])])
+case("cast_opset19_float8e5m2_no_saturate", 19,
+     [node("Cast", ["x"], ["q"], to=19, saturate=0), node("Cast", ["q"], ["y"], to=T.FLOAT)],
+     [("x", x52)], [("y", [3, 8])])
+case("qdq_opset19_float8e5m2_activation", 19,
+     [node("QuantizeLinear", ["x", "s", "zp"], ["q"]),
+      node("DequantizeLinear", ["q", "s", "zp"], ["y"])],
+     [("x", xq)], [("y", [2, 8])],
+     [const("s", np.array(0.001, np.float32)), raw_tensor("zp", 19, [], [0])])
+
 # Blocked quantisation with a partial last block (7 by 3: blocks of 3, 3, 1),
 # int8 activations and an int4 weight.
 sp = (g8.random((2, 3)) * 0.05 + 0.01).astype(np.float32)

@@ -133,13 +133,17 @@ LogicalResult importCast(NodeContext &n) {
   return success();
 }
 
-/// ai.lpx CastFloat8 (Float8Activations.cpp): the value rounded to the
-/// chip's FP8 format, an f8E4M3FN tensor from here on.
+/// ai.lpx CastFloat8 (Float8Activations.cpp): the value rounded to one of
+/// the chip's FP8 formats, an f8E4M3FN or f8E5M2 tensor from here on.
 LogicalResult importCastFloat8(NodeContext &n) {
   auto x = n.input(0);
   if (failed(x))
     return failure();
-  Type f8 = Float8E4M3FNType::get(n.ctx());
+  int64_t to = n.intAttr("to", 17);
+  if (to != 17 && to != 19)
+    return n.fail("to must be 17 (FLOAT8E4M3FN) or 19 (FLOAT8E5M2)");
+  Type f8 = to == 17 ? Type(Float8E4M3FNType::get(n.ctx()))
+                     : Type(Float8E5M2Type::get(n.ctx()));
   n.setOutput(0, n.create<CastOp>(n.tensorOf(n.typeOf(*x).getShape(), f8),
                                   *x));
   return success();

@@ -1,13 +1,13 @@
-//===- Float8Activations.cpp - FLOAT8E4M3FN activations of opset 19+ ------===//
+//===- Float8Activations.cpp - float8 activations of opset 19+ ------------===//
 //
-// An FP8 export rounds activations to FLOAT8E4M3FN and back: a Cast to it
-// and a Cast from it, or a QuantizeLinear with a float8 zero point (or
-// output_dtype) and its DequantizeLinear. ONNX 1.12 knows no float8 type,
-// so the rounding becomes lpx's `ai.lpx` CastFloat8, whose schema gives its
-// output the input's float type (LpxSchemas.cpp) and which imports as a
-// cast to f8E4M3FN, the chip's FP8 format: later ops see a real f8 tensor.
-// The Cast back and the DequantizeLinear then read it as float. The other
-// float8 formats (E5M2, the FNUZ ones) are not the chip's and are refused.
+// An FP8 export rounds activations to FLOAT8E4M3FN (or E5M2) and back: a
+// Cast to it and a Cast from it, or a QuantizeLinear with a float8 zero
+// point (or output_dtype) and its DequantizeLinear. ONNX 1.12 knows no
+// float8 type, so the rounding becomes lpx's `ai.lpx` CastFloat8, whose
+// schema gives its output the input's float type (LpxSchemas.cpp) and which
+// imports as a cast to f8E4M3FN or f8E5M2, the chip's FP8 formats: later
+// ops see a real f8 tensor. The Cast back and the DequantizeLinear then
+// read it as float. The FNUZ formats are not the chip's and are refused.
 //
 //===----------------------------------------------------------------------===//
 #include "OpsetRewrite.h"
@@ -17,7 +17,8 @@
 namespace lpx::onnximport {
 
 namespace {
-constexpr int32_t kF8E4M3FN = 17;
+constexpr int32_t kF8E4M3FN = 17, kF8E5M2 = 19;
+constexpr float kE5M2Max = 57344.f;
 
 bool isFloat8Type(int64_t t) { return t >= 17 && t <= 20; }
 
@@ -87,42 +88,47 @@ bool producesFloat8(NodeRewriter &r, const std::string &value) {
   return p->op_type() == "QuantizeLinear" && float8TypeOf(r, *p) != 0;
 }
 
-Rewrite castToFloat8(NodeRewriter &r, int64_t to) {
-  if (to != kF8E4M3FN)
+/// The rounding of `x` to float8 `to` into the node's output. The chip's
+/// E4M3 conversion saturates at +-448 (ONNX's saturate=1) and its E5M2 one
+/// overflows to infinity (saturate=0): E5M2's saturation clips first.
+Rewrite roundToFloat8(NodeRewriter &r, const std::string &x, int64_t to,
+                      bool saturate) {
+  if (to != kF8E4M3FN && to != kF8E5M2)
     return r.fail("float8 type " + std::to_string(to) +
-                  " is not the chip's FP8 format (FLOAT8E4M3FN, 17, is)");
-  if (r.intAttr("saturate", 1) == 0)
-    return r.fail("saturate=0 is not supported (the chip saturates to "
-                  "+-448)");
+                  " is not one of the chip's FP8 formats (FLOAT8E4M3FN, 17, "
+                  "and FLOAT8E5M2, 19)");
+  if (to == kF8E4M3FN && !saturate)
+    return r.fail("saturate=0 is not supported for FLOAT8E4M3FN (the chip "
+                  "saturates to +-448)");
+  std::string in = x;
+  if (to == kF8E5M2 && saturate) {
+    int32_t t = r.elemType(x) ? r.elemType(x) : onnx::TensorProto::FLOAT;
+    in = r.add("Clip", {x, r.scalar(-kE5M2Max, t), r.scalar(kE5M2Max, t)});
+  }
   registerLpxSchemas();
-  r.add("CastFloat8", {r.input(0)}, r.node.output(0));
+  r.add("CastFloat8", {in}, r.node.output(0));
   r.last().set_domain(kLpxDomain);
+  r.setInt(r.last(), "to", to);
   return Rewrite::Done;
+}
+
+Rewrite castToFloat8(NodeRewriter &r, int64_t to) {
+  return roundToFloat8(r, r.input(0), to, r.intAttr("saturate", 1) != 0);
 }
 
 Rewrite quantizeFloat8(NodeRewriter &r, bool quantize) {
   int32_t type = float8TypeOf(r, r.node);
   if (!type && !quantize) // a DequantizeLinear of a float8 activation
     type = kF8E4M3FN;
-  if (type != kF8E4M3FN)
-    return r.fail("float8 type " + std::to_string(type) +
-                  " is not the chip's FP8 format (FLOAT8E4M3FN, 17, is)");
   if (r.intAttr("block_size", 0))
     return r.fail("blocked float8 quantisation is not supported");
   if (Rewrite z = checkZeroPoint(r); z != Rewrite::Done)
     return z;
   if (!r.dims(r.input(0)) || !r.dims(r.input(1)))
     return Rewrite::NeedTypes;
-  if (quantize && r.intAttr("saturate", 1) == 0)
-    return r.fail("saturate=0 is not supported (the chip saturates to "
-                  "+-448)");
-  registerLpxSchemas();
-  if (quantize) {
-    std::string scaled = divideByScale(r, r.input(0), r.input(1), true);
-    r.add("CastFloat8", {scaled}, r.node.output(0));
-    r.last().set_domain(kLpxDomain);
-    return Rewrite::Done;
-  }
+  if (quantize)
+    return roundToFloat8(r, divideByScale(r, r.input(0), r.input(1), true),
+                         type, r.intAttr("saturate", 1) != 0);
   // The float8 value is a float to ONNX (CastFloat8's schema) and an f8
   // tensor to the importer: the Cast widens it to the scale's type.
   int32_t scaleType = r.elemType(r.input(1));

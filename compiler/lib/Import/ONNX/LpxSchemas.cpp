@@ -45,7 +45,7 @@ onnx::OpSchema bitwiseNot() {
       .TypeAndShapeInferenceFunction(onnx::propagateShapeAndTypeFromFirstInput);
   return s;
 }
-/// A value rounded to FLOAT8E4M3FN (a Cast to it, a float8 QuantizeLinear):
+/// A value rounded to float8 `to` (a Cast to it, a float8 QuantizeLinear):
 /// typed as its float input for ONNX 1.12, which knows no float8; the
 /// importer makes it an f8E4M3FN tensor (Float8Activations.cpp).
 onnx::OpSchema castFloat8() {
@@ -53,6 +53,8 @@ onnx::OpSchema castFloat8() {
   s.SetName("CastFloat8")
       .SetDomain(kLpxDomain)
       .SinceVersion(1)
+      .Attr("to", "FLOAT8E4M3FN (17) or FLOAT8E5M2 (19)",
+            onnx::AttributeProto::INT, int64_t(17))
       .Input(0, "X", "", "T")
       .Output(0, "Y", "", "T")
       .TypeConstraint("T", {"tensor(float16)", "tensor(float)",

@@ -119,7 +119,9 @@ void crossCheck(NodeContext &n, const std::string &name, Value v) {
   // ONNX 1.12 types a float8 value as the float it was rounded from
   // (ai.lpx CastFloat8, Float8Activations.cpp): the shapes still agree.
   auto vt = llvm::dyn_cast<RankedTensorType>(v.getType());
-  if (onnxType && vt && vt.getElementType().isFloat8E4M3FN() &&
+  if (onnxType && vt &&
+      (vt.getElementType().isFloat8E4M3FN() ||
+       vt.getElementType().isFloat8E5M2()) &&
       llvm::cast<RankedTensorType>(*onnxType).getShape() == vt.getShape())
     return;
   if (onnxType && *onnxType != v.getType())

@@ -134,7 +134,7 @@ Rewrite dequantizeNewTypeWeight(NodeRewriter &r);
 /// graph inputs and value_info), so that ONNX 1.12 never sees them.
 void dropUnreadNewTypeWeights(onnx::GraphProto &g);
 
-// Float8Activations.cpp: FLOAT8E4M3FN activations as ai.lpx CastFloat8.
+// Float8Activations.cpp: float8 activations as ai.lpx CastFloat8.
 /// Whether `value` is a float8 activation: the output of a Cast to float8,
 /// a float8 QuantizeLinear or (rewritten) a CastFloat8.
 bool producesFloat8(NodeRewriter &r, const std::string &value);

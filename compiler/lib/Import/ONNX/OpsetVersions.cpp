@@ -65,7 +65,8 @@ const OpVersionEntry kTable[] = {
     // opset 19
     {"AveragePool", 19, R,
      "dilations: a depthwise Conv (not with ceil_mode 1 or SAME auto_pad)"},
-    {"Cast", 19, R, "to FLOAT8E4M3FN: rounded to the chip's FP8 (ai.lpx)"},
+    {"Cast", 19, R,
+     "to FLOAT8E4M3FN / E5M2: rounded to the chip's FP8 (ai.lpx)"},
     {"CastLike", 19, R, "saturate dropped (it only concerns float8)"},
     {"DeformConv", 19, U, "not supported"},
     {"DequantizeLinear", 19, R,
@@ -73,7 +74,7 @@ const OpVersionEntry kTable[] = {
     {"Equal", 19, T, "string operands"},
     {"Pad", 19, R, "axes input expanded; wrap mode: a Concat of Slices"},
     {"QuantizeLinear", 19, R,
-     "a FLOAT8E4M3FN zero point: rounded to the chip's FP8 (ai.lpx)"},
+     "a FLOAT8E4M3FN / E5M2 zero point: rounded to the chip's FP8 (ai.lpx)"},
     {"Resize", 19, R, "as 18; half_pixel_symmetric"},
     // opset 20
     {"AffineGrid", 20, U, "not supported"},
