@@ -76,6 +76,12 @@ Rewrite wrapPad(NodeRewriter &r, const std::vector<int64_t> &dims,
   };
   for (int64_t a = 0; a < rank; ++a) {
     const int64_t given = pads[a], givenEnd = pads[rank + a];
+    constexpr int64_t kMaxPad = int64_t(1) << 40; // keeps the sums in range
+    auto beyond = [&](int64_t p) { return p < -kMaxPad || p > kMaxPad; };
+    if (beyond(given) || beyond(givenEnd) || dims[a] > kMaxPad)
+      return r.fail("mode 'wrap': the pads of axis " + std::to_string(a) +
+                    " (" + std::to_string(given) + ", " +
+                    std::to_string(givenEnd) + ") are beyond any tensor");
     const int64_t cropLo = std::max<int64_t>(0, -given);
     const int64_t cropHi = dims[a] - std::max<int64_t>(0, -givenEnd);
     const int64_t d = cropHi - cropLo;
