@@ -184,10 +184,38 @@ std::optional<WireError> messagesText(const json::Value *v, std::string &out) {
   return std::nullopt;
 }
 
+/// The deepest nesting of arrays and objects, strings skipped: the JSON
+/// parser recurses per level, so a body of a million '[' must be refused
+/// before it is parsed.
+size_t nestingDepth(llvm::StringRef body) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false, escaped = false;
+  for (char c : body) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 } // namespace
 
 std::optional<WireError> parseCompletionRequest(llvm::StringRef body, Api api,
                                                 CompletionRequest &out) {
+  if (nestingDepth(body) > kMaxNesting)
+    return invalid("", "the body nests arrays and objects more than " +
+                           std::to_string(kMaxNesting) + " deep");
   auto parsed = json::parse(body);
   if (!parsed)
     return invalid("", "the body is not valid JSON: " +

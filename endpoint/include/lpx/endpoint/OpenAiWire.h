@@ -42,6 +42,9 @@ struct CompletionRequest {
   bool includeUsage = false; ///< stream_options.include_usage
 };
 
+/// Deeper bodies are refused unparsed (the parser recurses per level).
+constexpr size_t kMaxNesting = 32;
+
 /// The request in `body`, or the error to answer with.
 std::optional<WireError> parseCompletionRequest(llvm::StringRef body, Api api,
                                                 CompletionRequest &out);
