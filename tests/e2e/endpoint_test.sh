@@ -81,11 +81,12 @@ check "another model's name: 404 model_not_found" \
 curl -sN "$url/v1/completions" -d '{"model": "tiny-llama", "prompt": "Hello",
   "max_tokens": 16, "stream": true}' >"$tmp/late.txt" &
 client=$!
-sleep 0.05
+for _ in $(seq 100); do [ -s "$tmp/late.txt" ] && break; sleep 0.05; done
 stop_endpoint
 wait "$client"
 check "SIGTERM: exit 0" "[ $status = 0 ]"
-check "SIGTERM: the open stream ended with [DONE]" "tail -1 '$tmp/late.txt' | grep -q 'DONE' || tail -2 '$tmp/late.txt' | grep -q DONE"
+check "SIGTERM: the open stream was under way, and ended with 16 tokens and [DONE]" \
+  "[ \$(grep -c '\"finish_reason\":null' '$tmp/late.txt') = 16 ] && grep -q '^data: \[DONE\]' '$tmp/late.txt'"
 
 # A queue of no places and batches of 1, slowed down a thousandfold (a
 # request of 16 tokens takes about 0.4 s of wall time): the second request,
