@@ -43,36 +43,25 @@ WireError invalid(const std::string &param, const std::string &message) {
 
 using Check = std::function<std::optional<WireError>(const json::Value &)>;
 
-/// Checks of one value's type; null is accepted where OpenAI accepts it
-/// (every optional field).
-Check number(const char *name) {
-  return [name](const json::Value &v) -> std::optional<WireError> {
-    if (v.kind() == json::Value::Null || v.getAsNumber())
+/// A check that a value is null (every optional field may be, as OpenAI
+/// accepts) or of the type `is` tests, named `what` in the error.
+Check typed(const char *name, bool (*is)(const json::Value &),
+            const char *what) {
+  return [=](const json::Value &v) -> std::optional<WireError> {
+    if (v.kind() == json::Value::Null || is(v))
       return std::nullopt;
-    return invalid(name, std::string("'") + name + "' must be a number");
+    return invalid(name, std::string("'") + name + "' must be " + what);
   };
 }
-Check boolean(const char *name) {
-  return [name](const json::Value &v) -> std::optional<WireError> {
-    if (v.kind() == json::Value::Null || v.getAsBoolean())
-      return std::nullopt;
-    return invalid(name, std::string("'") + name + "' must be a boolean");
-  };
-}
-Check string(const char *name) {
-  return [name](const json::Value &v) -> std::optional<WireError> {
-    if (v.kind() == json::Value::Null || v.getAsString())
-      return std::nullopt;
-    return invalid(name, std::string("'") + name + "' must be a string");
-  };
-}
-Check integer(const char *name) {
-  return [name](const json::Value &v) -> std::optional<WireError> {
-    if (v.kind() == json::Value::Null || v.getAsInteger())
-      return std::nullopt;
-    return invalid(name, std::string("'") + name + "' must be an integer");
-  };
-}
+bool isNumber(const json::Value &v) { return bool(v.getAsNumber()); }
+bool isBoolean(const json::Value &v) { return bool(v.getAsBoolean()); }
+bool isString(const json::Value &v) { return bool(v.getAsString()); }
+bool isInteger(const json::Value &v) { return bool(v.getAsInteger()); }
+bool isObject(const json::Value &v) { return bool(v.getAsObject()); }
+Check number(const char *name) { return typed(name, isNumber, "a number"); }
+Check boolean(const char *name) { return typed(name, isBoolean, "a boolean"); }
+Check string(const char *name) { return typed(name, isString, "a string"); }
+Check integer(const char *name) { return typed(name, isInteger, "an integer"); }
 Check stop() {
   return [](const json::Value &v) -> std::optional<WireError> {
     if (v.kind() == json::Value::Null || v.getAsString())
@@ -87,13 +76,7 @@ Check stop() {
     return invalid("stop", "'stop' must be a string or up to 4 strings");
   };
 }
-Check anyObject(const char *name) {
-  return [name](const json::Value &v) -> std::optional<WireError> {
-    if (v.kind() == json::Value::Null || v.getAsObject())
-      return std::nullopt;
-    return invalid(name, std::string("'") + name + "' must be an object");
-  };
-}
+Check anyObject(const char *name) { return typed(name, isObject, "an object"); }
 
 std::map<std::string, Check> knownFields(Api api) {
   std::map<std::string, Check> f = {

@@ -85,28 +85,18 @@ void EngineState::freeLive(int32_t id) {
 
 Error EngineState::dispatch(const Event &ev) {
   stats.end = ev.t;
-  switch (ev.kind) {
-  case EventKind::Pull:
+  if (ev.kind == EventKind::Pull) {
     if (pendingArrival)
       startCall(*pendingArrival, ev.t);
     pendingArrival.reset();
     return pullArrival(ev.t);
-  case EventKind::Send:
-    send(ev.a, ev.t);
-    break;
-  case EventKind::ServerArrive:
-    serverArrive(ev.a, ev.t);
-    break;
-  case EventKind::ClientReject:
-    clientReject(ev.a, ev.t);
-    break;
-  case EventKind::GroupReturn:
-    groupReturn(ev.a, ev.t);
-    break;
-  case EventKind::ClientDone:
-    clientDone(ev.a, ev.t);
-    break;
   }
+  // Every other kind is one member taking (entity, time), in EventKind order.
+  static constexpr void (EngineState::*kHandle[])(int32_t, Nanos) = {
+      &EngineState::send, &EngineState::serverArrive,
+      &EngineState::clientReject, &EngineState::groupReturn,
+      &EngineState::clientDone};
+  (this->*kHandle[size_t(ev.kind) - 1])(ev.a, ev.t);
   return Error::success();
 }
 
