@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Completions.h"
+#include "ConnectionPool.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -81,7 +82,8 @@ void routes(httplib::Server &svr, EndpointState &s) {
 void limits(httplib::Server &svr, EndpointState &s, int &listenFd) {
   const EndpointOptions &o = s.opts;
   size_t threads = std::max<size_t>(o.threads, 1);
-  svr.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  // As many connections may wait as are served; the rest get 503.
+  svr.new_task_queue = [threads] { return new ConnectionPool(threads, threads); };
   svr.set_payload_max_length(o.maxBodyBytes);
   svr.set_read_timeout(5, 0);
   svr.set_write_timeout(5, 0);
@@ -96,11 +98,19 @@ void limits(httplib::Server &svr, EndpointState &s, int &listenFd) {
   size_t maxHeaders = o.maxHeaders;
   svr.set_pre_routing_handler(
       [maxHeaders](const httplib::Request &req, httplib::Response &res) {
-        if (req.headers.size() <= maxHeaders)
-          return httplib::Server::HandlerResponse::Unhandled;
         WireError e;
-        e.status = 431;
-        e.message = "more than " + std::to_string(maxHeaders) + " headers";
+        if (ConnectionPool::refusing()) {
+          e.status = 503;
+          e.type = "server_error";
+          e.message = "too many connections; retry later";
+          res.set_header("Connection", "close");
+          res.set_header("Retry-After", "1");
+        } else if (req.headers.size() > maxHeaders) {
+          e.status = 431;
+          e.message = "more than " + std::to_string(maxHeaders) + " headers";
+        } else {
+          return httplib::Server::HandlerResponse::Unhandled;
+        }
         sendError(res, e);
         return httplib::Server::HandlerResponse::Handled;
       });

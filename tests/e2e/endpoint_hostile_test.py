@@ -5,7 +5,8 @@ oversized body, too many headers, a long URI, wrong methods, unknown paths,
 requests cut off in their headers or body, garbage instead of HTTP. Every
 answer must be a 4xx with an OpenAI-style error object (the library's own
 refusals included) and the server must still answer /health after each, and
-exit 0 on SIGTERM. A few seconds.
+exit 0 on SIGTERM. Then --threads 1: a connection beyond the one served and
+the one waiting gets 503 at once. A few seconds.
 
 usage: endpoint_hostile_test.py LPX"""
 import json
@@ -34,27 +35,28 @@ def check(name, cond, detail=""):
         print("FAIL", name, detail)
 
 
-log = open(os.path.join(tmp, "endpoint.log"), "w+")
-server = subprocess.Popen(
-    [lpx, "endpoint", "--model", "tiny-llama", "--chip", "lpx3", "--context",
-     "64", "--cache-dir", os.path.join(tmp, "cache"), "--listen",
-     "127.0.0.1:0", "--time-scale", "10", "--max-body", "65536"],
-    stdout=log, stderr=subprocess.STDOUT)
-port = None
-for _ in range(200):
-    log.seek(0)
-    m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", log.read())
-    if m:
-        port = int(m.group(1))
-        break
-    if server.poll() is not None:
-        break
-    time.sleep(0.1)
-if port is None:
+def start(extra):
+    """Starts lpx endpoint with `extra` options: (process, port)."""
+    log = open(os.path.join(tmp, "endpoint.log"), "w+")
+    proc = subprocess.Popen(
+        [lpx, "endpoint", "--model", "tiny-llama", "--chip", "lpx3", "--context",
+         "64", "--cache-dir", os.path.join(tmp, "cache"), "--listen",
+         "127.0.0.1:0"] + extra, stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(200):
+        log.seek(0)
+        m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", log.read())
+        if m:
+            return proc, int(m.group(1))
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
     log.seek(0)
     print("FAIL lpx endpoint did not start:", log.read()[:300])
-    server.kill()
+    proc.kill()
     sys.exit(1)
+
+
+server, port = start(["--time-scale", "10", "--max-body", "65536"])
 
 
 def exchange(raw, close_after_send=False, timeout=5):
@@ -187,12 +189,51 @@ r = request("POST", chat, with_())
 check("a good request still completes", r is not None and r[0] == 200 and
       json.loads(r[2])["choices"][0]["finish_reason"] == "length")
 
-server.send_signal(signal.SIGTERM)
-try:
-    code = server.wait(timeout=20)
-except subprocess.TimeoutExpired:
-    server.kill()
-    code = None
-check("SIGTERM: exit 0", code == 0, str(code))
+
+
+def stop(proc, name):
+    proc.send_signal(signal.SIGTERM)
+    try:
+        code = proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        code = None
+    check(f"{name}SIGTERM: exit 0", code == 0, str(code))
+
+
+stop(server, "")
+
+# Bounded connections: --threads 1 serves one connection and keeps one
+# place; a third connection meanwhile gets 503 at once, the waiting one is
+# served when the first leaves. Slowed down (a 20-token stream takes about
+# half a second) so the first is still streaming.
+server, port = start(["--threads", "1", "--time-scale", "0.001"])
+a = socket.create_connection(("127.0.0.1", port))
+body = with_(stream=True, max_tokens=20).encode()
+a.sendall(b"POST " + chat.encode() + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+          b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+first = a.recv(100)
+b = socket.create_connection(("127.0.0.1", port))
+body = with_(max_tokens=1).encode()
+b.sendall(b"POST " + chat.encode() + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+          b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+time.sleep(0.1)
+t0 = time.monotonic()
+r = request("GET", "/health")
+check("a connection beyond --threads and its places: 503 at once",
+      r is not None and r[0] == 503 and time.monotonic() - t0 < 0.3 and
+      "error" in json.loads(r[2]), str(r and r[0]))
+rest = b""
+while chunk := a.recv(65536):
+    rest += chunk
+a.close()
+check("the first connection's stream completed", first.startswith(b"HTTP/1.1 200") and
+      b"data: [DONE]" in rest)
+got = b""
+while chunk := b.recv(65536):
+    got += chunk
+b.close()
+check("the waiting connection was served after it", got.startswith(b"HTTP/1.1 200"))
+stop(server, "--threads 1: ")
 print(f"{passed} passed, {failures} failed")
 sys.exit(1 if failures or not passed else 0)

@@ -4,7 +4,8 @@
 // the simulated deployment: POST /v1/chat/completions and /v1/completions
 // (streamed as server-sent events or whole), GET /v1/models and /health.
 // Bounded: request body, URI and header line (the library), header count,
-// connections served at once (worker threads), read and write timeouts.
+// connections (served at once and waiting; more get 503), read and write
+// timeouts.
 // SIGTERM or SIGINT: new requests get 503, the open ones finish (at most
 // kDrainSeconds of wall time), the server stops and runEndpoint returns.
 //
@@ -32,7 +33,7 @@ struct EndpointOptions {
   int64_t defaultOutput = 16;
   size_t maxBodyBytes = 1 << 20;
   size_t maxHeaders = 64;
-  size_t threads = 64; ///< connections served at once
+  size_t threads = 64; ///< connections served at once (as many may wait)
   int retryAfterSeconds = 1; ///< the Retry-After of a 429
 };
 constexpr int kDrainSeconds = 10;
