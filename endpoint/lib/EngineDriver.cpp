@@ -32,18 +32,6 @@ bool RequestStream::next(serve::TokenEvent &ev) {
   return true;
 }
 
-bool RequestStream::nextBefore(serve::TokenEvent &ev,
-                               std::chrono::steady_clock::time_point deadline) {
-  std::unique_lock<std::mutex> lock(mutex);
-  if (!cv.wait_until(lock, deadline,
-                     [&] { return !events.empty() || closed; }) ||
-      events.empty())
-    return false;
-  ev = events.front();
-  events.pop_front();
-  return true;
-}
-
 EngineDriver::EngineDriver(std::unique_ptr<serve::OnlineEngine> engine,
                            double timeScale)
     : engine(std::move(engine)), timeScale(timeScale), start(Clock::now()),

@@ -136,10 +136,14 @@ void limits(httplib::Server &svr, EndpointState &s, int &listenFd) {
 /// Waits for SIGTERM or SIGINT (or the wake-up of a normal end), then drains
 /// and stops the server.
 void awaitSignal(const sigset_t &set, httplib::Server &svr, EndpointState &s,
-                 llvm::raw_ostream &log, std::mutex &logMutex) {
+                 const std::atomic<bool> &ended, llvm::raw_ostream &log,
+                 std::mutex &logMutex) {
   int sig = 0;
   sigwait(&set, &sig);
-  if (!svr.is_running())
+  // A signal before the server runs stops it as soon as it does.
+  while (!svr.is_running() && !ended)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (ended)
     return;
   s.draining = true;
   auto deadline = std::chrono::steady_clock::now() +
@@ -213,13 +217,13 @@ llvm::Error runEndpoint(const EndpointOptions &opts,
         << ", content " << content.kind() << ")\n";
     log.flush();
   }
+  std::atomic<bool> ended{false};
   std::thread signals(
-      [&] { awaitSignal(set, svr, state, log, logMutex); });
+      [&] { awaitSignal(set, svr, state, ended, log, logMutex); });
   bool ok = svr.listen_after_bind();
-  if (signals.joinable()) {
-    pthread_kill(signals.native_handle(), SIGTERM); // wakes it if still waiting
-    signals.join();
-  }
+  ended = true;
+  pthread_kill(signals.native_handle(), SIGTERM); // wakes it if still waiting
+  signals.join();
   driver.stop();
   if (!ok && !state.draining)
     return fail("the server stopped: accepting connections failed");

@@ -28,9 +28,6 @@ public:
   /// Waits for the next event; false once the driver has stopped and no
   /// event is left.
   bool next(serve::TokenEvent &ev);
-  /// Waits at most until `deadline`; false if none came by then.
-  bool nextBefore(serve::TokenEvent &ev,
-                  std::chrono::steady_clock::time_point deadline);
 
 private:
   friend class EngineDriver;
