@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`lpx endpoint` under hostile input, over raw sockets: malformed and
 truncated JSON, unknown fields, wrong types, deep nesting, invalid UTF-8, an
-oversized body, too many headers, a long URI, wrong methods, unknown paths,
+oversized body, too many headers, a long header line, a long URI, wrong methods, unknown paths,
 requests cut off in their headers or body, garbage instead of HTTP. Every
 answer must be a 4xx with an OpenAI-style error object (the library's own
 refusals included) and the server must still answer /health after each, and
@@ -160,6 +160,8 @@ expect_error("invalid UTF-8", request(
 expect_error("a body over --max-body", request("POST", chat, "x" * 70000), 413)
 expect_error("100 headers", request(
     "POST", chat, with_(), headers=[f"X-H{i}: {i}" for i in range(100)]), 431)
+expect_error("a 10,000-byte header line", request(
+    "GET", "/health", headers=["X-Big: " + "a" * 10000]), 400)
 expect_error("a 10,000-byte URI", request("GET", "/health?" + "a" * 10000), 414)
 expect_error("GET on completions", request("GET", chat), 405)
 expect_error("DELETE on models", request("DELETE", "/v1/models"), 405)
