@@ -9,6 +9,8 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libeigen3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
   libonnx-testdata python3 python3-onnx python3-numpy
+  # lpx endpoint's HTTP server (endpoint/), and curl for its test.
+  libcpp-httplib-dev pkg-config curl
   # The sanitizer build and the fuzz targets (cmake/LpxSanitize.cmake):
   # clang 19 and its runtimes (libFuzzer, ASan, UBSan).
   clang-19 libclang-rt-19-dev

@@ -83,43 +83,59 @@ void EngineState::freeLive(int32_t id) {
   freeIds.push_back(id);
 }
 
+Error EngineState::dispatch(const Event &ev) {
+  stats.end = ev.t;
+  if (ev.kind == EventKind::Pull) {
+    if (pendingArrival)
+      startCall(*pendingArrival, ev.t);
+    pendingArrival.reset();
+    return pullArrival(ev.t);
+  }
+  // Every other kind is one member taking (entity, time), in EventKind order.
+  static constexpr void (EngineState::*kHandle[])(int32_t, Nanos) = {
+      &EngineState::send, &EngineState::serverArrive,
+      &EngineState::clientReject, &EngineState::groupReturn,
+      &EngineState::clientDone};
+  (this->*kHandle[size_t(ev.kind) - 1])(ev.a, ev.t);
+  return Error::success();
+}
+
 Expected<RunStats> EngineState::run() {
   if (Error e = pullArrival(0))
     return std::move(e);
   while (!events.empty()) {
     Event ev = events.top();
     events.pop();
-    stats.end = ev.t;
-    switch (ev.kind) {
-    case EventKind::Pull:
-      if (pendingArrival)
-        startCall(*pendingArrival, ev.t);
-      pendingArrival.reset();
-      if (Error e = pullArrival(ev.t))
-        return std::move(e);
-      break;
-    case EventKind::Send:
-      send(ev.a, ev.t);
-      break;
-    case EventKind::ServerArrive:
-      serverArrive(ev.a, ev.t);
-      break;
-    case EventKind::ClientReject:
-      clientReject(ev.a, ev.t);
-      break;
-    case EventKind::GroupReturn:
-      groupReturn(ev.a, ev.t);
-      break;
-    case EventKind::ClientDone:
-      clientDone(ev.a, ev.t);
-      break;
-    }
+    if (Error e = dispatch(ev))
+      return std::move(e);
   }
   return stats;
 }
 
-Expected<RunStats> runServing(const ServiceModel &model, RequestSource &source,
-                              const EngineConfig &config, RecordSink &sink) {
+std::optional<int64_t> EngineState::startOnline(const Call &call) {
+  int64_t id = nextRequestId;
+  if (!startCall(call, call.sendAt))
+    return std::nullopt;
+  return id;
+}
+
+Error EngineState::runUntil(Nanos t) {
+  while (!events.empty() && events.top().t <= t) {
+    Event ev = events.top();
+    events.pop();
+    if (Error e = dispatch(ev))
+      return e;
+  }
+  return Error::success();
+}
+
+std::optional<Nanos> EngineState::nextEventTime() const {
+  if (events.empty())
+    return std::nullopt;
+  return events.top().t;
+}
+
+Error checkEngineConfig(const ServiceModel &model, const EngineConfig &config) {
   if (config.maxBatch < 1)
     return fail("max batch must be at least 1");
   if (config.maxBatch > model.maxDecodeBatch())
@@ -137,6 +153,13 @@ Expected<RunStats> runServing(const ServiceModel &model, RequestSource &source,
     return fail("queue capacity must be -1 (unbounded) or at least 0");
   if (config.retry.retries < 0)
     return fail("retries must not be negative");
+  return Error::success();
+}
+
+Expected<RunStats> runServing(const ServiceModel &model, RequestSource &source,
+                              const EngineConfig &config, RecordSink &sink) {
+  if (Error e = checkEngineConfig(model, config))
+    return std::move(e);
   if (source.endless() && config.requests < 0 && config.duration < 0)
     return fail("the workload never ends by itself: give a number of requests "
                 "or a duration");

@@ -70,12 +70,18 @@ public:
   EngineState(const ServiceModel &model, RequestSource &source,
               const EngineConfig &config, RecordSink &sink);
   llvm::Expected<RunStats> run();
+  // Driven from outside (OnlineEngine): a call started at its sendAt (its
+  // request id; none past the limits), the events up to `t`, the next one.
+  std::optional<int64_t> startOnline(const Call &call);
+  llvm::Error runUntil(Nanos t);
+  std::optional<Nanos> nextEventTime() const;
 
 private:
   // Engine.cpp
   void schedule(Nanos t, EventKind kind, int32_t a = 0, int32_t b = 0);
   int32_t newLive(const Call &call);
   void freeLive(int32_t id);
+  llvm::Error dispatch(const Event &ev);
   // ClientSide.cpp
   llvm::Error pullArrival(Nanos now);
   bool startCall(const Call &call, Nanos now);

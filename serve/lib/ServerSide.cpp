@@ -236,6 +236,7 @@ void EngineState::groupReturn(int gi, Nanos now) {
   for (int32_t id : g.members) {
     Live &l = lives[size_t(id)];
     l.rec.hostIo += g.hostIo;
+    bool token = l.stepping;
     if (l.stepping) {
       ++l.generated;
     } else if (l.chunkNow > 0) {
@@ -245,8 +246,11 @@ void EngineState::groupReturn(int gi, Nanos now) {
         l.generated = 1; // the prefill's logits give the first token
         l.rec.firstToken = now + l.down;
         l.rec.serverFirstToken = now;
+        token = true;
       }
     }
+    if (token)
+      sink.onToken(now + l.down, l.rec.id, l.generated);
     l.stepping = false;
     if (l.generated >= l.call.output)
       finishSequence(id, now);

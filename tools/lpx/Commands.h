@@ -12,6 +12,7 @@
 #include "lpx/deploy/StudyRun.h"
 #include "lpx/deploy/DeploymentTarget.h"
 #include "lpx/deploy/ServeRun.h"
+#include "lpx/endpoint/EndpointSetup.h"
 #include "lpx/isa/AtomicFile.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -178,6 +179,11 @@ struct ServeArgs : DeploymentArgs, deploy::ServeWords, StudyOptions {
 /// `lpx serve --sweep`: a study of deployments under load (ServeStudy.h).
 int runServeStudy(const ServeArgs &args);
 int runServe(const ServeArgs &args);
+
+/// lpx endpoint: an OpenAI-compatible server timed by the simulated
+/// deployment (docs/endpoint.md).
+struct EndpointArgs : DeploymentArgs, endpoint::EndpointWords {};
+int runEndpoint(const EndpointArgs &args);
 
 using isa::checkOutputPath;
 

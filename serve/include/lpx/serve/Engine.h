@@ -64,6 +64,11 @@ struct RunStats {
   int64_t evictions = 0; ///< kept session caches evicted
 };
 
+/// The configuration's checks against the table (runServing's and
+/// OnlineEngine's): batch, groups, queue, retries.
+llvm::Error checkEngineConfig(const ServiceModel &model,
+                              const EngineConfig &config);
+
 /// Runs until the source ends (or the limits stop it) and every call sent is
 /// done. Errors: a configuration the table cannot serve, a trace's bad line.
 llvm::Expected<RunStats> runServing(const ServiceModel &model,

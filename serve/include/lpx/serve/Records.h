@@ -79,6 +79,9 @@ public:
   virtual void onIteration(Nanos, int /*group*/, int64_t /*decoding*/,
                            int64_t /*prefillTokens*/, int64_t /*waiting*/,
                            Nanos /*compute*/) {}
+  /// A request's output token reaching its client at `t`: its `tokens`-th.
+  virtual void onToken(Nanos /*t*/, int64_t /*requestId*/,
+                       int64_t /*tokens*/) {}
 };
 
 } // namespace lpx::serve
