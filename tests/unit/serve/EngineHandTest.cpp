@@ -22,14 +22,19 @@ struct Times {
 };
 void expectTimes(const RequestRecord &r, const Times &t) {
   SCOPED_TRACE("request " + std::to_string(r.id));
-  if (t.queue >= 0)
+  // Braces: an EXPECT is an if-else of its own.
+  if (t.queue >= 0) {
     EXPECT_EQ(r.queue(), us(t.queue));
-  if (t.ttft >= 0)
+  }
+  if (t.ttft >= 0) {
     EXPECT_EQ(r.ttft(), us(t.ttft));
-  if (t.e2e >= 0)
+  }
+  if (t.e2e >= 0) {
     EXPECT_EQ(r.e2e(), us(t.e2e));
-  if (t.tpot >= 0)
+  }
+  if (t.tpot >= 0) {
     EXPECT_DOUBLE_EQ(r.tpotNs(), double(us(t.tpot)));
+  }
 }
 
 /// kTwoRequests on handTable() at `maxBatch` under `policy`.
