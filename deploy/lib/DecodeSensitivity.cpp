@@ -102,6 +102,13 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
   return s;
 }
 
+/// "base: 24 chip(s), TTFT 1813.540 us, TPOT 212.723 us"
+static std::string baseLine(const DecodeSensitivity &s) {
+  const DecodeMetrics &m = s.base.metrics;
+  return fmt::format("base: {} chip(s), TTFT {:.3f} us, TPOT {:.3f} us",
+                     m.chips, m.ttftUs(), m.tpotUs());
+}
+
 std::string lpx::deploy::decodeSensitivitySummary(const DecodeSensitivity &s) {
   std::string out;
   if (!s.base.ok())
@@ -157,13 +164,11 @@ void lpx::deploy::printDecodeSensitivity(const DecodeSensitivity &s,
                                          llvm::StringRef model,
                                          llvm::StringRef chip, double seconds,
                                          unsigned jobs, llvm::raw_ostream &os) {
-  const DecodeMetrics &m = s.base.metrics;
   os << fmt::format("sensitivity of {} on {}: {} deployment(s) planned, {} "
                     "end(s) at the base's value in {:.1f} s on {} "
                     "thread(s)\n",
                     model.str(), chip.str(), s.ran, s.reused, seconds, jobs);
-  os << fmt::format("base: {} chip(s), TTFT {:.3f} us, TPOT {:.3f} us\n",
-                    m.chips, m.ttftUs(), m.tpotUs());
+  os << baseLine(s) << "\n";
   size_t width = 0;
   for (const DecodeSensitivityRow &r : s.rows)
     width = std::max(width, r.range.key.size());
@@ -198,4 +203,24 @@ report::TornadoSpec lpx::deploy::decodeTornado(const DecodeSensitivity &s,
     t.bars.push_back(std::move(bar));
   }
   return t;
+}
+
+SensitivityPage lpx::deploy::decodeSensitivityPage(const DecodeSensitivity &s,
+                                                   const DecodeFigure &f,
+                                                   llvm::StringRef model,
+                                                   llvm::StringRef chip) {
+  SensitivityPage page;
+  page.title = fmt::format("{} of {} on {} over its assumptions", f.label,
+                           model.str(), chip.str());
+  page.question = fmt::format(
+      "The deployment of {} planned on {} as described (the base), then "
+      "once with each of its {} ranged assumptions at the low and once at "
+      "the high end of its range, the others at their base values: {} "
+      "deployment(s) planned, {} end(s) at the base's own value.",
+      model.str(), chip.str(), s.rows.size(), s.ran, s.reused);
+  page.base = baseLine(s);
+  page.band = decodeSensitivitySummary(s);
+  page.tornado = decodeTornado(s, f, page.title);
+  page.csv = decodeSensitivityCsv(s);
+  return page;
 }

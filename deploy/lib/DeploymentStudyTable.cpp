@@ -2,6 +2,7 @@
 #include "lpx/deploy/DeploymentStudyTable.h"
 #include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/ServeStudy.h"
+#include "lpx/deploy/StudyReport.h"
 #include "lpx/isa/AtomicFile.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -70,8 +71,11 @@ bool lpx::deploy::isStudyMetric(const StudyKind &kind, llvm::StringRef column) {
 std::string lpx::deploy::studyCsvHeader(const StudyKind &kind,
                                         const Grid &grid) {
   std::vector<std::string> names;
+  // A swept key that is also a column (chips, tp, pp) is named apart, so
+  // the header has no name twice.
   for (const Axis &a : grid.axes())
-    names.push_back(a.key);
+    names.push_back(llvm::is_contained(kind.columns, a.key) ? a.key + "_swept"
+                                                            : a.key);
   names.insert(names.end(), kind.columns.begin(), kind.columns.end());
   return studyCsvRows({names});
 }
@@ -218,26 +222,31 @@ lpx::deploy::studyCsvRows(const std::vector<std::vector<std::string>> &rows) {
 
 llvm::Error lpx::deploy::writeStudyFiles(
     const StudyKind &kind, const Grid &grid, llvm::ArrayRef<size_t> points,
-    llvm::StringRef head,
-    const std::vector<std::vector<std::string>> &rows, llvm::StringRef csvPath,
-    llvm::StringRef plotPath, llvm::StringRef metric, llvm::StringRef title) {
+    llvm::StringRef head, const std::vector<std::vector<std::string>> &rows,
+    const StudyFiles &files) {
   const std::string text = studyCsvRows(rows);
-  std::string svg;
-  if (!plotPath.empty()) {
+  std::string svg, page;
+  if (!files.plot.empty() || !files.report.empty()) {
     const size_t axes = grid.axes().size();
     std::vector<CsvRecord> records = splitCsv(text);
     auto plot = plotRows(
-        grid, points, records, metric, metric, title,
+        grid, points, records, files.metric, files.metric, files.title,
         [&](const CsvRecord &r) -> llvm::Expected<std::optional<double>> {
-          return numberAt(r.fields, axes, metric, kind.columns);
+          return numberAt(r.fields, axes, files.metric, kind.columns);
         });
     if (!plot)
       return plot.takeError();
     svg = report::renderSvg(*plot);
   }
-  if (auto e = isa::writeFileAtomically(csvPath, (head + text).str()))
+  if (!files.report.empty())
+    page = renderStudyReport(
+        {&kind, &grid, &rows, files.title, files.baseLine, files.metric, svg});
+  if (auto e = isa::writeFileAtomically(files.csv, (head + text).str()))
     return e;
-  if (!plotPath.empty())
-    return isa::writeFileAtomically(plotPath, svg);
+  if (!files.plot.empty())
+    if (auto e = isa::writeFileAtomically(files.plot, svg))
+      return e;
+  if (!files.report.empty())
+    return isa::writeFileAtomically(files.report, page);
   return llvm::Error::success();
 }

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 #include "lpx/deploy/PointPool.h"
-#include "lpx/isa/AtomicFile.h"
+#include "lpx/deploy/SensitivityReport.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -190,15 +190,11 @@ llvm::Error lpx::deploy::writeSensitivityFiles(const Sensitivity &s,
                                                StringRef csvPath,
                                                StringRef plotPath,
                                                StringRef title) {
-  std::string csv = csvPath.empty() ? "" : sensitivityCsv(s);
-  std::string svg =
-      plotPath.empty() ? "" : report::renderTornadoSvg(tornadoOf(s, title));
+  SensitivityPage page;
+  page.tornado = tornadoOf(s, title);
   if (!csvPath.empty())
-    if (auto e = isa::writeFileAtomically(csvPath, csv))
-      return e;
-  if (!plotPath.empty())
-    return isa::writeFileAtomically(plotPath, svg);
-  return llvm::Error::success();
+    page.csv = sensitivityCsv(s);
+  return writeSensitivityPage(page, csvPath.str(), plotPath.str(), "");
 }
 
 /// "3501 cycles, 3.890 us" or the status of a point without a figure.

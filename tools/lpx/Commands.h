@@ -66,6 +66,7 @@ struct SweepMergeArgs {
   std::vector<std::string> parts;
   std::string output; // CSV
   std::string plot;   // SVG, optional
+  std::string report; // a study's HTML page, optional
   std::string metric; // "": seconds, or a study's tpot_us
 };
 int runSweepMerge(const SweepMergeArgs &args);

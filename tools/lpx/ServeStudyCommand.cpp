@@ -20,7 +20,7 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
   constexpr const char *kCmd = "serve";
   for (auto [name, value] :
        {std::pair{"--curve-csv", &a.curveCsv}, {"--curve-svg", &a.curveSvg},
-        {"--report", &a.report}, {"--trace", &a.trace}})
+        {"--trace", &a.trace}})
     if (!value->empty())
       return reportError(kCmd, std::string(name) +
                                    " is of one run; a --sweep study goes "
@@ -40,7 +40,7 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
     return reportError(kCmd, std::move(e));
 
   StudySpec spec = makeStudySpec(serveStudyKind(), a.model, chip->name,
-                                 a, a.output, a.plot);
+                                 a, a.output, a.plot, a.report);
   spec.baseLine = "--model " + a.model + " --chip " + chip->name +
                   " --workload " + a.workload + " --max-batch " + a.maxBatch +
                   " --slo " + a.slo + " --load-sweep " + a.loadSweep +

@@ -14,6 +14,7 @@
 #define LPX_DEPLOY_DECODESENSITIVITY_H
 
 #include "lpx/deploy/DeploymentSweep.h"
+#include "lpx/deploy/SensitivityReport.h"
 #include "lpx/isa/AssumptionRanges.h"
 #include "lpx/report/SvgTornado.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,6 +76,13 @@ void printDecodeSensitivity(const DecodeSensitivity &s, const DecodeFigure &f,
 /// The tornado of figure `f`, one bar per row in the study's order.
 report::TornadoSpec decodeTornado(const DecodeSensitivity &s,
                                   const DecodeFigure &f, llvm::StringRef title);
+
+/// What `-o`, `--plot` and `--report` write of the study of `model` (its
+/// file name) on `chip`: the CSV, the tornado of `f` and the page.
+SensitivityPage decodeSensitivityPage(const DecodeSensitivity &s,
+                                      const DecodeFigure &f,
+                                      llvm::StringRef model,
+                                      llvm::StringRef chip);
 
 } // namespace lpx::deploy
 

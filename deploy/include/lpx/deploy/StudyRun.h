@@ -32,7 +32,7 @@ struct StudySpec {
   std::string model, chipName; // as the title and part line name them
   std::string baseLine;        // the options every point shares
   StudyOptions options;
-  std::string output, plot;
+  std::string output, plot, report;
   /// Runs the points on `jobs` threads and returns their rows;
   /// `progress` is told (done, failed).
   std::function<StudyRows(const std::vector<size_t> &points, unsigned jobs,
@@ -43,7 +43,8 @@ struct StudySpec {
 /// A study of `kind` of `model` (its file name is kept) on `chip`.
 StudySpec makeStudySpec(const StudyKind &kind, llvm::StringRef model,
                         llvm::StringRef chip, const StudyOptions &options,
-                        const std::string &output, const std::string &plot);
+                        const std::string &output, const std::string &plot,
+                        const std::string &report);
 
 /// What the study ran and wrote.
 struct StudyOutcome {
