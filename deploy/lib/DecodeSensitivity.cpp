@@ -1,6 +1,7 @@
 //===- DecodeSensitivity.cpp - A deployment's figures over the assumptions -===//
 #include "lpx/deploy/DecodeSensitivity.h"
 #include "lpx/deploy/PointPool.h"
+#include "lpx/deploy/Sensitivity.h"
 #include "lpx/deploy/SweepReport.h"
 
 #include "llvm/Support/Path.h"
@@ -59,21 +60,14 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
     DecodeWords words;
   };
   std::vector<End> ends;
-  s.rows.resize(ranges.size());
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    s.rows[i].range = ranges[i];
-    for (bool high : {false, true}) {
-      const std::string &v = high ? ranges[i].high : ranges[i].low;
-      if (isa::isChipValue(base, ranges[i].key, v)) {
-        (high ? s.rows[i].high : s.rows[i].low) = s.base;
-        ++s.reused;
-        continue;
-      }
-      DecodeWords w = words;
-      w.sets.push_back(ranges[i].key + "=" + v);
-      ends.push_back({i, high, std::move(w)});
-    }
+  for (const isa::AssumptionRange &r : ranges)
+    s.rows.push_back({r, s.base, s.base});
+  for (const RangeEnd &e : rangeEnds(base, ranges)) {
+    DecodeWords w = words;
+    w.sets.push_back(e.key + "=" + e.value);
+    ends.push_back({e.row, e.high, std::move(w)});
   }
+  s.reused = 2 * ranges.size() - ends.size();
   const unsigned hint = s.base.ok() ? s.base.metrics.chips : 0;
   std::vector<DeploymentPoint> planned(ends.size());
   runOnThreads(

@@ -6,6 +6,8 @@
 # the tornado is an SVG; the same CSV on one thread; bad input (unknown chip,
 # a description whose range is malformed, --set beside --sensitivity) is one
 # line, exit 2 and no output file; lpx chip validate refuses the bad range.
+# `lpx simulate --sensitivity` of the MLP compiled for lpx3: the keys the
+# compiler does not read re-simulated, its cycles unmoved.
 set -uo pipefail
 lpx="$1"
 source "$(dirname "$0")/testlib.sh"
@@ -118,5 +120,27 @@ fi
 "$lpx" chip show tsp-v1 >"$tmp/bare.yaml"
 expect_error "a description without ranges" "states no assumption ranges" --chip "$tmp/bare.yaml"
 expect_error "--set beside --sensitivity" "--set, --shard and --metric are for grids" --set mxm.latency=8
+
+# `lpx simulate --sensitivity` of the compiled program: the base is lpx
+# simulate's cycles, only the clock and the host path are re-simulated (the
+# compiler reads every other key) and the cycles never move.
+# # tsp-v1 ranges none of those (its clock is public), lpx3 the clock and host.
+"$lpx" compile "$model" --chip lpx3 -o "$tmp/lpx3.lpxb" >/dev/null || die "compile lpx3"
+sim=$(sim_cycles "$tmp/lpx3.lpxb")
+"$lpx" simulate "$tmp/lpx3.lpxb" --sensitivity -o "$tmp/prog.csv" >"$tmp/out" 2>"$tmp/err" ||
+  die "simulate --sensitivity: $(head -2 "$tmp/err")"
+keys=$(tail -n +2 "$tmp/prog.csv" | cut -d, -f1 | sort | tr '\n' ' ')
+cycles=$(tail -n +2 "$tmp/prog.csv" | cut -d, -f5,8,11 | tr ',' '\n' | sort -u | tr '\n' ' ')
+if [ -n "$keys" ] && ! grep -qE 'mxm|vxm|sxm|link|topology|sram' <<<"$keys" &&
+   [ "$cycles" = "$sim " ] && grep -q "^base: $sim cycles" "$tmp/out" &&
+   grep -q "not varied: [0-9]* assumption(s) the compiler reads" "$tmp/out"; then
+  ok "simulate --sensitivity re-simulates $keys at $sim cycles"
+else
+  fail "simulate --sensitivity" "keys '$keys', cycles '$cycles': $(head -3 "$tmp/out")"
+fi
+"$lpx" simulate "$tmp/base.lpxb" -o "$tmp/x.csv" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/x.csv" ] && grep -q "go with --sensitivity" "$tmp/err" &&
+  ok "simulate -o without --sensitivity is refused" || fail "simulate -o" "exit $rc: $(cat "$tmp/err")"
 
 finish

@@ -89,6 +89,8 @@ struct SimulateArgs {
   std::string report; // self-contained HTML report, optional
   bool perLayer = false; // per-origin cycles, MACs and MXM utilisation
   bool noVectorCheck = false; // skip the vector check (SimOptions)
+  bool sensitivity = false; // re-simulated over the chip's assumption ranges
+  std::string output, plot; // its CSV and tornado (--report: its page)
 };
 int runSimulate(const SimulateArgs &args);
 

@@ -152,6 +152,9 @@ int main(int argc, char **argv) {
   s->add_flag("--no-vector-check", simulate.noVectorCheck,
               "Skip the vector-granular check (its own timing model; about "
               "half the simulation time)");
+  s->add_flag("--sensitivity", simulate.sensitivity, "Re-simulate with each ranged assumption the compiler does not read at both ends of its range: the band (-o CSV, --plot tornado, --report page)");
+  s->add_option("-o,--output", simulate.output, "--sensitivity's CSV");
+  s->add_option("--plot", simulate.plot, "--sensitivity's tornado SVG");
 
   PerturbArgs perturb;
   auto *pt = app.add_subcommand(
