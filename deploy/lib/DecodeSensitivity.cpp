@@ -1,5 +1,6 @@
 //===- DecodeSensitivity.cpp - A deployment's figures over the assumptions -===//
 #include "lpx/deploy/DecodeSensitivity.h"
+#include "lpx/deploy/Evaluate.h"
 #include "lpx/deploy/PointPool.h"
 #include "lpx/deploy/Sensitivity.h"
 #include "lpx/deploy/SweepReport.h"
@@ -49,7 +50,7 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
     return dir;
   };
   DecodeSensitivity s;
-  s.base = planDeployment(words, dirOf(0), 0);
+  s.base = planDeployment(words, dirOf(0), 0, /*keepPlan=*/true);
   s.ran = 1;
   if (progress)
     progress(1, !s.base.ok());
@@ -58,6 +59,7 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
     size_t row;
     bool high;
     DecodeWords words;
+    bool compiled; // the key is one the compiler reads
   };
   std::vector<End> ends;
   for (const isa::AssumptionRange &r : ranges)
@@ -65,7 +67,7 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
   for (const RangeEnd &e : rangeEnds(base, ranges)) {
     DecodeWords w = words;
     w.sets.push_back(e.key + "=" + e.value);
-    ends.push_back({e.row, e.high, std::move(w)});
+    ends.push_back({e.row, e.high, std::move(w), compilerReadsKey(e.key)});
   }
   s.reused = 2 * ranges.size() - ends.size();
   const unsigned hint = s.base.ok() ? s.base.metrics.chips : 0;
@@ -73,16 +75,25 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
   runOnThreads(
       ends.size(), jobs,
       [&](size_t k) {
-        planned[k] = planDeployment(ends[k].words, dirOf(k + 1), hint);
+        // A key the compiler does not read: the base's programs again.
+        const DecodePlan *from =
+            ends[k].compiled ? nullptr : s.base.plan.get();
+        planned[k] = planDeployment(ends[k].words, dirOf(k + 1), hint, false,
+                                    from);
         return planned[k].ok();
       },
       [&](size_t done, size_t failed) {
         if (progress)
           progress(1 + done, !s.base.ok() + failed);
       });
-  for (size_t k = 0; k < ends.size(); ++k)
+  s.base.plan.reset(); // the programs are large; the figures are kept
+  for (DecodeSensitivityRow &r : s.rows)
+    r.low.plan = r.high.plan = nullptr;
+  for (size_t k = 0; k < ends.size(); ++k) {
+    s.resimulated += planned[k].resimulated;
     (ends[k].high ? s.rows[ends[k].row].high : s.rows[ends[k].row].low) =
         std::move(planned[k]);
+  }
   s.ran += ends.size();
   const DecodeFigure &tpot = decodeFigures().front();
   std::stable_sort(s.rows.begin(), s.rows.end(),
@@ -158,10 +169,15 @@ void lpx::deploy::printDecodeSensitivity(const DecodeSensitivity &s,
                                          llvm::StringRef model,
                                          llvm::StringRef chip, double seconds,
                                          unsigned jobs, llvm::raw_ostream &os) {
-  os << fmt::format("sensitivity of {} on {}: {} deployment(s) planned, {} "
+  os << fmt::format("sensitivity of {} on {}: {} deployment(s) planned{}, {} "
                     "end(s) at the base's value in {:.1f} s on {} "
                     "thread(s)\n",
-                    model.str(), chip.str(), s.ran, s.reused, seconds, jobs);
+                    model.str(), chip.str(), s.ran,
+                    s.resimulated ? fmt::format(" ({} of them the base's "
+                                                "programs re-simulated)",
+                                                s.resimulated)
+                                  : std::string(),
+                    s.reused, seconds, jobs);
   os << baseLine(s) << "\n";
   size_t width = 0;
   for (const DecodeSensitivityRow &r : s.rows)

@@ -176,7 +176,14 @@ std::string lpx::deploy::decodeStudyNotes(
     const Grid &grid, const std::vector<std::vector<std::string>> &rows,
     const std::vector<DeploymentPoint> &points) {
   std::string out;
-  size_t searched = 0, hinted = 0, compiles = 0;
+  size_t searched = 0, hinted = 0, compiles = 0, again = 0;
+  for (const DeploymentPoint &p : points)
+    again += p.ok() && p.resimulated;
+  if (again)
+    out += fmt::format("  re-simulated: {} point(s) from the programs of {} "
+                       "planned (they differ only in keys the compiler does "
+                       "not read)\n",
+                       again, points.size() - again);
   for (const DeploymentPoint &p : points)
     if (p.ok() && p.metrics.searched) {
       ++searched;

@@ -16,13 +16,6 @@
 using namespace lpx;
 using namespace lpx::deploy;
 
-bool lpx::deploy::compilerReadsKey(llvm::StringRef key) {
-  static const char *const kSimulatedOnly[] = {
-      "name", "description", "clock_mhz", "host.latency_us",
-      "host.gb_per_second"};
-  return !llvm::is_contained(kSimulatedOnly, key);
-}
-
 /// The program simulated again on its chip with `settings` applied.
 static PointResult
 resimulate(const isa::VerifiedProgram &prog,

@@ -252,6 +252,41 @@ def decode_study(checks, tmp):
     check("parts of another study are refused",
           r.returncode == 2 and "different sweep" in r.stderr, r.stderr.strip())
 
+    # 5b. Points that differ only in keys the compiler does not read are
+    # re-simulated from another point's programs: the whole study reuses
+    # the programs of one point per SRAM size for every clock and host
+    # latency, each of its shards (runs of two host latencies dealt out)
+    # compiles its own; merged, byte-identical.
+    CLOCK = ["--sweep", "clock_mhz=800,1000,1500", "--sweep",
+             "sram.bytes=128KiB,1MiB", "--sweep", "host.latency_us=2,20"]
+    again = os.path.join(tmp, "again.csv")
+    r = run(["decode"] + BASE + CLOCK + ["-o", again])
+    check("the whole study re-simulates 10 of its 12 points",
+          r.returncode == 0 and "re-simulated: 10 point(s) from the programs "
+          "of 2 planned" in r.stdout, r.stdout + r.stderr)
+    parts = []
+    for i in range(1, 4):
+        part = os.path.join(tmp, "again%d.csv" % i)
+        r = run(["decode"] + BASE + CLOCK + ["--shard", "%d/3" % i, "-o", part])
+        check("clock shard %d/3 plans 2 of its 4 points" % i,
+              r.returncode == 0 and "re-simulated: 2 point(s) from the "
+              "programs of 2 planned" in r.stdout, r.stdout + r.stderr)
+        parts.append(part)
+    merged = os.path.join(tmp, "again-merged.csv")
+    r = run(["sweep", "merge"] + parts + ["-o", merged])
+    checks.same_files([(again, merged)])
+    rows = rows_of(again)
+    for x in rows[:: 5]:  # a re-simulated row is what lpx decode says alone
+        d = json.loads(run(["decode", "--json"] + BASE +
+                           ["--set", "clock_mhz=" + x["clock_mhz"],
+                            "--set", "sram.bytes=" + x["sram.bytes"],
+                            "--set", "host.latency_us=" + x["host.latency_us"]]).stdout)
+        check("re-simulated row %s/%s/%s = lpx decode alone" %
+              (x["clock_mhz"], x["sram.bytes"], x["host.latency_us"]),
+              abs(float(x["tpot_us"]) - d["tpot_us"]) < 5e-4 and
+              abs(float(x["ttft_us"]) - d["ttft_us"]) < 5e-4 and
+              int(x["chips"]) == d["chips"], "%s vs %s" % (x, d["tpot_us"]))
+
     # 6. Bad studies.
     bad = os.path.join(tmp, "bad.csv")
     for args, words in (

@@ -7,7 +7,9 @@
 // time, each end planned as `lpx decode` plans a deployment (chips found,
 // placement chosen, prefill and step compiled and simulated; its chip
 // search starts from the base's count). An end at the base's own value is
-// the base. Rows are sorted by how far they move TPOT, widest first.
+// the base; an end of a key the compiler does not read (the clock, the
+// host path) is the base's programs simulated again on that chip. Rows
+// are sorted by how far they move TPOT, widest first.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_DEPLOY_DECODESENSITIVITY_H
@@ -46,6 +48,9 @@ struct DecodeSensitivity {
   std::vector<DecodeSensitivityRow> rows; // widest TPOT swing first
   size_t ran = 0;    // deployments planned (the base included)
   size_t reused = 0; // ends at the base's value
+  /// Ends of a key the compiler does not read (compilerReadsKey): the
+  /// base's programs simulated again on that chip, not compiled.
+  size_t resimulated = 0;
 };
 
 /// Plans the base, then every end on `jobs` threads (sensitivityPoints of

@@ -14,18 +14,11 @@
 #ifndef LPX_DEPLOY_PROGRAMSENSITIVITY_H
 #define LPX_DEPLOY_PROGRAMSENSITIVITY_H
 
+#include "lpx/deploy/Evaluate.h"
 #include "lpx/deploy/Sensitivity.h"
 #include "lpx/isa/Program.h"
 
 namespace lpx::deploy {
-
-/// Whether the compiler reads chip key `key` (a ChipKeys.h path). It reads
-/// every key but the clock (cycles become seconds only after simulating)
-/// and the host path (host I/O is timed apart from the cycles), and the
-/// chip's name and description: a program compiled for one value of those
-/// is the program for any other (tests/unit/deploy/ProgramSensitivityTest
-/// compiles with each at two values and compares the instructions).
-bool compilerReadsKey(llvm::StringRef key);
 
 struct ProgramSensitivity {
   Sensitivity study; // over the ranged keys the compiler does not read
