@@ -1,5 +1,6 @@
 //===- SensitivityReport.cpp - A sensitivity study's files and page -------===//
 #include "lpx/deploy/SensitivityReport.h"
+#include "lpx/deploy/StudyReport.h"
 #include "lpx/deploy/SweepReport.h"
 
 #include "lpx/isa/AtomicFile.h"
@@ -11,12 +12,6 @@ using namespace lpx::deploy;
 using report::escapeMarkup;
 
 namespace {
-
-const char *kStyle =
-    "body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}"
-    "table{border-collapse:collapse;margin:1em 0;font-size:.85em}"
-    "td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;max-width:40em}"
-    "code{background:#f4f4f4}.plot{margin:1em 0}.wide{overflow-x:auto}";
 
 const char *kScript =
     "document.body.setAttribute('data-ready', document.querySelector("
@@ -40,7 +35,7 @@ std::string csvTable(llvm::StringRef csv) {
 } // namespace
 
 std::string lpx::deploy::renderSensitivityReport(const SensitivityPage &p) {
-  std::string h = report::htmlPageStart(p.title, kStyle) + "<h1>" +
+  std::string h = report::htmlPageStart(p.title, studyPageStyle()) + "<h1>" +
                   escapeMarkup(p.title) + "</h1>\n";
   h += report::htmlSection(
       "question", "The question",

@@ -15,15 +15,6 @@ using report::escapeMarkup;
 
 namespace {
 
-const char *kStyle =
-    "body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}"
-    "table{border-collapse:collapse;margin:1em 0;font-size:.85em}"
-    "td,th{border:1px solid #ccc;padding:2px 6px;white-space:nowrap}"
-    "td.n{text-align:right}.wide{overflow-x:auto}"
-    "tr.frontier td{background:#fff4d6;font-weight:bold}"
-    "tr.failed td{color:#a00}code{background:#f4f4f4}.plot{margin:1em 0}"
-    ".note{color:#666}";
-
 // Ready once the metric's chart (and a decode study's frontier) is drawn.
 const char *kScript =
     "document.body.setAttribute('data-ready', document.querySelector("
@@ -160,7 +151,7 @@ std::string Page::failed() const {
 
 std::string Page::render() const {
   const std::string title = "lpx study: " + p.title;
-  std::string h = report::htmlPageStart(title, kStyle) + "<h1>" +
+  std::string h = report::htmlPageStart(title, studyPageStyle()) + "<h1>" +
                   escapeMarkup(title) + "</h1>\n";
   h += report::htmlSection("question", "The question", question());
   h += report::htmlSection("chart", "The chart: " + p.metric,
@@ -174,6 +165,17 @@ std::string Page::render() const {
 }
 
 } // namespace
+
+const char *lpx::deploy::studyPageStyle() {
+  return "body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}"
+         "table{border-collapse:collapse;margin:1em 0;font-size:.85em}"
+         "td,th{border:1px solid #ccc;padding:2px 6px;white-space:nowrap}"
+         "td.n{text-align:right}.wide{overflow-x:auto}"
+         "tr.frontier td{background:#fff4d6;font-weight:bold}"
+         "tr.failed td{color:#a00}code{background:#f4f4f4}.plot{margin:1em 0}"
+         "#sensitivity-table td{white-space:normal;vertical-align:top;"
+         "max-width:40em}";
+}
 
 std::string lpx::deploy::renderStudyReport(const StudyPage &page) {
   return Page(page).render();

@@ -27,7 +27,8 @@ serve: `lpx serve --sweep` end to end, on tiny-llama on lpx3 (seconds).
   - the page (--report) shows every row and the chart, and the merged
     parts' page is byte-identical to the whole's;
   - the options of one run (--trace, the curve files) are refused with
-    --sweep, in one line, exit 2.
+    --sweep, and a swept key also given by its option (--max-batch,
+    --chips), in one line, exit 2.
 
 sensitivity: `lpx decode --sensitivity` (decode_sensitivity below).
 
@@ -370,6 +371,9 @@ def serve_study(checks, tmp):
     bad = os.path.join(tmp, "bad.csv")
     for extra, words in ((["--trace", bad + ".json"], "--trace is of one run"),
                          (["--sweep", "prompt=16"], "prompt"),
+                         (["--max-batch", "4"], "--sweep max_batch and --max-batch"),
+                         (["--sweep", "chips=1,8", "--chips", "8"],
+                          "--sweep chips and --chips"),
                          ([], "needs -o")):
         out = [] if words == "needs -o" else ["-o", bad]
         checks.refused(["serve"] + BASE + STUDY + extra + out, words, bad)

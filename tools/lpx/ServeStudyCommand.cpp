@@ -32,6 +32,8 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
   auto grid = buildStudyGrid(a.sweeps, *chip, kServeStudyKeys);
   if (!grid)
     return reportError(kCmd, grid.takeError());
+  if (auto twice = servedTwice(a, a, *grid))
+    return reportError(kCmd, *twice);
   // The workload is checked once, before any table is built.
   ServeWords serving = a;
   serving.output.clear();
@@ -41,14 +43,7 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
 
   StudySpec spec = makeStudySpec(serveStudyKind(), a.model, chip->name,
                                  a, a.output, a.plot, a.report);
-  spec.baseLine = "--model " + a.model + " --chip " + chip->name +
-                  " --workload " + a.workload + " --max-batch " + a.maxBatch +
-                  " --slo " + a.slo + " --load-sweep " + a.loadSweep +
-                  " --seed " + a.seed;
-  if (!a.prefillChunk.empty())
-    spec.baseLine += " --prefill-chunk " + a.prefillChunk;
-  for (const std::string &set : a.sets)
-    spec.baseLine += " --set " + set;
+  spec.baseLine = serveWordsLine(a, a, chip->name);
   const DeploymentArgs &deployment = a;
   spec.run = [&](const std::vector<size_t> &points, unsigned jobs,
                  const std::function<void(size_t, size_t)> &progress) {

@@ -30,6 +30,9 @@ struct StudyPage {
 /// The page, from <!DOCTYPE html> to </html>.
 std::string renderStudyReport(const StudyPage &page);
 
+/// The inline style of the study pages (this one and SensitivityReport's).
+const char *studyPageStyle();
+
 } // namespace lpx::deploy
 
 #endif
