@@ -13,10 +13,6 @@ using report::escapeMarkup;
 
 namespace {
 
-const char *kScript =
-    "document.body.setAttribute('data-ready', document.querySelector("
-    "'#tornado svg') ? '1' : '0');";
-
 /// The CSV as a table: its first record the header, one row per record.
 std::string csvTable(llvm::StringRef csv) {
   std::string h = "<div class='wide'><table id='sensitivity-table'>";
@@ -47,7 +43,7 @@ std::string lpx::deploy::renderSensitivityReport(const SensitivityPage &p) {
                                report::renderTornadoSvg(p.tornado) +
                                "</div>\n");
   h += report::htmlSection("rows", "Every assumption", csvTable(p.csv));
-  return h + report::htmlPageEnd(kScript);
+  return h + report::htmlPageEnd(studyPageReady("#tornado svg"));
 }
 
 llvm::Error lpx::deploy::writeSensitivityPage(const SensitivityPage &p,

@@ -15,11 +15,6 @@ using report::escapeMarkup;
 
 namespace {
 
-// Ready once the metric's chart (and a decode study's frontier) is drawn.
-const char *kScript =
-    "document.body.setAttribute('data-ready', document.querySelector("
-    "'#metric-plot svg') ? '1' : '0');";
-
 class Page {
 public:
   explicit Page(const StudyPage &p)
@@ -161,10 +156,15 @@ std::string Page::render() const {
     h += report::htmlSection("frontier", "The frontier", frontier());
   h += report::htmlSection("table", "Every point", table());
   h += report::htmlSection("failures", "Points that failed", failed());
-  return h + report::htmlPageEnd(kScript);
+  return h + report::htmlPageEnd(studyPageReady("#metric-plot svg"));
 }
 
 } // namespace
+
+std::string lpx::deploy::studyPageReady(llvm::StringRef selector) {
+  return "document.body.setAttribute('data-ready', document.querySelector('" +
+         selector.str() + "') ? '1' : '0');";
+}
 
 const char *lpx::deploy::studyPageStyle() {
   return "body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}"

@@ -32,6 +32,9 @@ std::string renderStudyReport(const StudyPage &page);
 
 /// The inline style of the study pages (this one and SensitivityReport's).
 const char *studyPageStyle();
+/// Their closing script: the page is ready (data-ready '1', for a headless
+/// browser) once an element `selector` matches is drawn.
+std::string studyPageReady(llvm::StringRef selector);
 
 } // namespace lpx::deploy
 
