@@ -1,10 +1,10 @@
 //===- StudyRun.h - A study from its options to its files -------*- C++ -*-===//
 //
 // What `lpx decode --sweep` and `lpx serve --sweep` share: the options
-// checked before any work (the metric, a shard without a plot, the output
-// paths), the grid sharded, the points run, the frontier marked (a decode
-// study), the CSV (with its part line when sharded) and the chart written,
-// and the summary line. The command line adds only the progress line.
+// checked before any work (the metric, a shard without a plot or a page,
+// the output paths), the grid sharded, the points run, the frontier marked
+// (a decode study), the CSV (with its part line when sharded), the chart
+// and the page (StudyReport.h) written, and the summary line. The command line adds only the progress line.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_DEPLOY_STUDYRUN_H
