@@ -193,22 +193,30 @@ report::TornadoSpec lpx::deploy::tornadoOf(const Sensitivity &s,
   return t;
 }
 
-llvm::Error lpx::deploy::writeSensitivityFiles(const Sensitivity &s,
-                                               StringRef csvPath,
-                                               StringRef plotPath,
-                                               StringRef title) {
-  SensitivityPage page;
-  page.tornado = tornadoOf(s, title);
-  if (!csvPath.empty())
-    page.csv = sensitivityCsv(s);
-  return writeSensitivityPage(page, csvPath.str(), plotPath.str(), "");
-}
-
 /// "3501 cycles, 3.890 us" or the status of a point without a figure.
 static std::string figureOf(const PointResult &r) {
   if (!r.timed())
     return r.status;
   return fmt::format("{} cycles, {:.3f} us", r.cycles, r.seconds * 1e6);
+}
+
+llvm::Error lpx::deploy::writeSensitivityFiles(const Sensitivity &s,
+                                               StringRef csvPath,
+                                               StringRef plotPath,
+                                               StringRef reportPath,
+                                               StringRef title) {
+  SensitivityPage page;
+  page.title = title.str();
+  page.question = "The model compiled and simulated on the chip as "
+                  "described (the base), then once with each ranged "
+                  "assumption at the low and once at the high end of its "
+                  "range, the others at their base values.";
+  page.base = "base: " + figureOf(s.base);
+  page.band = sensitivitySummary(s);
+  page.tornado = tornadoOf(s, title);
+  page.csv = sensitivityCsv(s);
+  return writeSensitivityPage(page, csvPath.str(), plotPath.str(),
+                              reportPath.str());
 }
 
 void lpx::deploy::printSensitivity(const Sensitivity &s, llvm::StringRef model,

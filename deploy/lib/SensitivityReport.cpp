@@ -50,6 +50,10 @@ llvm::Error lpx::deploy::writeSensitivityPage(const SensitivityPage &p,
                                               const std::string &csvPath,
                                               const std::string &plotPath,
                                               const std::string &reportPath) {
+  for (const std::string *path : {&csvPath, &plotPath, &reportPath})
+    if (!path->empty())
+      if (auto e = isa::checkOutputPath(*path))
+        return e;
   const std::string svg =
       plotPath.empty() ? "" : report::renderTornadoSvg(p.tornado);
   const std::string page =

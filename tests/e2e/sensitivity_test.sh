@@ -3,7 +3,8 @@
 # ranged assumption of the preset; the base point is `lpx simulate` of the
 # same compile, every end is `lpx sweep --set key=value` of its value (same
 # cycles); the band brackets the base; a longer MXM pipeline is never faster;
-# the tornado is an SVG; the same CSV on one thread; bad input (unknown chip,
+# the tornado is an SVG, the page (--report) holds the band and the rows;
+# the same CSV on one thread; bad input (unknown chip,
 # a description whose range is malformed, --set beside --sensitivity) is one
 # line, exit 2 and no output file; lpx chip validate refuses the bad range.
 # `lpx simulate --sensitivity` of the MLP compiled for lpx3: the keys the
@@ -15,7 +16,7 @@ model="$root/models/mlp/model.onnx"
 
 # 1. The study.
 "$lpx" sweep "$model" --sensitivity -o "$tmp/band.csv" --plot "$tmp/tornado.svg" \
-  >"$tmp/out" 2>"$tmp/err" || die "sweep --sensitivity (exit $?): $(head -3 "$tmp/err")"
+  --report "$tmp/band.html" >"$tmp/out" 2>"$tmp/err" || die "sweep --sensitivity (exit $?): $(head -3 "$tmp/err")"
 ranges=$("$lpx" chip keys --json | grep -c '"low":')
 rows=$(($(wc -l <"$tmp/band.csv") - 1))
 if [ "$ranges" -ge 20 ] && [ "$rows" -eq "$ranges" ] &&
@@ -23,6 +24,15 @@ if [ "$ranges" -ge 20 ] && [ "$rows" -eq "$ranges" ] &&
   ok "one row per ranged assumption ($rows)"
 else
   fail "rows" "$rows rows for $ranges ranges: $(head -2 "$tmp/band.csv")"
+fi
+
+# The page (--report) states the printed band and has a row per CSV row.
+band=$(tail -1 "$tmp/out" | sed 's/ -> .*//')
+trs=$(grep -o '<tr>' "$tmp/band.html" | wc -l)
+if grep -qF "$band" "$tmp/band.html" && [ "$trs" -eq $((rows + 1)) ]; then
+  ok "the page states the band and every row"
+else
+  fail "page" "$trs table rows for $rows; band '$band'"
 fi
 
 # 2. The base is the preset as described: lpx simulate of lpx compile.

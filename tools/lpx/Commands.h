@@ -58,6 +58,7 @@ struct SweepArgs {
   unsigned jobs = 0;                    // 0: one per hardware thread
   std::string shard;                    // "I/N": only that part of the grid
   bool sensitivity = false; // each assumption alone at its range's ends
+  std::string report;       // its HTML page, optional
 };
 int runSweep(const SweepArgs &args);
 

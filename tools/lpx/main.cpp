@@ -121,7 +121,8 @@ int main(int argc, char **argv) {
   w->add_flag("--sensitivity", sweep.sensitivity,
               "Instead of a grid: the chip as described, then each "
               "assumption with a stated range alone at its low and high end "
-              "(-o: CSV, --plot: tornado SVG)");
+              "(-o: CSV, --plot: tornado SVG, --report: page)");
+  w->add_option("--report", sweep.report, "--sensitivity's HTML page");
   SweepMergeArgs merge;
   auto *wm = w->add_subcommand(
       "merge", "Join the part files of `lpx sweep --shard` (or of `lpx "

@@ -13,6 +13,7 @@
 #ifndef LPX_DEPLOY_SENSITIVITY_H
 #define LPX_DEPLOY_SENSITIVITY_H
 
+#include "lpx/deploy/SensitivityReport.h"
 #include "lpx/deploy/SweepRun.h"
 #include "lpx/isa/AssumptionRanges.h"
 #include "lpx/report/SvgTornado.h"
@@ -104,10 +105,12 @@ void printSensitivity(const Sensitivity &s, llvm::StringRef model,
                       llvm::StringRef chip, unsigned nodes, double seconds,
                       unsigned jobs, llvm::raw_ostream &os);
 
-/// Writes the CSV (unless `csvPath` is empty) and the tornado SVG (unless
-/// `plotPath` is empty); both are rendered first, then written atomically.
+/// Writes the CSV, the tornado SVG and the page (SensitivityReport.h) to
+/// those of the paths that are not empty; all are rendered first, then
+/// written atomically.
 llvm::Error writeSensitivityFiles(const Sensitivity &s, llvm::StringRef csvPath,
                                   llvm::StringRef plotPath,
+                                  llvm::StringRef reportPath,
                                   llvm::StringRef title);
 
 } // namespace lpx::deploy
