@@ -68,14 +68,18 @@ bool lpx::deploy::isStudyMetric(const StudyKind &kind, llvm::StringRef column) {
          !llvm::is_contained(kind.textColumns, column);
 }
 
+std::string lpx::deploy::studyKeyHeading(const StudyKind &kind,
+                                         const std::string &key) {
+  // A swept key that is also a column (chips, tp, pp) is named apart, so
+  // the header has no name twice.
+  return llvm::is_contained(kind.columns, key) ? key + "_swept" : key;
+}
+
 std::string lpx::deploy::studyCsvHeader(const StudyKind &kind,
                                         const Grid &grid) {
   std::vector<std::string> names;
-  // A swept key that is also a column (chips, tp, pp) is named apart, so
-  // the header has no name twice.
   for (const Axis &a : grid.axes())
-    names.push_back(llvm::is_contained(kind.columns, a.key) ? a.key + "_swept"
-                                                            : a.key);
+    names.push_back(studyKeyHeading(kind, a.key));
   names.insert(names.end(), kind.columns.begin(), kind.columns.end());
   return studyCsvRows({names});
 }

@@ -110,7 +110,7 @@ std::string Page::frontier() const {
 std::string Page::table() const {
   std::string h = "<div class='wide'><table id='study-table'><thead><tr>";
   for (const Axis &a : p.grid->axes())
-    h += "<th>" + escapeMarkup(a.key) + "</th>";
+    h += "<th>" + escapeMarkup(studyKeyHeading(*p.kind, a.key)) + "</th>";
   for (const char *c : p.kind->columns)
     h += "<th>" + escapeMarkup(c) + "</th>";
   h += "</tr></thead><tbody>\n";

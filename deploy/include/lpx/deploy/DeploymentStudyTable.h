@@ -63,8 +63,12 @@ size_t studyShardRun(const Grid &grid, size_t shards);
 /// Whether `column` is one of `kind`'s numeric columns (one it can plot).
 bool isStudyMetric(const StudyKind &kind, llvm::StringRef column);
 
-/// The header line (with its line break): the keys, then the columns; a
-/// key that is also a column's name (chips, tp, pp) reads KEY_swept.
+/// A swept key's heading: the key, or KEY_swept for a key that is also
+/// one of `kind`'s columns (chips, tp, pp), so no name is there twice.
+std::string studyKeyHeading(const StudyKind &kind, const std::string &key);
+
+/// The header line (with its line break): the keys' headings, then the
+/// columns.
 std::string studyCsvHeader(const StudyKind &kind, const Grid &grid);
 
 /// The fields of point `index`'s row (pareto left empty).
