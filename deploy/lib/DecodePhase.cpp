@@ -129,6 +129,21 @@ static llvm::Expected<std::string> modelFor(const DecodeTarget &t,
   return path.str().str();
 }
 
+/// A simulated phase's figures: its SRAM, each chip's occupied cycles and
+/// the timeline, from the program and the simulation's trace.
+static PhaseResult phaseOf(isa::VerifiedProgram program, sim::SimResult sim,
+                           const sim::ExecutionTrace &trace) {
+  PhaseResult r;
+  r.program = std::move(program);
+  r.sim = std::move(sim);
+  r.sram = sramByChip(*r.program);
+  const std::vector<int32_t> chunkOf =
+      chunkOfInstructions(r.program->program());
+  r.occupied = occupancyByChip(chunkOf, trace, r.sim, r.sram.size());
+  r.timeline = buildPhaseTimeline(*r.program, r.sim, trace, r.occupied, chunkOf);
+  return r;
+}
+
 llvm::Expected<std::optional<PhaseResult>>
 lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
                       unsigned chips, FitVerdict &failure,
@@ -160,14 +175,22 @@ lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   if (!e.ok())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), e.error);
 
-  PhaseResult r;
-  r.program = std::move(e.program);
-  r.sim = std::move(*e.sim);
-  r.sram = sramByChip(*r.program);
-  const std::vector<int32_t> chunkOf =
-      chunkOfInstructions(r.program->program());
-  r.occupied = occupancyByChip(chunkOf, *e.trace, r.sim, r.sram.size());
-  r.timeline =
-      buildPhaseTimeline(*r.program, r.sim, *e.trace, r.occupied, chunkOf);
-  return std::optional<PhaseResult>(std::move(r));
+  return std::optional<PhaseResult>(
+      phaseOf(std::move(*e.program), std::move(*e.sim), *e.trace));
+}
+
+llvm::Expected<PhaseResult>
+lpx::deploy::resimulatePhase(const PhaseResult &phase,
+                             const isa::ChipSpec &chip) {
+  auto program = isa::VerifiedProgram::verify(phase.program->program(), chip,
+                                              phase.program->data());
+  if (!program)
+    return program.takeError();
+  sim::ExecutionTrace trace;
+  sim::SimOptions options; // as evaluate() simulates, with the trace
+  options.trace = &trace;
+  auto result = sim::simulate(*program, options);
+  if (!result)
+    return result.takeError();
+  return phaseOf(std::move(*program), std::move(*result), trace);
 }

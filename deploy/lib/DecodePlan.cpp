@@ -174,3 +174,24 @@ llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
     return std::move(e);
   return std::move(*found);
 }
+
+llvm::Expected<DecodePlan>
+lpx::deploy::resimulatePlan(const DecodePlan &source,
+                            const isa::ChipSpec &chip) {
+  DecodePlan plan;
+  plan.chips = source.chips;
+  // The placements tried keep the step times measured on the source's
+  // chip: the keys that differ scale or shift every trial alike.
+  plan.trials = source.trials;
+  auto step = resimulatePhase(source.step, chip);
+  if (!step)
+    return step.takeError();
+  plan.step = std::move(*step);
+  if (source.prefill) {
+    auto prefill = resimulatePhase(*source.prefill, chip);
+    if (!prefill)
+      return prefill.takeError();
+    plan.prefill = std::move(*prefill);
+  }
+  return plan;
+}

@@ -1,6 +1,8 @@
 //===- DecodeSensitivity.cpp - A deployment's figures over the assumptions -===//
 #include "lpx/deploy/DecodeSensitivity.h"
+#include "lpx/deploy/Evaluate.h"
 #include "lpx/deploy/PointPool.h"
+#include "lpx/deploy/Sensitivity.h"
 #include "lpx/deploy/SweepReport.h"
 
 #include "llvm/Support/Path.h"
@@ -48,7 +50,7 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
     return dir;
   };
   DecodeSensitivity s;
-  s.base = planDeployment(words, dirOf(0), 0);
+  s.base = planDeployment(words, dirOf(0), 0, /*keepPlan=*/true);
   s.ran = 1;
   if (progress)
     progress(1, !s.base.ok());
@@ -57,38 +59,41 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
     size_t row;
     bool high;
     DecodeWords words;
+    bool compiled; // the key is one the compiler reads
   };
   std::vector<End> ends;
-  s.rows.resize(ranges.size());
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    s.rows[i].range = ranges[i];
-    for (bool high : {false, true}) {
-      const std::string &v = high ? ranges[i].high : ranges[i].low;
-      if (isa::isChipValue(base, ranges[i].key, v)) {
-        (high ? s.rows[i].high : s.rows[i].low) = s.base;
-        ++s.reused;
-        continue;
-      }
-      DecodeWords w = words;
-      w.sets.push_back(ranges[i].key + "=" + v);
-      ends.push_back({i, high, std::move(w)});
-    }
+  for (const isa::AssumptionRange &r : ranges)
+    s.rows.push_back({r, s.base, s.base});
+  for (const RangeEnd &e : rangeEnds(base, ranges)) {
+    DecodeWords w = words;
+    w.sets.push_back(e.key + "=" + e.value);
+    ends.push_back({e.row, e.high, std::move(w), compilerReadsKey(e.key)});
   }
+  s.reused = 2 * ranges.size() - ends.size();
   const unsigned hint = s.base.ok() ? s.base.metrics.chips : 0;
   std::vector<DeploymentPoint> planned(ends.size());
   runOnThreads(
       ends.size(), jobs,
       [&](size_t k) {
-        planned[k] = planDeployment(ends[k].words, dirOf(k + 1), hint);
+        // A key the compiler does not read: the base's programs again.
+        const DecodePlan *from =
+            ends[k].compiled ? nullptr : s.base.plan.get();
+        planned[k] = planDeployment(ends[k].words, dirOf(k + 1), hint, false,
+                                    from);
         return planned[k].ok();
       },
       [&](size_t done, size_t failed) {
         if (progress)
           progress(1 + done, !s.base.ok() + failed);
       });
-  for (size_t k = 0; k < ends.size(); ++k)
+  s.base.plan.reset(); // the programs are large; the figures are kept
+  for (DecodeSensitivityRow &r : s.rows)
+    r.low.plan = r.high.plan = nullptr;
+  for (size_t k = 0; k < ends.size(); ++k) {
+    s.resimulated += planned[k].resimulated;
     (ends[k].high ? s.rows[ends[k].row].high : s.rows[ends[k].row].low) =
         std::move(planned[k]);
+  }
   s.ran += ends.size();
   const DecodeFigure &tpot = decodeFigures().front();
   std::stable_sort(s.rows.begin(), s.rows.end(),
@@ -100,6 +105,13 @@ DecodeSensitivity lpx::deploy::runDecodeSensitivity(
                      return x && *x > *y;
                    });
   return s;
+}
+
+/// "base: 24 chip(s), TTFT 1813.540 us, TPOT 212.723 us"
+static std::string baseLine(const DecodeSensitivity &s) {
+  const DecodeMetrics &m = s.base.metrics;
+  return fmt::format("base: {} chip(s), TTFT {:.3f} us, TPOT {:.3f} us",
+                     m.chips, m.ttftUs(), m.tpotUs());
 }
 
 std::string lpx::deploy::decodeSensitivitySummary(const DecodeSensitivity &s) {
@@ -157,13 +169,16 @@ void lpx::deploy::printDecodeSensitivity(const DecodeSensitivity &s,
                                          llvm::StringRef model,
                                          llvm::StringRef chip, double seconds,
                                          unsigned jobs, llvm::raw_ostream &os) {
-  const DecodeMetrics &m = s.base.metrics;
-  os << fmt::format("sensitivity of {} on {}: {} deployment(s) planned, {} "
+  os << fmt::format("sensitivity of {} on {}: {} deployment(s) planned{}, {} "
                     "end(s) at the base's value in {:.1f} s on {} "
                     "thread(s)\n",
-                    model.str(), chip.str(), s.ran, s.reused, seconds, jobs);
-  os << fmt::format("base: {} chip(s), TTFT {:.3f} us, TPOT {:.3f} us\n",
-                    m.chips, m.ttftUs(), m.tpotUs());
+                    model.str(), chip.str(), s.ran,
+                    s.resimulated ? fmt::format(" ({} of them the base's "
+                                                "programs re-simulated)",
+                                                s.resimulated)
+                                  : std::string(),
+                    s.reused, seconds, jobs);
+  os << baseLine(s) << "\n";
   size_t width = 0;
   for (const DecodeSensitivityRow &r : s.rows)
     width = std::max(width, r.range.key.size());
@@ -198,4 +213,24 @@ report::TornadoSpec lpx::deploy::decodeTornado(const DecodeSensitivity &s,
     t.bars.push_back(std::move(bar));
   }
   return t;
+}
+
+SensitivityPage lpx::deploy::decodeSensitivityPage(const DecodeSensitivity &s,
+                                                   const DecodeFigure &f,
+                                                   llvm::StringRef model,
+                                                   llvm::StringRef chip) {
+  SensitivityPage page;
+  page.title = fmt::format("{} of {} on {} over its assumptions", f.label,
+                           model.str(), chip.str());
+  page.question = fmt::format(
+      "The deployment of {} planned on {} as described (the base), then "
+      "once with each of its {} ranged assumptions at the low and once at "
+      "the high end of its range, the others at their base values: {} "
+      "deployment(s) planned, {} end(s) at the base's own value.",
+      model.str(), chip.str(), s.rows.size(), s.ran, s.reused);
+  page.base = baseLine(s);
+  page.band = decodeSensitivitySummary(s);
+  page.tornado = decodeTornado(s, f, page.title);
+  page.csv = decodeSensitivityCsv(s);
+  return page;
 }

@@ -44,7 +44,9 @@ lpx::deploy::decodeRequest(const DecodeTarget &t, const DecodeNumbers &o,
 llvm::Expected<DecodeMetrics>
 lpx::deploy::decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
                              const PlanProgress &progress,
-                             unsigned chipsHint) {
+                             unsigned chipsHint,
+                             std::shared_ptr<const DecodePlan> *keepPlan,
+                             const DecodePlan *source) {
   DecodeNumbers o;
   DecodeTarget t;
   if (auto e = parseDecodeNumbers(w, o))
@@ -60,10 +62,13 @@ lpx::deploy::decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
   if (!req)
     return req.takeError();
   req->chipsHint = chipsHint;
-  auto plan = planDecode(t, *req, progress);
+  auto plan = source ? resimulatePlan(*source, t.chip)
+                     : planDecode(t, *req, progress);
   if (!plan)
     return plan.takeError();
   DecodeMetrics m = measureDecode(t, *req, *plan);
   m.defaults = std::move(defaults);
+  if (keepPlan)
+    *keepPlan = std::make_shared<const DecodePlan>(std::move(*plan));
   return m;
 }

@@ -2,6 +2,7 @@
 #include "lpx/deploy/DeploymentStudyTable.h"
 #include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/ServeStudy.h"
+#include "lpx/deploy/StudyReport.h"
 #include "lpx/isa/AtomicFile.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -67,11 +68,18 @@ bool lpx::deploy::isStudyMetric(const StudyKind &kind, llvm::StringRef column) {
          !llvm::is_contained(kind.textColumns, column);
 }
 
+std::string lpx::deploy::studyKeyHeading(const StudyKind &kind,
+                                         const std::string &key) {
+  // A swept key that is also a column (chips, tp, pp) is named apart, so
+  // the header has no name twice.
+  return llvm::is_contained(kind.columns, key) ? key + "_swept" : key;
+}
+
 std::string lpx::deploy::studyCsvHeader(const StudyKind &kind,
                                         const Grid &grid) {
   std::vector<std::string> names;
   for (const Axis &a : grid.axes())
-    names.push_back(a.key);
+    names.push_back(studyKeyHeading(kind, a.key));
   names.insert(names.end(), kind.columns.begin(), kind.columns.end());
   return studyCsvRows({names});
 }
@@ -172,7 +180,14 @@ std::string lpx::deploy::decodeStudyNotes(
     const Grid &grid, const std::vector<std::vector<std::string>> &rows,
     const std::vector<DeploymentPoint> &points) {
   std::string out;
-  size_t searched = 0, hinted = 0, compiles = 0;
+  size_t searched = 0, hinted = 0, compiles = 0, again = 0;
+  for (const DeploymentPoint &p : points)
+    again += p.ok() && p.resimulated;
+  if (again)
+    out += fmt::format("  re-simulated: {} point(s) from the programs of {} "
+                       "planned (they differ only in keys the compiler does "
+                       "not read)\n",
+                       again, points.size() - again);
   for (const DeploymentPoint &p : points)
     if (p.ok() && p.metrics.searched) {
       ++searched;
@@ -218,26 +233,31 @@ lpx::deploy::studyCsvRows(const std::vector<std::vector<std::string>> &rows) {
 
 llvm::Error lpx::deploy::writeStudyFiles(
     const StudyKind &kind, const Grid &grid, llvm::ArrayRef<size_t> points,
-    llvm::StringRef head,
-    const std::vector<std::vector<std::string>> &rows, llvm::StringRef csvPath,
-    llvm::StringRef plotPath, llvm::StringRef metric, llvm::StringRef title) {
+    llvm::StringRef head, const std::vector<std::vector<std::string>> &rows,
+    const StudyFiles &files) {
   const std::string text = studyCsvRows(rows);
-  std::string svg;
-  if (!plotPath.empty()) {
+  std::string svg, page;
+  if (!files.plot.empty() || !files.report.empty()) {
     const size_t axes = grid.axes().size();
     std::vector<CsvRecord> records = splitCsv(text);
     auto plot = plotRows(
-        grid, points, records, metric, metric, title,
+        grid, points, records, files.metric, files.metric, files.title,
         [&](const CsvRecord &r) -> llvm::Expected<std::optional<double>> {
-          return numberAt(r.fields, axes, metric, kind.columns);
+          return numberAt(r.fields, axes, files.metric, kind.columns);
         });
     if (!plot)
       return plot.takeError();
     svg = report::renderSvg(*plot);
   }
-  if (auto e = isa::writeFileAtomically(csvPath, (head + text).str()))
+  if (!files.report.empty())
+    page = renderStudyReport(
+        {&kind, &grid, &rows, files.title, files.baseLine, files.metric, svg});
+  if (auto e = isa::writeFileAtomically(files.csv, (head + text).str()))
     return e;
-  if (!plotPath.empty())
-    return isa::writeFileAtomically(plotPath, svg);
+  if (!files.plot.empty())
+    if (auto e = isa::writeFileAtomically(files.plot, svg))
+      return e;
+  if (!files.report.empty())
+    return isa::writeFileAtomically(files.report, page);
   return llvm::Error::success();
 }

@@ -1,6 +1,7 @@
 //===- DeploymentSweep.cpp - A study of whole deployments -----------------===//
 #include "lpx/deploy/DeploymentSweep.h"
 #include "lpx/deploy/DeployError.h"
+#include "lpx/deploy/Evaluate.h"
 #include "lpx/deploy/PointPool.h"
 
 #include "lpx/isa/ChipOverrides.h"
@@ -153,14 +154,17 @@ DecodeWords lpx::deploy::pointWords(const DecodeWords &base, const Grid &grid,
 
 DeploymentPoint lpx::deploy::planDeployment(const DecodeWords &words,
                                            llvm::StringRef dir,
-                                           unsigned chipsHint) {
+                                           unsigned chipsHint, bool keepPlan,
+                                           const DecodePlan *source) {
   DeploymentPoint p;
+  p.resimulated = source != nullptr;
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     p.message = "cannot create '" + dir.str() + "': " + ec.message();
     return p;
   }
   try {
-    auto m = decodeFromWords(words, dir, {}, chipsHint);
+    auto m = decodeFromWords(words, dir, {}, chipsHint,
+                             keepPlan ? &p.plan : nullptr, source);
     if (m) {
       p.status = "ok";
       p.metrics = std::move(*m);
@@ -176,6 +180,25 @@ DeploymentPoint lpx::deploy::planDeployment(const DecodeWords &words,
   return p;
 }
 
+std::vector<std::optional<size_t>>
+lpx::deploy::resimulationSources(const Grid &grid,
+                                 const std::vector<size_t> &points) {
+  // Points are grouped by the values of the keys the compiler reads; the
+  // first of each group is planned, the rest re-simulate its programs.
+  std::map<std::vector<size_t>, size_t> firstOf;
+  std::vector<std::optional<size_t>> source(points.size());
+  for (size_t k = 0; k < points.size(); ++k) {
+    std::vector<size_t> at = grid.coords(points[k]);
+    for (size_t i = 0; i < at.size(); ++i)
+      if (!compilerReadsKey(grid.axes()[i].key))
+        at[i] = 0;
+    auto [it, first] = firstOf.emplace(std::move(at), k);
+    if (!first)
+      source[k] = it->second;
+  }
+  return source;
+}
+
 std::vector<DeploymentPoint> lpx::deploy::runDeploymentPoints(
     const DecodeWords &base, const Grid &grid,
     const std::vector<size_t> &points, unsigned jobs,
@@ -187,13 +210,18 @@ std::vector<DeploymentPoint> lpx::deploy::runDeploymentPoints(
   for (size_t k = 0; k < points.size(); ++k)
     slotOf[points[k]] = k;
   std::vector<std::optional<size_t>> leader(points.size());
-  std::vector<size_t> waves[2];
+  const std::vector<std::optional<size_t>> source =
+      resimulationSources(grid, points);
+  std::vector<bool> isSource(points.size());
+  std::vector<size_t> waves[3];
   for (size_t k = 0; k < points.size(); ++k) {
     const size_t last = grid.axes().empty() ? 0 : grid.coords(points[k]).back();
     auto it = slotOf.find(points[k] - last);
     if (last && it != slotOf.end())
       leader[k] = it->second;
-    waves[leader[k] ? 1 : 0].push_back(k);
+    if (source[k])
+      isSource[*source[k]] = true;
+    waves[source[k] ? 2 : leader[k] ? 1 : 0].push_back(k);
   }
   std::vector<DeploymentPoint> results(points.size());
   size_t before = 0, failedBefore = 0;
@@ -207,8 +235,10 @@ std::vector<DeploymentPoint> lpx::deploy::runDeploymentPoints(
             hint = results[*leader[k]].metrics.chips;
           llvm::SmallString<256> dir(scratchDir);
           llvm::sys::path::append(dir, "point-" + std::to_string(points[k]));
+          const DecodePlan *from =
+              source[k] ? results[*source[k]].plan.get() : nullptr;
           results[k] = planDeployment(pointWords(base, grid, points[k]), dir,
-                                      hint);
+                                      hint, isSource[k], from);
           return results[k].ok();
         },
         [&](size_t done, size_t failed) {
@@ -219,5 +249,7 @@ std::vector<DeploymentPoint> lpx::deploy::runDeploymentPoints(
     failedBefore = size_t(llvm::count_if(
         wave, [&](size_t k) { return !results[k].ok(); })) + failedBefore;
   }
+  for (DeploymentPoint &p : results)
+    p.plan.reset(); // the programs are large; the figures are kept
   return results;
 }

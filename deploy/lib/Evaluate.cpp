@@ -1,5 +1,7 @@
 //===- Evaluate.cpp - One model on one chip: compile, verify, simulate ----===//
 #include "lpx/deploy/Evaluate.h"
+
+#include "llvm/ADT/STLExtras.h"
 #include "lpx/deploy/CompileSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -57,4 +59,11 @@ Evaluation lpx::deploy::evaluate(llvm::StringRef model,
 llvm::Expected<isa::ChipSpec>
 lpx::deploy::asEmbedded(const isa::ChipSpec &chip) {
   return isa::parseChipSpec(isa::printChipSpec(chip), "chip");
+}
+
+bool lpx::deploy::compilerReadsKey(llvm::StringRef key) {
+  static const char *const kSimulatedOnly[] = {
+      "name", "description", "clock_mhz", "host.latency_us",
+      "host.gb_per_second"};
+  return !llvm::is_contained(kSimulatedOnly, key);
 }

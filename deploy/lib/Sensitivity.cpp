@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 #include "lpx/deploy/PointPool.h"
-#include "lpx/isa/AtomicFile.h"
+#include "lpx/deploy/SensitivityReport.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -50,40 +50,38 @@ std::optional<double> SensitivityRow::swingSeconds() const {
   return std::fabs(high.seconds - low.seconds);
 }
 
+std::vector<RangeEnd>
+lpx::deploy::rangeEnds(const isa::ChipSpec &base,
+                       llvm::ArrayRef<isa::AssumptionRange> ranges) {
+  std::vector<RangeEnd> ends;
+  for (size_t i = 0; i < ranges.size(); ++i)
+    for (bool high : {false, true}) {
+      const std::string &v = high ? ranges[i].high : ranges[i].low;
+      if (!isa::isChipValue(base, ranges[i].key, v))
+        ends.push_back({i, high, ranges[i].key, v});
+    }
+  return ends;
+}
+
 size_t
 lpx::deploy::sensitivityPoints(const isa::ChipSpec &base,
                                llvm::ArrayRef<isa::AssumptionRange> ranges) {
-  size_t n = 1;
-  for (const isa::AssumptionRange &r : ranges)
-    n += !isa::isChipValue(base, r.key, r.low) +
-         !isa::isChipValue(base, r.key, r.high);
-  return n;
+  return 1 + rangeEnds(base, ranges).size();
 }
 
-Sensitivity lpx::deploy::runSensitivity(
-    const Sweep &sweep, unsigned nodes,
-    llvm::ArrayRef<isa::AssumptionRange> ranges, unsigned jobs,
+Sensitivity lpx::deploy::runSensitivityOf(
+    const isa::ChipSpec &base, llvm::ArrayRef<isa::AssumptionRange> ranges,
+    unsigned jobs, const SensitivityPointFn &point,
     const std::function<void(size_t done, size_t failed)> &progress) {
-  // Point 0 is the base; end e of range i is point 1 + 2i + e, run only
-  // when its value differs from the base's.
-  std::vector<std::pair<std::string, std::string>> settings(1 +
-                                                            2 * ranges.size());
-  std::vector<size_t> toRun = {0};
-  for (size_t i = 0; i < ranges.size(); ++i)
-    for (int e = 0; e < 2; ++e) {
-      const std::string &v = e ? ranges[i].high : ranges[i].low;
-      settings[1 + 2 * i + e] = {ranges[i].key, v};
-      if (!isa::isChipValue(sweep.base, ranges[i].key, v))
-        toRun.push_back(1 + 2 * i + e);
-    }
-  std::vector<PointResult> ran(toRun.size());
+  // Point 0 is the base, point 1 + k the k-th end that differs from it.
+  const std::vector<RangeEnd> ends = rangeEnds(base, ranges);
+  std::vector<PointResult> ran(1 + ends.size());
   runOnThreads(
-      toRun.size(), jobs,
+      ran.size(), jobs,
       [&](size_t j) {
-        size_t p = toRun[j];
         try {
-          ran[j] = p == 0 ? runChipPoint(sweep, {}, nodes)
-                          : runChipPoint(sweep, {settings[p]}, nodes);
+          ran[j] = j == 0 ? point({})
+                          : point({{ends[j - 1].key, ends[j - 1].value}});
         } catch (const std::exception &e) { // e.g. out of memory
           ran[j].message = e.what();
         }
@@ -92,17 +90,14 @@ Sensitivity lpx::deploy::runSensitivity(
       progress);
 
   Sensitivity s;
-  s.ran = toRun.size();
-  s.reused = settings.size() - toRun.size();
-  std::vector<PointResult> all(settings.size());
-  for (size_t j = 0; j < toRun.size(); ++j)
-    all[toRun[j]] = std::move(ran[j]);
-  s.base = all[0];
-  for (size_t p = 1; p < all.size(); ++p)
-    if (!llvm::is_contained(toRun, p))
-      all[p] = s.base;
-  for (size_t i = 0; i < ranges.size(); ++i)
-    s.rows.push_back({ranges[i], all[1 + 2 * i], all[2 + 2 * i]});
+  s.ran = ran.size();
+  s.reused = 2 * ranges.size() - ends.size();
+  s.base = ran[0];
+  for (const isa::AssumptionRange &r : ranges)
+    s.rows.push_back({r, s.base, s.base});
+  for (size_t k = 0; k < ends.size(); ++k)
+    (ends[k].high ? s.rows[ends[k].row].high : s.rows[ends[k].row].low) =
+        std::move(ran[k + 1]);
   // Widest first; rows without a swing (a failed end) last; ties keep the
   // description's order.
   std::stable_sort(s.rows.begin(), s.rows.end(),
@@ -114,6 +109,18 @@ Sensitivity lpx::deploy::runSensitivity(
                      return x.has_value() && !y.has_value();
                    });
   return s;
+}
+
+Sensitivity lpx::deploy::runSensitivity(
+    const Sweep &sweep, unsigned nodes,
+    llvm::ArrayRef<isa::AssumptionRange> ranges, unsigned jobs,
+    const std::function<void(size_t done, size_t failed)> &progress) {
+  return runSensitivityOf(
+      sweep.base, ranges, jobs,
+      [&](llvm::ArrayRef<std::pair<std::string, std::string>> settings) {
+        return runChipPoint(sweep, settings, nodes);
+      },
+      progress);
 }
 
 SensitivityBand lpx::deploy::bandOf(const Sensitivity &s) {
@@ -186,26 +193,30 @@ report::TornadoSpec lpx::deploy::tornadoOf(const Sensitivity &s,
   return t;
 }
 
-llvm::Error lpx::deploy::writeSensitivityFiles(const Sensitivity &s,
-                                               StringRef csvPath,
-                                               StringRef plotPath,
-                                               StringRef title) {
-  std::string csv = csvPath.empty() ? "" : sensitivityCsv(s);
-  std::string svg =
-      plotPath.empty() ? "" : report::renderTornadoSvg(tornadoOf(s, title));
-  if (!csvPath.empty())
-    if (auto e = isa::writeFileAtomically(csvPath, csv))
-      return e;
-  if (!plotPath.empty())
-    return isa::writeFileAtomically(plotPath, svg);
-  return llvm::Error::success();
-}
-
 /// "3501 cycles, 3.890 us" or the status of a point without a figure.
 static std::string figureOf(const PointResult &r) {
   if (!r.timed())
     return r.status;
   return fmt::format("{} cycles, {:.3f} us", r.cycles, r.seconds * 1e6);
+}
+
+llvm::Error lpx::deploy::writeSensitivityFiles(const Sensitivity &s,
+                                               StringRef csvPath,
+                                               StringRef plotPath,
+                                               StringRef reportPath,
+                                               StringRef title) {
+  SensitivityPage page;
+  page.title = title.str();
+  page.question = "The model compiled and simulated on the chip as "
+                  "described (the base), then once with each ranged "
+                  "assumption at the low and once at the high end of its "
+                  "range, the others at their base values.";
+  page.base = "base: " + figureOf(s.base);
+  page.band = sensitivitySummary(s);
+  page.tornado = tornadoOf(s, title);
+  page.csv = sensitivityCsv(s);
+  return writeSensitivityPage(page, csvPath.str(), plotPath.str(),
+                              reportPath.str());
 }
 
 void lpx::deploy::printSensitivity(const Sensitivity &s, llvm::StringRef model,

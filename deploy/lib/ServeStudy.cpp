@@ -118,3 +118,31 @@ std::vector<std::string> lpx::deploy::serveRowFields(const Grid &grid,
   row.insert(row.end(), cols.begin(), cols.end());
   return row;
 }
+
+std::string lpx::deploy::serveWordsLine(const DeploymentArgs &d,
+                                        const ServeWords &w,
+                                        llvm::StringRef chip) {
+  std::string line = "--model " + d.model + " --chip " + chip.str() +
+                     " --workload " + w.workload + " --max-batch " +
+                     w.maxBatch + " --slo " + w.slo + " --load-sweep " +
+                     w.loadSweep + " --seed " + w.seed;
+  if (!w.prefillChunk.empty())
+    line += " --prefill-chunk " + w.prefillChunk;
+  for (const std::string &set : d.sets)
+    line += " --set " + set;
+  return line;
+}
+
+std::optional<std::string> lpx::deploy::servedTwice(const DeploymentArgs &d,
+                                                    const ServeWords &w,
+                                                    const Grid &grid) {
+  DecodeWords words;
+  static_cast<DeploymentArgs &>(words) = d;
+  if (auto clash = sweptTwice(words, grid))
+    return clash;
+  for (const Axis &axis : grid.axes())
+    if (axis.key == "max_batch" && w.maxBatch != ServeWords{}.maxBatch)
+      return std::string("--sweep max_batch and --max-batch both give it; "
+                         "keep one");
+  return std::nullopt;
+}

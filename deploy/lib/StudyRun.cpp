@@ -18,7 +18,8 @@ StudySpec lpx::deploy::makeStudySpec(const StudyKind &kind,
                                      llvm::StringRef chip,
                                      const StudyOptions &options,
                                      const std::string &output,
-                                     const std::string &plot) {
+                                     const std::string &plot,
+                                     const std::string &report) {
   StudySpec s;
   s.kind = &kind;
   s.model = llvm::sys::path::filename(model).str();
@@ -26,6 +27,7 @@ StudySpec lpx::deploy::makeStudySpec(const StudyKind &kind,
   s.options = options;
   s.output = output;
   s.plot = plot;
+  s.report = report;
   return s;
 }
 
@@ -43,11 +45,12 @@ llvm::Error lpx::deploy::checkStudy(const StudySpec &s) {
     auto parsed = parseShard(s.options.shard);
     if (!parsed)
       return parsed.takeError();
-    if (!s.plot.empty())
-      return error("--plot draws the whole study: give it to `lpx sweep "
-                   "merge`, not to one --shard");
+    for (auto [name, path] : {std::pair{"--plot", &s.plot}, {"--report", &s.report}})
+      if (!path->empty())
+        return error(std::string(name) + " draws the whole study: give it "
+                     "to `lpx sweep merge`, not to one --shard");
   }
-  for (const std::string &path : {s.output, s.plot})
+  for (const std::string &path : {s.output, s.plot, s.report})
     if (!path.empty())
       if (auto e = isa::checkOutputPath(path))
         return e;
@@ -85,9 +88,10 @@ lpx::deploy::runStudy(const StudySpec &s, const Grid &grid,
                      s.kind->name, s.baseLine}) +
            head;
   const std::string metric = studyMetricOf(s);
-  if (auto e = writeStudyFiles(*s.kind, grid, points, head, out.rows,
-                               s.output, s.plot, metric,
-                               metric + " of " + s.model + " on " + s.chipName))
+  if (auto e = writeStudyFiles(
+          *s.kind, grid, points, head, out.rows,
+          {s.output, s.plot, s.report, metric,
+           metric + " of " + s.model + " on " + s.chipName, s.baseLine}))
     return std::move(e);
   return out;
 }
@@ -108,7 +112,8 @@ std::string StudyOutcome::summary(const StudySpec &s, size_t axes,
                             shard.count, gridSize)
               : "";
   return fmt::format("studied {} deployment(s) of {} on {}{}: {} in {:.1f} s "
-                     "on {} thread(s) -> {}{}\n",
+                     "on {} thread(s) -> {}{}{}\n",
                      rows.size(), s.model, s.chipName, part, by, seconds, jobs,
-                     s.output, s.plot.empty() ? "" : ", " + s.plot);
+                     s.output, s.plot.empty() ? "" : ", " + s.plot,
+                     s.report.empty() ? "" : ", " + s.report);
 }

@@ -107,16 +107,20 @@ PointResult lpx::deploy::runChipPoint(
     r.message = e.error;
     return r;
   }
-  const sim::SimResult *sim = &*e.sim;
-  r.status = sim->hazards.empty() ? "ok" : "hazards";
-  if (!sim->hazards.empty())
-    r.message = std::to_string(sim->hazardCount) +
-                " hazards, first: " + sim->hazards.front().message;
-  r.cycles = sim->totalCycles;
-  r.seconds = sim->seconds;
-  r.lowerBound = sim->lowerBound;
-  r.efficiency = sim->efficiency;
-  r.bottleneck = sim->bottleneck;
+  return resultOf(*e.sim);
+}
+
+PointResult lpx::deploy::resultOf(const sim::SimResult &sim) {
+  PointResult r;
+  r.status = sim.hazards.empty() ? "ok" : "hazards";
+  if (!sim.hazards.empty())
+    r.message = std::to_string(sim.hazardCount) +
+                " hazards, first: " + sim.hazards.front().message;
+  r.cycles = sim.totalCycles;
+  r.seconds = sim.seconds;
+  r.lowerBound = sim.lowerBound;
+  r.efficiency = sim.efficiency;
+  r.bottleneck = sim.bottleneck;
   return r;
 }
 

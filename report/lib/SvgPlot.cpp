@@ -191,19 +191,24 @@ std::string lpx::report::renderSvg(const PlotSpec &plot) {
   for (size_t i = 0; i < plot.series.size(); ++i) {
     const PlotSeries &s = plot.series[i];
     const char *color = kColors[i % std::size(kColors)];
-    if (s.points.size() > 1) {
+    if (s.joined && s.points.size() > 1) {
       os << "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" << color
          << "\" points=\"";
       for (auto [x, y] : s.points)
         os << llvm::format("%.1f,%.1f ", px(x), py(y));
       os << "\"/>\n";
     }
-    for (auto [x, y] : s.points)
+    for (size_t p = 0; p < s.points.size(); ++p) {
+      auto [x, y] = s.points[p];
+      std::string name = s.label;
+      if (p < s.pointLabels.size())
+        name += (name.empty() ? "" : ": ") + s.pointLabels[p];
       os << llvm::format("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" ", px(x),
                          py(y))
-         << "fill=\"" << color << "\"><title>" << escapeMarkup(s.label)
-         << (s.label.empty() ? "" : ": ") << escapeMarkup(tickLabel(y))
+         << "fill=\"" << color << "\"><title>" << escapeMarkup(name)
+         << (name.empty() ? "" : ": ") << escapeMarkup(tickLabel(y))
          << "</title></circle>\n";
+    }
     double ly = kTop + 10 + 20 * double(i);
     os << llvm::format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                        "stroke-width=\"2\" ",

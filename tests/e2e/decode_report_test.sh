@@ -7,7 +7,7 @@
 # numbers with the JSON's), one SRAM strip entry per chip holding the JSON's
 # weights and KV cache bytes, one row per pipeline stage in the prefill's
 # and the step's timelines with a bar per chunk, and the placements tried
-# with the chosen one marked. --report with a sweep or --run, or to a
+# with the chosen one marked. --report with a context sweep or --run, or to a
 # folder that does not exist, is one error line and no file. Exit 77
 # (skipped) when chromium is not installed. A few seconds.
 source "$(dirname "$0")/common.sh" "$1"
@@ -73,7 +73,7 @@ then ok "figures, SRAM strip, stage rows, chunks and placements match the JSON"
 else fail "figures against the JSON"; fi
 
 # Refused: with a sweep or --run, or into a folder that does not exist.
-for extra in "--context-sweep 32,64 -o $tmp/s.csv" "--sweep batch=1,2 -o $tmp/s.csv" \
+for extra in "--context-sweep 32,64 -o $tmp/s.csv" \
              "--run" ; do
   "$lpx" decode "${run[@]}" $extra --report "$tmp/refused.html" >"$tmp/err.out" 2>&1
   rc=$?

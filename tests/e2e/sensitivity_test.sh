@@ -3,9 +3,12 @@
 # ranged assumption of the preset; the base point is `lpx simulate` of the
 # same compile, every end is `lpx sweep --set key=value` of its value (same
 # cycles); the band brackets the base; a longer MXM pipeline is never faster;
-# the tornado is an SVG; the same CSV on one thread; bad input (unknown chip,
+# the tornado is an SVG, the page (--report) holds the band and the rows;
+# the same CSV on one thread; bad input (unknown chip,
 # a description whose range is malformed, --set beside --sensitivity) is one
 # line, exit 2 and no output file; lpx chip validate refuses the bad range.
+# `lpx simulate --sensitivity` of the MLP compiled for lpx3: the keys the
+# compiler does not read re-simulated, its cycles unmoved.
 set -uo pipefail
 lpx="$1"
 source "$(dirname "$0")/testlib.sh"
@@ -13,7 +16,7 @@ model="$root/models/mlp/model.onnx"
 
 # 1. The study.
 "$lpx" sweep "$model" --sensitivity -o "$tmp/band.csv" --plot "$tmp/tornado.svg" \
-  >"$tmp/out" 2>"$tmp/err" || die "sweep --sensitivity (exit $?): $(head -3 "$tmp/err")"
+  --report "$tmp/band.html" >"$tmp/out" 2>"$tmp/err" || die "sweep --sensitivity (exit $?): $(head -3 "$tmp/err")"
 ranges=$("$lpx" chip keys --json | grep -c '"low":')
 rows=$(($(wc -l <"$tmp/band.csv") - 1))
 if [ "$ranges" -ge 20 ] && [ "$rows" -eq "$ranges" ] &&
@@ -21,6 +24,15 @@ if [ "$ranges" -ge 20 ] && [ "$rows" -eq "$ranges" ] &&
   ok "one row per ranged assumption ($rows)"
 else
   fail "rows" "$rows rows for $ranges ranges: $(head -2 "$tmp/band.csv")"
+fi
+
+# The page (--report) states the printed band and has a row per CSV row.
+band=$(tail -1 "$tmp/out" | sed 's/ -> .*//')
+trs=$(grep -o '<tr>' "$tmp/band.html" | wc -l)
+if grep -qF "$band" "$tmp/band.html" && [ "$trs" -eq $((rows + 1)) ]; then
+  ok "the page states the band and every row"
+else
+  fail "page" "$trs table rows for $rows; band '$band'"
 fi
 
 # 2. The base is the preset as described: lpx simulate of lpx compile.
@@ -118,5 +130,27 @@ fi
 "$lpx" chip show tsp-v1 >"$tmp/bare.yaml"
 expect_error "a description without ranges" "states no assumption ranges" --chip "$tmp/bare.yaml"
 expect_error "--set beside --sensitivity" "--set, --shard and --metric are for grids" --set mxm.latency=8
+
+# `lpx simulate --sensitivity` of the compiled program: the base is lpx
+# simulate's cycles, only the clock and the host path are re-simulated (the
+# compiler reads every other key) and the cycles never move.
+# # tsp-v1 ranges none of those (its clock is public), lpx3 the clock and host.
+"$lpx" compile "$model" --chip lpx3 -o "$tmp/lpx3.lpxb" >/dev/null || die "compile lpx3"
+sim=$(sim_cycles "$tmp/lpx3.lpxb")
+"$lpx" simulate "$tmp/lpx3.lpxb" --sensitivity -o "$tmp/prog.csv" >"$tmp/out" 2>"$tmp/err" ||
+  die "simulate --sensitivity: $(head -2 "$tmp/err")"
+keys=$(tail -n +2 "$tmp/prog.csv" | cut -d, -f1 | sort | tr '\n' ' ')
+cycles=$(tail -n +2 "$tmp/prog.csv" | cut -d, -f5,8,11 | tr ',' '\n' | sort -u | tr '\n' ' ')
+if [ -n "$keys" ] && ! grep -qE 'mxm|vxm|sxm|link|topology|sram' <<<"$keys" &&
+   [ "$cycles" = "$sim " ] && grep -q "^base: $sim cycles" "$tmp/out" &&
+   grep -q "not varied: [0-9]* assumption(s) the compiler reads" "$tmp/out"; then
+  ok "simulate --sensitivity re-simulates $keys at $sim cycles"
+else
+  fail "simulate --sensitivity" "keys '$keys', cycles '$cycles': $(head -3 "$tmp/out")"
+fi
+"$lpx" simulate "$tmp/base.lpxb" -o "$tmp/x.csv" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/x.csv" ] && grep -q "go with --sensitivity" "$tmp/err" &&
+  ok "simulate -o without --sensitivity is refused" || fail "simulate -o" "exit $rc: $(cat "$tmp/err")"
 
 finish

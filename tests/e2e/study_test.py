@@ -10,8 +10,11 @@ Checks, with oracles the study does not compute itself:
     more chips; a longer link latency never lowers TPOT;
   - the frontier column marks exactly the rows no other row beats on chips
     and tokens/s per user;
+  - the page (--report) asks the question (the keys, their values, the
+    shared options), shows every CSV row with the CSV's frontier points
+    marked in its table and in its frontier chart;
   - four shards merged by `lpx sweep merge` are byte-identical to the whole
-    study, CSV and SVG;
+    study, CSV, SVG and page;
   - bad studies are one-line errors with exit 2 and no output file.
 
 serve: `lpx serve --sweep` end to end, on tiny-llama on lpx3 (seconds).
@@ -21,14 +24,20 @@ serve: `lpx serve --sweep` end to end, on tiny-llama on lpx3 (seconds).
   - with --load-sweep, the row's highest load within the SLO is the one
     `lpx serve --load-sweep --json` reports alone;
   - two shards merged by `lpx sweep merge` are byte-identical to the whole;
-  - the options of one run (--report, --trace, the curve files) are refused
-    with --sweep, in one line, exit 2.
+  - the page (--report) shows every row and the chart, and the merged
+    parts' page is byte-identical to the whole's;
+  - the options of one run (--trace, the curve files) are refused with
+    --sweep, and a swept key also given by its option (--max-batch,
+    --chips), in one line, exit 2.
 
-sensitivity: `lpx decode --sensitivity` (decode_sensitivity below).
+sensitivity: `lpx decode --sensitivity` (decode_sensitivity below; the ends of
+  the clock and the host latency, re-simulated from the base's programs,
+  against `lpx decode` alone too).
 
 Usage: study_test.py LPX decode|serve|sensitivity
 """
 import csv
+import html.parser
 import json
 import os
 import subprocess
@@ -70,6 +79,65 @@ class Checks:
         sys.exit(1 if self.failures else 0)
 
 
+class StudyPage(html.parser.HTMLParser):
+    """What a study's page shows: the axes table's rows, the shared
+    options, the table's rows (data-point, class), the frontier chart's
+    markers by series (their tooltips name the point) and the ids of the
+    charts."""
+    def __init__(self):
+        super().__init__()
+        self.axes, self.rows, self.svgs, self.marks = [], [], [], {}
+        self.base, self.table, self.cell, self.div = "", None, None, None
+        self.title = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self.table = a.get("id")
+        if tag == "tr" and self.table == "axes":
+            self.axes.append([])
+        if tag == "td" and self.table == "axes":
+            self.cell = ""
+        if tag == "tr" and self.table == "study-table" and "data-point" in a:
+            self.rows.append((a["data-point"], a.get("class")))
+        if tag == "code" and a.get("id") == "base-line":
+            self.base = None
+        if tag == "div" and a.get("class") == "plot":
+            self.div = a.get("id")
+            self.svgs.append(self.div)
+        if tag == "title" and self.div == "frontier-plot":
+            self.title = ""
+
+    def handle_data(self, data):
+        if self.base is None:
+            self.base = data
+        elif self.cell is not None:
+            self.cell += data
+        if self.title is not None:
+            self.title += data
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self.table == "axes":
+            self.axes[-1].append(self.cell)
+            self.cell = None
+        if tag == "table":
+            self.table = None
+        if tag == "div":
+            self.div = None
+        if tag == "title" and self.title is not None:
+            # "frontier: sram.bytes=1MiB, link.latency=100: 43.45k"
+            series, point, _ = self.title.split(": ")
+            self.marks.setdefault(series, []).append(point)
+            self.title = None
+
+
+def study_page(path):
+    p = StudyPage()
+    p.feed(open(path).read())
+    p.axes = [a for a in p.axes if a]  # the header row has no cells
+    return p
+
+
 def decode_study(checks, tmp):
     check, run = checks.check, checks.run
     BASE = ["--model", "tiny-llama", "--chip", "lpx3", "--prompt", "16",
@@ -88,7 +156,8 @@ def decode_study(checks, tmp):
     # 1. The whole study.
     whole = os.path.join(tmp, "whole.csv")
     r = run(["decode"] + BASE + STUDY + ["-o", whole, "--plot", whole + ".svg",
-                                          "--metric", "tpot_us"])
+                                          "--metric", "tpot_us",
+                                          "--report", whole + ".html"])
     check("the 9-point study runs", r.returncode == 0, r.stderr.strip())
     if r.returncode != 0:
         sys.exit(1)
@@ -144,6 +213,27 @@ def decode_study(checks, tmp):
           [x["pareto"] == "frontier" for x in rows] == expected,
           str([x["pareto"] for x in rows]))
 
+    # 4b. The page: the question, every row, the frontier's marked.
+    page = study_page(whole + ".html")
+    name = lambda x: "sram.bytes=%s, link.latency=%s" % (x["sram.bytes"],
+                                                         x["link.latency"])
+    check("the page asks the question: the keys, their values, the base",
+          page.axes == [["sram.bytes", ", ".join(SRAM)],
+                        ["link.latency", ", ".join(LINK)]] and
+          "--context 64" in page.base and "--prompt 16" in page.base,
+          "%s %s" % (page.axes, page.base))
+    check("the page's table is the CSV's rows, the frontier's marked",
+          [(n, c) for n, c in page.rows] ==
+          [(name(x), "frontier" if x["pareto"] else None) for x in rows],
+          str(page.rows))
+    front = [name(x) for x in rows if x["pareto"] == "frontier"]
+    check("the frontier chart marks the CSV's frontier points, the rest apart",
+          sorted(page.marks.get("frontier", [])) == sorted(front) and
+          sorted(page.marks.get("other points", [])) ==
+          sorted(name(x) for x in rows if not x["pareto"]), str(page.marks))
+    check("the page draws the metric's chart",
+          page.svgs == ["metric-plot", "frontier-plot"], str(page.svgs))
+
     # 5. Shards, merged.
     parts = []
     for i in range(1, 5):
@@ -153,15 +243,52 @@ def decode_study(checks, tmp):
         parts.append(part)
     merged = os.path.join(tmp, "merged.csv")
     r = run(["sweep", "merge"] + parts[::-1] + ["-o", merged, "--plot",
-                                                merged + ".svg"])
+                                                merged + ".svg", "--report",
+                                                merged + ".html"])
     check("sweep merge joins the study's parts", r.returncode == 0, r.stderr.strip())
-    checks.same_files([(whole, merged), (whole + ".svg", merged + ".svg")])
+    checks.same_files([(whole, merged), (whole + ".svg", merged + ".svg"),
+                       (whole + ".html", merged + ".html")])
     other = os.path.join(tmp, "other.csv")
     run(["decode"] + BASE[:-2] + ["--context", "128"] + STUDY +
         ["--shard", "1/4", "-o", other])
     r = run(["sweep", "merge", other] + parts[1:] + ["-o", os.path.join(tmp, "x.csv")])
     check("parts of another study are refused",
           r.returncode == 2 and "different sweep" in r.stderr, r.stderr.strip())
+
+    # 5b. Points that differ only in keys the compiler does not read are
+    # re-simulated from another point's programs: the whole study reuses
+    # the programs of one point per SRAM size for every clock and host
+    # latency, each of its shards (runs of two host latencies dealt out)
+    # compiles its own; merged, byte-identical.
+    CLOCK = ["--sweep", "clock_mhz=800,1000,1500", "--sweep",
+             "sram.bytes=128KiB,1MiB", "--sweep", "host.latency_us=2,20"]
+    again = os.path.join(tmp, "again.csv")
+    r = run(["decode"] + BASE + CLOCK + ["-o", again])
+    check("the whole study re-simulates 10 of its 12 points",
+          r.returncode == 0 and "re-simulated: 10 point(s) from the programs "
+          "of 2 planned" in r.stdout, r.stdout + r.stderr)
+    parts = []
+    for i in range(1, 4):
+        part = os.path.join(tmp, "again%d.csv" % i)
+        r = run(["decode"] + BASE + CLOCK + ["--shard", "%d/3" % i, "-o", part])
+        check("clock shard %d/3 plans 2 of its 4 points" % i,
+              r.returncode == 0 and "re-simulated: 2 point(s) from the "
+              "programs of 2 planned" in r.stdout, r.stdout + r.stderr)
+        parts.append(part)
+    merged = os.path.join(tmp, "again-merged.csv")
+    r = run(["sweep", "merge"] + parts + ["-o", merged])
+    checks.same_files([(again, merged)])
+    rows = rows_of(again)
+    for x in rows[:: 5]:  # a re-simulated row is what lpx decode says alone
+        d = json.loads(run(["decode", "--json"] + BASE +
+                           ["--set", "clock_mhz=" + x["clock_mhz"],
+                            "--set", "sram.bytes=" + x["sram.bytes"],
+                            "--set", "host.latency_us=" + x["host.latency_us"]]).stdout)
+        check("re-simulated row %s/%s/%s = lpx decode alone" %
+              (x["clock_mhz"], x["sram.bytes"], x["host.latency_us"]),
+              abs(float(x["tpot_us"]) - d["tpot_us"]) < 5e-4 and
+              abs(float(x["ttft_us"]) - d["ttft_us"]) < 5e-4 and
+              int(x["chips"]) == d["chips"], "%s vs %s" % (x, d["tpot_us"]))
 
     # 6. Bad studies.
     bad = os.path.join(tmp, "bad.csv")
@@ -172,7 +299,9 @@ def decode_study(checks, tmp):
             (["--sweep", "chips=0,8", "-o", bad], "not a positive integer"),
             (STUDY + ["-o", bad, "--metric", "bottleneck"], "not a numeric column"),
             (STUDY + ["-o", bad, "--shard", "1/2", "--plot", bad + ".svg"],
-             "give it to `lpx sweep merge`")):
+             "give it to `lpx sweep merge`"),
+            (STUDY + ["-o", bad, "--shard", "1/2", "--report", bad + ".html"],
+             "--report draws the whole study")):
         checks.refused(["decode"] + BASE + args, words, bad)
 
 
@@ -187,7 +316,8 @@ def serve_study(checks, tmp):
 
 
     whole = os.path.join(tmp, "whole.csv")
-    r = run(["serve"] + BASE + LOADS + STUDY + ["-o", whole, "--plot", whole + ".svg"])
+    r = run(["serve"] + BASE + LOADS + STUDY + ["-o", whole, "--plot", whole + ".svg",
+                                                "--report", whole + ".html"])
     check("the 4-point serving study runs", r.returncode == 0, r.stderr.strip())
     if r.returncode != 0:
         sys.exit(1)
@@ -196,6 +326,12 @@ def serve_study(checks, tmp):
     check("one row per point", len(rows) == 4, str(len(rows)))
     check("some point holds the SLO at a swept load",
           any(x["highest_load_within_slo"] for x in rows))
+    page = study_page(whole + ".html")
+    check("the serving study's page: its rows, its chart, no frontier",
+          [n for n, _ in page.rows] ==
+          ["sram.bytes=%s, max_batch=%s" % (x["sram.bytes"], x["max_batch"])
+           for x in rows] and page.svgs == ["metric-plot"],
+          "%s %s" % (page.rows, page.svgs))
 
     for x in rows:
         alone = run(["serve", "--json"] + BASE + LOADS +
@@ -227,15 +363,19 @@ def serve_study(checks, tmp):
         r = run(["serve"] + BASE + LOADS + STUDY + ["--shard", "%d/2" % i, "-o", part])
         check("shard %d/2" % i, r.returncode == 0, r.stderr.strip())
     merged = os.path.join(tmp, "merged.csv")
-    r = run(["sweep", "merge"] + parts + ["-o", merged, "--plot", merged + ".svg"])
+    r = run(["sweep", "merge"] + parts + ["-o", merged, "--plot", merged + ".svg",
+                                          "--report", merged + ".html"])
     check("sweep merge joins the serving study's parts", r.returncode == 0,
           r.stderr.strip())
-    checks.same_files([(whole, merged), (whole + ".svg", merged + ".svg")])
+    checks.same_files([(whole, merged), (whole + ".svg", merged + ".svg"),
+                       (whole + ".html", merged + ".html")])
 
     bad = os.path.join(tmp, "bad.csv")
-    for extra, words in ((["--report", bad + ".html"], "--report is of one run"),
-                         (["--trace", bad + ".json"], "--trace is of one run"),
+    for extra, words in ((["--trace", bad + ".json"], "--trace is of one run"),
                          (["--sweep", "prompt=16"], "prompt"),
+                         (["--max-batch", "4"], "--sweep max_batch and --max-batch"),
+                         (["--sweep", "chips=1,8", "--chips", "8"],
+                          "--sweep chips and --chips"),
                          ([], "needs -o")):
         out = [] if words == "needs -o" else ["-o", bad]
         checks.refused(["serve"] + BASE + STUDY + extra + out, words, bad)
@@ -268,8 +408,14 @@ def decode_sensitivity(checks, tmp):
              if x[e + "_status"] == "ok"]
     check("the band brackets the base",
           min(tpots) <= alone["tpot_us"] <= max(tpots), line)
+    # The clock's and the host latency's ends re-simulate the base's
+    # programs (the compiler reads neither); they are checked below.
+    check("the ends of keys the compiler does not read are re-simulated",
+          "(4 of them the base's programs re-simulated)" in r.stdout,
+          r.stdout.splitlines()[0])
+    again = [x for x in rows if x["key"] in ("clock_mhz", "host.latency_us")]
     # The widest rows and some flat ones, each end against lpx decode alone.
-    for x in rows[:4] + rows[-2:]:
+    for x in rows[:4] + rows[-2:] + [x for x in again if x not in rows[:4]]:
         for end in ("low", "high"):
             d = run(["decode", "--json"] + base +
                     ["--set", "%s=%s" % (x["key"], x[end])])

@@ -59,6 +59,7 @@ struct SweepArgs {
   unsigned jobs = 0;                    // 0: one per hardware thread
   std::string shard;                    // "I/N": only that part of the grid
   bool sensitivity = false; // each assumption alone at its range's ends
+  std::string report;       // its HTML page, optional
 };
 int runSweep(const SweepArgs &args);
 
@@ -67,6 +68,7 @@ struct SweepMergeArgs {
   std::vector<std::string> parts;
   std::string output; // CSV
   std::string plot;   // SVG, optional
+  std::string report; // a study's HTML page, optional
   std::string metric; // "": seconds, or a study's tpot_us
 };
 int runSweepMerge(const SweepMergeArgs &args);
@@ -89,6 +91,8 @@ struct SimulateArgs {
   std::string report; // self-contained HTML report, optional
   bool perLayer = false; // per-origin cycles, MACs and MXM utilisation
   bool noVectorCheck = false; // skip the vector check (SimOptions)
+  bool sensitivity = false; // re-simulated over the chip's assumption ranges
+  std::string output, plot; // its CSV and tornado (--report: its page)
 };
 int runSimulate(const SimulateArgs &args);
 

@@ -146,11 +146,10 @@ lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress>
 
 int lpx::cli::runDecode(const DecodeArgs &a) {
   if (!a.report.empty()) {
-    if (!a.sweeps.empty() || !a.contextSweep.empty() ||
-        !a.promptSweep.empty() || a.sensitivity)
-      return reportError(kCmd, "--report is the page of one deployment; "
-                               "--sweep, --context-sweep, --prompt-sweep and "
-                               "--sensitivity go without it");
+    if (!a.contextSweep.empty() || !a.promptSweep.empty())
+      return reportError(kCmd, "--report is the page of one deployment, a "
+                               "--sweep or a --sensitivity; --context-sweep "
+                               "and --prompt-sweep go without it");
     if (auto e = checkOutputPath(a.report))
       return reportError(kCmd, std::move(e));
   }

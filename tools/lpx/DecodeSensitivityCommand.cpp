@@ -3,7 +3,7 @@
 // The deployment planned on the chip as described, then at each end of
 // every ranged assumption (DecodeSensitivity.h), with a progress line; the
 // rows printed widest TPOT swing first, the band of each figure, the CSV
-// (-o) and the tornado of --metric (--plot) written.
+// (-o), the tornado of --metric (--plot) and the page (--report) written.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -11,10 +11,7 @@
 #include "lpx/deploy/DecodeSensitivity.h"
 #include "lpx/deploy/Sensitivity.h"
 
-#include "lpx/isa/AtomicFile.h"
 #include "lpx/isa/ChipOverrides.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -40,7 +37,7 @@ int lpx::cli::runDecodeSensitivity(const DecodeArgs &a) {
                                  " is not a figure of a sensitivity (tpot_us, "
                                  "ttft_us, tokens_per_s_per_user, "
                                  "tokens_per_s, chips)");
-  for (const std::string &path : {a.output, a.plot})
+  for (const std::string &path : {a.output, a.plot, a.report})
     if (!path.empty())
       if (auto e = checkOutputPath(path))
         return reportError(kCmd, std::move(e));
@@ -80,23 +77,12 @@ int lpx::cli::runDecodeSensitivity(const DecodeArgs &a) {
                                  " as described failed: " + s.base.message);
 
   const std::string model = llvm::sys::path::filename(a.model).str();
-  const std::string title = std::string(figure->label) + " of " + model +
-                            " on " + base->name + " over its assumptions";
-  std::string svg;
-  if (!a.plot.empty())
-    svg = report::renderTornadoSvg(decodeTornado(s, *figure, title));
-  if (!a.output.empty())
-    if (auto e = isa::writeFileAtomically(a.output, decodeSensitivityCsv(s)))
-      return reportError(kCmd, std::move(e));
-  if (!a.plot.empty())
-    if (auto e = isa::writeFileAtomically(a.plot, svg))
-      return reportError(kCmd, std::move(e));
-
+  if (auto e = writeSensitivityPage(
+          decodeSensitivityPage(s, *figure, model, base->name), a.output,
+          a.plot, a.report))
+    return reportError(kCmd, std::move(e));
   printDecodeSensitivity(s, *figure, model, base->name,
                          progress.elapsedSeconds(), jobs, llvm::outs());
-  if (!a.output.empty() || !a.plot.empty())
-    llvm::outs() << " -> " << a.output
-                 << (a.output.empty() || a.plot.empty() ? "" : ", ") << a.plot;
-  llvm::outs() << "\n";
+  llvm::outs() << writtenTo({a.output, a.plot, a.report}) << "\n";
   return kOk;
 }

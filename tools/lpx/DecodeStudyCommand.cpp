@@ -3,7 +3,7 @@
 // A study of whole deployments (DeploymentSweep.h): the grid built from
 // the --sweep axes and checked against the chip, sharded, every point
 // planned on a pool of threads with a progress line, the CSV and chart
-// written (DeploymentStudyTable.h) and the frontier printed.
+// and page written (DeploymentStudyTable.h) and the frontier printed.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -33,7 +33,7 @@ int lpx::cli::runDecodeStudy(const DecodeArgs &a) {
     return reportError(kCmd, std::move(e));
 
   StudySpec spec = makeStudySpec(decodeStudyKind(), a.model, chip->name,
-                                 a, a.output, a.plot);
+                                 a, a.output, a.plot, a.report);
   spec.baseLine = decodeWordsLine(a);
   std::vector<DeploymentPoint> results;
   spec.run = [&](const std::vector<size_t> &points, unsigned jobs,

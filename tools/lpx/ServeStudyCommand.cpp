@@ -20,7 +20,7 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
   constexpr const char *kCmd = "serve";
   for (auto [name, value] :
        {std::pair{"--curve-csv", &a.curveCsv}, {"--curve-svg", &a.curveSvg},
-        {"--report", &a.report}, {"--trace", &a.trace}})
+        {"--trace", &a.trace}})
     if (!value->empty())
       return reportError(kCmd, std::string(name) +
                                    " is of one run; a --sweep study goes "
@@ -32,6 +32,8 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
   auto grid = buildStudyGrid(a.sweeps, *chip, kServeStudyKeys);
   if (!grid)
     return reportError(kCmd, grid.takeError());
+  if (auto twice = servedTwice(a, a, *grid))
+    return reportError(kCmd, *twice);
   // The workload is checked once, before any table is built.
   ServeWords serving = a;
   serving.output.clear();
@@ -40,15 +42,8 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
     return reportError(kCmd, std::move(e));
 
   StudySpec spec = makeStudySpec(serveStudyKind(), a.model, chip->name,
-                                 a, a.output, a.plot);
-  spec.baseLine = "--model " + a.model + " --chip " + chip->name +
-                  " --workload " + a.workload + " --max-batch " + a.maxBatch +
-                  " --slo " + a.slo + " --load-sweep " + a.loadSweep +
-                  " --seed " + a.seed;
-  if (!a.prefillChunk.empty())
-    spec.baseLine += " --prefill-chunk " + a.prefillChunk;
-  for (const std::string &set : a.sets)
-    spec.baseLine += " --set " + set;
+                                 a, a.output, a.plot, a.report);
+  spec.baseLine = serveWordsLine(a, a, chip->name);
   const DeploymentArgs &deployment = a;
   spec.run = [&](const std::vector<size_t> &points, unsigned jobs,
                  const std::function<void(size_t, size_t)> &progress) {

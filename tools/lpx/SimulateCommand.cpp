@@ -1,6 +1,7 @@
 //===- SimulateCommand.cpp - lpx simulate ---------------------------------===//
 #include "lpx/isa/AtomicFile.h"
 #include "Commands.h"
+#include "lpx/deploy/ProgramSensitivity.h"
 #include "lpx/report/HtmlReport.h"
 #include "lpx/report/Timeline.h"
 #include "lpx/report/TraceEvents.h"
@@ -66,6 +67,15 @@ int lpx::cli::runSimulate(const SimulateArgs &args) {
   auto prog = isa::readProgramFile(args.program);
   if (!prog)
     return reportError("simulate", prog.takeError());
+  if (args.sensitivity ? args.json || args.perLayer || !args.trace.empty()
+                       : !args.output.empty() || !args.plot.empty())
+    return reportError("simulate", "-o and --plot go with --sensitivity, "
+                                   "--json, --per-layer and --trace without");
+  if (args.sensitivity) { // deploy/ProgramSensitivity.h
+    auto e = deploy::simulateSensitivity(*prog, args.program, args.output,
+                                         args.plot, args.report, llvm::outs());
+    return e ? reportError("simulate", std::move(e)) : kOk;
+  }
   sim::SimOptions opts;
   opts.maxCycles = args.maxCycles;
   opts.vectorCheck = !args.noVectorCheck;

@@ -104,16 +104,14 @@ int runSensitivityStudy(const SweepArgs &args) {
   std::string title = "sensitivity of " +
                       llvm::sys::path::filename(args.model).str() + " on " +
                       sweep.base.name + " (seconds)";
-  if (auto e = writeSensitivityFiles(s, args.output, args.plot, title))
+  if (auto e = writeSensitivityFiles(s, args.output, args.plot, args.report,
+                                     title))
     return reportError(kCmd, std::move(e));
 
   llvm::raw_ostream &os = llvm::outs();
   printSensitivity(s, llvm::sys::path::filename(args.model), sweep.base.name,
                    nodes, elapsed, jobs, os);
-  if (!args.output.empty() || !args.plot.empty())
-    os << " -> " << args.output
-       << (args.output.empty() || args.plot.empty() ? "" : ", ") << args.plot;
-  os << "\n";
+  os << writtenTo({args.output, args.plot, args.report}) << "\n";
   bool hazards = s.base.status == "hazards";
   for (const SensitivityRow &row : s.rows)
     hazards |= row.low.status == "hazards" || row.high.status == "hazards";

@@ -27,6 +27,9 @@ static int writeStudy(const SweepMergeArgs &args, const SweepMerge &merge,
   if (!isStudyMetric(kind, metric))
     return reportError(kCmd, "--metric " + metric +
                                  " is not a numeric column of the study");
+  for (const std::string &path : {args.output, args.plot, args.report})
+    if (auto e = path.empty() ? llvm::Error::success() : checkOutputPath(path))
+      return reportError(kCmd, std::move(e));
   Grid grid(merge.first->axes);
   auto rows = studyRowsFromCsv(kind, grid, merge.rows());
   if (!rows)
@@ -38,14 +41,15 @@ static int writeStudy(const SweepMergeArgs &args, const SweepMerge &merge,
     points[p] = p;
   if (auto e = writeStudyFiles(kind, grid, points, studyCsvHeader(kind, grid),
                                *rows,
-                               args.output, args.plot, metric,
-                               metric + " of " + merge.first->model + " on " +
-                                   merge.first->chip))
+                               {args.output, args.plot, args.report, metric,
+                                metric + " of " + merge.first->model + " on " +
+                                    merge.first->chip, merge.first->base}))
     return reportError(kCmd, std::move(e));
   llvm::outs() << "merged " << args.parts.size() << " part(s): "
                << grid.size() << " deployment(s) of " << merge.first->model
                << " on " << merge.first->chip << " -> " << args.output
-               << (args.plot.empty() ? "" : ", " + args.plot) << "\n";
+               << (args.plot.empty() ? "" : ", " + args.plot)
+               << (args.report.empty() ? "" : ", " + args.report) << "\n";
   return kOk;
 }
 
@@ -60,6 +64,8 @@ int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
     return reportError(kCmd, std::move(e));
   if (const StudyKind *kind = studyKindNamed(merge.first->kind))
     return writeStudy(args, merge, *kind);
+  if (!args.report.empty())
+    return reportError(kCmd, "--report is the page of a deployment study");
   const std::string metric = args.metric.empty() ? "seconds" : args.metric;
   if (!llvm::is_contained(kMetrics, metric))
     return reportError(kCmd, "unknown metric '" + metric +

@@ -121,7 +121,8 @@ int main(int argc, char **argv) {
   w->add_flag("--sensitivity", sweep.sensitivity,
               "Instead of a grid: the chip as described, then each "
               "assumption with a stated range alone at its low and high end "
-              "(-o: CSV, --plot: tornado SVG)");
+              "(-o: CSV, --plot: tornado SVG, --report: page)");
+  w->add_option("--report", sweep.report, "--sensitivity's HTML page");
   SweepMergeArgs merge;
   auto *wm = w->add_subcommand(
       "merge", "Join the part files of `lpx sweep --shard` (or of `lpx "
@@ -129,6 +130,7 @@ int main(int argc, char **argv) {
   wm->add_option("parts", merge.parts, "Part files (CSV)")->required();
   wm->add_option("-o,--output", merge.output, "CSV file")->required();
   wm->add_option("--plot", merge.plot, "SVG line chart, as `lpx sweep`");
+  wm->add_option("--report", merge.report, "A study's HTML page, as its --report");
   wm->add_option("--metric", merge.metric,
                  "What to plot: cycles, seconds, efficiency, tokens_per_s "
                  "(default: seconds); of a study, a column (default tpot_us)");
@@ -151,6 +153,9 @@ int main(int argc, char **argv) {
   s->add_flag("--no-vector-check", simulate.noVectorCheck,
               "Skip the vector-granular check (its own timing model; about "
               "half the simulation time)");
+  s->add_flag("--sensitivity", simulate.sensitivity, "Re-simulate with each ranged assumption the compiler does not read at both ends of its range: the band (-o CSV, --plot tornado, --report page)");
+  s->add_option("-o,--output", simulate.output, "--sensitivity's CSV");
+  s->add_option("--plot", simulate.plot, "--sensitivity's tornado SVG");
 
   PerturbArgs perturb;
   auto *pt = app.add_subcommand(
@@ -256,7 +261,7 @@ int main(int argc, char **argv) {
            {"--plot", &decode.plot, "SVG of a sweep (default: the CSV's name with .svg)"},
            {"--metric", &decode.metric, "What a --sweep study plots: a column of its CSV (default tpot_us)"},
            {"--shard", &decode.shard, "Run only part I of N of a --sweep study; join the parts with `lpx sweep merge`"},
-           {"--report", &decode.report, "Self-contained HTML report of the deployment: figures, the tokens' path through the stages, SRAM per chip, bounds, placements tried"}})
+           {"--report", &decode.report, "Self-contained HTML report of the deployment (figures, the tokens' path through the stages, SRAM per chip, bounds, placements tried), of a --sweep study or of a --sensitivity"}})
     d->add_option(name, *field, help);
   d->add_option("--sweep", decode.sweeps,
                 "A study of whole deployments: key=v1,v2,... (a chip key of "
@@ -271,7 +276,7 @@ int main(int argc, char **argv) {
               "Plan the deployment again with each of the chip's ranged "
               "assumptions at the low and the high end of its range: the band "
               "of TTFT, TPOT and tokens/s (-o CSV, --plot tornado SVG of "
-              "--metric, default tpot_us)");
+              "--metric, default tpot_us, --report page)");
   d->add_flag("--json", decode.json, "Print JSON (keys in docs/decode.md)");
   d->add_option("--sample", decode.sample,
                 "greedy: the prefill returns the first token (an ArgMax on "

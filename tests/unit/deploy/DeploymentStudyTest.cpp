@@ -104,3 +104,32 @@ TEST(DeploymentStudy, ShardsKeepThePointsOfOneChipSearchTogether) {
   EXPECT_EQ(studyShardRun(grid, 8), 1u);
   EXPECT_THAT(shardPoints(grid.size(), Shard{7, 8}, 1), ElementsAre(7u));
 }
+
+// Points that differ only in keys the compiler does not read (the clock,
+// the host path) re-simulate the first such point's programs; a point
+// whose compiler-read values no earlier point shares is planned.
+TEST(DeploymentStudy, ResimulationSourcesGroupByWhatTheCompilerReads) {
+  Grid grid({{"sram.bytes", {"a", "b"}},
+             {"clock_mhz", {"800", "1000", "1500"}},
+             {"host.latency_us", {"2", "20"}}});
+  std::vector<size_t> all(grid.size());
+  for (size_t p = 0; p < all.size(); ++p)
+    all[p] = p;
+  std::vector<std::optional<size_t>> source = resimulationSources(grid, all);
+  for (size_t p = 0; p < all.size(); ++p) {
+    const size_t first = p < 6 ? 0 : 6; // the first point of its SRAM size
+    if (p == first)
+      EXPECT_FALSE(source[p]) << p;
+    else
+      EXPECT_EQ(source[p], std::optional<size_t>(first)) << p;
+  }
+  // A part of the grid: slots, not points; its own first point plans.
+  std::vector<std::optional<size_t>> part =
+      resimulationSources(grid, {3, 4, 9, 10, 11});
+  EXPECT_EQ(part, (std::vector<std::optional<size_t>>{
+                      std::nullopt, 0, std::nullopt, 2, 2}));
+  // Keys the compiler reads are all planned.
+  Grid read({{"sram.bytes", {"a", "b"}}, {"link.latency", {"1", "2"}}});
+  for (const auto &s : resimulationSources(read, {0, 1, 2, 3}))
+    EXPECT_FALSE(s);
+}

@@ -92,6 +92,12 @@ llvm::Expected<std::optional<PhaseResult>>
 runPhase(const DecodeTarget &target, const PhaseShape &shape, unsigned chips,
          FitVerdict &failure, const PhaseProgress &progress = {});
 
+/// `phase`'s program simulated again on `chip`, which differs from the
+/// chip it was compiled for only in keys the compiler does not read
+/// (compilerReadsKey, Evaluate.h): that chip's figures without compiling.
+llvm::Expected<PhaseResult> resimulatePhase(const PhaseResult &phase,
+                                            const isa::ChipSpec &chip);
+
 /// Per-chip SRAM from a program's buffer table.
 std::vector<ChipSram> sramByChip(const isa::VerifiedProgram &prog);
 

@@ -95,6 +95,14 @@ llvm::Expected<DecodePlan> planDecode(const DecodeTarget &target,
                                       const DecodeRequest &request,
                                       const PlanProgress &progress = {});
 
+/// The plan of `source`'s chips and placement with both phases simulated
+/// again on `chip`, which differs from the chip `source` was compiled for
+/// only in keys the compiler does not read (compilerReadsKey): what
+/// planDecode on `chip` would give, without a compile. Not searched, so
+/// it counts no search compiles.
+llvm::Expected<DecodePlan> resimulatePlan(const DecodePlan &source,
+                                          const isa::ChipSpec &chip);
+
 } // namespace lpx::deploy
 
 #endif

@@ -7,13 +7,16 @@
 // time, each end planned as `lpx decode` plans a deployment (chips found,
 // placement chosen, prefill and step compiled and simulated; its chip
 // search starts from the base's count). An end at the base's own value is
-// the base. Rows are sorted by how far they move TPOT, widest first.
+// the base; an end of a key the compiler does not read (the clock, the
+// host path) is the base's programs simulated again on that chip. Rows
+// are sorted by how far they move TPOT, widest first.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_DEPLOY_DECODESENSITIVITY_H
 #define LPX_DEPLOY_DECODESENSITIVITY_H
 
 #include "lpx/deploy/DeploymentSweep.h"
+#include "lpx/deploy/SensitivityReport.h"
 #include "lpx/isa/AssumptionRanges.h"
 #include "lpx/report/SvgTornado.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,6 +48,9 @@ struct DecodeSensitivity {
   std::vector<DecodeSensitivityRow> rows; // widest TPOT swing first
   size_t ran = 0;    // deployments planned (the base included)
   size_t reused = 0; // ends at the base's value
+  /// Ends of a key the compiler does not read (compilerReadsKey): the
+  /// base's programs simulated again on that chip, not compiled.
+  size_t resimulated = 0;
 };
 
 /// Plans the base, then every end on `jobs` threads (sensitivityPoints of
@@ -75,6 +81,13 @@ void printDecodeSensitivity(const DecodeSensitivity &s, const DecodeFigure &f,
 /// The tornado of figure `f`, one bar per row in the study's order.
 report::TornadoSpec decodeTornado(const DecodeSensitivity &s,
                                   const DecodeFigure &f, llvm::StringRef title);
+
+/// What `-o`, `--plot` and `--report` write of the study of `model` (its
+/// file name) on `chip`: the CSV, the tornado of `f` and the page.
+SensitivityPage decodeSensitivityPage(const DecodeSensitivity &s,
+                                      const DecodeFigure &f,
+                                      llvm::StringRef model,
+                                      llvm::StringRef chip);
 
 } // namespace lpx::deploy
 

@@ -13,6 +13,8 @@
 #include "lpx/deploy/DecodeMetrics.h"
 #include "lpx/deploy/DeploymentTarget.h"
 
+#include <memory>
+
 namespace lpx::deploy {
 
 /// The options of one decode deployment, as given.
@@ -41,10 +43,15 @@ llvm::Expected<DecodeRequest> decodeRequest(const DecodeTarget &t,
 /// defaults applied (recorded in the metrics), the shapes checked, then
 /// planned and measured. Exports go under `scratchDir`, which the caller
 /// owns. `chipsHint` starts the chip search (DecodeRequest::chipsHint).
-llvm::Expected<DecodeMetrics> decodeFromWords(const DecodeWords &w,
-                                              llvm::StringRef scratchDir,
-                                              const PlanProgress &progress,
-                                              unsigned chipsHint = 0);
+/// `keepPlan` receives the plan (its programs, for resimulatePlan); with
+/// `source`, the words' chip differs from the one `source` was planned on
+/// only in keys the compiler does not read, and its programs are simulated
+/// again instead of planned (resimulatePlan).
+llvm::Expected<DecodeMetrics>
+decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
+                const PlanProgress &progress, unsigned chipsHint = 0,
+                std::shared_ptr<const DecodePlan> *keepPlan = nullptr,
+                const DecodePlan *source = nullptr);
 
 } // namespace lpx::deploy
 

@@ -63,7 +63,12 @@ size_t studyShardRun(const Grid &grid, size_t shards);
 /// Whether `column` is one of `kind`'s numeric columns (one it can plot).
 bool isStudyMetric(const StudyKind &kind, llvm::StringRef column);
 
-/// The header line (with its line break): the keys, then the columns.
+/// A swept key's heading: the key, or KEY_swept for a key that is also
+/// one of `kind`'s columns (chips, tp, pp), so no name is there twice.
+std::string studyKeyHeading(const StudyKind &kind, const std::string &key);
+
+/// The header line (with its line break): the keys' headings, then the
+/// columns.
 std::string studyCsvHeader(const StudyKind &kind, const Grid &grid);
 
 /// The fields of point `index`'s row (pareto left empty).
@@ -89,15 +94,23 @@ std::string decodeStudyNotes(const Grid &grid,
 /// The rows as CSV text.
 std::string studyCsvRows(const std::vector<std::vector<std::string>> &rows);
 
-/// Writes the header and the rows to `csvPath` and, unless `plotPath` is
-/// empty, `metric` against the first varying key (one line per value of
-/// the others); both are rendered before either is written.
+/// Where a study's files go and what its chart and page say.
+struct StudyFiles {
+  std::string csv, plot, report; // plot and report optional
+  std::string metric;            // the chart's column
+  std::string title;             // "tpot_us of M on C"
+  std::string baseLine;          // the options every point shares (the page)
+};
+
+/// Writes the header and the rows to `files.csv` and, when asked, the
+/// chart of `metric` against the first varying key (one line per value of
+/// the others) and the page (StudyReport.h); all are rendered before any
+/// is written.
 llvm::Error writeStudyFiles(const StudyKind &kind, const Grid &grid,
                             llvm::ArrayRef<size_t> points,
                             llvm::StringRef head,
                             const std::vector<std::vector<std::string>> &rows,
-                            llvm::StringRef csvPath, llvm::StringRef plotPath,
-                            llvm::StringRef metric, llvm::StringRef title);
+                            const StudyFiles &files);
 
 } // namespace lpx::deploy
 

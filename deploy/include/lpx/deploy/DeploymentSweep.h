@@ -68,14 +68,27 @@ struct DeploymentPoint {
   std::string status = "error";
   std::string message;
   DecodeMetrics metrics; // with status ok
+  /// Its programs are another point's, simulated again (resimulatePlan).
+  bool resimulated = false;
+  std::shared_ptr<const DecodePlan> plan; // when asked to keep it
   bool ok() const { return status == "ok"; }
 };
 
 /// Plans one deployment of `words` exporting under `dir` (created, then
-/// removed), its chip search started at `chipsHint` (0: none). Never
-/// throws: a failure is the point's status.
+/// removed), its chip search started at `chipsHint` (0: none); with
+/// `source`, simulates its programs again instead (decodeFromWords).
+/// `keepPlan` keeps the plan in the point. Never throws: a failure is the
+/// point's status.
 DeploymentPoint planDeployment(const DecodeWords &words, llvm::StringRef dir,
-                               unsigned chipsHint);
+                               unsigned chipsHint, bool keepPlan = false,
+                               const DecodePlan *source = nullptr);
+
+/// For each of `points`, the slot of the point its programs are simulated
+/// again from: the first of `points` with the same values of every key the
+/// compiler reads (compilerReadsKey), when that is another point; nullopt
+/// for a point that is planned.
+std::vector<std::optional<size_t>>
+resimulationSources(const Grid &grid, const std::vector<size_t> &points);
 
 /// Plans `points` of the grid on `jobs` threads, each point exporting
 /// under its own folder of `scratchDir`; `progress` hears (done, failed)
@@ -83,7 +96,10 @@ DeploymentPoint planDeployment(const DecodeWords &words, llvm::StringRef dir,
 /// same: a point whose last key is not at its first value starts its chip
 /// search from the count found for the point that is (two compiles when
 /// that count is still the fewest; the search goes on when it is not), so
-/// the key that changes what fits (sram.bytes) is best swept first.
+/// the key that changes what fits (sram.bytes) is best swept first; a
+/// point that differs from another only in keys the compiler does not read
+/// is that point's programs simulated again (resimulationSources), after
+/// every planned point.
 std::vector<DeploymentPoint>
 runDeploymentPoints(const DecodeWords &base, const Grid &grid,
                     const std::vector<size_t> &points, unsigned jobs,

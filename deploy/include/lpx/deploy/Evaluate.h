@@ -79,6 +79,15 @@ Evaluation evaluate(llvm::StringRef model, const isa::ChipSpec &chip,
 /// description its file would carry.
 llvm::Expected<isa::ChipSpec> asEmbedded(const isa::ChipSpec &chip);
 
+/// Whether the compiler reads chip key `key` (a ChipKeys.h path). It reads
+/// every key but the clock (cycles become seconds only after simulating)
+/// and the host path (host I/O is timed apart from the cycles), and the
+/// chip's name and description: a program compiled for one value of those
+/// is the program for any other, so a study re-simulates it rather than
+/// compiling again (tests/unit/deploy/ProgramSensitivityTest compiles with
+/// each at two values and compares the instructions).
+bool compilerReadsKey(llvm::StringRef key);
+
 } // namespace lpx::deploy
 
 #endif

@@ -13,6 +13,7 @@
 #ifndef LPX_DEPLOY_SENSITIVITY_H
 #define LPX_DEPLOY_SENSITIVITY_H
 
+#include "lpx/deploy/SensitivityReport.h"
 #include "lpx/deploy/SweepRun.h"
 #include "lpx/isa/AssumptionRanges.h"
 #include "lpx/report/SvgTornado.h"
@@ -56,6 +57,30 @@ runSensitivity(const Sweep &sweep, unsigned nodes,
                llvm::ArrayRef<isa::AssumptionRange> ranges, unsigned jobs,
                const std::function<void(size_t done, size_t failed)> &progress);
 
+/// One end of a ranged key that a study runs: row `row`'s low or high end.
+struct RangeEnd {
+  size_t row;
+  bool high;
+  std::string key, value;
+};
+/// The ends of `ranges` whose value differs from `base`'s, row by row, the
+/// low end first; every other end is the base point itself.
+std::vector<RangeEnd> rangeEnds(const isa::ChipSpec &base,
+                                llvm::ArrayRef<isa::AssumptionRange> ranges);
+
+/// A point of a study: its figures with `settings` applied to the base chip
+/// (none: the base).
+using SensitivityPointFn = std::function<PointResult(
+    llvm::ArrayRef<std::pair<std::string, std::string>> settings)>;
+
+/// runSensitivity with any point: the base and every rangeEnds end on
+/// `jobs` threads (an exception thrown by `point` is that point's message).
+Sensitivity
+runSensitivityOf(const isa::ChipSpec &base,
+                 llvm::ArrayRef<isa::AssumptionRange> ranges, unsigned jobs,
+                 const SensitivityPointFn &point,
+                 const std::function<void(size_t done, size_t failed)> &progress);
+
 /// The points runSensitivity runs: the base and every end whose value
 /// differs from the base's.
 size_t sensitivityPoints(const isa::ChipSpec &base,
@@ -80,10 +105,12 @@ void printSensitivity(const Sensitivity &s, llvm::StringRef model,
                       llvm::StringRef chip, unsigned nodes, double seconds,
                       unsigned jobs, llvm::raw_ostream &os);
 
-/// Writes the CSV (unless `csvPath` is empty) and the tornado SVG (unless
-/// `plotPath` is empty); both are rendered first, then written atomically.
+/// Writes the CSV, the tornado SVG and the page (SensitivityReport.h) to
+/// those of the paths that are not empty; all are rendered first, then
+/// written atomically.
 llvm::Error writeSensitivityFiles(const Sensitivity &s, llvm::StringRef csvPath,
                                   llvm::StringRef plotPath,
+                                  llvm::StringRef reportPath,
                                   llvm::StringRef title);
 
 } // namespace lpx::deploy

@@ -65,6 +65,18 @@ runServePoints(const DeploymentArgs &deployment, const ServeWords &serving,
 std::vector<std::string> serveRowFields(const Grid &grid, size_t index,
                                         const ServePoint &point);
 
+/// The options every point of a serving study shares, as one line (a part
+/// file records it): `chip` is the chip's resolved name.
+std::string serveWordsLine(const DeploymentArgs &deployment,
+                           const ServeWords &serving, llvm::StringRef chip);
+
+/// Why a swept key clashes with the words, so one would be ignored: a
+/// deployment option or a --set of it (sweptTwice), or --max-batch beside
+/// --sweep max_batch; nullopt when none does.
+std::optional<std::string> servedTwice(const DeploymentArgs &deployment,
+                                       const ServeWords &serving,
+                                       const Grid &grid);
+
 } // namespace lpx::deploy
 
 #endif

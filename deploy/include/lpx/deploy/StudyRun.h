@@ -1,10 +1,10 @@
 //===- StudyRun.h - A study from its options to its files -------*- C++ -*-===//
 //
 // What `lpx decode --sweep` and `lpx serve --sweep` share: the options
-// checked before any work (the metric, a shard without a plot, the output
-// paths), the grid sharded, the points run, the frontier marked (a decode
-// study), the CSV (with its part line when sharded) and the chart written,
-// and the summary line. The command line adds only the progress line.
+// checked before any work (the metric, a shard without a plot or a page,
+// the output paths), the grid sharded, the points run, the frontier marked
+// (a decode study), the CSV (with its part line when sharded), the chart
+// and the page (StudyReport.h) written, and the summary line. The command line adds only the progress line.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_DEPLOY_STUDYRUN_H
@@ -32,7 +32,7 @@ struct StudySpec {
   std::string model, chipName; // as the title and part line name them
   std::string baseLine;        // the options every point shares
   StudyOptions options;
-  std::string output, plot;
+  std::string output, plot, report;
   /// Runs the points on `jobs` threads and returns their rows;
   /// `progress` is told (done, failed).
   std::function<StudyRows(const std::vector<size_t> &points, unsigned jobs,
@@ -43,7 +43,8 @@ struct StudySpec {
 /// A study of `kind` of `model` (its file name is kept) on `chip`.
 StudySpec makeStudySpec(const StudyKind &kind, llvm::StringRef model,
                         llvm::StringRef chip, const StudyOptions &options,
-                        const std::string &output, const std::string &plot);
+                        const std::string &output, const std::string &plot,
+                        const std::string &report);
 
 /// What the study ran and wrote.
 struct StudyOutcome {

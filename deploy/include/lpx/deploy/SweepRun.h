@@ -16,6 +16,7 @@
 #include "lpx/deploy/SweepGrid.h"
 #include "lpx/deploy/SweepReport.h"
 #include "lpx/isa/ChipSpec.h"
+#include "lpx/sim/Simulator.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <functional>
 #include <string>
@@ -50,6 +51,10 @@ PointResult
 runChipPoint(const Sweep &sweep,
              llvm::ArrayRef<std::pair<std::string, std::string>> settings,
              unsigned nodes);
+
+/// A simulation's figures as a point's result: ok, or hazards with the
+/// first one's message.
+PointResult resultOf(const sim::SimResult &sim);
 
 /// Runs `points` on `jobs` threads; `progress` hears (done, failed) on the
 /// caller's thread, which otherwise only waits.

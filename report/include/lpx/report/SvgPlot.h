@@ -18,6 +18,9 @@ namespace lpx::report {
 struct PlotSeries {
   std::string label;
   std::vector<std::pair<double, double>> points; // (x, y), in x order
+  bool joined = true; // false: markers only (a scatter)
+  /// Non-empty: one name per point, in its marker's tooltip.
+  std::vector<std::string> pointLabels;
 };
 
 struct PlotSpec {
