@@ -19,10 +19,6 @@
 #include <string>
 #include <vector>
 
-namespace lpx::deploy {
-struct DecodeRunOptions;
-}
-
 namespace lpx::cli {
 
 enum ExitCode { kOk = 0, kCheckFailed = 1, kError = 2 };
@@ -144,14 +140,10 @@ int runStudyCommand(const char *command, const deploy::StudySpec &spec,
                     const deploy::Grid &grid,
                     deploy::StudyRows *written = nullptr);
 
-struct DecodeArgs : deploy::DecodeWords, StudyOptions {
+struct DecodeArgs : deploy::DecodeWords, StudyOptions, deploy::DecodeSweepWords {
   bool json = false;
   bool sensitivity = false; // each assumption at the ends of its range
-  std::string contextSweep;           // "512,1024,...": TPOT per context
-  std::string promptSweep;            // "128,512,...": TTFT per prompt
-  std::string output;                 // the sweep's CSV
-  std::string plot;                   // the sweep's SVG; default: CSV path .svg
-  std::string report;                 // HTML page of one deployment
+  std::string report;       // HTML page of one deployment
 };
 int runDecode(const DecodeArgs &args);
 /// `lpx decode --sweep`: a study of whole deployments (DeploymentSweep.h).
@@ -165,10 +157,6 @@ int runDecodeSensitivity(const DecodeArgs &args);
 /// --context and --batch (the number of prompts) of `args`.
 int runDecodeRun(const DecodeArgs &args,
                  const std::vector<std::string> &promptIds, unsigned tokens);
-/// Generates and prints the ids (or, with `json`, an object with
-/// `generated_ids` and every position's `logits`; with more than one prompt
-/// both are lists per sequence). Returns an exit code.
-int runDecodeGenerate(const deploy::DecodeRunOptions &opts, bool json);
 
 /// lpx serve: a workload on a deployment, from simulated steps
 /// (docs/serving.md).
