@@ -111,3 +111,12 @@ std::string SweepMerge::rows() const {
   return out;
 }
 
+
+std::string SweepMerge::summaryLine(size_t points, llvm::StringRef what,
+                                    llvm::StringRef csvPath,
+                                    llvm::StringRef plotPath) const {
+  return "merged " + std::to_string(partPath.size()) + " part(s): " +
+         std::to_string(points) + " " + what.str() + " of " + first->model +
+         " on " + first->chip + " -> " + csvPath.str() +
+         (plotPath.empty() ? "" : ", " + plotPath.str());
+}

@@ -4,7 +4,9 @@
 #include "lpx/deploy/Evaluate.h"
 #include "lpx/deploy/PointPool.h"
 
+#include "lpx/Import/ImportArgs.h"
 #include "lpx/isa/ChipOverrides.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <exception>
@@ -138,3 +140,21 @@ std::vector<PointResult> lpx::deploy::runPoints(
   return results;
 }
 
+
+llvm::Error lpx::deploy::prepareSweep(
+    const std::string &model, const std::vector<std::string> &inputShapes,
+    const std::vector<std::string> &constInputs, const isa::ChipSpec &chip,
+    Sweep &sweep) {
+  if (!llvm::sys::fs::exists(model))
+    return error("cannot open model '" + model + "': no such file");
+  sweep.model = model;
+  auto import = cli::parseImportArgs(inputShapes, constInputs);
+  if (!import)
+    return import.takeError();
+  sweep.import = std::move(*import);
+  auto normal = isa::parseChipSpec(isa::printChipSpec(chip), "chip");
+  if (!normal)
+    return normal.takeError();
+  sweep.base = std::move(*normal);
+  return llvm::Error::success();
+}

@@ -9,7 +9,6 @@
 #include "lpx/deploy/SweepReport.h"
 #include "lpx/deploy/DeploymentStudyTable.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace lpx;
@@ -33,19 +32,16 @@ static int writeStudy(const SweepMergeArgs &args, const SweepMerge &merge,
     return reportError(kCmd, rows.takeError());
   if (kind.pareto)
     markPareto(grid, *rows);
-  std::vector<size_t> points(grid.size());
-  for (size_t p = 0; p < points.size(); ++p)
-    points[p] = p;
+  std::vector<size_t> points = shardPoints(grid.size(), Shard());
   if (auto e = writeStudyFiles(kind, grid, points, studyCsvHeader(kind, grid),
                                *rows,
                                args.output, args.plot, metric,
                                metric + " of " + merge.first->model + " on " +
                                    merge.first->chip))
     return reportError(kCmd, std::move(e));
-  llvm::outs() << "merged " << args.parts.size() << " part(s): "
-               << grid.size() << " deployment(s) of " << merge.first->model
-               << " on " << merge.first->chip << " -> " << args.output
-               << (args.plot.empty() ? "" : ", " + args.plot) << "\n";
+  llvm::outs() << merge.summaryLine(grid.size(), "deployment(s)", args.output,
+                                    args.plot)
+               << "\n";
   return kOk;
 }
 
@@ -61,23 +57,17 @@ int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
   if (const StudyKind *kind = studyKindNamed(merge.first->kind))
     return writeStudy(args, merge, *kind);
   const std::string metric = args.metric.empty() ? "seconds" : args.metric;
-  if (!llvm::is_contained(kMetrics, metric))
-    return reportError(kCmd, "unknown metric '" + metric +
-                                 "' (cycles, seconds, efficiency, "
-                                 "tokens_per_s)");
-
+  if (auto e = checkSweepMetric(metric))
+    return reportError(kCmd, std::move(e));
   Grid grid(merge.first->axes);
-  std::vector<size_t> points(grid.size());
-  for (size_t p = 0; p < points.size(); ++p)
-    points[p] = p;
+  std::vector<size_t> points = shardPoints(grid.size(), Shard());
   if (auto e = writeSweepFiles(
           grid, points, csvHeader(grid), merge.rows(), args.output, args.plot,
           metric,
           plotTitle(metric, merge.first->model, merge.first->chip)))
     return reportError(kCmd, std::move(e));
-  llvm::outs() << "merged " << args.parts.size() << " part(s): "
-               << grid.size() << " point(s) of " << merge.first->model
-               << " on " << merge.first->chip << " -> " << args.output
-               << (args.plot.empty() ? "" : ", " + args.plot) << "\n";
+  llvm::outs() << merge.summaryLine(grid.size(), "point(s)", args.output,
+                                    args.plot)
+               << "\n";
   return merge.hazards ? kCheckFailed : kOk;
 }

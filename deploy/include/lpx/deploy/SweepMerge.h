@@ -27,6 +27,11 @@ public:
   llvm::Error checkComplete() const;
   /// The rows of every point, in point order (after checkComplete).
   std::string rows() const;
+  /// "merged N part(s): G WHAT of MODEL on CHIP -> CSV[, SVG]", WHAT
+  /// "point(s)" or "deployment(s)", G the points of the merged grid.
+  std::string summaryLine(size_t points, llvm::StringRef what,
+                          llvm::StringRef csvPath,
+                          llvm::StringRef plotPath) const;
 
   std::optional<PartInfo> first; // the first part's description
   size_t hazards = 0;            // rows with status "hazards"

@@ -31,6 +31,16 @@ struct Sweep {
   Grid grid{{}};
 };
 
+/// The model, the import options of `inputShapes` and `constInputs` and
+/// the base chip every point shares: `chip` in its printed form, which the
+/// compiler reads, so an unmodified point matches its own program's
+/// embedded description. A model that does not exist is one error, not a
+/// failure per point.
+llvm::Error prepareSweep(const std::string &model,
+                         const std::vector<std::string> &inputShapes,
+                         const std::vector<std::string> &constInputs,
+                         const isa::ChipSpec &chip, Sweep &sweep);
+
 /// The axes in command-line order (`sets`: "key=v1,v2" or
 /// "key=a..b:step"); the node count is one of them, from `--set nodes=...`
 /// where it was given, else from `nodes` ("1,2,4"; empty: 1) at the end.
