@@ -12,20 +12,11 @@ using namespace lpx;
 using namespace lpx::cli;
 using namespace lpx::deploy;
 
-static std::optional<ReportFormat> formatNamed(llvm::StringRef name) {
-  if (name == "text") return ReportFormat::Text;
-  if (name == "md") return ReportFormat::Markdown;
-  if (name == "json") return ReportFormat::Json;
-  if (name == "html") return ReportFormat::Html;
-  return std::nullopt;
-}
-
 int lpx::cli::runCoverage(const CoverageArgs &args) {
   const char *cmd = "coverage";
-  std::optional<ReportFormat> format = formatNamed(args.format);
+  auto format = reportFormatNamed(args.format);
   if (!format)
-    return reportError(cmd, "unknown format '" + args.format +
-                                "' (text, md, json, html)");
+    return reportError(cmd, format.takeError());
   if (args.ops) {
     if (auto e = writeOpTable(*format, args.expectations, llvm::outs()))
       return reportError(cmd, std::move(e));

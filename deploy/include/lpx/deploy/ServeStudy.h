@@ -65,6 +65,28 @@ runServePoints(const DeploymentArgs &deployment, const ServeWords &serving,
 std::vector<std::string> serveRowFields(const Grid &grid, size_t index,
                                         const ServePoint &point);
 
+/// An error naming an output of one run (--curve-csv, --curve-svg,
+/// --report, --trace) among `words`: a study goes without them.
+llvm::Error checkStudyOutputs(const ServeWords &words);
+
+/// The serving words each point of a study runs with: -o (the study's
+/// CSV) left out, the workload checked once, before any table is built.
+llvm::Expected<ServeWords> studyServeWords(const ServeWords &words);
+
+/// The options every point shares, as the part line records them:
+/// "--model M --chip C --workload W --max-batch B --slo S --load-sweep L
+/// --seed N[ --prefill-chunk P][ --set K=V...]".
+std::string serveStudyBaseLine(const DeploymentArgs &deployment,
+                               const ServeWords &serving,
+                               llvm::StringRef chipName);
+
+/// runServePoints' points as the study's rows.
+std::vector<std::vector<std::string>>
+serveStudyRows(const DeploymentArgs &deployment, const ServeWords &serving,
+               const Grid &grid, const std::vector<size_t> &points,
+               unsigned jobs,
+               const std::function<void(size_t, size_t)> &progress);
+
 } // namespace lpx::deploy
 
 #endif
