@@ -126,3 +126,22 @@ lpx::rt::compareOutputs(const std::vector<HostTensor> &expected,
                : "outputs differ from the expected values\n");
   return allOk;
 }
+
+llvm::Expected<ProgramTestData>
+lpx::rt::readProgramTestData(llvm::StringRef dir,
+                             const isa::VerifiedProgram &prog) {
+  ProgramTestData data;
+  auto inputs = readTestDataDir(dir, "input");
+  if (!inputs)
+    return inputs.takeError();
+  data.inputs = std::move(*inputs);
+  matchToBindings(data.inputs, prog, prog.program().inputs());
+  if (auto e = checkFoldedInputs(data.inputs, prog.program()))
+    return std::move(e);
+  auto expected = readTestDataDir(dir, "output");
+  if (!expected)
+    return expected.takeError();
+  data.expected = std::move(*expected);
+  matchToBindings(data.expected, prog, prog.program().outputs());
+  return data;
+}

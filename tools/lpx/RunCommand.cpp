@@ -45,17 +45,11 @@ int lpx::cli::runRun(const RunArgs &args) {
   if (!machine)
     return reportError(cmd, machine.takeError());
   double loadSeconds = secondsSince(loadStart);
-  auto inputs = rt::readTestDataDir(args.dataDir, "input");
-  if (!inputs)
-    return reportError(cmd, inputs.takeError());
-  rt::matchToBindings(*inputs, *prog, prog->program().inputs());
-  if (auto e = rt::checkFoldedInputs(*inputs, prog->program()))
-    return reportError(cmd, std::move(e));
-  auto expected = rt::readTestDataDir(args.dataDir, "output");
-  if (!expected)
-    return reportError(cmd, expected.takeError());
-  rt::matchToBindings(*expected, *prog, prog->program().outputs());
-  if (expected->empty() && args.outDir.empty())
+  auto data = rt::readProgramTestData(args.dataDir, *prog);
+  if (!data)
+    return reportError(cmd, data.takeError());
+  const std::vector<rt::HostTensor> &expected = data->expected;
+  if (expected.empty() && args.outDir.empty())
     return reportError(cmd, "no output_N.pb in '" + args.dataDir +
                                 "' to compare with (use --out DIR to write "
                                 "the outputs instead)");
@@ -64,7 +58,7 @@ int lpx::cli::runRun(const RunArgs &args) {
   std::vector<double> runSeconds;
   for (unsigned i = 0; i < args.repeat; ++i) {
     auto start = std::chrono::steady_clock::now();
-    auto result = machine->run(*inputs);
+    auto result = machine->run(data->inputs);
     if (!result)
       return reportError(cmd, result.takeError());
     runSeconds.push_back(secondsSince(start));
@@ -80,13 +74,13 @@ int lpx::cli::runRun(const RunArgs &args) {
       if (auto e = rt::writeTensorProto((*outputs)[i], path))
         return reportError(cmd, std::move(e));
     }
-  if (expected->empty())
+  if (expected.empty())
     return kOk;
 
   rt::ToleranceChoice tolerance =
       rt::chooseTolerance(args.toleranceOf, prog->program());
   llvm::outs() << rt::toleranceLine(tolerance, args.rtol, args.atol) << "\n";
-  auto allOk = rt::compareOutputs(*expected, *outputs, tolerance.format,
+  auto allOk = rt::compareOutputs(expected, *outputs, tolerance.format,
                                   args.rtol, args.atol, llvm::outs());
   if (!allOk)
     return reportError(cmd, allOk.takeError());

@@ -9,11 +9,10 @@
 #include "Commands.h"
 #include "Progress.h"
 #include "lpx/deploy/PointPool.h"
-#include "lpx/deploy/Sensitivity.h"
+#include "lpx/deploy/SensitivityChecks.h"
 #include "lpx/deploy/SweepRun.h"
 #include "lpx/deploy/SweepShard.h"
 
-#include "lpx/isa/AssumptionRanges.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
@@ -38,18 +37,12 @@ int runSensitivityStudy(const SweepArgs &args) {
     return reportError(kCmd, "--sensitivity varies the chip's own "
                              "assumptions and reports seconds and cycles: "
                              "--set, --shard and --metric are for grids");
-  unsigned nodes = 1;
-  if (!args.nodes.empty() &&
-      (llvm::StringRef(args.nodes).getAsInteger(10, nodes) || nodes == 0))
-    return reportError(kCmd, "--sensitivity takes one node count, not '" +
-                                 args.nodes + "'");
-  auto chip = isa::loadChipAssumptions(chipName(args));
+  auto nodes = sensitivityNodes(args.nodes);
+  if (!nodes)
+    return reportError(kCmd, nodes.takeError());
+  auto chip = loadRangedChip(chipName(args));
   if (!chip)
     return reportError(kCmd, chip.takeError());
-  if (chip->ranges.empty())
-    return reportError(kCmd, "chip '" + chipName(args) +
-                                 "' states no assumption ranges (`# "
-                                 "ASSUMPTION range A..B: why`)");
   Sweep sweep;
   if (auto e = prepareSweep(args.model, args.inputShapes,
                               args.constInputs, chip->chip, sweep))
@@ -59,31 +52,24 @@ int runSensitivityStudy(const SweepArgs &args) {
   unsigned jobs = poolThreads(args.jobs, total);
   Progress progress(kCmd, total);
   Sensitivity s = runSensitivity(
-      sweep, nodes, chip->ranges, jobs,
+      sweep, *nodes, chip->ranges, jobs,
       [&](size_t done, size_t failed) { progress.update(done, failed); });
   progress.finish();
   double elapsed = progress.elapsedSeconds();
-  if (!s.base.timed())
-    return reportError(kCmd, "the base point (" + sweep.base.name +
-                                 " as described) failed: " + s.base.status +
-                                 ": " + s.base.message);
-  std::string title = "sensitivity of " +
-                      llvm::sys::path::filename(args.model).str() + " on " +
-                      sweep.base.name + " (seconds)";
+  if (auto e = checkSensitivityBase(s, sweep.base.name))
+    return reportError(kCmd, std::move(e));
+  std::string title = sensitivityTitle(args.model, sweep.base.name);
   if (auto e = writeSensitivityFiles(s, args.output, args.plot, title))
     return reportError(kCmd, std::move(e));
 
   llvm::raw_ostream &os = llvm::outs();
   printSensitivity(s, llvm::sys::path::filename(args.model), sweep.base.name,
-                   nodes, elapsed, jobs, os);
+                   *nodes, elapsed, jobs, os);
   if (!args.output.empty() || !args.plot.empty())
     os << " -> " << args.output
        << (args.output.empty() || args.plot.empty() ? "" : ", ") << args.plot;
   os << "\n";
-  bool hazards = s.base.status == "hazards";
-  for (const SensitivityRow &row : s.rows)
-    hazards |= row.low.status == "hazards" || row.high.status == "hazards";
-  return hazards ? kCheckFailed : kOk;
+  return anyHazards(s) ? kCheckFailed : kOk;
 }
 
 } // namespace

@@ -31,6 +31,15 @@ void matchToBindings(
 llvm::Error checkFoldedInputs(const std::vector<HostTensor> &inputs,
                               const isa::pb::Program &program);
 
+/// A folder's test data for a program: its input_N.pb and output_N.pb
+/// (TensorFile.h) matched to the program's inputs and outputs, a value for
+/// a folded input checked (checkFoldedInputs).
+struct ProgramTestData {
+  std::vector<HostTensor> inputs, expected;
+};
+llvm::Expected<ProgramTestData>
+readProgramTestData(llvm::StringRef dir, const isa::VerifiedProgram &prog);
+
 /// The number format whose tolerances float outputs get, and why.
 struct ToleranceChoice {
   std::string format; // empty: each output's own type
