@@ -27,39 +27,20 @@ namespace {
 
 constexpr const char *kCmd = "decode";
 
-/// One plan and its metrics, with a progress line per compile on a
-/// terminal.
-llvm::Expected<DecodeMetrics> measure(const DecodeTarget &t,
-                                      llvm::Expected<DecodeRequest> req) {
-  if (!req)
-    return req.takeError();
-  std::optional<StageProgress> bar;
-  auto plan = planDecode(t, *req, compileProgress(bar, kCmd));
-  bar.reset();
-  if (!plan)
-    return plan.takeError();
-  return measureDecode(t, *req, *plan);
-}
-
-int runDecodeSweep(const DecodeArgs &a, const DecodeTarget &t,
+int runLengthSweep(const DecodeArgs &a, const DecodeTarget &t,
                    const DecodeSweepNumbers &o) {
-  const bool prompts = !o.prompts.empty();
-  const SweepAxis axis = prompts ? SweepAxis::Prompt : SweepAxis::Context;
-  std::vector<DecodeMetrics> points;
-  for (int64_t x : prompts ? o.prompts : o.sweep) {
-    auto m = measure(t, decodeRequest(t, o, prompts ? o.context : x,
-                                      prompts ? x : 0));
-    if (!m)
-      return reportError(kCmd, (prompts ? "prompt " : "context ") +
-                                   std::to_string(x) + ": " +
-                                   llvm::toString(m.takeError()));
-    llvm::outs() << sweepPointLine(*m, axis) << "\n";
-    points.push_back(std::move(*m));
-  }
-  const auto [csv, svg] = sweepFiles(points, axis);
-  if (auto e = isa::writeFileAtomically(a.output, csv))
-    return reportError(kCmd, std::move(e));
-  if (auto e = isa::writeFileAtomically(o.plot, svg))
+  const SweepAxis axis =
+      o.prompts.empty() ? SweepAxis::Context : SweepAxis::Prompt;
+  std::optional<StageProgress> bar;
+  auto points = runDecodeSweep(
+      t, o, compileProgress(bar, kCmd), [&](const DecodeMetrics &m) {
+        bar.reset();
+        llvm::outs() << sweepPointLine(m, axis) << "\n";
+      });
+  bar.reset();
+  if (!points)
+    return reportError(kCmd, points.takeError());
+  if (auto e = writeDecodeSweep(*points, axis, a.output, o.plot))
     return reportError(kCmd, std::move(e));
   llvm::outs() << "wrote " << a.output << ", " << o.plot << "\n";
   return kOk;
@@ -124,7 +105,7 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
   if (auto e = loadDecodeSweepTarget(a, o, t))
     return reportError(kCmd, std::move(e));
   t.scratchDir = scratch.path.str().str();
-  return runDecodeSweep(a, t, o);
+  return runLengthSweep(a, t, o);
 }
 
 int lpx::cli::runDecodeRun(const DecodeArgs &a,
