@@ -7,6 +7,7 @@
 #include "lpx/Import/ImportArgs.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <exception>
@@ -157,4 +158,24 @@ llvm::Error lpx::deploy::prepareSweep(
     return normal.takeError();
   sweep.base = std::move(*normal);
   return llvm::Error::success();
+}
+
+llvm::Error lpx::deploy::writeSweepResults(
+    const Sweep &sweep, const Shard *shard, llvm::ArrayRef<size_t> points,
+    llvm::ArrayRef<PointResult> results, llvm::StringRef csvPath,
+    llvm::StringRef plotPath, llvm::StringRef metric) {
+  std::string head = csvHeader(sweep.grid);
+  if (shard)
+    head = partLine({llvm::sys::path::filename(sweep.model).str(),
+                     sweep.base.name, *shard, sweep.grid.axes()}) +
+           head;
+  return writeSweepFiles(sweep.grid, points, head,
+                         csvRows(sweep.grid, points, results), csvPath,
+                         plotPath, metric,
+                         plotTitle(metric, sweep.model, sweep.base.name));
+}
+
+bool lpx::deploy::anyHazards(llvm::ArrayRef<PointResult> results) {
+  return llvm::any_of(
+      results, [](const PointResult &r) { return r.status == "hazards"; });
 }

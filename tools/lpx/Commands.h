@@ -128,10 +128,7 @@ using deploy::DeploymentNumbers;
 using deploy::loadTarget;
 using deploy::parseDeployment;
 using deploy::parsePositive;
-using deploy::parsePositiveList;
 using deploy::unknownPresetMessage;
-
-/// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
 using deploy::StudyOptions;
 
 /// A study (deploy/StudyRun.h) with a progress line: its summary printed,
@@ -140,6 +137,7 @@ int runStudyCommand(const char *command, const deploy::StudySpec &spec,
                     const deploy::Grid &grid,
                     deploy::StudyRows *written = nullptr);
 
+/// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
 struct DecodeArgs : deploy::DecodeWords, StudyOptions, deploy::DecodeSweepWords {
   bool json = false;
   bool sensitivity = false; // each assumption at the ends of its range

@@ -28,18 +28,11 @@ int lpx::cli::runCoverage(const CoverageArgs &args) {
   if (!import)
     return reportError(cmd, import.takeError());
   std::string chip = args.chip.empty() ? isa::presetNames().front() : args.chip;
-  if (auto spec = isa::loadChipSpec(chip); !spec)
-    return reportError(cmd, spec.takeError());
-
-  std::vector<ModelCoverage> reports;
-  for (const std::string &model : args.models) {
-    auto cov = analyzeModel(model, *import, chip);
-    if (!cov)
-      return reportError(cmd, cov.takeError());
-    reports.push_back(std::move(*cov));
-  }
-  writeCoverage(reports, *format, llvm::outs());
-  for (const ModelCoverage &m : reports)
+  auto reports = analyzeModels(args.models, *import, chip);
+  if (!reports)
+    return reportError(cmd, reports.takeError());
+  writeCoverage(*reports, *format, llvm::outs());
+  for (const ModelCoverage &m : *reports)
     if (!m.portable())
       return kCheckFailed;
   return kOk;

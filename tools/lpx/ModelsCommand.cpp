@@ -26,16 +26,14 @@ int lpx::cli::runModelsExport(const ModelsExportArgs &args) {
   }
   models::ExportOptions o;
   o.shapeOnly = args.shapeOnly;
-  if (llvm::Error e = parsePositive(args.layers, "--layers", o.layers))
-    return reportError(cmd, std::move(e));
-  if (llvm::Error e = parsePositive(args.context, "--context", o.context))
-    return reportError(cmd, std::move(e));
-  if (llvm::Error e = parsePositive(args.batch, "--batch", o.batch))
-    return reportError(cmd, std::move(e));
-  if (llvm::Error e = parsePositive(args.prompt, "--prompt", o.prompt))
-    return reportError(cmd, std::move(e));
-  if (llvm::Error e = parsePositive(args.opset, "--opset", o.opset))
-    return reportError(cmd, std::move(e));
+  for (auto [text, option, out] :
+       {std::tuple{&args.layers, "--layers", &o.layers},
+        {&args.context, "--context", &o.context},
+        {&args.batch, "--batch", &o.batch},
+        {&args.prompt, "--prompt", &o.prompt},
+        {&args.opset, "--opset", &o.opset}})
+    if (llvm::Error e = parsePositive(*text, option, *out))
+      return reportError(cmd, std::move(e));
   if (llvm::Error e = models::resolveOptions(*config, o))
     return reportError(cmd, std::move(e));
 

@@ -7,7 +7,6 @@
 #include "lpx/runtime/TestData.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -68,12 +67,8 @@ int lpx::cli::runRun(const RunArgs &args) {
     printTimes(loadSeconds, runSeconds);
 
   if (!args.outDir.empty())
-    for (size_t i = 0; i < outputs->size(); ++i) {
-      llvm::SmallString<256> path(args.outDir);
-      llvm::sys::path::append(path, "output_" + std::to_string(i) + ".pb");
-      if (auto e = rt::writeTensorProto((*outputs)[i], path))
-        return reportError(cmd, std::move(e));
-    }
+    if (auto e = rt::writeTestDataDir(args.outDir, "output", *outputs))
+      return reportError(cmd, std::move(e));
   if (expected.empty())
     return kOk;
 

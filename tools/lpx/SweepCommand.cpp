@@ -115,25 +115,16 @@ int lpx::cli::runSweep(const SweepArgs &args) {
   progress.finish();
   double elapsed = progress.elapsedSeconds();
 
-  std::string head = csvHeader(sweep.grid);
-  if (!args.shard.empty())
-    head = partLine({llvm::sys::path::filename(args.model).str(),
-                     sweep.base.name, shard, sweep.grid.axes()}) +
-           head;
-  if (auto e = writeSweepFiles(
-          sweep.grid, points, head, csvRows(sweep.grid, points, results),
-          args.output, args.plot, args.metric,
-          plotTitle(args.metric, args.model, sweep.base.name)))
+  const Shard *part = args.shard.empty() ? nullptr : &shard;
+  if (auto e = writeSweepResults(sweep, part, points, results, args.output,
+                                 args.plot, args.metric))
     return reportError(kCmd, std::move(e));
 
   llvm::outs() << sweepSummaryLine(results, args.model, sweep.base.name,
-                                   args.shard.empty() ? nullptr : &shard,
-                                   sweep.grid.size(), elapsed, jobs,
+                                   part, sweep.grid.size(), elapsed, jobs,
                                    args.output, args.plot)
                << "\n";
-  bool hazards = llvm::any_of(
-      results, [](const PointResult &r) { return r.status == "hazards"; });
   // Hazards mean the compiler scheduled something the chip cannot run:
   // report that like `lpx simulate` does.
-  return hazards ? kCheckFailed : kOk;
+  return anyHazards(results) ? kCheckFailed : kOk;
 }

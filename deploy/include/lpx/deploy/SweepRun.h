@@ -61,6 +61,19 @@ runChipPoint(const Sweep &sweep,
              llvm::ArrayRef<std::pair<std::string, std::string>> settings,
              unsigned nodes);
 
+/// Writes the CSV of `points`' `results` (after the part line of `shard`
+/// when the sweep is one part; null: the whole grid) and, unless
+/// `plotPath` is empty, the chart of `metric` (writeSweepFiles).
+llvm::Error writeSweepResults(const Sweep &sweep, const Shard *shard,
+                              llvm::ArrayRef<size_t> points,
+                              llvm::ArrayRef<PointResult> results,
+                              llvm::StringRef csvPath,
+                              llvm::StringRef plotPath,
+                              llvm::StringRef metric);
+
+/// Whether any of `results` had hazards (a schedule the chip cannot run).
+bool anyHazards(llvm::ArrayRef<PointResult> results);
+
 /// Runs `points` on `jobs` threads; `progress` hears (done, failed) on the
 /// caller's thread, which otherwise only waits.
 std::vector<PointResult>
