@@ -120,3 +120,38 @@ std::string SweepMerge::summaryLine(size_t points, llvm::StringRef what,
          " on " + first->chip + " -> " + csvPath.str() +
          (plotPath.empty() ? "" : ", " + plotPath.str());
 }
+
+llvm::Expected<std::string> SweepMerge::write(llvm::StringRef csvPath,
+                                              llvm::StringRef plotPath,
+                                              std::string metric) const {
+  Grid grid(first->axes);
+  std::vector<size_t> points = shardPoints(grid.size(), Shard());
+  if (const StudyKind *kind = studyKindNamed(first->kind)) {
+    if (metric.empty())
+      metric = kind->defaultMetric;
+    if (!isStudyMetric(*kind, metric))
+      return error("--metric " + metric +
+                   " is not a numeric column of the study");
+    auto studyRows = studyRowsFromCsv(*kind, grid, rows());
+    if (!studyRows)
+      return studyRows.takeError();
+    if (kind->pareto)
+      markPareto(grid, *studyRows);
+    if (auto e = writeStudyFiles(*kind, grid, points,
+                                 studyCsvHeader(*kind, grid), *studyRows,
+                                 csvPath, plotPath, metric,
+                                 metric + " of " + first->model + " on " +
+                                     first->chip))
+      return std::move(e);
+    return summaryLine(grid.size(), "deployment(s)", csvPath, plotPath);
+  }
+  if (metric.empty())
+    metric = "seconds";
+  if (auto e = checkSweepMetric(metric))
+    return std::move(e);
+  if (auto e = writeSweepFiles(grid, points, csvHeader(grid), rows(), csvPath,
+                               plotPath, metric,
+                               plotTitle(metric, first->model, first->chip)))
+    return std::move(e);
+  return summaryLine(grid.size(), "point(s)", csvPath, plotPath);
+}

@@ -32,6 +32,14 @@ public:
   std::string summaryLine(size_t points, llvm::StringRef what,
                           llvm::StringRef csvPath,
                           llvm::StringRef plotPath) const;
+  /// Writes the unsharded CSV to `csvPath` and, unless `plotPath` is
+  /// empty, the chart of `metric` (empty: seconds, or a study's default
+  /// column), as the unsharded sweep or study writes them (a study's
+  /// frontier marked over every row); returns the summary line. After
+  /// checkComplete.
+  llvm::Expected<std::string> write(llvm::StringRef csvPath,
+                                    llvm::StringRef plotPath,
+                                    std::string metric) const;
 
   std::optional<PartInfo> first; // the first part's description
   size_t hazards = 0;            // rows with status "hazards"
