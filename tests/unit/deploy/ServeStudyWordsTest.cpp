@@ -11,18 +11,12 @@
 
 using namespace lpx::deploy;
 
-namespace {
-
-ServeWords poisson() {
-  ServeWords w;
-  w.workload = "poisson:rate=5,prompt=8..32,output=8..16";
-  return w;
-}
-
-} // namespace
+/// Each test's workload: five calls a second, 8 to 32 prompt tokens.
+const char *const kPoisson = "poisson:rate=5,prompt=8..32,output=8..16";
 
 TEST(ServeStudyWords, OneRunsOutputsGoWithoutAStudy) {
-  ServeWords w = poisson();
+  ServeWords w;
+  w.workload = kPoisson;
   EXPECT_FALSE(bool(checkStudyOutputs(w)));
   w.curveSvg = "c.svg";
   w.trace = "t.json";
@@ -32,7 +26,8 @@ TEST(ServeStudyWords, OneRunsOutputsGoWithoutAStudy) {
 }
 
 TEST(ServeStudyWords, TheWorkloadIsCheckedOnceAndOIsTheStudys) {
-  ServeWords w = poisson();
+  ServeWords w;
+  w.workload = kPoisson;
   w.output = "study.csv";
   auto serving = studyServeWords(w);
   ASSERT_TRUE(bool(serving)) << llvm::toString(serving.takeError());
@@ -50,7 +45,8 @@ TEST(ServeStudyWords, TheBaseLineNamesWhatEveryPointShares) {
   DeploymentArgs d;
   d.model = "tiny-llama";
   d.sets = {"sram.bytes=64MiB", "link.latency=100"};
-  ServeWords w = poisson();
+  ServeWords w;
+  w.workload = kPoisson;
   w.slo = "ttft_p99=1s";
   w.loadSweep = "1,2";
   EXPECT_EQ(serveStudyBaseLine(d, w, "lpx3"),
@@ -63,7 +59,8 @@ TEST(ServeStudyWords, TheBaseLineNamesWhatEveryPointShares) {
 }
 
 TEST(ServeStudyWords, ARunsFilesAreCheckedAsOutputPaths) {
-  ServeWords w = poisson();
+  ServeWords w;
+  w.workload = kPoisson;
   w.report = testing::TempDir() + "serve.html";
   EXPECT_FALSE(bool(checkServeOutputs(w)));
   w.trace = "/no/such/folder/t.json";

@@ -93,6 +93,21 @@ TEST(SweepMerge, PartsJoinIntoTheUnshardedRows) {
   EXPECT_EQ(merge.hazards, 0u);
   EXPECT_EQ(merge.summaryLine(kGrid.size(), "point(s)", "all.csv", ""),
             "merged 2 part(s): 3 point(s) of model.onnx on tsp-v1 -> all.csv");
+  // Written: the unsharded CSV, after the metric is checked.
+  std::string csv = testing::TempDir() + "merged.csv";
+  auto bad = merge.write(csv, "", "watts");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "unknown metric 'watts' (cycles, seconds, efficiency, "
+            "tokens_per_s)");
+  auto line = merge.write(csv, "", "");
+  ASSERT_TRUE(bool(line)) << llvm::toString(line.takeError());
+  EXPECT_EQ(*line,
+            "merged 2 part(s): 3 point(s) of model.onnx on tsp-v1 -> " + csv);
+  auto text = llvm::MemoryBuffer::getFile(csv);
+  ASSERT_TRUE(bool(text));
+  EXPECT_EQ((*text)->getBuffer().str(),
+            csvHeader(kGrid) + csvRows(kGrid, {0, 1, 2}, all));
   EXPECT_EQ(merge.summaryLine(kGrid.size(), "point(s)", "all.csv", "all.svg"),
             "merged 2 part(s): 3 point(s) of model.onnx on tsp-v1 -> "
             "all.csv, all.svg");
@@ -115,28 +130,6 @@ TEST(SweepMerge, APartWithTooFewRowsIsAnError) {
   SweepMerge merge;
   EXPECT_THAT(llvm::toString(merge.addText("a.csv", text)),
               HasSubstr("has 1 rows; part 1/2 has 2 points"));
-}
-
-TEST(SweepMerge, WritesTheUnshardedCsv) {
-  std::vector<PointResult> all = {ok(100), ok(200), ok(400)};
-  SweepMerge merge;
-  ASSERT_FALSE(bool(merge.addText("a.csv", part(0, all))));
-  ASSERT_FALSE(bool(merge.addText("b.csv", part(1, all))));
-  ASSERT_FALSE(bool(merge.checkComplete()));
-  std::string csv = testing::TempDir() + "merged.csv";
-  auto bad = merge.write(csv, "", "watts");
-  ASSERT_FALSE(bool(bad));
-  EXPECT_EQ(llvm::toString(bad.takeError()),
-            "unknown metric 'watts' (cycles, seconds, efficiency, "
-            "tokens_per_s)");
-  auto line = merge.write(csv, "", "");
-  ASSERT_TRUE(bool(line)) << llvm::toString(line.takeError());
-  EXPECT_EQ(*line,
-            "merged 2 part(s): 3 point(s) of model.onnx on tsp-v1 -> " + csv);
-  auto text = llvm::MemoryBuffer::getFile(csv);
-  ASSERT_TRUE(bool(text));
-  EXPECT_EQ((*text)->getBuffer().str(),
-            csvHeader(kGrid) + csvRows(kGrid, {0, 1, 2}, all));
 }
 
 // `lpx sweep`'s last line: counts by status, the part, the files.
