@@ -309,3 +309,19 @@ lpx::deploy::analyzeModel(const std::string &path, const ImportOptions &import,
     estimateCost(cov, path, import, chip);
   return cov;
 }
+
+llvm::Expected<std::vector<ModelCoverage>>
+lpx::deploy::analyzeModels(const std::vector<std::string> &paths,
+                           const ImportOptions &import,
+                           const std::string &chip) {
+  if (auto spec = isa::loadChipSpec(chip); !spec)
+    return spec.takeError();
+  std::vector<ModelCoverage> reports;
+  for (const std::string &model : paths) {
+    auto cov = analyzeModel(model, import, chip);
+    if (!cov)
+      return cov.takeError();
+    reports.push_back(std::move(*cov));
+  }
+  return reports;
+}

@@ -198,3 +198,13 @@ void lpx::deploy::writeCoverage(const std::vector<ModelCoverage> &models,
     return;
   }
 }
+
+llvm::Expected<ReportFormat>
+lpx::deploy::reportFormatNamed(llvm::StringRef name) {
+  if (name == "text") return ReportFormat::Text;
+  if (name == "md") return ReportFormat::Markdown;
+  if (name == "json") return ReportFormat::Json;
+  if (name == "html") return ReportFormat::Html;
+  return llvm::createStringError("unknown format '" + name +
+                                 "' (text, md, json, html)");
+}

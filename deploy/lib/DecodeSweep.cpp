@@ -1,6 +1,7 @@
 //===- DecodeSweep.cpp - Decode figures against context or prompt length -===//
 #include "lpx/deploy/DecodeSweep.h"
 #include "lpx/report/SvgPlot.h"
+#include "lpx/isa/AtomicFile.h"
 
 #include <fmt/format.h>
 
@@ -90,4 +91,38 @@ lpx::deploy::sweepFiles(const std::vector<DecodeMetrics> &points,
   if (axis == SweepAxis::Prompt)
     return {promptSweepCsv(points), promptSweepSvg(points)};
   return {decodeSweepCsv(points), decodeSweepSvg(points)};
+}
+
+llvm::Expected<std::vector<DecodeMetrics>> lpx::deploy::runDecodeSweep(
+    const DecodeTarget &t, const DecodeSweepNumbers &o,
+    const PlanProgress &progress,
+    const std::function<void(const DecodeMetrics &)> &done) {
+  const bool prompts = !o.prompts.empty();
+  std::vector<DecodeMetrics> points;
+  for (int64_t x : prompts ? o.prompts : o.sweep) {
+    auto failed = [&](llvm::Error e) {
+      return llvm::createStringError((prompts ? "prompt " : "context ") +
+                                     std::to_string(x) + ": " +
+                                     llvm::toString(std::move(e)));
+    };
+    auto req =
+        decodeRequest(t, o, prompts ? o.context : x, prompts ? x : 0);
+    if (!req)
+      return failed(req.takeError());
+    auto plan = planDecode(t, *req, progress);
+    if (!plan)
+      return failed(plan.takeError());
+    points.push_back(measureDecode(t, *req, *plan));
+    done(points.back());
+  }
+  return points;
+}
+
+llvm::Error lpx::deploy::writeDecodeSweep(
+    const std::vector<DecodeMetrics> &points, SweepAxis axis,
+    llvm::StringRef csvPath, llvm::StringRef svgPath) {
+  const auto [csv, svg] = sweepFiles(points, axis);
+  if (auto e = isa::writeFileAtomically(csvPath, csv))
+    return e;
+  return isa::writeFileAtomically(svgPath, svg);
 }

@@ -1,6 +1,10 @@
 //===- DecodeWords.cpp - One decode deployment from its command-line words -===//
 #include "lpx/deploy/DecodeWords.h"
 #include "lpx/deploy/DeployError.h"
+#include "lpx/deploy/StudyRun.h"
+#include "lpx/isa/AtomicFile.h"
+
+#include "llvm/Support/Path.h"
 
 using namespace lpx;
 using namespace lpx::deploy;
@@ -71,4 +75,90 @@ lpx::deploy::decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
   if (keepPlan)
     *keepPlan = std::make_shared<const DecodePlan>(std::move(*plan));
   return m;
+}
+
+llvm::Error lpx::deploy::parseDecodeSweep(const DecodeWords &w,
+                                          const DecodeSweepWords &s,
+                                          const StudyOptions &study,
+                                          DecodeSweepNumbers &o) {
+  if (auto e = parseDecodeNumbers(w, o))
+    return e;
+  if (auto e = parsePositiveList(s.contextSweep, "--context-sweep", o.sweep))
+    return e;
+  if (auto e = parsePositiveList(s.promptSweep, "--prompt-sweep", o.prompts))
+    return e;
+  if (!o.prompts.empty() && (o.prompt || !o.sweep.empty()))
+    return error("--prompt-sweep gives the prompts; --prompt and "
+                 "--context-sweep go without it");
+  if (study.sweeps.empty() &&
+      (!study.metric.empty() || !study.shard.empty() || study.jobs))
+    return error("--metric, --shard and --jobs go with --sweep or "
+                 "--sensitivity");
+  if (!study.sweeps.empty() && o.sweeping())
+    return error("--sweep is a study of whole deployments; --context-sweep "
+                 "and --prompt-sweep go without it");
+  return llvm::Error::success();
+}
+
+llvm::Error lpx::deploy::checkDecodeSweepOutputs(const DecodeSweepWords &s,
+                                                 DecodeSweepNumbers &o) {
+  if (!o.sweeping()) {
+    if (!s.output.empty() || !s.plot.empty())
+      return error("-o and --plot go with --context-sweep or --prompt-sweep");
+    return llvm::Error::success();
+  }
+  if (s.output.empty())
+    return error(llvm::Twine(o.sweep.empty() ? "--prompt-sweep"
+                                             : "--context-sweep") +
+                 " needs -o FILE.csv");
+  o.plot = s.plot;
+  if (o.plot.empty()) {
+    llvm::SmallString<256> svg(s.output);
+    llvm::sys::path::replace_extension(svg, "svg");
+    o.plot = svg.str().str();
+  }
+  if (auto e = isa::checkOutputPath(s.output))
+    return e;
+  return isa::checkOutputPath(o.plot);
+}
+
+llvm::Error lpx::deploy::loadDecodeSweepTarget(const DecodeWords &w,
+                                               DecodeSweepNumbers &o,
+                                               DecodeTarget &t) {
+  if (auto e = loadTarget(w, o, t))
+    return e;
+  if (o.sweep.empty())
+    decodeDefaults(t, o.context, o.prompt, w.batch == "1", o.prompts);
+  return checkDecodeShapes(t, o.context, o.prompt, o.batch, o.sweep,
+                           o.prompts);
+}
+
+llvm::Expected<DecodeRunOptions>
+lpx::deploy::decodeRunOptions(const DecodeWords &w, const DecodeNumbers &o,
+                              const std::vector<std::string> &promptIds,
+                              unsigned tokens) {
+  DecodeRunOptions run;
+  run.model = w.model;
+  run.chip = w.chip;
+  run.sets = w.sets;
+  run.chips = o.chips ? unsigned(o.chips) : 1;
+  run.tp = unsigned(o.tp); // the step's placement; the prefill follows it
+  run.pp = unsigned(o.pp);
+  run.context = o.context;
+  run.tokens = tokens;
+  run.prefillChunk = o.prefillChunk;
+  for (const std::string &text : promptIds) {
+    auto ids = parseIdList(text);
+    if (!ids)
+      return ids.takeError();
+    run.prompts.push_back(std::move(*ids));
+  }
+  if (run.prompts.empty())
+    run.prompts.push_back({1});
+  if (o.batch != int64_t(run.prompts.size()) &&
+      !(o.batch == 1 && w.batch == "1"))
+    return error("--batch " + w.batch + " needs " + w.batch +
+                 " --prompt-ids (one per sequence), not " +
+                 llvm::Twine(run.prompts.size()));
+  return run;
 }

@@ -1,6 +1,7 @@
 //===- PointPool.cpp - Independent points on a pool of threads ------------===//
 #include "lpx/deploy/PointPool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -48,4 +49,10 @@ void lpx::deploy::runOnThreads(
   lock.unlock();
   for (std::thread &t : threads)
     t.join();
+}
+
+unsigned lpx::deploy::poolThreads(unsigned asked, size_t points) {
+  unsigned jobs =
+      asked ? asked : std::max(1u, std::thread::hardware_concurrency());
+  return unsigned(std::max<size_t>(1, std::min<size_t>(jobs, points)));
 }

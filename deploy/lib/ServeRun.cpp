@@ -234,3 +234,12 @@ llvm::Error lpx::deploy::serveAndReport(const CachedTable &c,
   return llvm::Error::success();
 }
 
+
+llvm::Error lpx::deploy::checkServeOutputs(const ServeWords &w) {
+  for (const std::string *path :
+       {&w.output, &w.curveCsv, &w.curveSvg, &w.report, &w.trace})
+    if (!path->empty())
+      if (auto e = isa::checkOutputPath(*path))
+        return e;
+  return llvm::Error::success();
+}

@@ -1,5 +1,6 @@
 //===- ServeStudy.cpp - A study of deployments under load -----------------===//
 #include "lpx/deploy/ServeStudy.h"
+#include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/PointPool.h"
 
 #include <fmt/format.h>
@@ -119,10 +120,29 @@ std::vector<std::string> lpx::deploy::serveRowFields(const Grid &grid,
   return row;
 }
 
-std::string lpx::deploy::serveWordsLine(const DeploymentArgs &d,
-                                        const ServeWords &w,
-                                        llvm::StringRef chip) {
-  std::string line = "--model " + d.model + " --chip " + chip.str() +
+llvm::Error lpx::deploy::checkStudyOutputs(const ServeWords &w) {
+  for (auto [name, value] :
+       {std::pair{"--curve-csv", &w.curveCsv}, {"--curve-svg", &w.curveSvg},
+        {"--trace", &w.trace}})
+    if (!value->empty())
+      return error(std::string(name) +
+                   " is of one run; a --sweep study goes without it");
+  return llvm::Error::success();
+}
+
+llvm::Expected<ServeWords> lpx::deploy::studyServeWords(const ServeWords &w) {
+  ServeWords serving = w;
+  serving.output.clear();
+  ServeSetup check;
+  if (auto e = parseServeSetup(serving, check))
+    return std::move(e);
+  return serving;
+}
+
+std::string lpx::deploy::serveStudyBaseLine(const DeploymentArgs &d,
+                                            const ServeWords &w,
+                                            llvm::StringRef chipName) {
+  std::string line = "--model " + d.model + " --chip " + chipName.str() +
                      " --workload " + w.workload + " --max-batch " +
                      w.maxBatch + " --slo " + w.slo + " --load-sweep " +
                      w.loadSweep + " --seed " + w.seed;
@@ -145,4 +165,16 @@ std::optional<std::string> lpx::deploy::servedTwice(const DeploymentArgs &d,
       return std::string("--sweep max_batch and --max-batch both give it; "
                          "keep one");
   return std::nullopt;
+}
+
+std::vector<std::vector<std::string>> lpx::deploy::serveStudyRows(
+    const DeploymentArgs &deployment, const ServeWords &serving,
+    const Grid &grid, const std::vector<size_t> &points, unsigned jobs,
+    const std::function<void(size_t, size_t)> &progress) {
+  std::vector<ServePoint> results =
+      runServePoints(deployment, serving, grid, points, jobs, progress);
+  std::vector<std::vector<std::string>> rows;
+  for (size_t k = 0; k < points.size(); ++k)
+    rows.push_back(serveRowFields(grid, points[k], results[k]));
+  return rows;
 }

@@ -3,6 +3,7 @@
 #include "lpx/deploy/DeployError.h"
 #include "lpx/deploy/SweepReport.h"
 #include "lpx/deploy/DeploymentStudyTable.h"
+#include "lpx/isa/AtomicFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
@@ -111,3 +112,58 @@ std::string SweepMerge::rows() const {
   return out;
 }
 
+
+std::string SweepMerge::summaryLine(size_t points, llvm::StringRef what,
+                                    llvm::StringRef csvPath,
+                                    llvm::StringRef plotPath,
+                                    llvm::StringRef reportPath) const {
+  return "merged " + std::to_string(partPath.size()) + " part(s): " +
+         std::to_string(points) + " " + what.str() + " of " + first->model +
+         " on " + first->chip + " -> " + csvPath.str() +
+         (plotPath.empty() ? "" : ", " + plotPath.str()) +
+         (reportPath.empty() ? "" : ", " + reportPath.str());
+}
+
+llvm::Expected<std::string> SweepMerge::write(llvm::StringRef csvPath,
+                                              llvm::StringRef plotPath,
+                                              std::string metric,
+                                              llvm::StringRef reportPath) const {
+  Grid grid(first->axes);
+  std::vector<size_t> points = shardPoints(grid.size(), Shard());
+  const StudyKind *kind = studyKindNamed(first->kind);
+  if (!kind && !reportPath.empty())
+    return error("--report is the page of a deployment study");
+  for (llvm::StringRef path : {csvPath, plotPath, reportPath})
+    if (!path.empty())
+      if (auto e = isa::checkOutputPath(path))
+        return std::move(e);
+  if (kind) {
+    if (metric.empty())
+      metric = kind->defaultMetric;
+    if (!isStudyMetric(*kind, metric))
+      return error("--metric " + metric +
+                   " is not a numeric column of the study");
+    auto studyRows = studyRowsFromCsv(*kind, grid, rows());
+    if (!studyRows)
+      return studyRows.takeError();
+    if (kind->pareto)
+      markPareto(grid, *studyRows);
+    if (auto e = writeStudyFiles(
+            *kind, grid, points, studyCsvHeader(*kind, grid), *studyRows,
+            {csvPath.str(), plotPath.str(), reportPath.str(), metric,
+             metric + " of " + first->model + " on " + first->chip,
+             first->base}))
+      return std::move(e);
+    return summaryLine(grid.size(), "deployment(s)", csvPath, plotPath,
+                       reportPath);
+  }
+  if (metric.empty())
+    metric = "seconds";
+  if (auto e = checkSweepMetric(metric))
+    return std::move(e);
+  if (auto e = writeSweepFiles(grid, points, csvHeader(grid), rows(), csvPath,
+                               plotPath, metric,
+                               plotTitle(metric, first->model, first->chip)))
+    return std::move(e);
+  return summaryLine(grid.size(), "point(s)", csvPath, plotPath);
+}

@@ -3,6 +3,7 @@
 #include "lpx/deploy/DeployError.h"
 #include "lpx/isa/AtomicFile.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -267,4 +268,37 @@ llvm::Error lpx::deploy::writeSweepFiles(const Grid &grid,
   if (!plotPath.empty())
     return lpx::isa::writeFileAtomically(plotPath, svg);
   return llvm::Error::success();
+}
+
+llvm::Error lpx::deploy::checkSweepMetric(StringRef metric) {
+  if (llvm::is_contained(kMetrics, metric))
+    return llvm::Error::success();
+  return error("unknown metric '" + metric +
+               "' (cycles, seconds, efficiency, tokens_per_s)");
+}
+
+std::string lpx::deploy::sweepSummaryLine(
+    llvm::ArrayRef<PointResult> results, StringRef modelFile, StringRef chip,
+    const Shard *shard, size_t gridSize, double seconds, unsigned jobs,
+    StringRef csvPath, StringRef plotPath) {
+  size_t ok = 0, hazards = 0, total = results.size();
+  for (const PointResult &r : results) {
+    ok += r.status == "ok";
+    hazards += r.status == "hazards";
+  }
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  os << "swept " << total << " point(s) of "
+     << llvm::sys::path::filename(modelFile);
+  if (shard)
+    os << " (part " << shard->index + 1 << "/" << shard->count << " of "
+       << gridSize << ")";
+  os << " on " << chip << ": " << ok << " ok";
+  if (hazards)
+    os << ", " << hazards << " with hazards";
+  if (total - ok - hazards)
+    os << ", " << (total - ok - hazards) << " failed";
+  os << llvm::format(" in %.1f s on %u thread(s) -> ", seconds, jobs)
+     << csvPath << (plotPath.empty() ? "" : ", ") << plotPath;
+  return line;
 }

@@ -4,7 +4,10 @@
 #include "lpx/deploy/Evaluate.h"
 #include "lpx/deploy/PointPool.h"
 
+#include "lpx/Import/ImportArgs.h"
 #include "lpx/isa/ChipOverrides.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <exception>
@@ -142,3 +145,41 @@ std::vector<PointResult> lpx::deploy::runPoints(
   return results;
 }
 
+
+llvm::Error lpx::deploy::prepareSweep(
+    const std::string &model, const std::vector<std::string> &inputShapes,
+    const std::vector<std::string> &constInputs, const isa::ChipSpec &chip,
+    Sweep &sweep) {
+  if (!llvm::sys::fs::exists(model))
+    return error("cannot open model '" + model + "': no such file");
+  sweep.model = model;
+  auto import = cli::parseImportArgs(inputShapes, constInputs);
+  if (!import)
+    return import.takeError();
+  sweep.import = std::move(*import);
+  auto normal = isa::parseChipSpec(isa::printChipSpec(chip), "chip");
+  if (!normal)
+    return normal.takeError();
+  sweep.base = std::move(*normal);
+  return llvm::Error::success();
+}
+
+llvm::Error lpx::deploy::writeSweepResults(
+    const Sweep &sweep, const Shard *shard, llvm::ArrayRef<size_t> points,
+    llvm::ArrayRef<PointResult> results, llvm::StringRef csvPath,
+    llvm::StringRef plotPath, llvm::StringRef metric) {
+  std::string head = csvHeader(sweep.grid);
+  if (shard)
+    head = partLine({llvm::sys::path::filename(sweep.model).str(),
+                     sweep.base.name, *shard, sweep.grid.axes()}) +
+           head;
+  return writeSweepFiles(sweep.grid, points, head,
+                         csvRows(sweep.grid, points, results), csvPath,
+                         plotPath, metric,
+                         plotTitle(metric, sweep.model, sweep.base.name));
+}
+
+bool lpx::deploy::anyHazards(llvm::ArrayRef<PointResult> results) {
+  return llvm::any_of(
+      results, [](const PointResult &r) { return r.status == "hazards"; });
+}

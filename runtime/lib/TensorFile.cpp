@@ -175,3 +175,15 @@ lpx::rt::readTestDataDir(llvm::StringRef dir, llvm::StringRef prefix) {
   }
   return out;
 }
+
+llvm::Error lpx::rt::writeTestDataDir(llvm::StringRef dir,
+                                      llvm::StringRef prefix,
+                                      const std::vector<HostTensor> &tensors) {
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, prefix + "_" + llvm::Twine(i) + ".pb");
+    if (auto e = writeTensorProto(tensors[i], path))
+      return e;
+  }
+  return llvm::Error::success();
+}

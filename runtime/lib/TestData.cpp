@@ -5,6 +5,8 @@
 #include "lpx/runtime/Compare.h"
 #include "lpx/runtime/TensorFile.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace lpx;
 using namespace lpx::rt;
@@ -73,4 +75,73 @@ isa::DType lpx::rt::toleranceType(isa::DType output, llvm::StringRef format) {
   if (!t || *t == isa::DType::F32 || !isa::isFloat(output))
     return output;
   return *t;
+}
+
+std::string lpx::rt::toleranceLine(const ToleranceChoice &choice, double rtol,
+                                   double atol) {
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  const char *given = rtol >= 0 || atol >= 0 ? "; --rtol/--atol given" : "";
+  if (choice.format.empty()) {
+    os << "tolerance: each output's own type (" << choice.source << ")"
+       << given;
+    return line;
+  }
+  Tolerance t = defaultTolerance(toleranceType(isa::DType::F32, choice.format));
+  os << "tolerance: " << choice.format << " (rtol "
+     << llvm::format("%.9g", rtol >= 0 ? rtol : t.rtol) << ", atol "
+     << llvm::format("%.9g", atol >= 0 ? atol : t.atol)
+     << ") for floating-point outputs, " << choice.source << given;
+  return line;
+}
+
+llvm::Expected<bool>
+lpx::rt::compareOutputs(const std::vector<HostTensor> &expected,
+                        const std::vector<HostTensor> &outputs,
+                        llvm::StringRef format, double rtol, double atol,
+                        llvm::raw_ostream &os) {
+  bool allOk = true;
+  for (const HostTensor &want : expected) {
+    const HostTensor *got = nullptr;
+    for (const HostTensor &o : outputs)
+      if (o.name == want.name)
+        got = &o;
+    if (!got)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "expected output '" + want.name +
+                                         "' is not an output of the program");
+    Tolerance tol = defaultTolerance(toleranceType(want.dtype, format));
+    if (rtol >= 0)
+      tol.rtol = rtol;
+    if (atol >= 0)
+      tol.atol = atol;
+    CompareResult r = compareTensors(want, *got, tol.rtol, tol.atol);
+    allOk &= r.ok;
+    os << llvm::formatv(
+        "{0}: {1} (worst abs error {2:e}, worst rel error {3:e}{4})\n",
+        want.name, r.ok ? "match" : "MISMATCH", r.worstAbsError,
+        r.worstRelError, r.ok ? "" : "; " + r.message);
+  }
+  os << (allOk ? "all outputs match\n"
+               : "outputs differ from the expected values\n");
+  return allOk;
+}
+
+llvm::Expected<ProgramTestData>
+lpx::rt::readProgramTestData(llvm::StringRef dir,
+                             const isa::VerifiedProgram &prog) {
+  ProgramTestData data;
+  auto inputs = readTestDataDir(dir, "input");
+  if (!inputs)
+    return inputs.takeError();
+  data.inputs = std::move(*inputs);
+  matchToBindings(data.inputs, prog, prog.program().inputs());
+  if (auto e = checkFoldedInputs(data.inputs, prog.program()))
+    return std::move(e);
+  auto expected = readTestDataDir(dir, "output");
+  if (!expected)
+    return expected.takeError();
+  data.expected = std::move(*expected);
+  matchToBindings(data.expected, prog, prog.program().outputs());
+  return data;
 }

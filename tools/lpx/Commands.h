@@ -20,10 +20,6 @@
 #include <string>
 #include <vector>
 
-namespace lpx::deploy {
-struct DecodeRunOptions;
-}
-
 namespace lpx::cli {
 
 enum ExitCode { kOk = 0, kCheckFailed = 1, kError = 2 };
@@ -137,10 +133,7 @@ using deploy::DeploymentNumbers;
 using deploy::loadTarget;
 using deploy::parseDeployment;
 using deploy::parsePositive;
-using deploy::parsePositiveList;
 using deploy::unknownPresetMessage;
-
-/// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
 using deploy::StudyOptions;
 
 /// A study (deploy/StudyRun.h) with a progress line: its summary printed,
@@ -149,14 +142,11 @@ int runStudyCommand(const char *command, const deploy::StudySpec &spec,
                     const deploy::Grid &grid,
                     deploy::StudyRows *written = nullptr);
 
-struct DecodeArgs : deploy::DecodeWords, StudyOptions {
+/// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
+struct DecodeArgs : deploy::DecodeWords, StudyOptions, deploy::DecodeSweepWords {
   bool json = false;
   bool sensitivity = false; // each assumption at the ends of its range
-  std::string contextSweep;           // "512,1024,...": TPOT per context
-  std::string promptSweep;            // "128,512,...": TTFT per prompt
-  std::string output;                 // the sweep's CSV
-  std::string plot;                   // the sweep's SVG; default: CSV path .svg
-  std::string report;                 // HTML page of one deployment
+  std::string report;       // HTML page of one deployment
 };
 int runDecode(const DecodeArgs &args);
 /// `lpx decode --sweep`: a study of whole deployments (DeploymentSweep.h).
@@ -170,10 +160,6 @@ int runDecodeSensitivity(const DecodeArgs &args);
 /// --context and --batch (the number of prompts) of `args`.
 int runDecodeRun(const DecodeArgs &args,
                  const std::vector<std::string> &promptIds, unsigned tokens);
-/// Generates and prints the ids (or, with `json`, an object with
-/// `generated_ids` and every position's `logits`; with more than one prompt
-/// both are lists per sequence). Returns an exit code.
-int runDecodeGenerate(const deploy::DecodeRunOptions &opts, bool json);
 
 /// lpx serve: a workload on a deployment, from simulated steps
 /// (docs/serving.md).

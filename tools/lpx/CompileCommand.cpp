@@ -11,8 +11,6 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace lpx;
@@ -91,20 +89,8 @@ int lpx::cli::runCompile(const CompileArgs &args) {
     return failedWithoutMessage();
   if (auto e = isa::writeProgramFile(*emitted, args.output))
     return reportError(cmd, std::move(e));
-  const isa::pb::Program *program = &emitted->program();
-
-  unsigned sends = 0;
-  for (const auto &inst : program->instructions())
-    sends += inst.opcode() == uint32_t(isa::Opcode::Send);
-  uint64_t weights = 0;
-  for (const auto &b : program->buffers())
-    if (b.kind() == isa::pb::CONSTANT)
-      weights += b.bytes();
-  llvm::outs() << "compiled " << llvm::sys::path::filename(args.model)
-               << " for " << args.nodes << " node(s) of " << chip->name
-               << (args.sets.empty() ? "" : " (modified)") << ": "
-               << program->instructions_size() << " instructions (" << sends
-               << " transfers), " << weights << " bytes of weights -> "
-               << args.output << "\n";
+  llvm::outs() << compiledLine(emitted->program(), args.model, args.nodes,
+                               chip->name, !args.sets.empty(), args.output)
+               << "\n";
   return kOk;
 }

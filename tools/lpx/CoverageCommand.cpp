@@ -12,20 +12,11 @@ using namespace lpx;
 using namespace lpx::cli;
 using namespace lpx::deploy;
 
-static std::optional<ReportFormat> formatNamed(llvm::StringRef name) {
-  if (name == "text") return ReportFormat::Text;
-  if (name == "md") return ReportFormat::Markdown;
-  if (name == "json") return ReportFormat::Json;
-  if (name == "html") return ReportFormat::Html;
-  return std::nullopt;
-}
-
 int lpx::cli::runCoverage(const CoverageArgs &args) {
   const char *cmd = "coverage";
-  std::optional<ReportFormat> format = formatNamed(args.format);
+  auto format = reportFormatNamed(args.format);
   if (!format)
-    return reportError(cmd, "unknown format '" + args.format +
-                                "' (text, md, json, html)");
+    return reportError(cmd, format.takeError());
   if (args.ops) {
     if (auto e = writeOpTable(*format, args.expectations, llvm::outs()))
       return reportError(cmd, std::move(e));
@@ -37,18 +28,11 @@ int lpx::cli::runCoverage(const CoverageArgs &args) {
   if (!import)
     return reportError(cmd, import.takeError());
   std::string chip = args.chip.empty() ? isa::presetNames().front() : args.chip;
-  if (auto spec = isa::loadChipSpec(chip); !spec)
-    return reportError(cmd, spec.takeError());
-
-  std::vector<ModelCoverage> reports;
-  for (const std::string &model : args.models) {
-    auto cov = analyzeModel(model, *import, chip);
-    if (!cov)
-      return reportError(cmd, cov.takeError());
-    reports.push_back(std::move(*cov));
-  }
-  writeCoverage(reports, *format, llvm::outs());
-  for (const ModelCoverage &m : reports)
+  auto reports = analyzeModels(args.models, *import, chip);
+  if (!reports)
+    return reportError(cmd, reports.takeError());
+  writeCoverage(*reports, *format, llvm::outs());
+  for (const ModelCoverage &m : *reports)
     if (!m.portable())
       return kCheckFailed;
   return kOk;

@@ -1,7 +1,6 @@
 //===- Errors.cpp - One-line error reporting for the driver ---------------===//
 #include "Commands.h"
 
-#include "lpx/models/Presets.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace lpx::cli;

@@ -2,14 +2,11 @@
 #include "Commands.h"
 
 #include "lpx/isa/Program.h"
-#include "lpx/runtime/Compare.h"
 #include "lpx/runtime/Runtime.h"
 #include "lpx/runtime/TensorFile.h"
 #include "lpx/runtime/TestData.h"
 
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -47,17 +44,11 @@ int lpx::cli::runRun(const RunArgs &args) {
   if (!machine)
     return reportError(cmd, machine.takeError());
   double loadSeconds = secondsSince(loadStart);
-  auto inputs = rt::readTestDataDir(args.dataDir, "input");
-  if (!inputs)
-    return reportError(cmd, inputs.takeError());
-  rt::matchToBindings(*inputs, *prog, prog->program().inputs());
-  if (auto e = rt::checkFoldedInputs(*inputs, prog->program()))
-    return reportError(cmd, std::move(e));
-  auto expected = rt::readTestDataDir(args.dataDir, "output");
-  if (!expected)
-    return reportError(cmd, expected.takeError());
-  rt::matchToBindings(*expected, *prog, prog->program().outputs());
-  if (expected->empty() && args.outDir.empty())
+  auto data = rt::readProgramTestData(args.dataDir, *prog);
+  if (!data)
+    return reportError(cmd, data.takeError());
+  const std::vector<rt::HostTensor> &expected = data->expected;
+  if (expected.empty() && args.outDir.empty())
     return reportError(cmd, "no output_N.pb in '" + args.dataDir +
                                 "' to compare with (use --out DIR to write "
                                 "the outputs instead)");
@@ -66,7 +57,7 @@ int lpx::cli::runRun(const RunArgs &args) {
   std::vector<double> runSeconds;
   for (unsigned i = 0; i < args.repeat; ++i) {
     auto start = std::chrono::steady_clock::now();
-    auto result = machine->run(*inputs);
+    auto result = machine->run(data->inputs);
     if (!result)
       return reportError(cmd, result.takeError());
     runSeconds.push_back(secondsSince(start));
@@ -76,55 +67,17 @@ int lpx::cli::runRun(const RunArgs &args) {
     printTimes(loadSeconds, runSeconds);
 
   if (!args.outDir.empty())
-    for (size_t i = 0; i < outputs->size(); ++i) {
-      llvm::SmallString<256> path(args.outDir);
-      llvm::sys::path::append(path, "output_" + std::to_string(i) + ".pb");
-      if (auto e = rt::writeTensorProto((*outputs)[i], path))
-        return reportError(cmd, std::move(e));
-    }
-  if (expected->empty())
+    if (auto e = rt::writeTestDataDir(args.outDir, "output", *outputs))
+      return reportError(cmd, std::move(e));
+  if (expected.empty())
     return kOk;
 
-  auto [format, source] =
+  rt::ToleranceChoice tolerance =
       rt::chooseTolerance(args.toleranceOf, prog->program());
-  const char *given =
-      args.rtol >= 0 || args.atol >= 0 ? "; --rtol/--atol given" : "";
-  if (format.empty()) {
-    llvm::outs() << "tolerance: each output's own type (" << source << ")"
-                 << given << "\n";
-  } else {
-    rt::Tolerance t =
-        rt::defaultTolerance(rt::toleranceType(isa::DType::F32, format));
-    llvm::outs() << "tolerance: " << format << " (rtol "
-                 << llvm::format("%.9g", args.rtol >= 0 ? args.rtol : t.rtol)
-                 << ", atol "
-                 << llvm::format("%.9g", args.atol >= 0 ? args.atol : t.atol)
-                 << ") for floating-point outputs, " << source << given
-                 << "\n";
-  }
-  bool allOk = true;
-  for (const rt::HostTensor &want : *expected) {
-    const rt::HostTensor *got = nullptr;
-    for (const rt::HostTensor &o : *outputs)
-      if (o.name == want.name)
-        got = &o;
-    if (!got)
-      return reportError(cmd, "expected output '" + want.name +
-                                  "' is not an output of the program");
-    rt::Tolerance tol =
-        rt::defaultTolerance(rt::toleranceType(want.dtype, format));
-    if (args.rtol >= 0)
-      tol.rtol = args.rtol;
-    if (args.atol >= 0)
-      tol.atol = args.atol;
-    rt::CompareResult r = rt::compareTensors(want, *got, tol.rtol, tol.atol);
-    allOk &= r.ok;
-    llvm::outs() << llvm::formatv(
-        "{0}: {1} (worst abs error {2:e}, worst rel error {3:e}{4})\n",
-        want.name, r.ok ? "match" : "MISMATCH", r.worstAbsError,
-        r.worstRelError, r.ok ? "" : "; " + r.message);
-  }
-  llvm::outs() << (allOk ? "all outputs match\n"
-                         : "outputs differ from the expected values\n");
-  return allOk ? kOk : kCheckFailed;
+  llvm::outs() << rt::toleranceLine(tolerance, args.rtol, args.atol) << "\n";
+  auto allOk = rt::compareOutputs(expected, *outputs, tolerance.format,
+                                  args.rtol, args.atol, llvm::outs());
+  if (!allOk)
+    return reportError(cmd, allOk.takeError());
+  return *allOk ? kOk : kCheckFailed;
 }

@@ -30,11 +30,8 @@ int lpx::cli::runServe(const ServeArgs &a) {
     return reportError(kCmd, std::move(e));
   if (auto e = parseServeSetup(a, setup))
     return reportError(kCmd, std::move(e));
-  for (const std::string *path :
-       {&a.output, &a.curveCsv, &a.curveSvg, &a.report, &a.trace})
-    if (!path->empty())
-      if (auto e = checkOutputPath(*path))
-        return reportError(kCmd, std::move(e));
+  if (auto e = checkServeOutputs(a))
+    return reportError(kCmd, std::move(e));
   std::optional<StageProgress> bar;
   auto table = serveTable(t, unsigned(n.chips), n.context, setup, a.cacheDir,
                           compileProgress(bar, kCmd));

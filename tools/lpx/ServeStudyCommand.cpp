@@ -18,13 +18,8 @@ using namespace lpx::deploy;
 
 int lpx::cli::runServeStudy(const ServeArgs &a) {
   constexpr const char *kCmd = "serve";
-  for (auto [name, value] :
-       {std::pair{"--curve-csv", &a.curveCsv}, {"--curve-svg", &a.curveSvg},
-        {"--trace", &a.trace}})
-    if (!value->empty())
-      return reportError(kCmd, std::string(name) +
-                                   " is of one run; a --sweep study goes "
-                                   "without it");
+  if (auto e = checkStudyOutputs(a))
+    return reportError(kCmd, std::move(e));
   auto chip = isa::loadChipWithOverrides(
       a.chip.empty() ? isa::presetNames().front() : a.chip, a.sets);
   if (!chip)
@@ -34,25 +29,16 @@ int lpx::cli::runServeStudy(const ServeArgs &a) {
     return reportError(kCmd, grid.takeError());
   if (auto twice = servedTwice(a, a, *grid))
     return reportError(kCmd, *twice);
-  // The workload is checked once, before any table is built.
-  ServeWords serving = a;
-  serving.output.clear();
-  ServeSetup check;
-  if (auto e = parseServeSetup(serving, check))
-    return reportError(kCmd, std::move(e));
-
+  auto serving = studyServeWords(a);
+  if (!serving)
+    return reportError(kCmd, serving.takeError());
   StudySpec spec = makeStudySpec(serveStudyKind(), a.model, chip->name,
                                  a, a.output, a.plot, a.report);
-  spec.baseLine = serveWordsLine(a, a, chip->name);
+  spec.baseLine = serveStudyBaseLine(a, a, chip->name);
   const DeploymentArgs &deployment = a;
   spec.run = [&](const std::vector<size_t> &points, unsigned jobs,
                  const std::function<void(size_t, size_t)> &progress) {
-    std::vector<ServePoint> results =
-        runServePoints(deployment, serving, *grid, points, jobs, progress);
-    StudyRows rows;
-    for (size_t k = 0; k < points.size(); ++k)
-      rows.push_back(serveRowFields(*grid, points[k], results[k]));
-    return rows;
+    return serveStudyRows(deployment, *serving, *grid, points, jobs, progress);
   };
   return runStudyCommand(kCmd, spec, *grid);
 }

@@ -8,22 +8,16 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "Progress.h"
-#include "lpx/Import/ImportArgs.h"
-#include "lpx/deploy/Sensitivity.h"
+#include "lpx/deploy/PointPool.h"
+#include "lpx/deploy/SensitivityChecks.h"
+#include "lpx/deploy/SensitivityReport.h"
 #include "lpx/deploy/SweepRun.h"
 #include "lpx/deploy/SweepShard.h"
 
-#include "lpx/isa/AssumptionRanges.h"
 #include "lpx/isa/ChipOverrides.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <algorithm>
-#include <thread>
 
 using namespace lpx;
 using namespace lpx::cli;
@@ -32,35 +26,6 @@ using namespace lpx::deploy;
 namespace {
 
 const char *const kCmd = "sweep";
-
-unsigned threadsFor(unsigned asked, size_t points) {
-  unsigned jobs = asked ? asked
-                        : std::max(1u, std::thread::hardware_concurrency());
-  return unsigned(std::max<size_t>(1, std::min<size_t>(jobs, points)));
-}
-
-/// The model, import options and base chip every point shares; the error
-/// line is the command's.
-llvm::Error prepareSweep(const SweepArgs &args, const isa::ChipSpec &chip,
-                         Sweep &sweep) {
-  // Every point would fail the same way; say it once instead.
-  if (!llvm::sys::fs::exists(args.model))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "cannot open model '" + args.model +
-                                       "': no such file");
-  sweep.model = args.model;
-  auto import = parseImportArgs(args.inputShapes, args.constInputs);
-  if (!import)
-    return import.takeError();
-  sweep.import = std::move(*import);
-  // The compiler reads the chip from its printed form; start from that form
-  // so an unmodified point matches its own program's embedded description.
-  auto normal = isa::parseChipSpec(isa::printChipSpec(chip), "chip");
-  if (!normal)
-    return normal.takeError();
-  sweep.base = std::move(*normal);
-  return llvm::Error::success();
-}
 
 std::string chipName(const SweepArgs &args) {
   return args.chip.empty() ? isa::presetNames().front() : args.chip;
@@ -73,49 +38,37 @@ int runSensitivityStudy(const SweepArgs &args) {
     return reportError(kCmd, "--sensitivity varies the chip's own "
                              "assumptions and reports seconds and cycles: "
                              "--set, --shard and --metric are for grids");
-  unsigned nodes = 1;
-  if (!args.nodes.empty() &&
-      (llvm::StringRef(args.nodes).getAsInteger(10, nodes) || nodes == 0))
-    return reportError(kCmd, "--sensitivity takes one node count, not '" +
-                                 args.nodes + "'");
-  auto chip = isa::loadChipAssumptions(chipName(args));
+  auto nodes = sensitivityNodes(args.nodes);
+  if (!nodes)
+    return reportError(kCmd, nodes.takeError());
+  auto chip = loadRangedChip(chipName(args));
   if (!chip)
     return reportError(kCmd, chip.takeError());
-  if (chip->ranges.empty())
-    return reportError(kCmd, "chip '" + chipName(args) +
-                                 "' states no assumption ranges (`# "
-                                 "ASSUMPTION range A..B: why`)");
   Sweep sweep;
-  if (auto e = prepareSweep(args, chip->chip, sweep))
+  if (auto e = prepareSweep(args.model, args.inputShapes,
+                              args.constInputs, chip->chip, sweep))
     return reportError(kCmd, std::move(e));
 
   size_t total = sensitivityPoints(sweep.base, chip->ranges);
-  unsigned jobs = threadsFor(args.jobs, total);
+  unsigned jobs = poolThreads(args.jobs, total);
   Progress progress(kCmd, total);
   Sensitivity s = runSensitivity(
-      sweep, nodes, chip->ranges, jobs,
+      sweep, *nodes, chip->ranges, jobs,
       [&](size_t done, size_t failed) { progress.update(done, failed); });
   progress.finish();
   double elapsed = progress.elapsedSeconds();
-  if (!s.base.timed())
-    return reportError(kCmd, "the base point (" + sweep.base.name +
-                                 " as described) failed: " + s.base.status +
-                                 ": " + s.base.message);
-  std::string title = "sensitivity of " +
-                      llvm::sys::path::filename(args.model).str() + " on " +
-                      sweep.base.name + " (seconds)";
+  if (auto e = checkSensitivityBase(s, sweep.base.name))
+    return reportError(kCmd, std::move(e));
+  std::string title = sensitivityTitle(args.model, sweep.base.name);
   if (auto e = writeSensitivityFiles(s, args.output, args.plot, args.report,
                                      title))
     return reportError(kCmd, std::move(e));
 
   llvm::raw_ostream &os = llvm::outs();
   printSensitivity(s, llvm::sys::path::filename(args.model), sweep.base.name,
-                   nodes, elapsed, jobs, os);
+                   *nodes, elapsed, jobs, os);
   os << writtenTo({args.output, args.plot, args.report}) << "\n";
-  bool hazards = s.base.status == "hazards";
-  for (const SensitivityRow &row : s.rows)
-    hazards |= row.low.status == "hazards" || row.high.status == "hazards";
-  return hazards ? kCheckFailed : kOk;
+  return anyHazards(s) ? kCheckFailed : kOk;
 }
 
 } // namespace
@@ -126,15 +79,14 @@ int lpx::cli::runSweep(const SweepArgs &args) {
   if (args.model.empty() || args.output.empty())
     return reportError(kCmd, "a model and -o OUTPUT.csv are required "
                              "(or `lpx sweep merge PARTS... -o OUTPUT.csv`)");
-  if (!llvm::is_contained(kMetrics, args.metric))
-    return reportError(kCmd, "unknown metric '" + args.metric +
-                                 "' (cycles, seconds, efficiency, "
-                                 "tokens_per_s)");
+  if (auto e = checkSweepMetric(args.metric))
+    return reportError(kCmd, std::move(e));
   auto base = isa::loadChipWithOverrides(chipName(args), {});
   if (!base)
     return reportError(kCmd, base.takeError());
   Sweep sweep;
-  if (auto e = prepareSweep(args, *base, sweep))
+  if (auto e = prepareSweep(args.model, args.inputShapes,
+                              args.constInputs, *base, sweep))
     return reportError(kCmd, std::move(e));
   auto grid = buildGrid(args.sets, args.nodes, sweep.base);
   if (!grid)
@@ -153,7 +105,7 @@ int lpx::cli::runSweep(const SweepArgs &args) {
   }
   std::vector<size_t> points = shardPoints(sweep.grid.size(), shard);
   size_t total = points.size();
-  unsigned jobs = threadsFor(args.jobs, total);
+  unsigned jobs = poolThreads(args.jobs, total);
   Progress progress(kCmd, total);
   std::vector<PointResult> results =
       runPoints(sweep, points, jobs, [&](size_t done, size_t failed) {
@@ -162,37 +114,16 @@ int lpx::cli::runSweep(const SweepArgs &args) {
   progress.finish();
   double elapsed = progress.elapsedSeconds();
 
-  std::string head = csvHeader(sweep.grid);
-  if (!args.shard.empty())
-    head = partLine({llvm::sys::path::filename(args.model).str(),
-                     sweep.base.name, shard, sweep.grid.axes()}) +
-           head;
-  if (auto e = writeSweepFiles(
-          sweep.grid, points, head, csvRows(sweep.grid, points, results),
-          args.output, args.plot, args.metric,
-          plotTitle(args.metric, args.model, sweep.base.name)))
+  const Shard *part = args.shard.empty() ? nullptr : &shard;
+  if (auto e = writeSweepResults(sweep, part, points, results, args.output,
+                                 args.plot, args.metric))
     return reportError(kCmd, std::move(e));
 
-  size_t ok = 0, hazards = 0;
-  for (const PointResult &r : results) {
-    ok += r.status == "ok";
-    hazards += r.status == "hazards";
-  }
-  llvm::outs() << "swept " << total << " point(s) of "
-               << llvm::sys::path::filename(args.model);
-  if (!args.shard.empty())
-    llvm::outs() << " (part " << shard.index + 1 << "/" << shard.count
-                 << " of " << sweep.grid.size() << ")";
-  llvm::outs() << " on "
-               << sweep.base.name << ": " << ok << " ok";
-  if (hazards)
-    llvm::outs() << ", " << hazards << " with hazards";
-  if (total - ok - hazards)
-    llvm::outs() << ", " << (total - ok - hazards) << " failed";
-  llvm::outs() << llvm::format(" in %.1f s on %u thread(s) -> ", elapsed, jobs)
-               << args.output << (args.plot.empty() ? "" : ", " + args.plot)
+  llvm::outs() << sweepSummaryLine(results, args.model, sweep.base.name,
+                                   part, sweep.grid.size(), elapsed, jobs,
+                                   args.output, args.plot)
                << "\n";
   // Hazards mean the compiler scheduled something the chip cannot run:
   // report that like `lpx simulate` does.
-  return hazards ? kCheckFailed : kOk;
+  return anyHazards(results) ? kCheckFailed : kOk;
 }

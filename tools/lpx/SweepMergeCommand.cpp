@@ -6,10 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "lpx/deploy/SweepMerge.h"
-#include "lpx/deploy/SweepReport.h"
-#include "lpx/deploy/DeploymentStudyTable.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace lpx;
@@ -17,41 +14,6 @@ using namespace lpx::cli;
 using namespace lpx::deploy;
 
 static const char *const kCmd = "sweep merge";
-
-/// The parts of `lpx decode --sweep --shard`: the frontier is marked
-/// over every row, as the whole study marks it.
-static int writeStudy(const SweepMergeArgs &args, const SweepMerge &merge,
-                      const StudyKind &kind) {
-  const std::string metric =
-      args.metric.empty() ? kind.defaultMetric : args.metric;
-  if (!isStudyMetric(kind, metric))
-    return reportError(kCmd, "--metric " + metric +
-                                 " is not a numeric column of the study");
-  for (const std::string &path : {args.output, args.plot, args.report})
-    if (auto e = path.empty() ? llvm::Error::success() : checkOutputPath(path))
-      return reportError(kCmd, std::move(e));
-  Grid grid(merge.first->axes);
-  auto rows = studyRowsFromCsv(kind, grid, merge.rows());
-  if (!rows)
-    return reportError(kCmd, rows.takeError());
-  if (kind.pareto)
-    markPareto(grid, *rows);
-  std::vector<size_t> points(grid.size());
-  for (size_t p = 0; p < points.size(); ++p)
-    points[p] = p;
-  if (auto e = writeStudyFiles(kind, grid, points, studyCsvHeader(kind, grid),
-                               *rows,
-                               {args.output, args.plot, args.report, metric,
-                                metric + " of " + merge.first->model + " on " +
-                                    merge.first->chip, merge.first->base}))
-    return reportError(kCmd, std::move(e));
-  llvm::outs() << "merged " << args.parts.size() << " part(s): "
-               << grid.size() << " deployment(s) of " << merge.first->model
-               << " on " << merge.first->chip << " -> " << args.output
-               << (args.plot.empty() ? "" : ", " + args.plot)
-               << (args.report.empty() ? "" : ", " + args.report) << "\n";
-  return kOk;
-}
 
 int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
   if (args.parts.empty())
@@ -62,28 +24,10 @@ int lpx::cli::runSweepMerge(const SweepMergeArgs &args) {
       return reportError(kCmd, std::move(e));
   if (auto e = merge.checkComplete())
     return reportError(kCmd, std::move(e));
-  if (const StudyKind *kind = studyKindNamed(merge.first->kind))
-    return writeStudy(args, merge, *kind);
-  if (!args.report.empty())
-    return reportError(kCmd, "--report is the page of a deployment study");
-  const std::string metric = args.metric.empty() ? "seconds" : args.metric;
-  if (!llvm::is_contained(kMetrics, metric))
-    return reportError(kCmd, "unknown metric '" + metric +
-                                 "' (cycles, seconds, efficiency, "
-                                 "tokens_per_s)");
-
-  Grid grid(merge.first->axes);
-  std::vector<size_t> points(grid.size());
-  for (size_t p = 0; p < points.size(); ++p)
-    points[p] = p;
-  if (auto e = writeSweepFiles(
-          grid, points, csvHeader(grid), merge.rows(), args.output, args.plot,
-          metric,
-          plotTitle(metric, merge.first->model, merge.first->chip)))
-    return reportError(kCmd, std::move(e));
-  llvm::outs() << "merged " << args.parts.size() << " part(s): "
-               << grid.size() << " point(s) of " << merge.first->model
-               << " on " << merge.first->chip << " -> " << args.output
-               << (args.plot.empty() ? "" : ", " + args.plot) << "\n";
+  auto line = merge.write(args.output, args.plot, args.metric, args.report);
+  if (!line)
+    return reportError(kCmd, line.takeError());
+  llvm::outs() << *line << "\n";
+  // Hazards (a sweep's rows only) fail the merge as they fail `lpx sweep`.
   return merge.hazards ? kCheckFailed : kOk;
 }

@@ -4,12 +4,22 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "lpx/deploy/WordOptions.h"
 
 #include "lpx/isa/ChipSpec.h"
 #include <CLI/CLI.hpp>
 #include <functional>
 
 using namespace lpx::cli;
+using namespace lpx::deploy;
+
+/// Options that set words of the deployment layer (WordOptions.h).
+template <typename Words>
+static void addWords(CLI::App *app, llvm::ArrayRef<WordOption<Words>> options,
+                     std::common_type_t<Words> &words) {
+  for (const WordOption<Words> &o : options)
+    app->add_option(o.flags, words.*o.word, o.help);
+}
 
 /// The deployment options of decode and serve.
 static void addDeploymentOptions(CLI::App *d, DeploymentArgs &a,
@@ -20,20 +30,7 @@ static void addDeploymentOptions(CLI::App *d, DeploymentArgs &a,
   d->add_option("--chip", a.chip,
                 "Chip preset or description file (default: " + defaultChip + ")");
   d->add_option("--set", a.sets, "Change a chip parameter: key=value (repeatable)");
-  d->add_option("--context", a.context,
-                "Positions in the KV cache at the decode step (default: the "
-                "preset's, up to 4096)");
-  d->add_option("--chips", a.chips,
-                "Chips to use (default: the fewest whole groups that hold the "
-                "model, found by compiling)");
-  d->add_option("--tp", a.tp, "Chips per tensor-parallel group");
-  d->add_option("--pp", a.pp, "Pipeline stages");
-  d->add_option("--weights", a.weights,
-                "Number format of MatMul weights (default: the chip's "
-                "formats.weights, else the model's)");
-  d->add_option("--activations", a.activations,
-                "Number format of all other floating-point values (default: "
-                "the chip's formats.activations, else the model's)");
+  addWords(d, deploymentWordOptions(), a);
 }
 
 int main(int argc, char **argv) {
@@ -251,15 +248,10 @@ int main(int argc, char **argv) {
                 "simulate the prefill and a decode step; TTFT, TPOT, tokens/s, "
                 "chips needed, efficiency against the physical bound");
   addDeploymentOptions(d, decode, defaultChip);
+  addWords(d, decodeWordOptions(), decode);
+  addWords(d, decodeSweepWordOptions(), decode);
   for (auto [name, field, help] : {
-           std::tuple{"--prompt", &decode.prompt, "Tokens in the prompt (the prefill; default 128, at most the context)"},
-           {"--batch", &decode.batch, "Sequences decoded together (default 1)"},
-           {"--prefill-chunk", &decode.prefillChunk, "Prompt tokens per prefill chunk (default: chosen, and the report says why)"},
-           {"--context-sweep", &decode.contextSweep, "Context lengths such as 512,1024,2048: TPOT of each, as CSV (-o) and SVG (--plot)"},
-           {"--prompt-sweep", &decode.promptSweep, "Prompt lengths such as 128,512,2048: TTFT of each and its latency bound, as CSV (-o) and SVG (--plot)"},
-           {"-o,--output", &decode.output, "CSV of a sweep"},
-           {"--plot", &decode.plot, "SVG of a sweep (default: the CSV's name with .svg)"},
-           {"--metric", &decode.metric, "What a --sweep study plots: a column of its CSV (default tpot_us)"},
+           std::tuple{"--metric", &decode.metric, "What a --sweep study plots: a column of its CSV (default tpot_us)"},
            {"--shard", &decode.shard, "Run only part I of N of a --sweep study; join the parts with `lpx sweep merge`"},
            {"--report", &decode.report, "Self-contained HTML report of the deployment (figures, the tokens' path through the stages, SRAM per chip, bounds, placements tried), of a --sweep study or of a --sensitivity"}})
     d->add_option(name, *field, help);
@@ -301,26 +293,9 @@ int main(int argc, char **argv) {
       "serve", "Serve a workload on a deployment: queueing, batching and the "
                "network over compiled and simulated steps (docs/serving.md)");
   addDeploymentOptions(sv, serve, defaultChip);
+  addWords(sv, serveWordOptions(), serve);
   for (auto [name, field, help] : {
-           std::tuple{"--workload", &serve.workload, "poisson:, closed:, agent: or trace:FILE"},
-           {"--max-batch", &serve.maxBatch, "Sequences in a step (default 8)"},
-           {"--policy", &serve.policy, "chunked or prefill-first"},
-           {"--prefill-chunk", &serve.prefillChunk, "Prompt tokens per prefill chunk of the table (default: chosen as lpx decode does)"},
-           {"--queue", &serve.queue, "Admission queue places (default: unbounded)"},
-           {"--retry", &serve.retry, "Retries of a rejected call: N,base=T"},
-           {"--network", &serve.network, "fixed:T, lognormal:median=T,p99=T or 0"},
-           {"--duration", &serve.duration, "Send calls for this long (10s)"},
-           {"--requests", &serve.requests, "Send this many calls"},
-           {"--seed", &serve.seed, "Random seed (default 1)"},
-           {"--slo", &serve.slo, "ttft_p95=1s,tpot_p99=50ms,..."},
-           {"-o,--output", &serve.output, "Per-request CSV"},
-           {"--load-sweep", &serve.loadSweep, "Loads: users or rates, 1,5,10,20,50"},
-           {"--curve-csv", &serve.curveCsv, "The sweep's curve as CSV"},
-           {"--curve-svg", &serve.curveSvg, "The sweep's curve as SVG"},
-           {"--report", &serve.report, "Self-contained HTML report"},
-           {"--trace", &serve.trace, "Perfetto trace (JSON)"},
-           {"--cache-dir", &serve.cacheDir, "Service table cache"},
-           {"--plot", &serve.plot, "SVG of a --sweep study"},
+           std::tuple{"--plot", &serve.plot, "SVG of a --sweep study"},
            {"--metric", &serve.metric, "What a --sweep study plots: a column of its CSV (default ttft_p99_us)"},
            {"--shard", &serve.shard, "Run only part I of N of a --sweep study"}})
     sv->add_option(name, *field, help);

@@ -39,6 +39,14 @@ ChipSearchPolicy groupsOf(unsigned group, unsigned most) {
   return p;
 }
 
+/// Coverage's shape of policy: single chips, no hint, no bisection.
+ChipSearchPolicy doublingUpTo(unsigned most) {
+  ChipSearchPolicy p = groupsOf(1, most);
+  p.followHint = false;
+  p.bisect = false;
+  return p;
+}
+
 ChipSearchResult search(const ChipSearchPolicy &p, FakeCompiler &c) {
   auto r = findFewestChips(p, c.fn());
   EXPECT_TRUE(bool(r));
@@ -125,19 +133,14 @@ TEST(ChipSearch, StopsAtAFailureMoreChipsWillNotMend) {
 TEST(ChipSearch, DoublingWithoutBisectionKeepsThePowerOfTwo) {
   // Coverage's policy shape: group 1, no hint, no bisection: 1, 2, 4, 8.
   FakeCompiler c{5, 5};
-  ChipSearchPolicy p = groupsOf(1, 64);
-  p.followHint = false;
-  p.bisect = false;
-  ChipSearchResult r = search(p, c);
+  ChipSearchResult r = search(doublingUpTo(64), c);
   EXPECT_EQ(r.chips, 8u);
   EXPECT_THAT(c.tried, ElementsAre(1u, 2u, 4u, 8u));
 }
 
 TEST(ChipSearch, SkippedCountsAreNotCompiled) {
   FakeCompiler c{3};
-  ChipSearchPolicy p = groupsOf(1, 64);
-  p.followHint = false;
-  p.bisect = false;
+  ChipSearchPolicy p = doublingUpTo(64);
   p.skip = [](unsigned chips) { return chips == 2; };
   ChipSearchResult r = search(p, c);
   EXPECT_EQ(r.chips, 4u);

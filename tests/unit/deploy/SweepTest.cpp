@@ -1,8 +1,11 @@
 //===- SweepTest.cpp - The sweep grid, its shards and their merge ---------===//
+#include "lpx/deploy/PointPool.h"
 #include "lpx/deploy/SweepGrid.h"
 #include "lpx/deploy/SweepMerge.h"
 #include "lpx/deploy/SweepReport.h"
 #include "lpx/deploy/SweepShard.h"
+
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -88,6 +91,26 @@ TEST(SweepMerge, PartsJoinIntoTheUnshardedRows) {
   EXPECT_EQ(merge.rows(), csvRows(kGrid, {0, 1, 2}, all));
   EXPECT_EQ(merge.first->chip, "tsp-v1");
   EXPECT_EQ(merge.hazards, 0u);
+  EXPECT_EQ(merge.summaryLine(kGrid.size(), "point(s)", "all.csv", ""),
+            "merged 2 part(s): 3 point(s) of model.onnx on tsp-v1 -> all.csv");
+  // Written: the unsharded CSV, after the metric is checked.
+  std::string csv = testing::TempDir() + "merged.csv";
+  auto bad = merge.write(csv, "", "watts");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "unknown metric 'watts' (cycles, seconds, efficiency, "
+            "tokens_per_s)");
+  auto line = merge.write(csv, "", "");
+  ASSERT_TRUE(bool(line)) << llvm::toString(line.takeError());
+  EXPECT_EQ(*line,
+            "merged 2 part(s): 3 point(s) of model.onnx on tsp-v1 -> " + csv);
+  auto text = llvm::MemoryBuffer::getFile(csv);
+  ASSERT_TRUE(bool(text));
+  EXPECT_EQ((*text)->getBuffer().str(),
+            csvHeader(kGrid) + csvRows(kGrid, {0, 1, 2}, all));
+  EXPECT_EQ(merge.summaryLine(kGrid.size(), "point(s)", "all.csv", "all.svg"),
+            "merged 2 part(s): 3 point(s) of model.onnx on tsp-v1 -> "
+            "all.csv, all.svg");
 }
 
 TEST(SweepMerge, AMissingOrRepeatedPartIsAnError) {
@@ -107,4 +130,36 @@ TEST(SweepMerge, APartWithTooFewRowsIsAnError) {
   SweepMerge merge;
   EXPECT_THAT(llvm::toString(merge.addText("a.csv", text)),
               HasSubstr("has 1 rows; part 1/2 has 2 points"));
+}
+
+// `lpx sweep`'s last line: counts by status, the part, the files.
+TEST(SweepReport, SummaryLineCountsEachStatus) {
+  PointResult hazards = ok(300), failed;
+  hazards.status = "hazards";
+  failed.status = "compile-error";
+  std::vector<PointResult> results = {ok(100), hazards, failed, ok(200)};
+  EXPECT_EQ(sweepSummaryLine(results, "dir/model.onnx", "tsp-v1", nullptr, 4,
+                             1.25, 2, "out.csv", ""),
+            "swept 4 point(s) of model.onnx on tsp-v1: 2 ok, 1 with hazards, "
+            "1 failed in 1.2 s on 2 thread(s) -> out.csv");
+  Shard second{1, 3};
+  EXPECT_EQ(sweepSummaryLine({ok(1)}, "model.onnx", "lpx3", &second, 7, 0.04,
+                             1, "p.csv", "p.svg"),
+            "swept 1 point(s) of model.onnx (part 2/3 of 7) on lpx3: 1 ok in "
+            "0.0 s on 1 thread(s) -> p.csv, p.svg");
+}
+
+TEST(SweepReport, OnlyTheListedMetricsPlot) {
+  EXPECT_FALSE(bool(checkSweepMetric("tokens_per_s")));
+  EXPECT_EQ(llvm::toString(checkSweepMetric("watts")),
+            "unknown metric 'watts' (cycles, seconds, efficiency, "
+            "tokens_per_s)");
+}
+
+TEST(PointPool, ThreadsAreTheAskedButNoMoreThanThePoints) {
+  EXPECT_EQ(poolThreads(4, 10), 4u);
+  EXPECT_EQ(poolThreads(4, 3), 3u);
+  EXPECT_EQ(poolThreads(4, 0), 1u);
+  EXPECT_GE(poolThreads(0, 1000), 1u);
+  EXPECT_LE(poolThreads(0, 2), 2u);
 }

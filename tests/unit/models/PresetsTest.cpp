@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lpx/models/Export.h"
+#include "lpx/models/PresetTable.h"
+#include "lpx/models/Presets.h"
 #include "WeightData.h" // models/lib: internal to lpx_models
 
 #include <gtest/gtest.h>
@@ -78,4 +80,39 @@ TEST(WeightStream, ChunksDoNotChangeTheValues) {
   std::vector<float> other(15);
   WeightStream(Parameter{"w2", {3, 5}, {0.5f, 0.25f}}).next(other.data(), 15);
   EXPECT_NE(whole, other);
+}
+
+// `lpx models list` and `lpx models export`'s text (PresetTable.h).
+TEST(PresetTable, HumanCounts) {
+  EXPECT_EQ(humanCount(6738415616), "6.74B");
+  EXPECT_EQ(humanCount(163037184), "163.04M");
+  EXPECT_EQ(humanCount(172224), "172.22K");
+  EXPECT_EQ(humanCount(999999), "1000.00K");
+}
+
+TEST(PresetTable, OneRowPerPresetUnderTheHeader) {
+  auto table = presetTable();
+  ASSERT_TRUE(bool(table)) << llvm::toString(table.takeError());
+  size_t lines = 0;
+  for (char c : *table)
+    lines += c == '\n';
+  EXPECT_EQ(lines, presets().size() + 1);
+  EXPECT_EQ(table->rfind("name ", 0), 0u);
+  // tiny-mixtral: 4 experts, 2 per token.
+  EXPECT_NE(table->find("4/top2"), std::string::npos);
+}
+
+TEST(PresetTable, ExportLineSaysWhatWasWritten) {
+  const DecoderConfig *c = findPreset("tiny-llama");
+  ASSERT_NE(c, nullptr);
+  ExportOptions o;
+  o.layers = 2, o.context = 64, o.batch = 1, o.prompt = 8, o.shapeOnly = true;
+  ExportSummary s{172224, 99, 12, false};
+  EXPECT_EQ(exportSummaryLine(*c, o, s, "m.onnx"),
+            "wrote m.onnx: tiny-llama, 2 layers, 8 tokens, context 64, batch "
+            "1, 99 nodes, 172.22K parameters, 12 shape-only weights");
+  o.prompt = 1, o.shapeOnly = false, s.externalData = true;
+  EXPECT_EQ(exportSummaryLine(*c, o, s, "m.onnx"),
+            "wrote m.onnx: tiny-llama, 2 layers, context 64, batch 1, 99 "
+            "nodes, 172.22K parameters, weights in m.onnx.data");
 }

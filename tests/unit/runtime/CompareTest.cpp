@@ -1,6 +1,7 @@
 //===- CompareTest.cpp - allclose-style tensor comparison -----------------===//
 #include "lpx/runtime/Compare.h"
 #include "lpx/runtime/TensorFile.h"
+#include "lpx/runtime/TestData.h"
 #include "TestProgram.h"
 #include <cmath>
 #include <limits>
@@ -109,4 +110,58 @@ TEST(Compare, AReducedFormatResultIsWidenedBeforeComparing) {
   CompareResult tight = compareTensors(e, *half, 1e-5, 0);
   EXPECT_FALSE(tight.ok);
   EXPECT_DOUBLE_EQ(tight.worstAbsError, double(0.1f) - 0.0999755859375);
+}
+
+// `lpx run`'s tolerance line and output check (TestData.h).
+TEST(OutputCheck, ToleranceLineNamesFormatAndOverride) {
+  // fp16: rtol 4 * 2^-10 = 0.00390625, atol 2^-10 = 0.0009765625.
+  EXPECT_EQ(toleranceLine({"fp16", "--tolerance-of"}, -1, -1),
+            "tolerance: fp16 (rtol 0.00390625, atol 0.0009765625) for "
+            "floating-point outputs, --tolerance-of");
+  EXPECT_EQ(toleranceLine({"fp16", "--tolerance-of"}, 0.5, -1),
+            "tolerance: fp16 (rtol 0.5, atol 0.0009765625) for "
+            "floating-point outputs, --tolerance-of; --rtol/--atol given");
+  EXPECT_EQ(toleranceLine({"", "the program keeps the model's formats"}, -1,
+                          -1),
+            "tolerance: each output's own type (the program keeps the "
+            "model's formats)");
+}
+
+TEST(OutputCheck, ComparesByNameAtTheFormatsTolerance) {
+  // 1.003 against 1: |diff| 0.003 is past fp32's 1e-7 + 1e-3 * 1 but
+  // within fp16's 2^-10 + 4 * 2^-10 = 0.0049.
+  std::vector<HostTensor> want = {tensor<float>("y", DType::F32, {1}, {1})};
+  std::vector<HostTensor> got = {tensor<float>("z", DType::F32, {1}, {7}),
+                                 tensor<float>("y", DType::F32, {1}, {1.003f})};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto fp16 = compareOutputs(want, got, "fp16", -1, -1, os);
+  ASSERT_TRUE(bool(fp16)) << llvm::toString(fp16.takeError());
+  EXPECT_TRUE(*fp16);
+  EXPECT_NE(text.find("y: match"), std::string::npos) << text;
+  EXPECT_NE(text.find("all outputs match\n"), std::string::npos) << text;
+  text.clear();
+  auto fp32 = compareOutputs(want, got, "", -1, -1, os);
+  ASSERT_TRUE(bool(fp32)) << llvm::toString(fp32.takeError());
+  EXPECT_FALSE(*fp32);
+  EXPECT_NE(text.find("y: MISMATCH"), std::string::npos) << text;
+  EXPECT_NE(text.find("outputs differ from the expected values\n"),
+            std::string::npos)
+      << text;
+  // --atol 0.01 alone lets fp32 accept it.
+  text.clear();
+  auto loose = compareOutputs(want, got, "", -1, 0.01, os);
+  ASSERT_TRUE(bool(loose));
+  EXPECT_TRUE(*loose);
+}
+
+TEST(OutputCheck, AnExpectedOutputTheProgramLacksIsAnError) {
+  std::vector<HostTensor> want = {tensor<float>("w", DType::F32, {1}, {1})};
+  std::vector<HostTensor> got = {tensor<float>("y", DType::F32, {1}, {1})};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto r = compareOutputs(want, got, "", -1, -1, os);
+  ASSERT_FALSE(bool(r));
+  EXPECT_EQ(llvm::toString(r.takeError()),
+            "expected output 'w' is not an output of the program");
 }

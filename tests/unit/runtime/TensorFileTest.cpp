@@ -214,3 +214,17 @@ TEST(TensorFile, WriteThenReadRoundTrips) {
   llvm::consumeError(std::move(e));
   EXPECT_FALSE(llvm::sys::fs::exists(tmp.file("bad.pb")));
 }
+
+TEST(TensorFile, AWrittenTestDirectoryReadsBackInOrder) {
+  TempDir tmp;
+  std::vector<HostTensor> outs = {
+      tensor<int16_t>("a", DType::I16, {2}, {1, -2}),
+      tensor<int16_t>("b", DType::I16, {1}, {7})};
+  ASSERT_FALSE(bool(writeTestDataDir(tmp.path, "output", outs)));
+  EXPECT_TRUE(llvm::sys::fs::exists(tmp.file("output_1.pb")));
+  auto back = readTestDataDir(tmp.path, "output");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[0].name, "a");
+  EXPECT_EQ((*back)[1].data, outs[1].data);
+}

@@ -70,6 +70,13 @@ llvm::Expected<ModelCoverage> analyzeModel(const std::string &path,
                                            const ImportOptions &import,
                                            const std::string &chip);
 
+/// Analyses each of `paths` on `chip` (a preset or file, loaded first: a
+/// bad chip is the error before any model is read); the first model that
+/// is an error ends it.
+llvm::Expected<std::vector<ModelCoverage>>
+analyzeModels(const std::vector<std::string> &paths,
+              const ImportOptions &import, const std::string &chip);
+
 } // namespace lpx::deploy
 
 #endif

@@ -9,6 +9,9 @@ namespace lpx::deploy {
 
 enum class ReportFormat { Text, Markdown, Json, Html };
 
+/// text, md, json or html; an error names any other.
+llvm::Expected<ReportFormat> reportFormatNamed(llvm::StringRef name);
+
 /// Writes the per-model reports: a node table, every blocker with its node
 /// name, the summary line "N/M nodes supported, K op types missing", the
 /// verdict and, for portable models, chips and predicted latency.

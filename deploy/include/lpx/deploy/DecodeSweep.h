@@ -3,6 +3,8 @@
 #define LPX_DEPLOY_DECODESWEEP_H
 
 #include "lpx/deploy/DecodeMetrics.h"
+#include "lpx/deploy/DecodeWords.h"
+#include <functional>
 #include <utility>
 
 namespace lpx::deploy {
@@ -33,6 +35,19 @@ std::string sweepPointLine(const DecodeMetrics &m, SweepAxis axis);
 /// The CSV and the SVG of a sweep along `axis`.
 std::pair<std::string, std::string>
 sweepFiles(const std::vector<DecodeMetrics> &points, SweepAxis axis);
+
+/// Plans and measures each point of the sweep `o` asks for (its contexts;
+/// or its prompts, each prefilled with the step at o.context) in order,
+/// telling `done` of each; an error names the point ("context 512: ...").
+llvm::Expected<std::vector<DecodeMetrics>>
+runDecodeSweep(const DecodeTarget &t, const DecodeSweepNumbers &o,
+               const PlanProgress &progress,
+               const std::function<void(const DecodeMetrics &)> &done);
+
+/// Writes sweepFiles' CSV to `csvPath` and SVG to `svgPath`.
+llvm::Error writeDecodeSweep(const std::vector<DecodeMetrics> &points,
+                             SweepAxis axis, llvm::StringRef csvPath,
+                             llvm::StringRef svgPath);
 
 } // namespace lpx::deploy
 

@@ -10,12 +10,15 @@
 #ifndef LPX_DEPLOY_DECODEWORDS_H
 #define LPX_DEPLOY_DECODEWORDS_H
 
+#include "lpx/deploy/DecodeGenerate.h"
 #include "lpx/deploy/DecodeMetrics.h"
 #include "lpx/deploy/DeploymentTarget.h"
 
 #include <memory>
 
 namespace lpx::deploy {
+
+struct StudyOptions; // StudyRun.h
 
 /// The options of one decode deployment, as given.
 struct DecodeWords : DeploymentArgs {
@@ -52,6 +55,47 @@ decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
                 const PlanProgress &progress, unsigned chipsHint = 0,
                 std::shared_ptr<const DecodePlan> *keepPlan = nullptr,
                 const DecodePlan *source = nullptr);
+
+/// The words of `lpx decode`'s context and prompt sweeps, as given.
+struct DecodeSweepWords {
+  std::string contextSweep; // "512,1024,...": TPOT per context
+  std::string promptSweep;  // "128,512,...": TTFT per prompt
+  std::string output;       // the sweep's CSV
+  std::string plot;         // the sweep's SVG; default: CSV path .svg
+};
+
+/// The decode numbers with those of a sweep.
+struct DecodeSweepNumbers : DecodeNumbers {
+  std::vector<int64_t> sweep;   // contexts of --context-sweep
+  std::vector<int64_t> prompts; // prompts of --prompt-sweep
+  std::string plot;             // the SVG written (checkDecodeSweepOutputs)
+  bool sweeping() const { return !sweep.empty() || !prompts.empty(); }
+};
+
+/// The decode numbers, then the sweeps checked against them and against
+/// the study options (`study`): a prompt sweep gives the prompts, a study
+/// of whole deployments goes without either sweep, and its --metric,
+/// --shard and --jobs go with it.
+llvm::Error parseDecodeSweep(const DecodeWords &w, const DecodeSweepWords &s,
+                             const StudyOptions &study, DecodeSweepNumbers &o);
+
+/// A sweep needs -o (its CSV) and writes its SVG to --plot or beside the
+/// CSV (`o.plot`); both are checked as output paths. Without a sweep
+/// neither goes.
+llvm::Error checkDecodeSweepOutputs(const DecodeSweepWords &s,
+                                    DecodeSweepNumbers &o);
+
+/// A sweep's target loaded, the preset's shape defaults applied (a context
+/// sweep takes none) and the shapes of every point checked.
+llvm::Error loadDecodeSweepTarget(const DecodeWords &w, DecodeSweepNumbers &o,
+                                  DecodeTarget &t);
+
+/// `lpx decode --run`'s options from the words and their numbers `o`: the
+/// placement, context and prefill chunk, one prompt per "1,2,3" of
+/// `promptIds` (none: the prompt "1"), as many as --batch asks.
+llvm::Expected<DecodeRunOptions>
+decodeRunOptions(const DecodeWords &w, const DecodeNumbers &o,
+                 const std::vector<std::string> &promptIds, unsigned tokens);
 
 } // namespace lpx::deploy
 

@@ -22,6 +22,10 @@ void runOnThreads(size_t total, unsigned jobs,
                   const std::function<void(size_t done, size_t failed)>
                       &progress);
 
+/// The threads for `points` points: `asked`, or one per hardware thread
+/// when 0, but no more than the points and at least 1.
+unsigned poolThreads(unsigned asked, size_t points);
+
 } // namespace lpx::deploy
 
 #endif

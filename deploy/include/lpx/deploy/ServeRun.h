@@ -41,6 +41,9 @@ struct ServeWords {
 /// --requests a generated workload runs for 10 s of simulated time. The
 /// curve's files need --load-sweep.
 llvm::Error parseServeSetup(const ServeWords &words, ServeSetup &setup);
+/// Each file a run writes (-o, the curve's CSV and SVG, --report,
+/// --trace) checked as an output path before any work.
+llvm::Error checkServeOutputs(const ServeWords &words);
 
 /// The table `lpx serve` runs on: the deployment's defaults (a preset's
 /// context up to 4,096), its shapes checked, then cachedServiceTable in

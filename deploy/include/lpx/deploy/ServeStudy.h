@@ -65,10 +65,28 @@ runServePoints(const DeploymentArgs &deployment, const ServeWords &serving,
 std::vector<std::string> serveRowFields(const Grid &grid, size_t index,
                                         const ServePoint &point);
 
-/// The options every point of a serving study shares, as one line (a part
-/// file records it): `chip` is the chip's resolved name.
-std::string serveWordsLine(const DeploymentArgs &deployment,
-                           const ServeWords &serving, llvm::StringRef chip);
+/// An error naming an output of one run (--curve-csv, --curve-svg,
+/// --trace) among `words`: a study goes without them (its --report is the
+/// study's page).
+llvm::Error checkStudyOutputs(const ServeWords &words);
+
+/// The serving words each point of a study runs with: -o (the study's
+/// CSV) left out, the workload checked once, before any table is built.
+llvm::Expected<ServeWords> studyServeWords(const ServeWords &words);
+
+/// The options every point shares, as the part line records them:
+/// "--model M --chip C --workload W --max-batch B --slo S --load-sweep L
+/// --seed N[ --prefill-chunk P][ --set K=V...]".
+std::string serveStudyBaseLine(const DeploymentArgs &deployment,
+                               const ServeWords &serving,
+                               llvm::StringRef chipName);
+
+/// runServePoints' points as the study's rows.
+std::vector<std::vector<std::string>>
+serveStudyRows(const DeploymentArgs &deployment, const ServeWords &serving,
+               const Grid &grid, const std::vector<size_t> &points,
+               unsigned jobs,
+               const std::function<void(size_t, size_t)> &progress);
 
 /// Why a swept key clashes with the words, so one would be ignored: a
 /// deployment option or a --set of it (sweptTwice), or --max-batch beside

@@ -27,6 +27,20 @@ public:
   llvm::Error checkComplete() const;
   /// The rows of every point, in point order (after checkComplete).
   std::string rows() const;
+  /// "merged N part(s): G WHAT of MODEL on CHIP -> CSV[, SVG][, HTML]",
+  /// WHAT "point(s)" or "deployment(s)", G the points of the merged grid.
+  std::string summaryLine(size_t points, llvm::StringRef what,
+                          llvm::StringRef csvPath, llvm::StringRef plotPath,
+                          llvm::StringRef reportPath = "") const;
+  /// Writes the unsharded CSV to `csvPath` and, unless `plotPath` is
+  /// empty, the chart of `metric` (empty: seconds, or a study's default
+  /// column), as the unsharded sweep or study writes them (a study's
+  /// frontier marked over every row, and its page at `reportPath` when
+  /// given); returns the summary line. After checkComplete.
+  llvm::Expected<std::string> write(llvm::StringRef csvPath,
+                                    llvm::StringRef plotPath,
+                                    std::string metric,
+                                    llvm::StringRef reportPath = "") const;
 
   std::optional<PartInfo> first; // the first part's description
   size_t hazards = 0;            // rows with status "hazards"

@@ -4,6 +4,7 @@
 
 #include "lpx/report/SvgPlot.h"
 #include "lpx/deploy/SweepGrid.h"
+#include "lpx/deploy/SweepShard.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <functional>
@@ -97,6 +98,19 @@ llvm::Error writeSweepFiles(const Grid &grid, llvm::ArrayRef<size_t> points,
                             llvm::StringRef head, llvm::StringRef rows,
                             llvm::StringRef csvPath, llvm::StringRef plotPath,
                             llvm::StringRef metric, llvm::StringRef title);
+
+/// An error unless `metric` is one of kMetrics: "unknown metric 'x'
+/// (cycles, seconds, efficiency, tokens_per_s)".
+llvm::Error checkSweepMetric(llvm::StringRef metric);
+
+/// What `lpx sweep` prints at its end: "swept N point(s) of MODEL[ (part
+/// I/N of G)] on CHIP: K ok[, H with hazards][, F failed] in T s on J
+/// thread(s) -> CSV[, SVG]"; `shard` is null for the whole grid.
+std::string sweepSummaryLine(llvm::ArrayRef<PointResult> results,
+                             llvm::StringRef modelFile, llvm::StringRef chip,
+                             const Shard *shard, size_t gridSize,
+                             double seconds, unsigned jobs,
+                             llvm::StringRef csvPath, llvm::StringRef plotPath);
 
 } // namespace lpx::deploy
 

@@ -32,6 +32,16 @@ struct Sweep {
   Grid grid{{}};
 };
 
+/// The model, the import options of `inputShapes` and `constInputs` and
+/// the base chip every point shares: `chip` in its printed form, which the
+/// compiler reads, so an unmodified point matches its own program's
+/// embedded description. A model that does not exist is one error, not a
+/// failure per point.
+llvm::Error prepareSweep(const std::string &model,
+                         const std::vector<std::string> &inputShapes,
+                         const std::vector<std::string> &constInputs,
+                         const isa::ChipSpec &chip, Sweep &sweep);
+
 /// The axes in command-line order (`sets`: "key=v1,v2" or
 /// "key=a..b:step"); the node count is one of them, from `--set nodes=...`
 /// where it was given, else from `nodes` ("1,2,4"; empty: 1) at the end.
@@ -55,6 +65,18 @@ runChipPoint(const Sweep &sweep,
 /// A simulation's figures as a point's result: ok, or hazards with the
 /// first one's message.
 PointResult resultOf(const sim::SimResult &sim);
+/// Writes the CSV of `points`' `results` (after the part line of `shard`
+/// when the sweep is one part; null: the whole grid) and, unless
+/// `plotPath` is empty, the chart of `metric` (writeSweepFiles).
+llvm::Error writeSweepResults(const Sweep &sweep, const Shard *shard,
+                              llvm::ArrayRef<size_t> points,
+                              llvm::ArrayRef<PointResult> results,
+                              llvm::StringRef csvPath,
+                              llvm::StringRef plotPath,
+                              llvm::StringRef metric);
+
+/// Whether any of `results` had hazards (a schedule the chip cannot run).
+bool anyHazards(llvm::ArrayRef<PointResult> results);
 
 /// Runs `points` on `jobs` threads; `progress` hears (done, failed) on the
 /// caller's thread, which otherwise only waits.

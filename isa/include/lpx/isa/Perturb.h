@@ -9,7 +9,9 @@
 #define LPX_ISA_PERTURB_H
 
 #include "program.pb.h"
+#include "llvm/Support/Error.h"
 #include <cstdint>
+#include <string>
 
 namespace lpx::isa {
 
@@ -18,6 +20,17 @@ namespace lpx::isa {
 /// sorted by issue cycle. Returns the instruction's new index. Requires
 /// index < instructions_size() and issue >= cycles.
 int moveEarlier(pb::Program &p, int index, uint64_t cycles);
+
+/// moveEarlier with its requirements checked: an error names an
+/// instruction that does not exist or issues before cycle `cycles`.
+llvm::Expected<int> checkedMoveEarlier(pb::Program &p, uint64_t index,
+                                       uint64_t cycles);
+
+/// "moved instruction I (MNEMONIC[ ORIGIN], node N) from cycle F to T[, now
+/// instruction A]": what checkedMoveEarlier did to instruction `index`,
+/// moved `cycles` earlier and now at `at` of `p`.
+std::string describeMove(const pb::Program &p, uint64_t index,
+                         uint64_t cycles, int at);
 
 } // namespace lpx::isa
 

@@ -35,6 +35,11 @@ llvm::Error writeTensorProto(const HostTensor &t, llvm::StringRef path);
 llvm::Expected<std::vector<HostTensor>> readTestDataDir(llvm::StringRef dir,
                                                         llvm::StringRef prefix);
 
+/// Writes `tensors` as `dir`/`prefix`_0.pb, `prefix`_1.pb, ..., the files
+/// readTestDataDir reads; the first that fails is the error.
+llvm::Error writeTestDataDir(llvm::StringRef dir, llvm::StringRef prefix,
+                             const std::vector<HostTensor> &tensors);
+
 } // namespace lpx::rt
 
 #endif
