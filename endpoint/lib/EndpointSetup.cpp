@@ -82,4 +82,30 @@ llvm::Error serveDeployment(const serve::ServiceTable &table,
   return runEndpoint(opts, *model, s.serve.engine, *content, log);
 }
 
+llvm::ArrayRef<deploy::WordOption<EndpointWords>> endpointWordOptions() {
+  using W = EndpointWords;
+  static const deploy::WordOption<W> kOptions[] = {
+      {"--listen", &W::listen,
+       "HOST:PORT (default 127.0.0.1:8000; port 0: any free)"},
+      {"--time-scale", &W::timeScale,
+       "Simulated seconds per wall second (default 1)"},
+      {"--max-batch", &W::maxBatch, "Sequences in a step (default 8)"},
+      {"--policy", &W::policy, "chunked or prefill-first"},
+      {"--prefill-chunk", &W::prefillChunk,
+       "Prompt tokens per prefill chunk of the table"},
+      {"--queue", &W::queue,
+       "Admission queue places; a full queue answers 429 (default: "
+       "unbounded)"},
+      {"--content", &W::content,
+       "greedy (CPU runtime, tiny presets) or synthetic"},
+      {"--default-max-tokens", &W::defaultMaxTokens,
+       "Output tokens without max_tokens (default 16)"},
+      {"--threads", &W::threads, "Connections served at once (default 64)"},
+      {"--max-body", &W::maxBody,
+       "Largest request body in bytes (default 1048576)"},
+      {"--cache-dir", &W::cacheDir, "Service table cache"},
+  };
+  return kOptions;
+}
+
 } // namespace lpx::endpoint

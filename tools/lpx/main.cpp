@@ -314,19 +314,7 @@ int main(int argc, char **argv) {
                   "leave at the simulated deployment's times "
                   "(docs/endpoint.md)");
   addDeploymentOptions(ep, endpoint, defaultChip);
-  for (auto [name, field, help] : {
-           std::tuple{"--listen", &endpoint.listen, "HOST:PORT (default 127.0.0.1:8000; port 0: any free)"},
-           {"--time-scale", &endpoint.timeScale, "Simulated seconds per wall second (default 1)"},
-           {"--max-batch", &endpoint.maxBatch, "Sequences in a step (default 8)"},
-           {"--policy", &endpoint.policy, "chunked or prefill-first"},
-           {"--prefill-chunk", &endpoint.prefillChunk, "Prompt tokens per prefill chunk of the table"},
-           {"--queue", &endpoint.queue, "Admission queue places; a full queue answers 429 (default: unbounded)"},
-           {"--content", &endpoint.content, "greedy (CPU runtime, tiny presets) or synthetic"},
-           {"--default-max-tokens", &endpoint.defaultMaxTokens, "Output tokens without max_tokens (default 16)"},
-           {"--threads", &endpoint.threads, "Connections served at once (default 64)"},
-           {"--max-body", &endpoint.maxBody, "Largest request body in bytes (default 1048576)"},
-           {"--cache-dir", &endpoint.cacheDir, "Service table cache"}})
-    ep->add_option(name, *field, help);
+  addWords(ep, lpx::endpoint::endpointWordOptions(), endpoint);
 
   CoverageArgs coverage;
   auto *v = app.add_subcommand(

@@ -12,6 +12,15 @@ using namespace lpx::onnximport;
 
 namespace {
 
+ResizeAxisMap mapWith(int64_t in, int64_t out, double scale,
+                      const ResizeOptions &o) {
+  ResizeAxis a;
+  a.in = in;
+  a.out = out;
+  a.scale = scale;
+  return resizeAxisMap(a, o);
+}
+
 ResizeAxisMap mapOf(int64_t in, int64_t out, double scale, ResizeMode mode,
                     CoordinateMode cm,
                     NearestMode nm = NearestMode::RoundPreferFloor) {
@@ -19,11 +28,7 @@ ResizeAxisMap mapOf(int64_t in, int64_t out, double scale, ResizeMode mode,
   o.mode = mode;
   o.coordinates = cm;
   o.nearest = nm;
-  ResizeAxis a;
-  a.in = in;
-  a.out = out;
-  a.scale = scale;
-  return resizeAxisMap(a, o);
+  return mapWith(in, out, scale, o);
 }
 
 void expectRows(const ResizeAxisMap &m,
@@ -99,11 +104,7 @@ TEST(ResizeWeights, CubicAtOnePoint) {
   ResizeOptions o;
   o.mode = ResizeMode::Cubic;
   o.excludeOutside = true;
-  ResizeAxis a;
-  a.in = 4;
-  a.out = 8;
-  a.scale = 2.0;
-  auto e = resizeAxisMap(a, o);
+  auto e = mapWith(4, 8, 2.0, o);
   const double sum = 1.10546875;
   EXPECT_NEAR(e.at(1, 0), 0.87890625 / sum, 1e-12);
   EXPECT_NEAR(e.at(1, 1), 0.26171875 / sum, 1e-12);
@@ -164,11 +165,7 @@ TEST(ResizeWeights, CubicAntialiasStretchesTheKernelOnADownscale) {
   ResizeOptions o;
   o.mode = ResizeMode::Cubic;
   o.antialias = true;
-  ResizeAxis a;
-  a.in = 8;
-  a.out = 4;
-  a.scale = 0.5;
-  auto m = resizeAxisMap(a, o);
+  auto m = mapWith(8, 4, 0.5, o);
   const double w25 = 0.87890625, w75 = 0.26171875, w125 = -0.10546875,
                w175 = -0.03515625;
   ASSERT_EQ(m.out, 4);
@@ -177,10 +174,9 @@ TEST(ResizeWeights, CubicAntialiasStretchesTheKernelOnADownscale) {
   for (int64_t i = 0; i < 8; ++i)
     EXPECT_NEAR(m.at(0, i), row0[i], 1e-12) << "col " << i;
   // An upscale keeps the plain kernel: antialias changes nothing.
-  ResizeAxis up{4, 8, 2.0};
   o.antialias = false;
-  auto plain = resizeAxisMap(up, o);
+  auto plain = mapWith(4, 8, 2.0, o);
   o.antialias = true;
-  auto same = resizeAxisMap(up, o);
+  auto same = mapWith(4, 8, 2.0, o);
   EXPECT_EQ(plain.weights, same.weights);
 }

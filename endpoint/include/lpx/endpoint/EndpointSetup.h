@@ -9,6 +9,7 @@
 #define LPX_ENDPOINT_ENDPOINTSETUP_H
 
 #include "lpx/deploy/ServeRun.h"
+#include "lpx/deploy/WordOptions.h"
 #include "lpx/endpoint/Server.h"
 
 namespace lpx::endpoint {
@@ -27,6 +28,9 @@ struct EndpointSetup {
 };
 
 llvm::Error parseEndpointWords(const EndpointWords &w, EndpointSetup &s);
+
+/// The options of `lpx endpoint` beside the deployment's, with their help.
+llvm::ArrayRef<deploy::WordOption<EndpointWords>> endpointWordOptions();
 
 /// Serves `table` until a signal (runEndpoint) with the text `s.content`
 /// names: greedy runs `run`'s model, chip and placement on the CPU runtime
