@@ -301,7 +301,7 @@ Rewrite rewriteResize(NodeRewriter &r) {
 
 Rewrite rewriteCast(NodeRewriter &r) {
   int64_t to = r.intAttr("to", 0);
-  if (to >= 17 && to <= 20) // float8
+  if (isFloat8Type(to))
     return castToFloat8(r, to);
   if (isUnsupportedNewType(to))
     return r.fail("the float8 / int4 / float4 type " + std::to_string(to) +
@@ -394,11 +394,7 @@ Rewrite rewriteQuantize(NodeRewriter &r) {
       !quantize && ((x && isNewWeightType(x->data_type())) ||
                     isNewWeightType(r.elemType(r.input(0)))))
     return dequantizeNewTypeWeight(r);
-  int64_t f8 = r.intAttr("output_dtype", 0);
-  int32_t zt = r.input(2).empty() ? 0 : r.elemType(r.input(2));
-  if (const onnx::TensorProto *z = r.constant(r.input(2)))
-    zt = z->data_type();
-  if ((f8 >= 17 && f8 <= 20) || (zt >= 17 && zt <= 20) ||
+  if (float8TypeOf(r, r.node) ||
       (!quantize && producesFloat8(r, r.input(0))))
     return quantizeFloat8(r, quantize);
   int64_t dtype = r.intAttr("output_dtype", 0);

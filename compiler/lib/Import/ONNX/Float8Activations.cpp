@@ -20,8 +20,6 @@ namespace {
 constexpr int32_t kF8E4M3FN = 17, kF8E5M2 = 19;
 constexpr float kE5M2Max = 57344.f;
 
-bool isFloat8Type(int64_t t) { return t >= 17 && t <= 20; }
-
 /// x / scale with the scale broadcast along `axis` (per axis) or whole.
 std::string divideByScale(NodeRewriter &r, const std::string &x,
                           const std::string &scale, bool divide) {
@@ -41,8 +39,10 @@ std::string divideByScale(NodeRewriter &r, const std::string &x,
   return r.add(divide ? "Div" : "Mul", {x, s});
 }
 
-/// The float8 type of a (De)QuantizeLinear `n`: its zero point's, else (a
-/// QuantizeLinear's) output_dtype; 0 when neither is float8.
+} // namespace
+
+bool isFloat8Type(int64_t t) { return t >= 17 && t <= 20; }
+
 int32_t float8TypeOf(NodeRewriter &r, const onnx::NodeProto &n) {
   if (n.input_size() > 2 && !n.input(2).empty()) {
     int32_t zt = r.elemType(n.input(2));
@@ -56,6 +56,8 @@ int32_t float8TypeOf(NodeRewriter &r, const onnx::NodeProto &n) {
       return int32_t(a.i());
   return 0;
 }
+
+namespace {
 
 /// A float8 zero point must be zero: the formats have no offset.
 Rewrite checkZeroPoint(NodeRewriter &r) {

@@ -135,6 +135,11 @@ Rewrite dequantizeNewTypeWeight(NodeRewriter &r);
 void dropUnreadNewTypeWeights(onnx::GraphProto &g);
 
 // Float8Activations.cpp: float8 activations as ai.lpx CastFloat8.
+/// FLOAT8E4M3FN .. FLOAT8E5M2FNUZ (17 to 20, ONNX 1.14+'s numbers).
+bool isFloat8Type(int64_t onnxType);
+/// The float8 type of a (De)QuantizeLinear `n`: its zero point's, else its
+/// output_dtype; 0 when neither is float8.
+int32_t float8TypeOf(NodeRewriter &r, const onnx::NodeProto &n);
 /// Whether `value` is a float8 activation: the output of a Cast to float8,
 /// a float8 QuantizeLinear or (rewritten) a CastFloat8.
 bool producesFloat8(NodeRewriter &r, const std::string &value);
