@@ -9,6 +9,7 @@
 #include "OpsetRewrite.h"
 
 #include "LpxSchemas.h"
+#include "Tensors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,8 +32,7 @@ void trimInputs(onnx::NodeProto &n) {
 }
 
 bool isUnsupportedNewType(int64_t t) {
-  // FLOAT8E4M3FN .. FLOAT8E5M2FNUZ (17-20), UINT4 / INT4 (21, 22), FLOAT4E2M1.
-  return t >= 17 && t <= 23;
+  return t >= kFloat8E4M3FN && t <= kFloat4E2M1;
 }
 
 } // namespace

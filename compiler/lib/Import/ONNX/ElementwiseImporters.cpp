@@ -139,10 +139,10 @@ LogicalResult importCastFloat8(NodeContext &n) {
   auto x = n.input(0);
   if (failed(x))
     return failure();
-  int64_t to = n.intAttr("to", 17);
-  if (to != 17 && to != 19)
+  int64_t to = n.intAttr("to", kFloat8E4M3FN);
+  if (to != kFloat8E4M3FN && to != kFloat8E5M2)
     return n.fail("to must be 17 (FLOAT8E4M3FN) or 19 (FLOAT8E5M2)");
-  Type f8 = to == 17 ? Type(Float8E4M3FNType::get(n.ctx()))
+  Type f8 = to == kFloat8E4M3FN ? Type(Float8E4M3FNType::get(n.ctx()))
                      : Type(Float8E5M2Type::get(n.ctx()));
   n.setOutput(0, n.create<CastOp>(n.tensorOf(n.typeOf(*x).getShape(), f8),
                                   *x));

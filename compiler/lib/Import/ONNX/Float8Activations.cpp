@@ -13,11 +13,11 @@
 #include "OpsetRewrite.h"
 
 #include "LpxSchemas.h"
+#include "Tensors.h"
 
 namespace lpx::onnximport {
 
 namespace {
-constexpr int32_t kF8E4M3FN = 17, kF8E5M2 = 19;
 constexpr float kE5M2Max = 57344.f;
 
 /// x / scale with the scale broadcast along `axis` (per axis) or whole.
@@ -41,7 +41,9 @@ std::string divideByScale(NodeRewriter &r, const std::string &x,
 
 } // namespace
 
-bool isFloat8Type(int64_t t) { return t >= 17 && t <= 20; }
+bool isFloat8Type(int64_t t) {
+  return t >= kFloat8E4M3FN && t <= kFloat8E5M2FNUZ;
+}
 
 int32_t float8TypeOf(NodeRewriter &r, const onnx::NodeProto &n) {
   if (n.input_size() > 2 && !n.input(2).empty()) {
@@ -95,15 +97,15 @@ bool producesFloat8(NodeRewriter &r, const std::string &value) {
 /// overflows to infinity (saturate=0): E5M2's saturation clips first.
 Rewrite roundToFloat8(NodeRewriter &r, const std::string &x, int64_t to,
                       bool saturate) {
-  if (to != kF8E4M3FN && to != kF8E5M2)
+  if (to != kFloat8E4M3FN && to != kFloat8E5M2)
     return r.fail("float8 type " + std::to_string(to) +
                   " is not one of the chip's FP8 formats (FLOAT8E4M3FN, 17, "
                   "and FLOAT8E5M2, 19)");
-  if (to == kF8E4M3FN && !saturate)
+  if (to == kFloat8E4M3FN && !saturate)
     return r.fail("saturate=0 is not supported for FLOAT8E4M3FN (the chip "
                   "saturates to +-448)");
   std::string in = x;
-  if (to == kF8E5M2 && saturate) {
+  if (to == kFloat8E5M2 && saturate) {
     int32_t t = r.elemType(x) ? r.elemType(x) : onnx::TensorProto::FLOAT;
     in = r.add("Clip", {x, r.scalar(-kE5M2Max, t), r.scalar(kE5M2Max, t)});
   }
@@ -121,7 +123,7 @@ Rewrite castToFloat8(NodeRewriter &r, int64_t to) {
 Rewrite quantizeFloat8(NodeRewriter &r, bool quantize) {
   int32_t type = float8TypeOf(r, r.node);
   if (!type && !quantize) // a DequantizeLinear of a float8 activation
-    type = kF8E4M3FN;
+    type = kFloat8E4M3FN;
   if (r.intAttr("block_size", 0))
     return r.fail("blocked float8 quantisation is not supported");
   if (Rewrite z = checkZeroPoint(r); z != Rewrite::Done)

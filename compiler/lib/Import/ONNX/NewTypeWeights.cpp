@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "OpsetRewrite.h"
 
+#include "Tensors.h"
+
 #include "lpx/Import/ShapeOnlyWeights.h"
 #include "lpx/isa/Float8.h"
 #include "llvm/ADT/StringSet.h"
@@ -25,8 +27,6 @@ namespace lpx::onnximport {
 namespace {
 
 using TP = onnx::TensorProto;
-// ONNX 1.14+'s numbers; ONNX 1.12's enum stops at BFLOAT16 (16).
-constexpr int32_t kF8E4M3FN = 17, kF8E5M2 = 19, kUInt4 = 21, kInt4 = 22;
 
 constexpr int64_t kMaxElements = int64_t(1) << 34; // 16 Gi weights
 
@@ -70,8 +70,8 @@ std::optional<std::vector<float>> newTypeValues(const TP &t,
   for (int64_t i = 0; i < n; ++i) {
     uint8_t b = bytes[size_t(nibbles ? i / 2 : i)];
     switch (t.data_type()) {
-    case kF8E4M3FN: v[i] = isa::F8E4M3::decode(b); break;
-    case kF8E5M2: v[i] = isa::F8E5M2::decode(b); break;
+    case kFloat8E4M3FN: v[i] = isa::F8E4M3::decode(b); break;
+    case kFloat8E5M2: v[i] = isa::F8E5M2::decode(b); break;
     default: { // the low nibble is the first element
       int nib = (i % 2 ? b >> 4 : b) & 0xF;
       v[i] = float(t.data_type() == kInt4 && nib >= 8 ? nib - 16 : nib);
@@ -100,7 +100,7 @@ int64_t scaleIndex(int64_t e, const std::vector<int64_t> &x, int64_t axis,
 } // namespace
 
 bool isNewWeightType(int32_t t) {
-  return t == kF8E4M3FN || t == kF8E5M2 || t == kInt4 || t == kUInt4;
+  return t == kFloat8E4M3FN || t == kFloat8E5M2 || t == kInt4 || t == kUInt4;
 }
 
 Rewrite dequantizeNewTypeWeight(NodeRewriter &r) {

@@ -21,6 +21,12 @@
 
 namespace lpx::onnximport {
 
+/// ONNX data types newer than ONNX 1.12's enum, which stops at BFLOAT16
+/// (16): float8 at opset 19, int4 at 21, float4 at 23.
+inline constexpr int32_t kFloat8E4M3FN = 17, kFloat8E4M3FNUZ = 18,
+                         kFloat8E5M2 = 19, kFloat8E5M2FNUZ = 20, kUInt4 = 21,
+                         kInt4 = 22, kFloat4E2M1 = 23;
+
 /// The ONNX name of a data type ("FLOAT", "STRING", ...).
 std::string dataTypeName(int32_t onnxType);
 
