@@ -206,13 +206,13 @@ llvm::Error lpx::deploy::serveAndReport(const CachedTable &c,
     llvm::raw_string_ostream cs(csv);
     serve::writeSweepCsv(*out->curve, cs);
     if (auto e = write(s.curveCsv, csv))
-      return std::move(e);
+      return e;
     if (auto e = write(s.curveSvg, renderCurveSvg(*out->curve, s)))
-      return std::move(e);
+      return e;
   }
   if (!s.reportPath.empty())
     if (auto e = write(s.reportPath, renderServeReport(*out, s, c)))
-      return std::move(e);
+      return e;
   if (!s.tracePath.empty())
     wrote.push_back(s.tracePath);
   if (json) {
