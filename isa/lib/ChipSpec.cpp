@@ -191,6 +191,7 @@ template <> struct MappingTraits<TopologySpec> {
     io.mapOptional("global_lane_bytes_per_cycle", s.globalLaneBytesPerCycle);
     io.mapOptional("global_latency", s.globalLatency);
     io.mapOptional("deskew_cycles", s.deskewCycles);
+    io.mapOptional("bundle_global_links", s.bundleGlobalLinks);
     io.mapOptional("rack", s.rack);
     io.mapOptional("system", s.system);
   }

@@ -36,7 +36,7 @@ public:
   Hierarchy(const TopologySpec &t, uint64_t groups) : groups(groups) {
     LinkRate global{t.globalBytesPerCycle(), t.globalLatency};
     if (groups <= flatGroups(t) || !t.rack) {
-      levels.push_back({groups, 1, global});
+      levels.push_back({groups, flatLinksPerPair(t, groups), global});
       return;
     }
     auto add = [&](const TopologyLevel &l) {
@@ -53,6 +53,16 @@ public:
 
   static uint64_t flatGroups(const TopologySpec &t) {
     return uint64_t(t.groupSize) * t.globalLinksPerChip + 1;
+  }
+  /// Links joining each pair of groups in a flat Dragonfly: one at its full
+  /// reach; in a smaller system the groups' spare global ports join the
+  /// same pairs in parallel (every port used), unless the description
+  /// keeps one link per pair.
+  static uint64_t flatLinksPerPair(const TopologySpec &t, uint64_t groups) {
+    if (groups < 2 || !t.bundleGlobalLinks)
+      return 1;
+    return std::max<uint64_t>(
+        1, uint64_t(t.groupSize) * t.globalLinksPerChip / (groups - 1));
   }
   unsigned depth() const { return unsigned(levels.size()); }
   const Level &level(unsigned h) const { return levels[h - 1]; }
@@ -208,6 +218,29 @@ std::pair<uint32_t, uint32_t> gateway(const ChipSpec &c, const Hierarchy &hy,
   return portChip(c, group, hy.offset(h, group) + local);
 }
 
+/// The copies of the level-h links between units u and v that join the
+/// same two chips as copy `copy`: they form one bundle, used as one queue
+/// of parallel links (as a chip's local links to one peer are) by its
+/// lowest copy. Returns that copy and the bundle's size.
+std::pair<uint64_t, uint32_t> bundleOf(const ChipSpec &c, const Hierarchy &hy,
+                                       unsigned h, uint64_t u, uint64_t v,
+                                       uint64_t copy) {
+  uint64_t size = hy.level(h).size, k = hy.level(h).linksPerPair;
+  if (k == 1)
+    return {copy, 1};
+  auto a = gateway(c, hy, h, u, v % size, copy).first;
+  auto b = gateway(c, hy, h, v, u % size, copy).first;
+  uint64_t first = copy;
+  uint32_t count = 0;
+  for (uint64_t other = 0; other < k; ++other)
+    if (gateway(c, hy, h, u, v % size, other).first == a &&
+        gateway(c, hy, h, v, u % size, other).first == b) {
+      first = std::min(first, other);
+      ++count;
+    }
+  return {first, count};
+}
+
 void appendRoute(const ChipSpec &c, const Hierarchy &hy, uint32_t src,
                  uint32_t dst, std::vector<Hop> &hops) {
   const uint32_t g = c.topology.groupSize;
@@ -225,13 +258,17 @@ void appendRoute(const ChipSpec &c, const Hierarchy &hy, uint32_t src,
     ++h;
   uint64_t u = hy.unitOf(gs, h - 1), v = hy.unitOf(gd, h - 1);
   uint64_t size = hy.level(h).size;
-  // Parallel links of a pair are used by (src + dst) so traffic spreads.
-  uint64_t copy = (uint64_t(src) + dst) % hy.level(h).linksPerPair;
+  // Parallel links of a pair are used by (src + dst) so traffic spreads;
+  // the links of that copy's bundle carry the transfer together.
+  auto [copy, links] =
+      bundleOf(c, hy, h, u, v, (uint64_t(src) + dst) % hy.level(h).linksPerPair);
   auto [gateA, linkA] = gateway(c, hy, h, u, v % size, copy);
   auto [gateB, linkB] = gateway(c, hy, h, v, u % size, copy);
   (void)linkB;
   appendRoute(c, hy, src, gateA, hops);
-  hops.push_back({gateA, gateB, linkA, true, h, hy.level(h).rate});
+  LinkRate rate = hy.level(h).rate;
+  rate.links = links;
+  hops.push_back({gateA, gateB, linkA, true, h, rate});
   appendRoute(c, hy, gateB, dst, hops);
 }
 
@@ -256,19 +293,21 @@ std::vector<Hop> lpx::isa::route(const ChipSpec &c, uint32_t n, uint32_t src,
   return hops;
 }
 
-std::optional<uint32_t> lpx::isa::linkTarget(const ChipSpec &c, uint32_t n,
-                                             uint32_t node, uint32_t link) {
+namespace {
+/// Where global `link` of `node` leads: its level, the level-(h-1) units it
+/// joins and its copy among their parallel links; nullopt if unused.
+struct PortEnds {
+  unsigned h;
+  uint64_t u, v, copy;
+};
+std::optional<PortEnds> portEnds(const ChipSpec &c, const Hierarchy &hy,
+                                 uint32_t node, uint32_t link) {
   const uint32_t g = c.topology.groupSize;
-  uint64_t group = node / g, l = node % g;
-  if (link < localLinks(c)) {
-    uint64_t target = group * g + (link < l ? link : link + 1);
-    return target < n ? std::optional<uint32_t>(uint32_t(target)) : std::nullopt;
-  }
   uint64_t k = link - localLinks(c);
   if (k >= c.topology.globalLinksPerChip)
     return std::nullopt;
-  Hierarchy hy(c.topology, groupsOf(c, n));
-  auto at = portLevel(hy, group, k * g + l);
+  uint64_t group = node / g;
+  auto at = portLevel(hy, group, k * g + node % g);
   if (!at)
     return std::nullopt; // this port is not used with this many chips
   auto [h, local] = *at;
@@ -276,8 +315,25 @@ std::optional<uint32_t> lpx::isa::linkTarget(const ChipSpec &c, uint32_t n,
   uint64_t siblings = hy.children(h, u / size);
   uint64_t q = hy.lift(h, group, local);
   uint64_t b = (u % size + q % (siblings - 1) + 1) % siblings;
-  uint64_t v = (u / size) * size + b;
-  uint32_t target = gateway(c, hy, h, v, u % size, q / (siblings - 1)).first;
+  return PortEnds{h, u, (u / size) * size + b, q / (siblings - 1)};
+}
+} // namespace
+
+std::optional<uint32_t> lpx::isa::linkTarget(const ChipSpec &c, uint32_t n,
+                                             uint32_t node, uint32_t link) {
+  const uint32_t g = c.topology.groupSize;
+  if (link < localLinks(c)) {
+    uint64_t group = node / g, l = node % g;
+    uint64_t target = group * g + (link < l ? link : link + 1);
+    return target < n ? std::optional<uint32_t>(uint32_t(target)) : std::nullopt;
+  }
+  Hierarchy hy(c.topology, groupsOf(c, n));
+  auto ends = portEnds(c, hy, node, link);
+  if (!ends)
+    return std::nullopt;
+  uint64_t size = hy.level(ends->h).size;
+  uint32_t target =
+      gateway(c, hy, ends->h, ends->v, ends->u % size, ends->copy).first;
   return target < n ? std::optional<uint32_t>(target) : std::nullopt;
 }
 
@@ -285,8 +341,13 @@ LinkRate lpx::isa::linkRate(const ChipSpec &c, uint32_t n, uint32_t node,
                             uint32_t link) {
   if (link < localLinks(c))
     return localLinkRate(c);
-  const uint32_t g = c.topology.groupSize;
   Hierarchy hy(c.topology, groupsOf(c, n));
-  auto at = portLevel(hy, node / g, uint64_t(link - localLinks(c)) * g + node % g);
-  return hy.level(at ? at->first : 1).rate;
+  auto ends = portEnds(c, hy, node, link);
+  if (!ends)
+    return hy.level(1).rate;
+  LinkRate rate = hy.level(ends->h).rate;
+  // A bundle's lowest copy carries its transfers over all its links.
+  auto [first, links] = bundleOf(c, hy, ends->h, ends->u, ends->v, ends->copy);
+  rate.links = first == ends->copy ? links : 1;
+  return rate;
 }

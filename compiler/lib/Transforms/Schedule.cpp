@@ -117,6 +117,9 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     /// copy of an op, the chunk before's. Indices, not values: a transfer
     /// is erased once scheduled, and its result with it.
     std::vector<size_t> after;
+    /// Which prefill chunk of lpx-unroll-chunks the op is a copy of (0
+    /// outside a chunked program).
+    uint32_t chunk = 0;
   };
 
   LogicalResult collect(func::FuncOp f, const isa::ChipSpec &spec,
@@ -177,6 +180,7 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
       auto [it, first] = lastCopy.try_emplace(step.getInt(), i);
       if (first)
         continue;
+      tasks[i].chunk = tasks[it->second].chunk + 1;
       tasks[it->second].readers.push_back(i);
       ++tasks[i].waiting;
       tasks[i].after.push_back(it->second);
@@ -197,10 +201,15 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
         }
     }
     // Readers come after their producers in the block: one backward pass.
+    // The tail follows the data only: an order edge (the next chunk's copy,
+    // a later write of the state) would make every chunk's first layers
+    // outrank the first chunk's later ones, running the prompt layer by
+    // layer across all chunks instead of through the stages chunk by chunk.
     for (size_t i = tasks.size(); i-- > 0;) {
       uint64_t after = 0;
       for (size_t r : tasks[i].readers)
-        after = std::max(after, tasks[r].tail);
+        if (!llvm::is_contained(tasks[r].after, i))
+          after = std::max(after, tasks[r].tail);
       tasks[i].tail = tasks[i].own + after;
     }
     return success();
@@ -223,8 +232,12 @@ struct SchedulePass : lpx::impl::ScheduleBase<SchedulePass> {
     // Values made by vector operations: where, for isa::fusesInMesh.
     llvm::DenseMap<Value, Placed> meshHolders;
 
-    // Longest tail first, then program order.
+    // Earlier chunk first (a chunked prefill is a pipeline: chunk k + 1
+    // fills the gaps chunk k leaves on a stage), then longest tail, then
+    // program order.
     auto later = [&](size_t a, size_t b) {
+      if (tasks[a].chunk != tasks[b].chunk)
+        return tasks[a].chunk > tasks[b].chunk;
       return tasks[a].tail != tasks[b].tail ? tasks[a].tail < tasks[b].tail
                                             : a > b;
     };

@@ -64,10 +64,12 @@ func.func @matmul(%x: tensor<1x8xf32>) -> tensor<1x4xf32> {
 
 // -----
 
-// 16 chips = two groups of 8. Node 1 (group 0) to node 10 (group 1): group
-// 0's global port toward group 1 is port 0, on chip 0; group 1's toward
-// group 0 is port 0, on chip 8. Route: 1 -> 0 on local link 0, 0 -> 8 on
-// global link 7 (the first after the 7 local ones), 8 -> 10 on local link 1.
+// 16 chips = two groups of 8 with one global link per chip: a group's 8
+// ports all go to the other group (8 links a pair, topology.bundle_global_links),
+// port q on chip q, each pair of chips joined once. Node 1 (group 0) to node
+// 10 (group 1) takes copy (1 + 10) mod 8 = 3: group 0's port 3 on chip 3,
+// group 1's port 3 on chip 11. Route: 1 -> 3 on local link 2, 3 -> 11 on
+// global link 7 (the first after the 7 local ones), 11 -> 10 on local link 2.
 // 128 bytes = 2 flits = 144 wire bytes: local hops take 9 cycles + 100
 // latency, the global hop 144 / 8 = 18 cycles + 200. Intermediate chips
 // forward flit by flit (link.cut_through, on by default): flit j of F leaves
@@ -78,14 +80,40 @@ func.func @matmul(%x: tensor<1x8xf32>) -> tensor<1x4xf32> {
 // 105 + 18 + 200 - 4.5 -> 319 (flit 0 would allow 314); arrives 319 + 9 +
 // 100 = 428, where the neg on node 10 issues. Store and forward: 436.
 // CHECK-LABEL: func.func @three_hops
-// CHECK: %[[H1:.*]] = lpx_sched.send %arg0 {arrive = 109 : i64, depart = 0 : i64, from = 1 : i64, link = 0 : i64, lpx_part.node = 0 : i64
-// CHECK: %[[H2:.*]] = lpx_sched.send %[[H1]] {arrive = 323 : i64, depart = 105 : i64, from = 0 : i64, link = 7 : i64, lpx_part.node = 8 : i64, lpx_sched.slot = #lpx_sched.slot<"c2c", 105, 18, 200>, to = 8 : i64}
-// CHECK: %[[H3:.*]] = lpx_sched.send %[[H2]] {arrive = 428 : i64, depart = 319 : i64, from = 8 : i64, link = 1 : i64, lpx_part.node = 10 : i64
+// CHECK: %[[H1:.*]] = lpx_sched.send %arg0 {arrive = 109 : i64, depart = 0 : i64, from = 1 : i64, link = 2 : i64, lpx_part.node = 3 : i64
+// CHECK: %[[H2:.*]] = lpx_sched.send %[[H1]] {arrive = 323 : i64, depart = 105 : i64, from = 3 : i64, link = 7 : i64, lpx_part.node = 11 : i64, lpx_sched.slot = #lpx_sched.slot<"c2c", 105, 18, 200>, to = 11 : i64}
+// CHECK: %[[H3:.*]] = lpx_sched.send %[[H2]] {arrive = 428 : i64, depart = 319 : i64, from = 11 : i64, link = 2 : i64, lpx_part.node = 10 : i64
 // CHECK: lpx_graph.neg %[[H3]] {lpx_part.node = 10 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 428, 2, 2>}
 module attributes {lpx_part.num_nodes = 16 : i64} {
 func.func @three_hops(%x: tensor<1x32xf32>) -> tensor<1x32xf32> {
   %t = lpx_part.transfer %x {from = 1 : i64, to = 10 : i64, lpx_part.node = 10 : i64} : tensor<1x32xf32>
   %0 = lpx_graph.neg %t {lpx_part.node = 10 : i64} : tensor<1x32xf32>
   return %0 : tensor<1x32xf32>
+}
+}
+
+// -----
+
+// Two prefill chunks (lpx-unroll-chunks' copies carry lpx_part.chunk_op):
+// each a sigmoid (2 vectors x 3 passes: busy 6, latency 2) then a neg (busy
+// 2). Each op's copy waits for the chunk before's (a1 issues after a0 is
+// done, b1 after b0). a0: [0, 6), done 8. At 8 both b0 (its operand done)
+// and a1 (a0 done) are ready; the earlier chunk goes first, so chunk 0
+// leaves the VXM at 12 instead of waiting behind chunk 1's sigmoid (the
+// longer tail, 8 + 4 against 4, would have taken the VXM first):
+//   b0: issue 8, done 12;  a1: the VXM is free at 10, done 10 + 6 + 2 = 18;
+//   b1: after a1 (18) and b0 (12): issue 18.
+// CHECK-LABEL: func.func @chunks_in_order
+// CHECK: lpx_graph.sigmoid %arg0 {lpx_part.chunk_op = 0 : i64, lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 0, 6, 2>}
+// CHECK: lpx_graph.neg %{{.*}} {lpx_part.chunk_op = 1 : i64, lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 8, 2, 2>}
+// CHECK: lpx_graph.sigmoid %arg1 {lpx_part.chunk_op = 0 : i64, lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 10, 6, 2>}
+// CHECK: lpx_graph.neg %{{.*}} {lpx_part.chunk_op = 1 : i64, lpx_part.node = 0 : i64, lpx_sched.slot = #lpx_sched.slot<"vxm", 18, 2, 2>}
+module attributes {lpx_part.num_nodes = 1 : i64} {
+func.func @chunks_in_order(%x0: tensor<1x32xf32>, %x1: tensor<1x32xf32>) -> (tensor<1x32xf32>, tensor<1x32xf32>) {
+  %a0 = lpx_graph.sigmoid %x0 {lpx_part.chunk_op = 0 : i64, lpx_part.node = 0 : i64} : tensor<1x32xf32>
+  %b0 = lpx_graph.neg %a0 {lpx_part.chunk_op = 1 : i64, lpx_part.node = 0 : i64} : tensor<1x32xf32>
+  %a1 = lpx_graph.sigmoid %x1 {lpx_part.chunk_op = 0 : i64, lpx_part.node = 0 : i64} : tensor<1x32xf32>
+  %b1 = lpx_graph.neg %a1 {lpx_part.chunk_op = 1 : i64, lpx_part.node = 0 : i64} : tensor<1x32xf32>
+  return %b0, %b1 : tensor<1x32xf32>, tensor<1x32xf32>
 }
 }

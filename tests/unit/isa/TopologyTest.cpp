@@ -84,6 +84,49 @@ TEST(Topology, FlatDragonflyUpToItsReach) {
   EXPECT_EQ(checkAllRoutes(c, 20, 1, 3), 3u);
 }
 
+TEST(Topology, SmallerSystemsBundleTheSparePorts) {
+  ChipSpec c = smallChip();
+  // 12 chips, 3 groups of 4, one global link per chip: 4 ports per group
+  // (port p on chip p, link id 3), 2 other groups, so 4 / 2 = 2 links per
+  // pair. Group 0's port q goes to group (0 + q mod 2 + 1) mod 3, copy
+  // q / 2: chip 0 -> group 1 copy 0, chip 1 -> group 2 copy 0, chip 2 ->
+  // group 1 copy 1, chip 3 -> group 2 copy 1. Group 1's port toward group 0
+  // is q = copy * 2 + (0 + 3 - 1 - 1) mod 3 = copy * 2 + 1: chip 5 (copy 0)
+  // or chip 7 (copy 1). The copy is (src + dst) mod 2.
+  // 0 -> 4: copy 0: 0 -link 3-> 5, then local 5 -> 4 (link 0).
+  expectRoute(c, 12, 0, 4, {{0, 5, 3, 1}, {5, 4, 0, 0}});
+  // 1 -> 4: copy 1: local 1 -> 2 (link 1), 2 -link 3-> 7, local 7 -> 4
+  // (link 0).
+  expectRoute(c, 12, 1, 4, {{1, 2, 1, 0}, {2, 7, 3, 1}, {7, 4, 0, 0}});
+  EXPECT_EQ(linkTarget(c, 12, 2, 3), 7u);
+  checkAllRoutes(c, 12, 1, 3);
+  // Kept at one link a pair: every route from group 0 to group 1 crosses
+  // chip 0's link to chip 5 (copy 0), and chip 2's port goes unused.
+  c.topology.bundleGlobalLinks = false;
+  expectRoute(c, 12, 1, 4, {{1, 0, 0, 0}, {0, 5, 3, 1}, {5, 4, 0, 0}});
+  EXPECT_EQ(linkTarget(c, 12, 2, 3), std::nullopt);
+  checkAllRoutes(c, 12, 1, 3);
+}
+
+TEST(Topology, ParallelLinksBetweenTwoChipsAreOneBundle) {
+  ChipSpec c = smallChip();
+  c.topology.globalLinksPerChip = 2;
+  // 8 chips, 2 groups of 4, 2 global links per chip: 8 ports per group, all
+  // toward the one other group (8 links a pair). Group 0's port q is copy q,
+  // on chip q mod 4 as link 3 + q / 4; group 1's port toward group 0 is also
+  // copy q: chip 4 + q mod 4. So copies c and c + 4 join the same two chips
+  // (chip c mod 4 and chip 4 + c mod 4): bundles of 2, used by copy c < 4.
+  // 0 -> 4: copy (0 + 4) mod 8 = 4, bundle of copies 0 and 4: link 3.
+  expectRoute(c, 8, 0, 4, {{0, 4, 3, 1}});
+  EXPECT_EQ(route(c, 8, 0, 4)[0].rate.links, 2u);
+  // 1 -> 4: copy 5, bundle of copies 1 and 5: 1 -link 3-> 5, local 5 -> 4.
+  expectRoute(c, 8, 1, 4, {{1, 5, 3, 1}, {5, 4, 0, 0}});
+  EXPECT_EQ(linkRate(c, 8, 0, 3).links, 2u); // copy 0 carries the bundle
+  EXPECT_EQ(linkRate(c, 8, 0, 4).links, 1u); // copy 4: in copy 0's bundle
+  EXPECT_EQ(linkTarget(c, 8, 0, 4), 4u);
+  checkAllRoutes(c, 8, 1, 3);
+}
+
 TEST(Topology, RacksAndSystemPastTheFlatReach) {
   ChipSpec c = smallChip();
   EXPECT_EQ(maxChips(c), 48u);
@@ -161,11 +204,15 @@ TEST(Topology, ParallelLinksSpreadTraffic) {
   // on chip q mod 2 as global link q / 2 (link id 1 + q / 2): q=0 -> group 1
   // copy 0 (chip 0, link 1), q=2 -> group 1 copy 1 (chip 0, link 2). Group 1
   // toward group 0: q = copy * 2 + (0 + 3 - 1 - 1) mod 3 = 1 or 3, i.e.
-  // chip 3 by link 1 or link 2. The copy is (src + dst) mod 2.
+  // chip 3 by link 1 or link 2. Both copies join chips 0 and 3, so they are
+  // one bundle of 2 links, carried by copy 0 (link 1) whichever copy
+  // (src + dst) mod 2 names.
   // 0 -> 2: copy 0: 0 -link 1-> 3, then local 3 -> 2 (link 0).
   expectRoute(c, 18, 0, 2, {{0, 3, 1, 1}, {3, 2, 0, 0}});
-  // 0 -> 3: copy 1: 0 -link 2-> 3.
-  expectRoute(c, 18, 0, 3, {{0, 3, 2, 1}});
+  // 0 -> 3: copy 1, in copy 0's bundle: 0 -link 1-> 3, over both links.
+  expectRoute(c, 18, 0, 3, {{0, 3, 1, 1}});
+  EXPECT_EQ(route(c, 18, 0, 3)[0].rate.links, 2u);
+  EXPECT_EQ(linkRate(c, 18, 0, 1).links, 2u);
   checkAllRoutes(c, 18, 1, 7);
 }
 

@@ -140,6 +140,10 @@ struct TopologySpec {
     return globalLanes * globalLaneBytesPerCycle;
   }
   uint32_t globalLatency = 0;     // cycles per global hop
+  // Below the flat Dragonfly's full reach, the groups' spare global ports
+  // join the same pairs of groups in parallel (every port cabled); false:
+  // one link per pair, as at full reach.
+  bool bundleGlobalLinks = true;
   // Past the flat Dragonfly's reach (one global link per pair of groups),
   // groups form racks and racks a system (see Topology.h).
   std::optional<TopologyLevel> rack, system;

@@ -8,7 +8,14 @@
 //
 // Flat Dragonfly (as long as groups * (groups - 1) fits the ports, i.e. at
 // most group_size * global_links + 1 groups): every pair of groups is joined
-// by one global link; port p of group a goes to group (a + p + 1) mod G.
+// by k = P / (G - 1) global links, P the group's ports (one at full reach;
+// `topology.bundle_global_links: false` keeps one at any size); port p of
+// group a goes to group (a + p mod (G-1) + 1) mod G, copy p / (G-1).
+//
+// Parallel links that join the same two chips form a bundle: its lowest
+// copy carries every transfer routed over any of them, striped over all its
+// links (one queue, as a chip's local links to one peer are), and its other
+// links carry nothing.
 //
 // Past that reach, the optional levels take over: groups form racks of
 // `rack.size`, racks a system of `system.size`. Inside a unit of a level, its
