@@ -95,7 +95,8 @@ Error EngineState::dispatch(const Event &ev) {
   static constexpr void (EngineState::*kHandle[])(int32_t, Nanos) = {
       &EngineState::send, &EngineState::serverArrive,
       &EngineState::clientReject, &EngineState::groupReturn,
-      &EngineState::clientDone};
+      &EngineState::clientDone,   &EngineState::nextChunk,
+      &EngineState::prefillOut,   &EngineState::firstStageFree};
   (this->*kHandle[size_t(ev.kind) - 1])(ev.a, ev.t);
   return Error::success();
 }
