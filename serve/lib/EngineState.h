@@ -65,6 +65,12 @@ struct Group {
   bool decodesNow = false; ///< its decoding members step this iteration
 };
 
+/// What enters the stages as one: a decode step and a prefill (or chunk)
+/// run one after the other, each stage's part by its own shares.
+struct Item {
+  Nanos step = 0, prefill = 0;
+};
+
 struct SessionProgress {
   Nanos start = 0;
   int32_t calls = 0;
@@ -108,7 +114,7 @@ private:
   double prefillFirstItems(const std::vector<int32_t> &prefilling,
                            int64_t &tokens);
   double chunkUs(Live &l) const;
-  Nanos traverse(Nanos now, Nanos compute, Nanos &firstStageExit);
+  Nanos traverse(Nanos now, const Item &item, Nanos &firstStageExit);
   void groupReturn(int gi, Nanos now);
   // PrefillStream.cpp
   void nextChunk(int32_t id, Nanos now);
@@ -139,10 +145,11 @@ private:
   std::vector<Group> groups;
   /// When each stage is next free: the last group through it leaves then.
   std::vector<Nanos> stageFree;
-  std::vector<uint64_t> cumShare; ///< cumulative stage shares, x 2^32
+  /// Cumulative stage shares of a step and of a prefill, x 2^32.
+  std::vector<uint64_t> cumStepShare, cumPrefillShare;
   std::vector<int32_t> scratch; ///< reused per iteration (no allocation)
   /// The iteration being planned: what enters the stages, one after another.
-  std::vector<Nanos> items;
+  std::vector<Item> items;
   /// Streaming prompts whose next chunk waits for the first stage, in the
   /// order they became ready; whether a FirstStageFree event is pending.
   std::deque<int32_t> readyChunks;

@@ -63,7 +63,7 @@ void EngineState::sendChunk(int32_t id, Nanos now) {
                    compute);
   l.chunkNow = 0;
   Nanos firstStageExit = now;
-  Nanos exit = traverse(now, compute, firstStageExit);
+  Nanos exit = traverse(now, Item{0, compute}, firstStageExit);
   if (l.toPrefill > 0) {
     schedule(firstStageExit, EventKind::NextChunk, id);
     return;

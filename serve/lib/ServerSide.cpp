@@ -156,7 +156,7 @@ double EngineState::prefillFirstItems(const std::vector<int32_t> &prefilling,
         while (l.toPrefill > 0) {
           double chunk = chunkUs(l);
           us += chunk;
-          items.push_back(fromUs(chunk));
+          items.push_back({0, fromUs(chunk)});
           l.toPrefill -= l.chunkNow;
         }
         l.toPrefill = l.chunkNow = all;
@@ -164,7 +164,7 @@ double EngineState::prefillFirstItems(const std::vector<int32_t> &prefilling,
     } else {
       double batch = model.prefillUs(longest, int64_t(end - i));
       us += batch;
-      items.push_back(fromUs(batch));
+      items.push_back({0, fromUs(batch)});
       for (size_t j = i; j < end; ++j)
         lives[size_t(prefilling[j])].chunkNow = lives[size_t(prefilling[j])].toPrefill;
     }
@@ -193,7 +193,8 @@ bool EngineState::plan(int gi, Nanos now) {
   if (cfg.policy == Policy::PrefillFirst && !prefilling.empty()) {
     us = prefillFirstItems(prefilling, prefillTokens);
   } else {
-    us += decodePartUs(g, decoding);
+    const double stepUs = decodePartUs(g, decoding);
+    us += stepUs;
     for (int32_t id : g.members) {
       Live &l = lives[size_t(id)];
       l.stepping = l.toPrefill == 0 && l.generated > 0;
@@ -207,7 +208,7 @@ bool EngineState::plan(int gi, Nanos now) {
       prefillTokens = lives[size_t(rider)].chunkNow;
     }
     if (us > 0)
-      items.push_back(fromUs(us));
+      items.push_back({fromUs(stepUs), fromUs(us - stepUs)});
   }
   g.decodesNow = decoding > 0;
   if (us <= 0) {
@@ -222,14 +223,14 @@ bool EngineState::plan(int gi, Nanos now) {
   g.hostIo = fromUs(double(decoding) * t.stepHostIoUs +
                     double(prefillsDone) * t.prefillHostIoUs);
   Nanos compute = 0;
-  for (Nanos item : items)
-    compute += item;
+  for (const Item &item : items)
+    compute += item.step + item.prefill;
   setBusy(g, true);
   ++stats.iterations;
   sink.onIteration(now, gi, decoding, prefillTokens, int64_t(waiting.size()),
                    compute);
   Nanos exit = now, firstStageExit = now;
-  for (Nanos item : items)
+  for (const Item &item : items)
     exit = traverse(now, item, firstStageExit);
   schedule(exit + g.hostIo, EventKind::GroupReturn, gi);
   if (rider >= 0) {
@@ -248,14 +249,20 @@ bool EngineState::plan(int gi, Nanos now) {
   return true;
 }
 
-Nanos EngineState::traverse(Nanos now, Nanos compute, Nanos &firstStageExit) {
-  // Stage s ends its part at cumShare[s] of the compute time (32-bit fixed
+Nanos EngineState::traverse(Nanos now, const Item &item,
+                            Nanos &firstStageExit) {
+  // Stage s ends its part of the step at cumStepShare[s] of the step's time,
+  // and of the prefill at cumPrefillShare[s] of the prefill's (32-bit fixed
   // point, integer arithmetic), so the parts sum to the whole exactly.
   Nanos before = 0, exit = now;
+  const bool step = item.step > 0, prefill = item.prefill > 0;
   size_t last = stageFree.size() - 1;
   for (size_t s = 0; s <= last; ++s) {
-    Nanos upTo = s == last ? compute
-                           : Nanos((__int128(compute) * cumShare[s]) >> 32);
+    Nanos upTo = item.step + item.prefill;
+    if (s != last)
+      upTo = (step ? Nanos((__int128(item.step) * cumStepShare[s]) >> 32) : 0) +
+             (prefill ? Nanos((__int128(item.prefill) * cumPrefillShare[s]) >> 32)
+                      : 0);
     exit = std::max(exit, stageFree[s]) + (upTo - before);
     stageFree[s] = exit;
     before = upTo;

@@ -56,10 +56,11 @@ def at(end):  # the table's piecewise-linear interpolation
 # as a chunk ending there), then the host I/O of the prefill.
 ends = (64, 128, 192, 200)
 def pipelined(table, times):
-    # The engine's arithmetic (integer ns, shares in 32-bit fixed point):
-    # chunk k leaves stage s at max(it left s-1, chunk k-1 left s) + its part.
+    # The engine's arithmetic (integer ns, the prefill's own stage shares in
+    # 32-bit fixed point): chunk k leaves stage s at max(it left s-1, chunk
+    # k-1 left s) + its part.
     cum, acc = [], 0.0
-    for share in table["stage_share"]:
+    for share in table["prefill_stage_share"]:
         acc += share
         cum.append(round(min(acc, 1.0) * 2**32))
     free = [0] * len(cum)
@@ -84,6 +85,10 @@ assert row["prompt_tokens"] == "200" and row["network_us"] == "0.000", row
 staged = json.load(open(sys.argv[4]))
 s5 = staged["service_table"]
 assert s5["stages"] == 5, s5["stages"]
+# The chunk's own shares: its program leaves the fifth chip idle (the
+# step's does not), so that stage's share of a chunk is 0.
+assert s5["prefill_stage_share"] != s5["stage_share"], s5
+assert s5["prefill_stage_share"][4] == 0 and s5["stage_share"][4] > 0, s5
 chunk = {p["prompt"]: p["us"] for p in s5["prefill"] if p["chunk"] == 64}
 times = [at(e) for e in ends]
 expect = pipelined(s5, times)

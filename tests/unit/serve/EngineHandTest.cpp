@@ -127,6 +127,25 @@ TEST(EngineHand, StagesWorkOnOneGroupAtATime) {
   EXPECT_EQ(one.byId(1).ttft(), us(100));
 }
 
+TEST(EngineHand, APrefillTakesTheStagesByItsOwnShares) {
+  // As above, but the prefill's own shares are a quarter and three quarters
+  // (12.5 + 37.5 us): r0 stage 0 0..12.5, stage 1 12.5..50 (TTFT 50); r1
+  // stage 0 12.5..25, stage 1 50..87.5 (TTFT 87.5). Each then steps once
+  // (output 2) by the step's shares, half and half (5 + 5): r0 50..55 on
+  // stage 0, 87.5..92.5 on stage 1 (E2E 92.5); r1 87.5..92.5, 92.5..97.5.
+  ServiceTable t = handTable();
+  t.stages = 2;
+  t.stageShare = {0.5, 0.5};
+  t.prefillStageShare = {0.25, 0.75};
+  Recorder rec;
+  run(t,
+      "trace:" + writeFile("shares.csv", "arrival_us,prompt_tokens,"
+                                         "output_tokens\n0,100,2\n0,100,2\n"),
+      EngineConfig(), rec);
+  expectTimes(rec.byId(0), {0, 50, 92.5, 42.5});
+  expectTimes(rec.byId(1), {0, 87.5, 97.5, 10});
+}
+
 TEST(EngineHand, FullQueueRejectsAndRetriesAreCounted) {
   // No queue places: r1 arrives at 20 while r0 holds the one slot; it is
   // rejected, retried 3 times at once (base 0) and rejected each time.
