@@ -249,26 +249,52 @@ bool EngineState::plan(int gi, Nanos now) {
   return true;
 }
 
+namespace {
+/// One item's walk through the stages: stage s ends its part at upTo(s) of
+/// the item's time (`total` at the last), the tandem recursion
+/// exit[s] = max(exit[s-1], free[s]) + part[s]. Returns the exit.
+template <typename UpTo>
+Nanos walk(Nanos now, Nanos total, std::vector<Nanos> &stageFree, UpTo upTo) {
+  Nanos *free = stageFree.data();
+  const size_t last = stageFree.size() - 1;
+  Nanos before = 0, exit = now;
+  for (size_t s = 0; s < last; ++s) {
+    const Nanos at = upTo(s);
+    exit = std::max(exit, free[s]) + (at - before);
+    free[s] = exit;
+    before = at;
+  }
+  exit = std::max(exit, free[last]) + (total - before);
+  free[last] = exit;
+  return exit;
+}
+} // namespace
+
 Nanos EngineState::traverse(Nanos now, const Item &item,
                             Nanos &firstStageExit) {
   // Stage s ends its part of the step at cumStepShare[s] of the step's time,
   // and of the prefill at cumPrefillShare[s] of the prefill's (32-bit fixed
-  // point, integer arithmetic), so the parts sum to the whole exactly.
-  Nanos before = 0, exit = now;
-  const bool step = item.step > 0, prefill = item.prefill > 0;
-  size_t last = stageFree.size() - 1;
-  for (size_t s = 0; s <= last; ++s) {
-    Nanos upTo = item.step + item.prefill;
-    if (s != last)
-      upTo = (step ? Nanos((__int128(item.step) * cumStepShare[s]) >> 32) : 0) +
-             (prefill ? Nanos((__int128(item.prefill) * cumPrefillShare[s]) >> 32)
-                      : 0);
-    exit = std::max(exit, stageFree[s]) + (upTo - before);
-    stageFree[s] = exit;
-    before = upTo;
-    if (s == 0)
-      firstStageExit = exit;
+  // point, integer arithmetic), so the parts sum to the whole exactly. One
+  // kind alone under 2^31 ns (the common case) multiplies in 64 bits.
+  const Nanos total = item.step + item.prefill;
+  const uint64_t *cumStep = cumStepShare.data();
+  const uint64_t *cumPrefill = cumPrefillShare.data();
+  Nanos exit;
+  if (item.prefill == 0 && item.step < (Nanos(1) << 31)) {
+    const uint64_t v = uint64_t(item.step);
+    exit = walk(now, total, stageFree,
+                [&](size_t s) { return Nanos((v * cumStep[s]) >> 32); });
+  } else if (item.step == 0 && item.prefill < (Nanos(1) << 31)) {
+    const uint64_t v = uint64_t(item.prefill);
+    exit = walk(now, total, stageFree,
+                [&](size_t s) { return Nanos((v * cumPrefill[s]) >> 32); });
+  } else {
+    exit = walk(now, total, stageFree, [&](size_t s) {
+      return Nanos((__int128(item.step) * cumStep[s]) >> 32) +
+             Nanos((__int128(item.prefill) * cumPrefill[s]) >> 32);
+    });
   }
+  firstStageExit = stageFree.front();
   return exit;
 }
 
