@@ -156,45 +156,37 @@ lpx::deploy::findFewestChips(const ChipSearchPolicy &p,
     return r;
   // Whole-group counts strictly between the last misfit and the fit.
   unsigned lo = r.lastMisfit / group + 1, hi = *r.chips / group;
-  auto fits = [&](unsigned groups) -> llvm::Expected<bool> {
+  // Compiles `groups` whole groups and narrows [lo, hi) by the outcome.
+  auto narrow = [&](unsigned groups) -> llvm::Expected<bool> {
     auto t = attempt(groups * group);
     if (!t)
       return t.takeError();
-    if (t->outcome != ChipTrial::Fits)
-      return false;
-    r.chips = groups * group;
-    return true;
+    const bool fit = t->outcome == ChipTrial::Fits;
+    if (fit) {
+      r.chips = groups * group;
+      hi = groups;
+    } else {
+      lo = groups + 1;
+    }
+    return fit;
   };
   while (*r.chips > group && lo < hi) {
     if (p.workers > 1 && hi - lo >= 2) {
-      // Two counts at once, a third and two thirds into [lo, hi).
+      // Two counts at once, a third and two thirds into [lo, hi); the
+      // second matters only when the first misses.
       const unsigned a = lo + (hi - lo) / 3, b = lo + 2 * (hi - lo) / 3;
       trials.prefetch({a * group, b * group});
-      auto fa = fits(a);
+      auto fa = narrow(a);
       if (!fa)
         return fa.takeError();
-      if (*fa) {
-        hi = a;
+      if (*fa)
         continue;
-      }
-      lo = a + 1;
-      auto fb = fits(b);
-      if (!fb)
+      if (auto fb = narrow(b); !fb)
         return fb.takeError();
-      if (*fb)
-        hi = b;
-      else
-        lo = b + 1;
       continue;
     }
-    const unsigned mid = (lo + hi) / 2;
-    auto fm = fits(mid);
-    if (!fm)
+    if (auto fm = narrow((lo + hi) / 2); !fm)
       return fm.takeError();
-    if (*fm)
-      hi = mid;
-    else
-      lo = mid + 1;
   }
   return r;
 }
