@@ -90,12 +90,18 @@ bool EngineState::takeSlot(int64_t session) {
 
 void EngineState::admit(Group &g, Nanos now) {
   while (int64_t(g.members.size()) < cfg.maxBatch && !waiting.empty()) {
+    // Every cache slot taken and none kept to evict: no lookups (under
+    // load most iterations end here).
+    if (kept.empty() && running >= cacheLimit)
+      return;
     int32_t id = waiting.front();
     Live &l = lives[size_t(id)];
-    auto own = kept.find(l.call.session);
-    bool reuse = cfg.keepSessionCache && own != kept.end() &&
-                 own->second.second == l.call.cachedPrefix &&
-                 l.call.cachedPrefix > 0 && l.call.cachedPrefix < l.call.prompt;
+    bool reuse = false;
+    if (cfg.keepSessionCache && l.call.cachedPrefix > 0 &&
+        l.call.cachedPrefix < l.call.prompt) {
+      auto own = kept.find(l.call.session);
+      reuse = own != kept.end() && own->second.second == l.call.cachedPrefix;
+    }
     if (!takeSlot(l.call.session))
       return;
     waiting.pop_front();
