@@ -63,6 +63,10 @@ void EngineState::fillIdleGroups(Nanos now) {
   // return would otherwise scan every group).
   if (busyGroups == int64_t(groups.size()))
     return;
+  // No cache slot to take: an idle group has nobody to admit, and an idle
+  // group has nothing else to plan (it would not be idle).
+  if (kept.empty() && running >= cacheLimit)
+    return;
   for (size_t gi = 0; gi < groups.size() && !waiting.empty(); ++gi)
     if (!groups[gi].busy)
       plan(int(gi), now);
