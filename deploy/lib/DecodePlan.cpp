@@ -5,6 +5,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 using namespace lpx;
 using namespace lpx::deploy;
@@ -141,32 +143,55 @@ llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
                                  req.chips, failure.message));
     return error(failure.message);
   }
-  // The fewest whole groups for which both phases compile (ChipSearch.h);
-  // the plan of the last count that fitted is the plan of the fewest.
+  // The fewest whole groups for which both phases compile (ChipSearch.h):
+  // the plan of the fewest count that fitted is kept, and each misfit's
+  // verdict (the search may compile two counts at once).
   std::optional<DecodePlan> found;
+  std::map<unsigned, FitVerdict> verdicts;
+  std::mutex m;
+  PlanProgress told; // compiles at once: one told at a time, stages unshown
+  told.compiling = [&](llvm::StringRef what, unsigned chips) {
+    std::lock_guard<std::mutex> lock(m);
+    if (progress.compiling)
+      progress.compiling(what, chips);
+  };
+  const PlanProgress &tell = req.searchWorkers > 1 ? told : progress;
   ChipSearchPolicy policy = wholeGroupsPolicy(t.chip);
   policy.start = req.chipsHint;
+  policy.workers = std::max(req.searchWorkers, 1u);
   auto search = findFewestChips(
       policy,
       [&](unsigned chips) -> llvm::Expected<ChipTrial> {
-        auto plan = tryChips(t, req, chips, failure, progress);
+        FitVerdict verdict;
+        auto plan = tryChips(t, req, chips, verdict, tell);
         if (!plan)
           return plan.takeError();
+        std::lock_guard<std::mutex> lock(m);
         if (*plan) {
-          found = std::move(**plan);
+          if (!found || chips < found->chips)
+            found = std::move(**plan);
           return ChipTrial{ChipTrial::Fits};
         }
-        return ChipTrial{failure.moreChipsMayHelp() ? ChipTrial::DoesNotFit
+        verdicts[chips] = verdict;
+        return ChipTrial{verdict.moreChipsMayHelp() ? ChipTrial::DoesNotFit
                                                     : ChipTrial::Fails,
-                         failure.chipsHint};
+                         verdict.chipsHint};
       });
   if (!search)
     return search.takeError();
+  // The compiler's words for the last count that did not fit.
+  auto why = [&](unsigned chips) {
+    auto it = verdicts.upper_bound(chips);
+    return it == verdicts.begin() ? std::string() : std::prev(it)->second.message;
+  };
   if (search->failedAt)
-    return error(failure.message);
+    return error(why(*search->failedAt));
   if (!search->chips)
     return error(llvm::formatv("the model does not fit on {0} chips: {1}",
-                               search->lastMisfit, failure.message));
+                               search->lastMisfit, why(search->lastMisfit)));
+  // Compiled beside the search's counts, a fewer that fitted is kept (the
+  // search assumes that more chips fit whenever fewer do).
+
   found->searched = true;
   found->searchCompiles = search->trials;
   found->hintConfirmed = search->startConfirmed;

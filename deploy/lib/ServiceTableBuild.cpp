@@ -66,33 +66,32 @@ int64_t sequencesSramHolds(const PhaseResult &step, int64_t batch) {
   return int64_t(std::min<uint64_t>(fewest, 1u << 20));
 }
 
-/// Stages and each one's share of a step, from the step's per-chip
-/// occupancy: chips are numbered stage by stage, tp to a stage; a stage is
-/// occupied as long as its busiest chip. A program compiled on more chips
-/// than its tp x pp mesh (the chips a chunked prefill needs, the step
-/// placed on fewer) leaves the chips past the mesh idle, in no stage.
+/// Each stage's share of a program, from its per-chip occupancy (placed as
+/// `p`, the plan's step): chips are numbered stage by stage, tp to a stage;
+/// a stage is occupied as long as its busiest chip. A program compiled on
+/// more chips than its tp x pp mesh (the chips a chunked prefill needs, the
+/// step placed on fewer) leaves the chips past the mesh idle, in no stage.
 /// Without a mesh the chips split evenly into pp (or one) stages.
-void stagesOf(const PhaseResult &step, serve::ServiceTable &t) {
-  const auto &p = step.program->program();
+std::vector<double> stageShares(const isa::pb::Program &p,
+                                const std::vector<uint64_t> &occupied) {
   const size_t stages = std::max<uint32_t>(p.pp(), 1);
   const size_t mesh = size_t(p.tp()) * p.pp();
-  const size_t chips = mesh && mesh <= step.occupied.size()
-                           ? mesh
-                           : step.occupied.size();
+  const size_t chips =
+      mesh && mesh <= occupied.size() ? mesh : occupied.size();
   const size_t width = std::max<size_t>(chips / stages, 1);
   std::vector<double> busy(stages, 0);
   for (size_t c = 0; c < chips; ++c) {
     double &b = busy[std::min(c / width, stages - 1)];
-    b = std::max(b, double(step.occupied[c]));
+    b = std::max(b, double(occupied[c]));
   }
   double sum = 0;
   for (double b : busy)
     sum += b;
-  t.stages = int64_t(stages);
-  t.stageShare.assign(stages, 1.0 / double(stages));
+  std::vector<double> shares(stages, 1.0 / double(stages));
   if (sum > 0)
     for (size_t s = 0; s < stages; ++s)
-      t.stageShare[s] = busy[s] / sum;
+      shares[s] = busy[s] / sum;
+  return shares;
 }
 
 double seconds(std::chrono::steady_clock::time_point since) {
@@ -105,6 +104,7 @@ struct Point {
   PhaseShape shape;
   std::string what;
   double us = 0, hostUs = 0, seconds = 0;
+  std::vector<uint64_t> occupied; // per chip (PhaseResult::occupied)
   bool compiled = false; // false: the plan's program, or not reached
   std::string error;
 };
@@ -169,6 +169,7 @@ unsigned runPoints(const DecodeTarget &placed, const DecodeRequest &req,
     if (known) {
       p.us = known->computeUs();
       p.hostUs = known->hostUs();
+      p.occupied = known->occupied;
     } else {
       todo.push_back(i);
     }
@@ -195,6 +196,7 @@ unsigned runPoints(const DecodeTarget &placed, const DecodeRequest &req,
       }
       p.us = r->computeUs();
       p.hostUs = r->hostUs();
+      p.occupied = std::move(r->occupied);
       p.compiled = true;
     }
   };
@@ -304,8 +306,9 @@ std::string lpx::deploy::serviceTableKey(const DecodeTarget &t, unsigned chips,
              t.activations.empty() ? "model" : t.activations, context,
              joined(g.batches), joined(g.contexts), joined(g.prompts))
              .str() +
-         // Only a chunked table names its chunk: a whole-prompt table's key
-         // (and so its cache entry) is the one it always was.
+         // Tables before the prefill's own stage shares are rebuilt.
+         "; prefill stage shares" +
+         // Only a chunked table names its chunk.
          (g.prefillChunk
               ? llvm::formatv("; prefill chunk {0}", g.prefillChunk).str()
               : std::string());
@@ -344,6 +347,8 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
   const int64_t maxBatch = g.batches.back();
   DecodeRequest req;
   req.chips = chips;
+  // Two counts at once in the chip search, when there are two cores.
+  req.searchWorkers = std::min(std::thread::hardware_concurrency(), 2u);
   req.step = PhaseShape{context, 1, maxBatch};
   req.prefill = PhaseShape{g.prompts.back(), g.prompts.back(), 1, context};
   if (g.prefillChunk) { // the largest prompt's chunks, as lpx decode runs them
@@ -424,7 +429,9 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
       if (b == 1 && c == context)
         t.stepHostIoUs = s.hostUs;
     }
-  stagesOf(plan->step, t);
+  const isa::pb::Program &placedStep = plan->step.program->program();
+  t.stages = std::max<int64_t>(placedStep.pp(), 1);
+  t.stageShare = stageShares(placedStep, plan->step.occupied);
   t.maxSequences = sequencesSramHolds(plan->step, maxBatch);
   if (t.maxSequences == 0) // no cache in SRAM: only the batches bound
     t.maxSequences = maxBatch * t.stages;
@@ -434,15 +441,21 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
     // The longest prompt's host I/O, for every request: an upper bound.
     t.prefillHostIoUs = pre.hostUs;
   }
+  // A prefill's shares from the longest one-pass prefill the table holds:
+  // the whole-context prefill, or the chunk ending at the context.
+  const Point *longest = &find({wholePrompts(g).back(), wholePrompts(g).back(),
+                                1, context});
   if (g.prefillChunk) {
     t.prefillChunk = g.prefillChunk;
     for (int64_t end : chunkEnds(g))
       t.prefill.push_back({end, 1, g.prefillChunk,
                            find(chunkShape(end, g.prefillChunk, context)).us});
+    longest = &find(chunkShape(chunkEnds(g).back(), g.prefillChunk, context));
     // The plan's chunked prefill of the longest prompt: all its tokens in,
     // its logits out, for every request (an upper bound).
     t.prefillHostIoUs = plan->prefill->hostUs();
   }
+  t.prefillStageShare = stageShares(placedStep, longest->occupied);
   if (stats) {
     stats->pointSeconds = seconds(pointStart);
     stats->points = points.size();

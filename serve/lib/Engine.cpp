@@ -42,11 +42,19 @@ EngineState::EngineState(const ServiceModel &model, RequestSource &source,
   int64_t nGroups = cfg.groups > 0 ? cfg.groups : t.stages;
   groups.resize(size_t(nGroups));
   stageFree.assign(size_t(t.stages), 0);
-  double cum = 0;
-  for (double share : t.stageShare) {
-    cum += share;
-    cumShare.push_back(uint64_t(std::llround(std::min(cum, 1.0) * 0x1.0p32)));
-  }
+  auto cumulative = [](const std::vector<double> &shares) {
+    std::vector<uint64_t> out;
+    double cum = 0;
+    for (double share : shares) {
+      cum += share;
+      out.push_back(uint64_t(std::llround(std::min(cum, 1.0) * 0x1.0p32)));
+    }
+    return out;
+  };
+  cumStepShare = cumulative(t.stageShare);
+  cumPrefillShare = cumulative(t.prefillStageShare.empty()
+                                   ? t.stageShare
+                                   : t.prefillStageShare);
   cacheLimit = t.maxSequences;
   stats.groups = nGroups;
 }
@@ -95,7 +103,8 @@ Error EngineState::dispatch(const Event &ev) {
   static constexpr void (EngineState::*kHandle[])(int32_t, Nanos) = {
       &EngineState::send, &EngineState::serverArrive,
       &EngineState::clientReject, &EngineState::groupReturn,
-      &EngineState::clientDone};
+      &EngineState::clientDone,   &EngineState::nextChunk,
+      &EngineState::prefillOut,   &EngineState::firstStageFree};
   (this->*kHandle[size_t(ev.kind) - 1])(ev.a, ev.t);
   return Error::success();
 }

@@ -27,6 +27,9 @@ enum class EventKind : uint8_t {
   ClientReject,  ///< the 429 reaches the client
   GroupReturn,   ///< a group's iteration is done (after its host I/O)
   ClientDone,    ///< the last token (or the final rejection) at the client
+  NextChunk,     ///< a streaming prompt's chunk left the first stage
+  PrefillOut,    ///< a streaming prompt's last chunk (and host I/O) is out
+  FirstStageFree, ///< the first stage is free: a waiting chunk may enter
 };
 
 struct Event {
@@ -48,6 +51,10 @@ struct Live {
   int64_t generated = 0; ///< output tokens made
   int64_t chunkNow = 0;  ///< tokens prefilled in the current iteration
   bool stepping = false; ///< decodes in the current iteration
+  /// Its chunks go through the stages on their own, each entering the first
+  /// stage when its predecessor has left it (not with its group's
+  /// iterations), until the last one is out.
+  bool streaming = false;
   bool free = false;
 };
 
@@ -56,6 +63,12 @@ struct Group {
   bool busy = false;
   Nanos hostIo = 0;
   bool decodesNow = false; ///< its decoding members step this iteration
+};
+
+/// What enters the stages as one: a decode step and a prefill (or chunk)
+/// run one after the other, each stage's part by its own shares.
+struct Item {
+  Nanos step = 0, prefill = 0;
 };
 
 struct SessionProgress {
@@ -98,8 +111,18 @@ private:
   bool takeSlot(int64_t session);
   bool plan(int gi, Nanos now);
   double decodePartUs(const Group &g, int64_t &decoding) const;
-  Nanos traverse(const Group &g, Nanos now);
+  double prefillFirstItems(const std::vector<int32_t> &prefilling,
+                           int64_t &tokens);
+  double chunkUs(Live &l) const;
+  Nanos traverse(Nanos now, const Item &item, Nanos &firstStageExit);
   void groupReturn(int gi, Nanos now);
+  // PrefillStream.cpp
+  void nextChunk(int32_t id, Nanos now);
+  void firstStageFree(int32_t, Nanos now);
+  void feedFirstStage(Nanos now);
+  void sendChunk(int32_t id, Nanos now);
+  void prefillOut(int32_t id, Nanos now);
+  void firstToken(Live &l, Nanos now);
   void finishSequence(int32_t id, Nanos now);
   bool tooLong(const Call &c) const;
 
@@ -122,9 +145,15 @@ private:
   std::vector<Group> groups;
   /// When each stage is next free: the last group through it leaves then.
   std::vector<Nanos> stageFree;
-  std::vector<uint64_t> cumShare; ///< cumulative stage shares, x 2^32
+  /// Cumulative stage shares of a step and of a prefill, x 2^32.
+  std::vector<uint64_t> cumStepShare, cumPrefillShare;
   std::vector<int32_t> scratch; ///< reused per iteration (no allocation)
-  Nanos computeNow = 0;         ///< the iteration being planned
+  /// The iteration being planned: what enters the stages, one after another.
+  std::vector<Item> items;
+  /// Streaming prompts whose next chunk waits for the first stage, in the
+  /// order they became ready; whether a FirstStageFree event is pending.
+  std::deque<int32_t> readyChunks;
+  bool wakePending = false;
   int64_t running = 0;  ///< sequences in groups
   int64_t busyGroups = 0; ///< groups with an iteration in flight
   int64_t cacheLimit = 0;

@@ -12,7 +12,8 @@
 // the order they entered the first one. A group's exit from each stage is
 // therefore known when it enters the pipeline (the tandem-queue recursion
 // exit[s] = max(exit[s-1], free[s]) + time[s]), and one event per iteration
-// suffices instead of one per stage.
+// suffices instead of one per stage. A prompt's later chunks enter the
+// stages on their own (PrefillStream.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +63,10 @@ void EngineState::fillIdleGroups(Nanos now) {
   // return would otherwise scan every group).
   if (busyGroups == int64_t(groups.size()))
     return;
+  // No cache slot to take: an idle group has nobody to admit, and an idle
+  // group has nothing else to plan (it would not be idle).
+  if (kept.empty() && running >= cacheLimit)
+    return;
   for (size_t gi = 0; gi < groups.size() && !waiting.empty(); ++gi)
     if (!groups[gi].busy)
       plan(int(gi), now);
@@ -89,12 +94,18 @@ bool EngineState::takeSlot(int64_t session) {
 
 void EngineState::admit(Group &g, Nanos now) {
   while (int64_t(g.members.size()) < cfg.maxBatch && !waiting.empty()) {
+    // Every cache slot taken and none kept to evict: no lookups (under
+    // load most iterations end here).
+    if (kept.empty() && running >= cacheLimit)
+      return;
     int32_t id = waiting.front();
     Live &l = lives[size_t(id)];
-    auto own = kept.find(l.call.session);
-    bool reuse = cfg.keepSessionCache && own != kept.end() &&
-                 own->second.second == l.call.cachedPrefix &&
-                 l.call.cachedPrefix > 0 && l.call.cachedPrefix < l.call.prompt;
+    bool reuse = false;
+    if (cfg.keepSessionCache && l.call.cachedPrefix > 0 &&
+        l.call.cachedPrefix < l.call.prompt) {
+      auto own = kept.find(l.call.session);
+      reuse = own != kept.end() && own->second.second == l.call.cachedPrefix;
+    }
     if (!takeSlot(l.call.session))
       return;
     waiting.pop_front();
@@ -122,6 +133,55 @@ double EngineState::decodePartUs(const Group &g, int64_t &decoding) const {
   return decoding ? model.decodeUs(decoding, context) : 0.0;
 }
 
+double EngineState::chunkUs(Live &l) const {
+  if (!model.hasChunkedPrefill()) {
+    l.chunkNow = l.toPrefill;
+    return model.prefillUs(l.toPrefill, 1);
+  }
+  const int64_t c = model.table().prefillChunk;
+  l.chunkNow = std::min(c, l.toPrefill);
+  int64_t end = l.call.prompt - l.toPrefill + l.chunkNow;
+  return model.prefillChunkUs(std::max(end, c), 1);
+}
+
+double EngineState::prefillFirstItems(const std::vector<int32_t> &prefilling,
+                                      int64_t &tokens) {
+  // All prompts waiting, padded to the longest of each batch the table has;
+  // each batch (or, longer than any whole prompt the table holds, each
+  // chunk of each prompt) enters the stages behind the one before.
+  double us = 0;
+  int64_t maxB = model.maxPrefillBatch();
+  for (size_t i = 0; i < prefilling.size(); i += size_t(maxB)) {
+    size_t end = std::min(prefilling.size(), i + size_t(maxB));
+    int64_t longest = 0;
+    for (size_t j = i; j < end; ++j) {
+      const Live &l = lives[size_t(prefilling[j])];
+      tokens += l.toPrefill;
+      longest = std::max(longest, l.toPrefill);
+    }
+    if (model.hasChunkedPrefill() && longest > model.maxWholePrompt()) {
+      for (size_t j = i; j < end; ++j) {
+        Live &l = lives[size_t(prefilling[j])];
+        const int64_t all = l.toPrefill;
+        while (l.toPrefill > 0) {
+          double chunk = chunkUs(l);
+          us += chunk;
+          items.push_back({0, fromUs(chunk)});
+          l.toPrefill -= l.chunkNow;
+        }
+        l.toPrefill = l.chunkNow = all;
+      }
+    } else {
+      double batch = model.prefillUs(longest, int64_t(end - i));
+      us += batch;
+      items.push_back({0, fromUs(batch)});
+      for (size_t j = i; j < end; ++j)
+        lives[size_t(prefilling[j])].chunkNow = lives[size_t(prefilling[j])].toPrefill;
+    }
+  }
+  return us;
+}
+
 bool EngineState::plan(int gi, Nanos now) {
   Group &g = groups[size_t(gi)];
   admit(g, now);
@@ -137,49 +197,28 @@ bool EngineState::plan(int gi, Nanos now) {
   int64_t decoding = 0;
   double us = 0;
   int64_t prefillTokens = 0;
+  items.clear();
   const ServiceTable &t = model.table();
+  int32_t rider = -1; // chunked: the sequence whose chunk rides the step
   if (cfg.policy == Policy::PrefillFirst && !prefilling.empty()) {
-    // All prompts waiting, padded to the longest of each batch the table has.
-    int64_t maxB = model.maxPrefillBatch();
-    for (size_t i = 0; i < prefilling.size(); i += size_t(maxB)) {
-      size_t end = std::min(prefilling.size(), i + size_t(maxB));
-      int64_t longest = 0;
-      for (size_t j = i; j < end; ++j) {
-        Live &l = lives[size_t(prefilling[j])];
-        l.chunkNow = l.toPrefill;
-        prefillTokens += l.chunkNow;
-        longest = std::max(longest, l.toPrefill);
-      }
-      if (model.hasChunkedPrefill() && longest > model.maxWholePrompt()) {
-        // Longer than any whole prompt the table holds: each prompt's
-        // chunks, one prompt after another.
-        for (size_t j = i; j < end; ++j) {
-          const Live &l = lives[size_t(prefilling[j])];
-          us += model.chunkedPrefillUs(l.call.prompt - l.toPrefill,
-                                       l.call.prompt);
-        }
-      } else {
-        us += model.prefillUs(longest, int64_t(end - i));
-      }
-    }
+    us = prefillFirstItems(prefilling, prefillTokens);
   } else {
-    us += decodePartUs(g, decoding);
+    const double stepUs = decodePartUs(g, decoding);
+    us += stepUs;
     for (int32_t id : g.members) {
       Live &l = lives[size_t(id)];
       l.stepping = l.toPrefill == 0 && l.generated > 0;
     }
-    if (!prefilling.empty()) {
-      Live &l = lives[size_t(prefilling.front())];
-      if (model.hasChunkedPrefill()) {
-        l.chunkNow = std::min(t.prefillChunk, l.toPrefill);
-        int64_t end = l.call.prompt - l.toPrefill + l.chunkNow;
-        us += model.prefillChunkUs(std::max(end, t.prefillChunk), 1);
-      } else {
-        l.chunkNow = l.toPrefill;
-        us += model.prefillUs(l.toPrefill, 1);
-      }
-      prefillTokens = l.chunkNow;
+    // One chunk (a whole prompt when the table has none) of the oldest
+    // sequence still to prefill, unless its chunks are already streaming
+    // (PrefillStream.cpp): one prompt of a group at a time.
+    if (!prefilling.empty() && !lives[size_t(prefilling.front())].streaming) {
+      rider = prefilling.front();
+      us += chunkUs(lives[size_t(rider)]);
+      prefillTokens = lives[size_t(rider)].chunkNow;
     }
+    if (us > 0)
+      items.push_back({fromUs(stepUs), fromUs(us - stepUs)});
   }
   g.decodesNow = decoding > 0;
   if (us <= 0) {
@@ -193,28 +232,79 @@ bool EngineState::plan(int gi, Nanos now) {
   }
   g.hostIo = fromUs(double(decoding) * t.stepHostIoUs +
                     double(prefillsDone) * t.prefillHostIoUs);
-  Nanos compute = fromUs(us);
+  Nanos compute = 0;
+  for (const Item &item : items)
+    compute += item.step + item.prefill;
   setBusy(g, true);
   ++stats.iterations;
   sink.onIteration(now, gi, decoding, prefillTokens, int64_t(waiting.size()),
                    compute);
-  computeNow = compute;
-  schedule(traverse(g, now) + g.hostIo, EventKind::GroupReturn, gi);
+  Nanos exit = now, firstStageExit = now;
+  for (const Item &item : items)
+    exit = traverse(now, item, firstStageExit);
+  schedule(exit + g.hostIo, EventKind::GroupReturn, gi);
+  if (rider >= 0) {
+    Live &l = lives[size_t(rider)];
+    if (l.chunkNow < l.toPrefill) {
+      // More chunks: the next one need not wait for the group's return,
+      // only for this one to leave the first stage (the cache it attends
+      // over at each stage is written by then, chunks crossing each stage
+      // in order).
+      l.toPrefill -= l.chunkNow;
+      l.chunkNow = 0;
+      l.streaming = true;
+      schedule(firstStageExit, EventKind::NextChunk, rider);
+    }
+  }
   return true;
 }
 
-Nanos EngineState::traverse(const Group &, Nanos now) {
-  // Stage s ends its part at cumShare[s] of the compute time (32-bit fixed
-  // point, integer arithmetic), so the parts sum to the whole exactly.
+namespace {
+/// One item's walk through the stages: stage s ends its part at upTo(s) of
+/// the item's time (`total` at the last), the tandem recursion
+/// exit[s] = max(exit[s-1], free[s]) + part[s]. Returns the exit.
+template <typename UpTo>
+Nanos walk(Nanos now, Nanos total, std::vector<Nanos> &stageFree, UpTo upTo) {
+  Nanos *free = stageFree.data();
+  const size_t last = stageFree.size() - 1;
   Nanos before = 0, exit = now;
-  size_t last = stageFree.size() - 1;
-  for (size_t s = 0; s <= last; ++s) {
-    Nanos upTo = s == last ? computeNow
-                           : Nanos((__int128(computeNow) * cumShare[s]) >> 32);
-    exit = std::max(exit, stageFree[s]) + (upTo - before);
-    stageFree[s] = exit;
-    before = upTo;
+  for (size_t s = 0; s < last; ++s) {
+    const Nanos at = upTo(s);
+    exit = std::max(exit, free[s]) + (at - before);
+    free[s] = exit;
+    before = at;
   }
+  exit = std::max(exit, free[last]) + (total - before);
+  free[last] = exit;
+  return exit;
+}
+} // namespace
+
+Nanos EngineState::traverse(Nanos now, const Item &item,
+                            Nanos &firstStageExit) {
+  // Stage s ends its part of the step at cumStepShare[s] of the step's time,
+  // and of the prefill at cumPrefillShare[s] of the prefill's (32-bit fixed
+  // point, integer arithmetic), so the parts sum to the whole exactly. One
+  // kind alone under 2^31 ns (the common case) multiplies in 64 bits.
+  const Nanos total = item.step + item.prefill;
+  const uint64_t *cumStep = cumStepShare.data();
+  const uint64_t *cumPrefill = cumPrefillShare.data();
+  Nanos exit;
+  if (item.prefill == 0 && item.step < (Nanos(1) << 31)) {
+    const uint64_t v = uint64_t(item.step);
+    exit = walk(now, total, stageFree,
+                [&](size_t s) { return Nanos((v * cumStep[s]) >> 32); });
+  } else if (item.step == 0 && item.prefill < (Nanos(1) << 31)) {
+    const uint64_t v = uint64_t(item.prefill);
+    exit = walk(now, total, stageFree,
+                [&](size_t s) { return Nanos((v * cumPrefill[s]) >> 32); });
+  } else {
+    exit = walk(now, total, stageFree, [&](size_t s) {
+      return Nanos((__int128(item.step) * cumStep[s]) >> 32) +
+             Nanos((__int128(item.prefill) * cumPrefill[s]) >> 32);
+    });
+  }
+  firstStageExit = stageFree.front();
   return exit;
 }
 
@@ -235,6 +325,10 @@ void EngineState::groupReturn(int gi, Nanos now) {
   size_t stay = 0;
   for (int32_t id : g.members) {
     Live &l = lives[size_t(id)];
+    if (l.streaming) { // not in the group's iterations until it is out
+      g.members[stay++] = id;
+      continue;
+    }
     l.rec.hostIo += g.hostIo;
     bool token = l.stepping;
     if (l.stepping) {
@@ -243,9 +337,7 @@ void EngineState::groupReturn(int gi, Nanos now) {
       l.toPrefill -= l.chunkNow;
       l.chunkNow = 0;
       if (l.toPrefill == 0) {
-        l.generated = 1; // the prefill's logits give the first token
-        l.rec.firstToken = now + l.down;
-        l.rec.serverFirstToken = now;
+        firstToken(l, now);
         token = true;
       }
     }

@@ -129,6 +129,24 @@ static Expected<Grids> buildGrids(const ServiceTable &t) {
   return g;
 }
 
+/// `idle`: an entry may be 0 (a stage a prefill's program leaves idle, as
+/// tiny-llama's chunk on tp 1 pp 5 leaves the fifth).
+static Error checkShares(const std::vector<double> &shares, int64_t stages,
+                         const std::string &key, bool idle) {
+  if (int64_t(shares.size()) != stages)
+    return fail(key + " has " + std::to_string(shares.size()) +
+                " entries for " + std::to_string(stages) + " stages");
+  double sum = 0;
+  for (double s : shares) {
+    if (!std::isfinite(s) || s < 0 || (s == 0 && !idle))
+      return fail("a " + key + " entry is not above 0");
+    sum += s;
+  }
+  if (std::fabs(sum - 1.0) > 1e-6)
+    return fail(key + " sums to " + std::to_string(sum) + ", not 1");
+  return Error::success();
+}
+
 static Error checkScalars(const ServiceTable &t) {
   if (!std::isfinite(t.prefillHostIoUs) || t.prefillHostIoUs < 0)
     return fail("prefill_host_io_us must be finite and not negative");
@@ -136,17 +154,12 @@ static Error checkScalars(const ServiceTable &t) {
     return fail("step_host_io_us must be finite and not negative");
   if (t.stages < 1)
     return fail("stages must be at least 1");
-  if (int64_t(t.stageShare.size()) != t.stages)
-    return fail("stage_share has " + std::to_string(t.stageShare.size()) +
-                " entries for " + std::to_string(t.stages) + " stages");
-  double sum = 0;
-  for (double s : t.stageShare) {
-    if (!std::isfinite(s) || s <= 0)
-      return fail("a stage_share entry is not above 0");
-    sum += s;
-  }
-  if (std::fabs(sum - 1.0) > 1e-6)
-    return fail("stage_share sums to " + std::to_string(sum) + ", not 1");
+  if (Error e = checkShares(t.stageShare, t.stages, "stage_share", false))
+    return e;
+  if (!t.prefillStageShare.empty())
+    if (Error e = checkShares(t.prefillStageShare, t.stages,
+                              "prefill_stage_share", true))
+      return e;
   if (t.maxSequences < 1)
     return fail("max_sequences must be at least 1");
   return Error::success();

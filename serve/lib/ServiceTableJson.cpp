@@ -51,24 +51,24 @@ template <typename P> json::Array pointsJson(std::vector<P> points) {
 } // namespace
 
 json::Value toJson(const ServiceTable &t) {
-  json::Array shares;
   json::Array decode = pointsJson(t.decode), prefill = pointsJson(t.prefill);
-  for (double s : t.stageShare)
-    shares.push_back(s);
-  return json::Object{{"format", kFormat},
-                      {"version", kVersion},
-                      {"deployment", t.deployment},
-                      {"source", t.source},
-                      {"cache_key", t.cacheKey},
-                      {"interpolation", kInterpolation},
-                      {"decode", std::move(decode)},
-                      {"prefill", std::move(prefill)},
-                      {"prefill_chunk", t.prefillChunk},
-                      {"prefill_host_io_us", t.prefillHostIoUs},
-                      {"step_host_io_us", t.stepHostIoUs},
-                      {"stages", t.stages},
-                      {"stage_share", std::move(shares)},
-                      {"max_sequences", t.maxSequences}};
+  json::Object o{{"format", kFormat},
+                 {"version", kVersion},
+                 {"deployment", t.deployment},
+                 {"source", t.source},
+                 {"cache_key", t.cacheKey},
+                 {"interpolation", kInterpolation},
+                 {"decode", std::move(decode)},
+                 {"prefill", std::move(prefill)},
+                 {"prefill_chunk", t.prefillChunk},
+                 {"prefill_host_io_us", t.prefillHostIoUs},
+                 {"step_host_io_us", t.stepHostIoUs},
+                 {"stages", t.stages},
+                 {"stage_share", json::Array(t.stageShare)},
+                 {"max_sequences", t.maxSequences}};
+  if (!t.prefillStageShare.empty())
+    o["prefill_stage_share"] = json::Array(t.prefillStageShare);
+  return o;
 }
 
 static Error fail(const std::string &msg) {
@@ -120,6 +120,22 @@ public:
       return fail(where + "'" + key.str() + "' is not an array");
     return a;
   }
+  /// The array `key` of numbers.
+  Error numbers(llvm::StringRef key, std::vector<double> &out) {
+    auto a = array(key);
+    if (!a)
+      return a.takeError();
+    out.clear();
+    for (const json::Value &v : **a) {
+      auto d = v.getAsNumber();
+      if (!d)
+        return fail(where + "a " + key.str() + " entry is not a number");
+      out.push_back(*d);
+    }
+    return Error::success();
+  }
+  /// Whether the optional key `key` is there.
+  bool has(llvm::StringRef key) const { return o.get(key) != nullptr; }
   /// Reads the array `key` of objects, each with `each(reader, index)`,
   /// which must read all of its object's keys.
   template <typename Fn> Error objects(llvm::StringRef key, Fn each) {
@@ -217,16 +233,11 @@ Expected<ServiceTable> serviceTableFromJson(const json::Value &v) {
     return std::move(e);
   if (Error e = r.integer("stages", t.stages))
     return std::move(e);
-  auto shares = r.array("stage_share");
-  if (!shares)
-    return shares.takeError();
-  t.stageShare.clear();
-  for (const json::Value &s : **shares) {
-    auto d = s.getAsNumber();
-    if (!d)
-      return fail("a stage_share entry is not a number");
-    t.stageShare.push_back(*d);
-  }
+  if (Error e = r.numbers("stage_share", t.stageShare))
+    return std::move(e);
+  if (r.has("prefill_stage_share"))
+    if (Error e = r.numbers("prefill_stage_share", t.prefillStageShare))
+      return std::move(e);
   if (Error e = r.integer("max_sequences", t.maxSequences))
     return std::move(e);
   if (Error e = r.done())

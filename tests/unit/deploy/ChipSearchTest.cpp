@@ -12,6 +12,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <mutex>
 
 using namespace lpx::deploy;
 using ::testing::ElementsAre;
@@ -207,4 +208,31 @@ TEST(ChipSearch, AStartIsConfirmedInTwoCompilesOrSearchedOnFrom) {
     EXPECT_EQ(r.startConfirmed, k.confirmed) << "fits from " << k.fitsFrom;
     EXPECT_EQ(c.tried, k.tried) << "fits from " << k.fitsFrom;
   }
+}
+
+TEST(ChipSearch, TwoWorkersFindTheSerialCountInFewerRounds) {
+  // As LargeModelsTakeLogarithmicallyFewCompiles, two compiles at once. The
+  // gallop compiles each count with the one after it: {1, 16}, {32, 64},
+  // {128, 256}, {512, 1024} (16 was compiled beside 1, so 32 goes alone
+  // with nothing: it pairs with 64). The bisection of groups 65..127 tries
+  // a third and two thirds in: {86, 107} -> 688 misses, 856 fits; groups
+  // 87..106: {93, 100} -> 744 fits; 87..92: {89, 91} -> 712 fits; 87..88:
+  // {87, 88} -> 696 misses, 704 fits. 16 compiles in 8 rounds (serially
+  // 14 in 14); the same 704.
+  std::mutex m;
+  std::vector<unsigned> tried;
+  ChipTrialFn fn = [&](unsigned chips) -> llvm::Expected<ChipTrial> {
+    std::lock_guard<std::mutex> lock(m);
+    tried.push_back(chips);
+    return ChipTrial{chips >= 700 ? ChipTrial::Fits : ChipTrial::DoesNotFit};
+  };
+  ChipSearchPolicy p = groupsOf(8, 1024);
+  p.workers = 2;
+  auto r = findFewestChips(p, fn);
+  ASSERT_TRUE(bool(r));
+  EXPECT_EQ(r->chips, 704u);
+  EXPECT_EQ(r->trials, 16u);
+  EXPECT_THAT(tried, ::testing::UnorderedElementsAre(
+                         1u, 16u, 32u, 64u, 128u, 256u, 512u, 1024u, 688u,
+                         856u, 744u, 800u, 712u, 728u, 696u, 704u));
 }

@@ -127,6 +127,25 @@ TEST(EngineHand, StagesWorkOnOneGroupAtATime) {
   EXPECT_EQ(one.byId(1).ttft(), us(100));
 }
 
+TEST(EngineHand, APrefillTakesTheStagesByItsOwnShares) {
+  // As above, but the prefill's own shares are a quarter and three quarters
+  // (12.5 + 37.5 us): r0 stage 0 0..12.5, stage 1 12.5..50 (TTFT 50); r1
+  // stage 0 12.5..25, stage 1 50..87.5 (TTFT 87.5). Each then steps once
+  // (output 2) by the step's shares, half and half (5 + 5): r0 50..55 on
+  // stage 0, 87.5..92.5 on stage 1 (E2E 92.5); r1 87.5..92.5, 92.5..97.5.
+  ServiceTable t = handTable();
+  t.stages = 2;
+  t.stageShare = {0.5, 0.5};
+  t.prefillStageShare = {0.25, 0.75};
+  Recorder rec;
+  run(t,
+      "trace:" + writeFile("shares.csv", "arrival_us,prompt_tokens,"
+                                         "output_tokens\n0,100,2\n0,100,2\n"),
+      EngineConfig(), rec);
+  expectTimes(rec.byId(0), {0, 50, 92.5, 42.5});
+  expectTimes(rec.byId(1), {0, 87.5, 97.5, 10});
+}
+
 TEST(EngineHand, FullQueueRejectsAndRetriesAreCounted) {
   // No queue places: r1 arrives at 20 while r0 holds the one slot; it is
   // rejected, retried 3 times at once (base 0) and rejected each time.
@@ -172,10 +191,13 @@ TEST(EngineHand, AgentSessionAndKeptCache) {
 
 TEST(EngineHand, ChunkedPrefillInChunksOfTheTable) {
   // Chunks of 64 tokens: 20 us for the chunk ending at 64, 24 us for the one
-  // ending at 128. Two requests of 128 tokens at 0, batch 2, both admitted:
-  // r0's chunks 0..20 and 20..44 (first token at 44); then r0's step with
-  // r1's first chunk, 10 + 20: 44..74 (r0 done, E2E 74); r1's second chunk
-  // 74..98 (TTFT 98); r1's step 98..108 (E2E 108).
+  // ending at 128; one stage. Two requests of 128 tokens at 0, batch 2, both
+  // admitted: r0's first chunk 0..20; its second need not wait for the
+  // group, only for the stage: 20..44 (first token at 44). The group's next
+  // prompt starts when r0's last chunk is sent: r1's first chunk 44..64.
+  // Then r0's step 64..74 (r0 done, E2E 74): the group's iteration goes
+  // before r1's waiting chunk, which follows: 74..98 (TTFT 98); r1's step
+  // 98..108 (E2E 108).
   ServiceTable t = handTable();
   t.prefillChunk = 64;
   t.prefill.push_back({64, 1, 64, 20});
@@ -191,6 +213,63 @@ TEST(EngineHand, ChunkedPrefillInChunksOfTheTable) {
   EXPECT_EQ(rec.byId(0).e2e(), us(74));
   EXPECT_EQ(rec.byId(1).ttft(), us(98));
   EXPECT_EQ(rec.byId(1).e2e(), us(108));
+}
+
+/// Chunks of 64 ending at 64, 128, 192: 20, 24, 28 us; three stages sharing
+/// every item a quarter, a half, a quarter (so the chunks' parts are 5 10 5,
+/// 6 12 6 and 7 14 7 us, the step's at batch 1 2.5 5 2.5).
+ServiceTable threeStageChunks() {
+  ServiceTable t = handTable();
+  t.prefillChunk = 64;
+  t.prefill.push_back({64, 1, 64, 20});
+  t.prefill.push_back({128, 1, 64, 24});
+  t.prefill.push_back({192, 1, 64, 28});
+  t.stages = 3;
+  t.stageShare = {0.25, 0.5, 0.25};
+  return t;
+}
+
+TEST(EngineHand, ChunksOfAPromptFollowEachOtherThroughTheStages) {
+  // One prompt of 192 tokens (3 chunks), output 2; prefill host I/O 4 us,
+  // step host I/O 1 us. Chunk k + 1 enters stage s when chunk k has left it
+  // (exit[s] = max(exit[s-1], exit of chunk k at s) + its part):
+  //   chunk 1:  0..5,  5..15, 15..20
+  //   chunk 2:  5..11, 15..27, 27..33
+  //   chunk 3: 11..18, 27..41, 41..48
+  // First token at 48 + 4 = 52 (one after another they would take 72 + 4).
+  // The step enters at 52: 52..54.5, 54.5..59.5, 59.5..62, plus 1: E2E 63,
+  // TPOT 11; host I/O 4 + 1.
+  ServiceTable t = threeStageChunks();
+  t.prefillHostIoUs = 4;
+  t.stepHostIoUs = 1;
+  Recorder rec;
+  run(t,
+      "trace:" + writeFile("three.csv", "arrival_us,prompt_tokens,"
+                                        "output_tokens\n0,192,2\n"),
+      EngineConfig(), rec);
+  expectTimes(rec.byId(0), {0, 52, 63, 11});
+  EXPECT_EQ(rec.byId(0).hostIo, us(5));
+}
+
+TEST(EngineHand, WaitingChunksEnterTheFirstStageInTheOrderTheyWereReady) {
+  // Two prompts of 192 at 0 in two groups (3 stages: 3 groups), no host
+  // I/O. r1's first chunk rides group 1's iteration, behind r0's:
+  //   r0 chunk 1:  0..5,   5..15, 15..20    (r0's chunk 2 ready at 5)
+  //   r1 chunk 1:  5..10, 15..25, 25..30    (r1's chunk 2 ready at 10)
+  //   r0 chunk 2: 10..16, 25..37, 37..43    (ready first, goes first)
+  //   r1 chunk 2: 16..22, 37..49, 49..55
+  //   r0 chunk 3: 22..29, 49..63, 63..70    (r0's first token at 70)
+  //   r1 chunk 3: 29..36, 63..77, 77..84    (r1's at 84)
+  //   r0's step: 70..72.5, 77..82, 84..86.5 (E2E 86.5)
+  //   r1's step: 84..86.5, 86.5..91.5, 91.5..94 (E2E 94)
+  Recorder rec;
+  run(threeStageChunks(),
+      "trace:" + writeFile("three2.csv", "arrival_us,prompt_tokens,"
+                                         "output_tokens\n0,192,2\n0,192,2\n"),
+      EngineConfig(), rec);
+  expectTimes(rec.byId(0), {0, 70, 86.5, 16.5});
+  expectTimes(rec.byId(1), {0, 84, 94, 10});
+  EXPECT_EQ(rec.byId(1).group, 1);
 }
 
 TEST(EngineHand, PrefillFirstChunksAPromptLongerThanAnyWhole) {

@@ -71,6 +71,9 @@ TEST(ServiceTable, DamagedTablesAreErrors) {
   t.stages = 3;
   expectError(t, "entries for 3 stages");
   t = corner();
+  t.prefillStageShare = {0.5, 0.5};
+  expectError(t, "prefill_stage_share has 2 entries for 1 stages");
+  t = corner();
   t.decode.clear();
   expectError(t, "no decode points");
   t = corner();
@@ -88,6 +91,7 @@ TEST(ServiceTable, JsonRoundTripAndDamage) {
   t.prefillChunk = 64;
   t.prefill.push_back({64, 1, 64, 900});
   t.prefill.push_back({512, 1, 64, 1100});
+  t.prefillStageShare = {0.25, 0.25, 0.5};
   std::string text;
   llvm::raw_string_ostream(text) << toJson(t);
   auto back = parseServiceTable(text);
@@ -96,6 +100,7 @@ TEST(ServiceTable, JsonRoundTripAndDamage) {
   llvm::raw_string_ostream(again) << toJson(*back);
   EXPECT_EQ(text, again);
   EXPECT_EQ(back->cacheKey, t.cacheKey);
+  EXPECT_EQ(back->prefillStageShare, t.prefillStageShare);
   ServiceModel m = model(*back);
   EXPECT_TRUE(m.hasChunkedPrefill());
   EXPECT_DOUBLE_EQ(m.prefillChunkUs(288, 1), 1000);
@@ -114,6 +119,13 @@ TEST(ServiceTable, JsonRoundTripAndDamage) {
   damaged([](llvm::json::Object &o) { o["interpolation"] = "cubic"; },
           "interpolation 'cubic'");
   damaged([](llvm::json::Object &o) { o["version"] = 2; }, "version 2");
+  damaged([](llvm::json::Object &o) { o["prefill_stage_share"] = "half"; },
+          "'prefill_stage_share' is not an array");
+  damaged(
+      [](llvm::json::Object &o) {
+        o["prefill_stage_share"] = llvm::json::Array{0.5, 0.6, 0.1};
+      },
+      "prefill_stage_share sums to");
   damaged(
       [](llvm::json::Object &o) {
         (*o.getArray("decode"))[0].getAsObject()->erase("us");

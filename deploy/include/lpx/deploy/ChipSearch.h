@@ -12,7 +12,12 @@
 //   - `bisect`: search back for the fewest (off: the first count that
 //     fits, which for coverage is a power of two);
 //   - `skip`: counts not to compile (the topology cannot join them), passed
-//     over as misfits.
+//     over as misfits;
+//   - `workers`: compiles at once (then `trial` must be thread-safe): the
+//     gallop compiles the count after the one it tries beside it (used when
+//     the first misses without naming a count), the bisection two counts a
+//     third and two thirds into what is left. The count found is the
+//     serial search's (the same assumption that more chips fit too).
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_DEPLOY_CHIPSEARCH_H
@@ -40,6 +45,7 @@ struct ChipSearchPolicy {
   /// the count a group below does not, it is the fewest in two compiles;
   /// otherwise the search goes on as without it. 0: none.
   unsigned start = 0;
+  unsigned workers = 1;
 };
 
 /// What one compile said.

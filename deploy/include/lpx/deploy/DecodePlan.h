@@ -26,6 +26,9 @@ struct DecodeRequest {
   /// With chips 0: a count to try first, e.g. a neighbouring deployment's
   /// (ChipSearchPolicy::start); verified by compiling, never trusted.
   unsigned chipsHint = 0;
+  /// With chips 0: counts compiled at once by the search
+  /// (ChipSearchPolicy::workers; its count is the serial search's).
+  unsigned searchWorkers = 1;
   int64_t prompt = 0;             // the prompt's tokens (0: prefill->query)
   /// How the prefill chunk was chosen, as the report says it ("" when
   /// there is no prefill).

@@ -64,6 +64,10 @@ struct ServiceTable {
   /// shares sum to 1 (a group passes through the stages one after another).
   int64_t stages = 1;
   std::vector<double> stageShare{1.0};
+  /// Each stage's share of a prefill or chunk, from its own simulation (a
+  /// chunk's weight-bound layers spread differently over the stages than a
+  /// step's); empty: stageShare's.
+  std::vector<double> prefillStageShare;
   /// The most sequences whose KV caches the free SRAM holds at once.
   int64_t maxSequences = 1;
 };
