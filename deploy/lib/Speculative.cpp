@@ -112,65 +112,29 @@ llvm::Error lpx::deploy::parseSpeculativeRun(const SpeculativeWords &w,
   return parseSpeculative(w, model, o);
 }
 
-namespace {
-
-/// The target's verification of K + 1 tokens into its L-position cache,
-/// compiled on the target's chips with the decode step's placement and
-/// simulated; its resident state must be the step's.
-llvm::Expected<PhaseResult> planVerification(const DecodeWords &w,
-                                             const DecodeMetrics &target,
-                                             const DecodePlan &plan,
-                                             int64_t k,
-                                             llvm::StringRef scratchDir,
-                                             const PlanProgress &progress) {
-  if (target.prompt + k + 1 > target.context)
-    return error(llvm::formatv(
-        "the prompt ({0} tokens) and one round of {1} need {2} cache "
-        "positions; the context is {3}",
-        target.prompt, k + 1, target.prompt + k + 1, target.context));
-  DecodeNumbers o;
-  DecodeTarget t;
-  if (auto e = parseDecodeNumbers(w, o))
-    return std::move(e);
-  if (auto e = loadTarget(w, o, t))
-    return std::move(e);
-  t.scratchDir = scratchDir.str();
-  const isa::pb::Program &step = plan.step.program->program();
-  t.tp = unsigned(step.tp());
-  t.pp = unsigned(step.pp());
-  if (progress.compiling)
-    progress.compiling("verification step", plan.chips);
-  FitVerdict failure;
-  auto verify = runPhase(t, PhaseShape{target.context, k + 1, target.batch},
-                         plan.chips, failure, progress.stage);
-  if (!verify)
-    return verify.takeError();
-  if (!*verify)
-    return error(llvm::formatv("the verification step of {0} tokens does not "
-                               "compile on the target's {1} chips: {2}",
-                               k + 1, plan.chips, failure.message));
-  if (auto e = isa::checkSameState((*verify)->program->program(),
-                                   "the verification step", step,
-                                   "the decode step"))
-    return std::move(e);
-  return std::move(**verify);
-}
-
-} // namespace
 
 llvm::Expected<SpeculativeMetrics>
 lpx::deploy::planSpeculative(const DecodeWords &w, const SpeculativeNumbers &s,
-                             llvm::StringRef scratchDir,
                              const PlanProgress &progress,
                              DecodeMetrics &target) {
+  ScratchDir scratch;
+  if (auto e = scratch.create("lpx-decode"))
+    return std::move(e);
+  const llvm::StringRef scratchDir = scratch.path;
+  // The target's chips hold its decode step, its prefill and the
+  // verification of K + 1 tokens, all placed alike (DecodeRequest::verify).
   std::shared_ptr<const DecodePlan> plan;
-  auto planned = decodeFromWords(w, scratchDir, progress, 0, &plan);
+  auto planned =
+      decodeFromWords(w, scratchDir, progress, 0, &plan, nullptr, s.k + 1);
   if (!planned)
     return planned.takeError();
   target = std::move(*planned);
-  auto verify = planVerification(w, target, *plan, s.k, scratchDir, progress);
-  if (!verify)
-    return verify.takeError();
+  const PhaseResult &verify = *plan->verify;
+  if (auto e = isa::checkSameState(verify.program->program(),
+                                   "the verification step",
+                                   plan->step.program->program(),
+                                   "the decode step"))
+    return std::move(e);
 
   // The draft: its own chips (its own search), the target's shapes.
   DecodeWords dw = w;
@@ -194,8 +158,8 @@ lpx::deploy::planSpeculative(const DecodeWords &w, const SpeculativeNumbers &s,
   m.measured = s.measured;
   m.draftDeployment = std::move(*draft);
   m.draftStepUs = m.draftDeployment.tpotUs();
-  m.verifyComputeUs = verify->computeUs();
-  m.verifyHostUs = verify->hostUs();
+  m.verifyComputeUs = verify.computeUs();
+  m.verifyHostUs = verify.hostUs();
   if (s.measured) {
     DecodeRunOptions run;
     run.model = w.model;

@@ -211,10 +211,13 @@ lpx::deploy::generateSpeculative(const DecodeRunOptions &opts,
   return r;
 }
 
-void lpx::deploy::printSpeculativeRun(const DecodeRunOptions &target,
-                                      const SpeculativeNumbers &s,
-                                      const SpeculativeRunResult &r, bool json,
-                                      llvm::raw_ostream &os) {
+llvm::Error lpx::deploy::runSpeculative(const DecodeRunOptions &target,
+                                        const SpeculativeNumbers &s, bool json,
+                                        llvm::raw_ostream &os) {
+  auto run = generateSpeculative(target, s.draft->name, target.chips, s.k);
+  if (!run)
+    return run.takeError();
+  const SpeculativeRunResult &r = *run;
   const SpeculativeRounds &n = r.rounds;
   if (!json) {
     os << llvm::formatv(
@@ -228,7 +231,7 @@ void lpx::deploy::printSpeculativeRun(const DecodeRunOptions &target,
         os << (i ? "," : "") << ids[i];
       os << "\n";
     }
-    return;
+    return llvm::Error::success();
   }
   auto lists = [&](const std::vector<std::vector<int64_t>> &seqs) {
     llvm::json::Array all;
@@ -254,4 +257,5 @@ void lpx::deploy::printSpeculativeRun(const DecodeRunOptions &target,
                           {"acceptance", n.acceptance()},
                           {"tokens_per_round", n.tokensPerRound()}}}};
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(o))) << "\n";
+  return llvm::Error::success();
 }

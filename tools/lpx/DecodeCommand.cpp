@@ -48,13 +48,9 @@ int runLengthSweep(const DecodeArgs &a, const DecodeTarget &t,
 
 /// --draft: the target and its draft timed (Speculative.h).
 int runSpeculative(const DecodeArgs &a, const SpeculativeNumbers &s) {
-  ScratchDir scratch;
-  if (auto e = scratch.create("lpx-decode"))
-    return reportError(kCmd, std::move(e));
   std::optional<StageProgress> bar;
   DecodeMetrics target;
-  auto m = planSpeculative(a, s, scratch.path, compileProgress(bar, kCmd),
-                           target);
+  auto m = planSpeculative(a, s, compileProgress(bar, kCmd), target);
   bar.reset();
   if (!m)
     return reportError(kCmd, m.takeError());
@@ -146,11 +142,9 @@ int lpx::cli::runDecodeRun(const DecodeArgs &a,
   SpeculativeNumbers s;
   if (auto e = parseSpeculativeRun(a, a.model, s))
     return reportError(kCmd, std::move(e));
-  if (s.active()) {
-    auto r = generateSpeculative(*run, s.draft->name, run->chips, s.k);
-    if (!r)
-      return reportError(kCmd, r.takeError());
-    printSpeculativeRun(*run, s, *r, a.json, llvm::outs());
+  if (s.active()) { // the CPU runtime's rounds (Speculative.h)
+    if (auto e = runSpeculative(*run, s, a.json, llvm::outs()))
+      return reportError(kCmd, std::move(e));
     return kOk;
   }
   auto r = generateGreedy(*run);

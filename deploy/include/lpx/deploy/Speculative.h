@@ -118,10 +118,10 @@ struct SpeculativeMetrics {
 /// against the decode step), plans the draft on chips of its own (same
 /// chip, context, prompt, batch and formats), and, when measured, runs both
 /// greedily on the CPU runtime over measuredPromptSet().
+/// Exports go to a private scratch folder, removed on return.
 llvm::Expected<SpeculativeMetrics>
 planSpeculative(const DecodeWords &w, const SpeculativeNumbers &s,
-                llvm::StringRef scratchDir, const PlanProgress &progress,
-                DecodeMetrics &target);
+                const PlanProgress &progress, DecodeMetrics &target);
 
 void printSpeculativeText(const SpeculativeMetrics &m, llvm::raw_ostream &os);
 /// The `speculative` object of `lpx decode --json`.
@@ -146,13 +146,13 @@ llvm::Expected<SpeculativeRunResult>
 generateSpeculative(const DecodeRunOptions &target, llvm::StringRef draft,
                     unsigned draftChips, int64_t k);
 
-/// What `lpx decode --run --draft D --speculate K` prints: the ids per
-/// prompt and the rounds (text), or `generated_ids` (a list per prompt)
-/// and `speculative` (JSON).
-void printSpeculativeRun(const DecodeRunOptions &target,
-                         const SpeculativeNumbers &s,
-                         const SpeculativeRunResult &r, bool json,
-                         llvm::raw_ostream &os);
+/// `lpx decode --run --draft D --speculate K`: generateSpeculative with
+/// the run's chips for the draft, then what it prints: the ids per prompt
+/// and the rounds (text), or `generated_ids` (a list per prompt) and
+/// `speculative` (JSON).
+llvm::Error runSpeculative(const DecodeRunOptions &target,
+                           const SpeculativeNumbers &s, bool json,
+                           llvm::raw_ostream &os);
 
 } // namespace lpx::deploy
 
