@@ -134,7 +134,10 @@ lpx::deploy::planSpeculative(const DecodeWords &w, const SpeculativeNumbers &s,
                                    "the verification step",
                                    plan->step.program->program(),
                                    "the decode step"))
-    return std::move(e);
+    return error(llvm::formatv("the compiler places the verification of {0} "
+                               "tokens with a KV cache other than the decode "
+                               "step's, so it cannot continue from it: {1}",
+                               s.k + 1, llvm::toString(std::move(e))));
 
   // The draft: its own chips (its own search), the target's shapes.
   DecodeWords dw = w;
@@ -160,6 +163,7 @@ lpx::deploy::planSpeculative(const DecodeWords &w, const SpeculativeNumbers &s,
   m.draftStepUs = m.draftDeployment.tpotUs();
   m.verifyComputeUs = verify.computeUs();
   m.verifyHostUs = verify.hostUs();
+  m.verifyBottleneck = bottleneckOf(verify.sim);
   if (s.measured) {
     DecodeRunOptions run;
     run.model = w.model;
@@ -213,9 +217,10 @@ void lpx::deploy::printSpeculativeText(const SpeculativeMetrics &m,
                       placementOf(d), m.draftStepUs, d.tpotComputeUs,
                       d.tpotHostUs);
   os << llvm::formatv("  verification of {0} tokens on the target's chips: "
-                      "{1:f1} us ({2:f1} simulated + {3:f1} host I/O)\n",
+                      "{1:f1} us ({2:f1} simulated + {3:f1} host I/O); "
+                      "bottleneck: {4}\n",
                       m.k + 1, m.verifyStepUs(), m.verifyComputeUs,
-                      m.verifyHostUs);
+                      m.verifyHostUs, m.verifyBottleneck);
   if (m.measured)
     os << llvm::formatv(
         "  acceptance {0:f3} measured on the CPU runtime: {1} prompts, {2} "
@@ -253,6 +258,7 @@ llvm::json::Object lpx::deploy::speculativeJson(const SpeculativeMetrics &m) {
       {"verify_step_us", m.verifyStepUs()},
       {"verify_step_compute_us", m.verifyComputeUs},
       {"verify_step_host_io_us", m.verifyHostUs},
+      {"verify_bottleneck", m.verifyBottleneck},
       {"all_accepted_share", m.allAcceptedShare},
       {"round_us", m.roundUs},
       {"tokens_per_round", m.tokensPerRound},

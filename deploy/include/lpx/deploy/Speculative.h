@@ -105,6 +105,7 @@ struct SpeculativeMetrics {
   double draftStepUs = 0;        // its TPOT: step + host I/O
   double verifyComputeUs = 0, verifyHostUs = 0;
   double verifyStepUs() const { return verifyComputeUs + verifyHostUs; }
+  std::string verifyBottleneck; // bottleneckOf its simulation
   /// K draft steps, the verification and the draft's catch-up share.
   double roundUs = 0;
   double tokensPerSecondPerUser = 0;
