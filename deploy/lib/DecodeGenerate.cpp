@@ -150,14 +150,10 @@ chunkedPrefill(const DecodeRunOptions &opts, const ModelFiles &files,
 
 llvm::Expected<DecodeRunResult>
 lpx::deploy::generateGreedy(const DecodeRunOptions &opts) {
-  if (opts.prompts.empty() || opts.prompts.front().empty())
-    return fail("--prompt-ids needs at least one token id");
-  const int64_t length = int64_t(opts.prompts.front().size());
-  for (const std::vector<int64_t> &p : opts.prompts)
-    if (int64_t(p.size()) != length)
-      return fail("the prompts have " + llvm::Twine(length) + " and " +
-                  llvm::Twine(p.size()) + " tokens; a batch needs prompts "
-                  "of one length");
+  auto prompted = promptLength(opts, "a batch needs prompts of one length");
+  if (!prompted)
+    return prompted.takeError();
+  const int64_t length = *prompted;
   TempDir tmp;
   auto files = modelFiles(opts, length, tmp);
   if (!files)

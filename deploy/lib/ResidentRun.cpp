@@ -219,6 +219,18 @@ int64_t argmax(const std::vector<float> &row) {
   return int64_t(best);
 }
 
+llvm::Expected<int64_t> promptLength(const DecodeRunOptions &opts,
+                                     llvm::StringRef why) {
+  if (opts.prompts.empty() || opts.prompts.front().empty())
+    return fail("--prompt-ids needs at least one token id");
+  const int64_t length = int64_t(opts.prompts.front().size());
+  for (const std::vector<int64_t> &p : opts.prompts)
+    if (int64_t(p.size()) != length)
+      return fail("the prompts have " + llvm::Twine(length) + " and " +
+                  llvm::Twine(p.size()) + " tokens; " + why);
+  return length;
+}
+
 llvm::Error checkPrompts(const DecodeRunOptions &opts, const IoShape &step,
                          int64_t extra) {
   const size_t length = opts.prompts.front().size();

@@ -77,6 +77,11 @@ llvm::Expected<LogitRows> feed(rt::Machine &m, const IoShape &s,
 /// The first of the largest logits.
 int64_t argmax(const std::vector<float> &row);
 
+/// The prompts' length: at least one token, the same for every prompt
+/// (`why` ends the error: what needs one length).
+llvm::Expected<int64_t> promptLength(const DecodeRunOptions &opts,
+                                     llvm::StringRef why);
+
 /// The prompts' ids in the vocabulary and room in the cache for the tokens
 /// asked for (and `extra` positions past them).
 llvm::Error checkPrompts(const DecodeRunOptions &opts, const IoShape &step,

@@ -9,23 +9,6 @@
 using namespace lpx;
 using namespace lpx::deploy;
 
-llvm::ArrayRef<WordOption<SpeculativeWords>>
-lpx::deploy::speculativeWordOptions() {
-  static const WordOption<SpeculativeWords> options[] = {
-      {"--draft", &SpeculativeWords::draft,
-       "Speculative decoding: the draft model's preset (the target's "
-       "vocabulary), on chips of its own"},
-      {"--speculate", &SpeculativeWords::speculate,
-       "With --draft: tokens the draft proposes per round, K (1 to 64); the "
-       "target verifies K + 1 in one step"},
-      {"--accept", &SpeculativeWords::accept,
-       "With --draft: the per-token acceptance rate in (0, 1], or measured "
-       "(the default: draft and target run greedily on the CPU runtime; "
-       "test presets only)"},
-  };
-  return options;
-}
-
 std::vector<std::vector<int64_t>> lpx::deploy::measuredPromptSet() {
   std::vector<std::vector<int64_t>> prompts;
   for (int64_t b = 0; b < 4; ++b)

@@ -174,16 +174,13 @@ llvm::Expected<SpeculativeRunResult>
 lpx::deploy::generateSpeculative(const DecodeRunOptions &opts,
                                  llvm::StringRef draftName,
                                  unsigned draftChips, int64_t k) {
-  if (opts.prompts.empty() || opts.prompts.front().empty())
-    return fail("--prompt-ids needs at least one token id");
   if (opts.prefillChunk)
     return fail("--prefill-chunk goes without --draft in a --run");
-  const int64_t length = int64_t(opts.prompts.front().size());
-  for (const std::vector<int64_t> &p : opts.prompts)
-    if (int64_t(p.size()) != length)
-      return fail("the prompts have " + llvm::Twine(length) + " and " +
-                  llvm::Twine(p.size()) + " tokens; speculative runs take "
-                  "prompts of one length");
+  auto prompted = promptLength(opts, "speculative runs take prompts of one "
+                                     "length");
+  if (!prompted)
+    return prompted.takeError();
+  const int64_t length = *prompted;
   auto target = loadModel(opts, length, k + 1);
   if (!target)
     return target.takeError();

@@ -18,7 +18,6 @@
 #define LPX_DEPLOY_SPECULATIVE_H
 
 #include "lpx/deploy/DecodeWords.h"
-#include "lpx/deploy/WordOptions.h"
 
 namespace lpx::deploy {
 
@@ -28,8 +27,7 @@ struct SpeculativeWords {
   std::string speculate; // K, the tokens the draft proposes per round
   std::string accept;    // A in (0, 1], or "measured" (the default)
 };
-/// --draft, --speculate, --accept of `lpx decode`.
-llvm::ArrayRef<WordOption<SpeculativeWords>> speculativeWordOptions();
+// Its options' table: speculativeWordOptions (WordOptions.h).
 
 /// At most this many drafted tokens per round: at a per-token acceptance
 /// of 0.95 a round of 65 tokens already yields 96% of the 1 / (1 - a)
