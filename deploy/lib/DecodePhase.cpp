@@ -161,6 +161,8 @@ lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   if (shape.query > 1 && shape.context == shape.query)
     opts.compile.kvContext = shape.cache; // a prefill without a past
   opts.compile.chunks = unsigned(shape.chunks);
+  if (shape.replicateRows)
+    opts.compile.replicateBytes *= uint64_t(shape.query);
   opts.compile.tp = t.tp; // 0: the partition pass chooses
   opts.compile.pp = t.pp;
   opts.trace = true;

@@ -28,20 +28,24 @@ tryChips(const DecodeTarget &t, const DecodeRequest &req, unsigned chips,
   DecodePlan plan;
   plan.chips = chips;
   plan.step = std::move(**step);
-  if (req.prefill) {
+  // The other phases placed as the step is: the same KV state on the same
+  // chips.
+  DecodeTarget placed = t;
+  placed.tp = plan.step.program->program().tp();
+  placed.pp = plan.step.program->program().pp();
+  for (auto [shape, result, name] :
+       {std::tuple{&req.prefill, &plan.prefill, "prefill"},
+        std::tuple{&req.verify, &plan.verify, "verification step"}}) {
+    if (!*shape)
+      continue;
     if (progress.compiling)
-      progress.compiling("prefill", chips);
-    // Placed as the step is: the same KV state on the same chips.
-    DecodeTarget placed = t;
-    placed.tp = plan.step.program->program().tp();
-    placed.pp = plan.step.program->program().pp();
-    auto prefill =
-        runPhase(placed, *req.prefill, chips, failure, progress.stage);
-    if (!prefill)
-      return prefill.takeError();
-    if (!*prefill)
+      progress.compiling(name, chips);
+    auto phase = runPhase(placed, **shape, chips, failure, progress.stage);
+    if (!phase)
+      return phase.takeError();
+    if (!*phase)
       return std::nullopt;
-    plan.prefill = std::move(**prefill);
+    *result = std::move(**phase);
   }
   return std::optional<DecodePlan>(std::move(plan));
 }
@@ -79,6 +83,7 @@ llvm::Error tryNarrower(const DecodeTarget &t, const DecodeRequest &req,
     if (other.step.computeUs() < plan.step.computeUs()) {
       plan.step = std::move(other.step);
       plan.prefill = std::move(other.prefill);
+      plan.verify = std::move(other.verify);
     }
   }
   return llvm::Error::success();
@@ -212,11 +217,14 @@ lpx::deploy::resimulatePlan(const DecodePlan &source,
   if (!step)
     return step.takeError();
   plan.step = std::move(*step);
-  if (source.prefill) {
-    auto prefill = resimulatePhase(*source.prefill, chip);
-    if (!prefill)
-      return prefill.takeError();
-    plan.prefill = std::move(*prefill);
+  for (auto [from, to] : {std::pair{&source.prefill, &plan.prefill},
+                           std::pair{&source.verify, &plan.verify}}) {
+    if (!*from)
+      continue;
+    auto phase = resimulatePhase(**from, chip);
+    if (!phase)
+      return phase.takeError();
+    *to = std::move(*phase);
   }
   return plan;
 }

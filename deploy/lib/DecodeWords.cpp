@@ -4,6 +4,7 @@
 #include "lpx/deploy/StudyRun.h"
 #include "lpx/isa/AtomicFile.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 using namespace lpx;
@@ -29,10 +30,21 @@ llvm::Error lpx::deploy::parseDecodeNumbers(const DecodeWords &w,
 
 llvm::Expected<DecodeRequest>
 lpx::deploy::decodeRequest(const DecodeTarget &t, const DecodeNumbers &o,
-                           int64_t context, int64_t prefillPrompt) {
+                           int64_t context, int64_t prefillPrompt,
+                           int64_t verifyTokens) {
   DecodeRequest req;
   req.chips = unsigned(o.chips);
   req.step = PhaseShape{context, 1, o.batch};
+  if (verifyTokens) {
+    if (prefillPrompt + verifyTokens > context)
+      return error(llvm::formatv("the prompt ({0} tokens) and a step of {1} "
+                                 "after it need {2} cache positions; the "
+                                 "context is {3}",
+                                 prefillPrompt, verifyTokens,
+                                 prefillPrompt + verifyTokens, context));
+    req.verify = PhaseShape{context, verifyTokens, o.batch};
+    req.verify->replicateRows = true;
+  }
   if (t.preset && prefillPrompt) {
     req.prompt = prefillPrompt;
     auto prefill = prefillShape(prefillPrompt, o.batch, context,
@@ -50,7 +62,7 @@ lpx::deploy::decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
                              const PlanProgress &progress,
                              unsigned chipsHint,
                              std::shared_ptr<const DecodePlan> *keepPlan,
-                             const DecodePlan *source) {
+                             const DecodePlan *source, int64_t verifyTokens) {
   DecodeNumbers o;
   DecodeTarget t;
   if (auto e = parseDecodeNumbers(w, o))
@@ -62,7 +74,7 @@ lpx::deploy::decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
   if (auto e = checkDecodeShapes(t, o.context, o.prompt, o.batch, {}))
     return std::move(e);
   t.scratchDir = scratchDir.str();
-  auto req = decodeRequest(t, o, o.context, o.prompt);
+  auto req = decodeRequest(t, o, o.context, o.prompt, verifyTokens);
   if (!req)
     return req.takeError();
   req->chipsHint = chipsHint;

@@ -83,3 +83,20 @@ llvm::ArrayRef<WordOption<ServeWords>> lpx::deploy::serveWordOptions() {
   };
   return options;
 }
+
+llvm::ArrayRef<WordOption<SpeculativeWords>>
+lpx::deploy::speculativeWordOptions() {
+  static const WordOption<SpeculativeWords> options[] = {
+      {"--draft", &SpeculativeWords::draft,
+       "Speculative decoding: the draft model's preset (the target's "
+       "vocabulary), on chips of its own"},
+      {"--speculate", &SpeculativeWords::speculate,
+       "With --draft: tokens the draft proposes per round, K (1 to 64); the "
+       "target verifies K + 1 in one step"},
+      {"--accept", &SpeculativeWords::accept,
+       "With --draft: the per-token acceptance rate in (0, 1], or measured "
+       "(the default: draft and target run greedily on the CPU runtime; "
+       "test presets only)"},
+  };
+  return options;
+}

@@ -46,6 +46,18 @@ int runLengthSweep(const DecodeArgs &a, const DecodeTarget &t,
   return kOk;
 }
 
+/// --draft: the target and its draft timed (Speculative.h).
+int runSpeculative(const DecodeArgs &a, const SpeculativeNumbers &s) {
+  std::optional<StageProgress> bar;
+  DecodeMetrics target;
+  auto m = planSpeculative(a, s, compileProgress(bar, kCmd), target);
+  bar.reset();
+  if (!m)
+    return reportError(kCmd, m.takeError());
+  printSpeculativeDecode(target, *m, a.json, llvm::outs());
+  return kOk;
+}
+
 } // namespace
 
 lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress> &bar,
@@ -63,6 +75,14 @@ lpx::deploy::PlanProgress lpx::cli::compileProgress(std::optional<StageProgress>
 }
 
 int lpx::cli::runDecode(const DecodeArgs &a) {
+  SpeculativeNumbers s;
+  if (auto e = parseSpeculative(a, a.model, s))
+    return reportError(kCmd, std::move(e));
+  if (s.active())
+    return a.sensitivity || !a.sweeps.empty() || !a.report.empty() ||
+                   !a.contextSweep.empty() || !a.promptSweep.empty()
+               ? reportError(kCmd, kSpeculativeAlone)
+               : runSpeculative(a, s);
   if (!a.report.empty()) {
     if (!a.contextSweep.empty() || !a.promptSweep.empty())
       return reportError(kCmd, "--report is the page of one deployment, a "
@@ -119,6 +139,14 @@ int lpx::cli::runDecodeRun(const DecodeArgs &a,
   auto run = decodeRunOptions(a, o, promptIds, tokens);
   if (!run)
     return reportError(kCmd, run.takeError());
+  SpeculativeNumbers s;
+  if (auto e = parseSpeculativeRun(a, a.model, s))
+    return reportError(kCmd, std::move(e));
+  if (s.active()) { // the CPU runtime's rounds (Speculative.h)
+    if (auto e = runSpeculative(*run, s, a.json, llvm::outs()))
+      return reportError(kCmd, std::move(e));
+    return kOk;
+  }
   auto r = generateGreedy(*run);
   if (!r)
     return reportError(kCmd, r.takeError());

@@ -54,6 +54,10 @@ struct PhaseShape {
   /// `chunks` of them pipelined through the stages (lpx-unroll-chunks);
   /// 1: one pass of the phase as exported.
   int64_t chunks = 1;
+  /// Each of the `query` rows replicated over its tensor-parallel group as
+  /// a decode step's one row is (CompileOptions::replicateBytes per row):
+  /// a speculative verification of a few tokens, placed like the step.
+  bool replicateRows = false;
   int64_t tokens() const { return query * chunks; }
 };
 

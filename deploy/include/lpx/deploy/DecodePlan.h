@@ -22,6 +22,10 @@ namespace lpx::deploy {
 struct DecodeRequest {
   PhaseShape step;                // a decode step: query 1
   std::optional<PhaseShape> prefill; // the prompt; none for a file model
+  /// A step of several tokens into the step's cache (speculative decoding's
+  /// verification, Speculative.h), compiled on the same chips and placed
+  /// as the step, so that a count fits only when it compiles too.
+  std::optional<PhaseShape> verify;
   unsigned chips = 0;             // 0: the fewest that compile
   /// With chips 0: a count to try first, e.g. a neighbouring deployment's
   /// (ChipSearchPolicy::start); verified by compiling, never trusted.
@@ -75,6 +79,7 @@ struct DecodePlan {
   bool hintConfirmed = false;  // the request's chipsHint was the fewest
   std::optional<PhaseResult> prefill;
   PhaseResult step;
+  std::optional<PhaseResult> verify; // DecodeRequest::verify's
   /// Without --tp/--pp: the compiler's placement, then each narrower
   /// tensor-parallel width that divides its (more stages of fewer chips)
   /// on the same chips; the plan is the fastest step of those whose both

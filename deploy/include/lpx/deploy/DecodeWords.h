@@ -36,11 +36,14 @@ struct DecodeNumbers : DeploymentNumbers {
 llvm::Error parseDecodeNumbers(const DecodeWords &w, DecodeNumbers &o);
 
 /// The step at `context` and, with `prefillPrompt` (a preset only), the
-/// prefill of that many tokens, chunked as `o` asks or chosen.
+/// prefill of that many tokens, chunked as `o` asks or chosen; with
+/// `verifyTokens`, also a step of that many tokens after the prompt
+/// (DecodeRequest::verify; the prompt and it must fit the context).
 llvm::Expected<DecodeRequest> decodeRequest(const DecodeTarget &t,
                                             const DecodeNumbers &o,
                                             int64_t context,
-                                            int64_t prefillPrompt);
+                                            int64_t prefillPrompt,
+                                            int64_t verifyTokens = 0);
 
 /// One deployment from its words: the target loaded, the preset's shape
 /// defaults applied (recorded in the metrics), the shapes checked, then
@@ -49,12 +52,13 @@ llvm::Expected<DecodeRequest> decodeRequest(const DecodeTarget &t,
 /// `keepPlan` receives the plan (its programs, for resimulatePlan); with
 /// `source`, the words' chip differs from the one `source` was planned on
 /// only in keys the compiler does not read, and its programs are simulated
-/// again instead of planned (resimulatePlan).
+/// again instead of planned (resimulatePlan). `verifyTokens`: see
+/// decodeRequest.
 llvm::Expected<DecodeMetrics>
 decodeFromWords(const DecodeWords &w, llvm::StringRef scratchDir,
                 const PlanProgress &progress, unsigned chipsHint = 0,
                 std::shared_ptr<const DecodePlan> *keepPlan = nullptr,
-                const DecodePlan *source = nullptr);
+                const DecodePlan *source = nullptr, int64_t verifyTokens = 0);
 
 /// The words of `lpx decode`'s context and prompt sweeps, as given.
 struct DecodeSweepWords {

@@ -12,6 +12,7 @@
 
 #include "lpx/deploy/DecodeWords.h"
 #include "lpx/deploy/ServeRun.h"
+#include "lpx/deploy/Speculative.h"
 #include "llvm/ADT/ArrayRef.h"
 
 namespace lpx::deploy {
@@ -29,6 +30,8 @@ llvm::ArrayRef<WordOption<DeploymentArgs>> deploymentWordOptions();
 llvm::ArrayRef<WordOption<DecodeWords>> decodeWordOptions();
 /// --context-sweep, --prompt-sweep, -o and --plot of `lpx decode`.
 llvm::ArrayRef<WordOption<DecodeSweepWords>> decodeSweepWordOptions();
+/// --draft, --speculate, --accept of `lpx decode` (Speculative.h).
+llvm::ArrayRef<WordOption<SpeculativeWords>> speculativeWordOptions();
 /// The workload, the policy, the network and the outputs of `lpx serve`.
 llvm::ArrayRef<WordOption<ServeWords>> serveWordOptions();
 
