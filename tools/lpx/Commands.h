@@ -11,6 +11,7 @@
 #include "lpx/deploy/DecodeWords.h"
 #include "lpx/deploy/StudyRun.h"
 #include "lpx/deploy/DeploymentTarget.h"
+#include "lpx/deploy/GpuCompare.h"
 #include "lpx/deploy/ServeRun.h"
 #include "lpx/endpoint/EndpointSetup.h"
 #include "lpx/isa/AtomicFile.h"
@@ -143,7 +144,8 @@ int runStudyCommand(const char *command, const deploy::StudySpec &spec,
                     deploy::StudyRows *written = nullptr);
 
 /// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
-struct DecodeArgs : deploy::DecodeWords, StudyOptions, deploy::DecodeSweepWords {
+struct DecodeArgs : deploy::DecodeWords, StudyOptions, deploy::DecodeSweepWords,
+                    deploy::CompareWords {
   bool json = false;
   bool sensitivity = false; // each assumption at the ends of its range
   std::string report;       // HTML page of one deployment

@@ -250,6 +250,7 @@ int main(int argc, char **argv) {
   addDeploymentOptions(d, decode, defaultChip);
   addWords(d, decodeWordOptions(), decode);
   addWords(d, decodeSweepWordOptions(), decode);
+  addWords(d, compareWordOptions(), decode);
   for (auto [name, field, help] : {
            std::tuple{"--metric", &decode.metric, "What a --sweep study plots: a column of its CSV (default tpot_us)"},
            {"--shard", &decode.shard, "Run only part I of N of a --sweep study; join the parts with `lpx sweep merge`"},

@@ -54,6 +54,9 @@ struct PhaseShape {
   /// `chunks` of them pipelined through the stages (lpx-unroll-chunks);
   /// 1: one pass of the phase as exported.
   int64_t chunks = 1;
+  /// The FFN blocks alone (models::ExportOptions::ffnOnly): no attention,
+  /// no KV cache; the LPX side of `lpx decode --afd`.
+  bool ffnOnly = false;
   int64_t tokens() const { return query * chunks; }
 };
 
