@@ -66,33 +66,6 @@ llvm::Expected<const models::DecoderConfig *> presetOf(const DecodeWords &w) {
   return c;
 }
 
-gpu::GpuDeployment deploymentOf(const GpuTarget &t, const DecodeMetrics &m) {
-  gpu::GpuDeployment d;
-  d.gpu = t.spec;
-  d.weights = t.weights ? *t.weights : weightsFormat(m.weights);
-  d.kvCache = kvFormat(m.activations);
-  return d;
-}
-
-/// The group of `t` (or the fewest that hold `blocks`), checked to hold
-/// them; the error names what does not fit.
-llvm::Expected<unsigned> groupFor(const GpuTarget &t, gpu::GpuDeployment d,
-                                  const gpu::ModelShape &shape,
-                                  const DecodeMetrics &m, gpu::Blocks blocks) {
-  unsigned tp = t.tp ? t.tp
-                     : gpu::fewestGpus(d, shape, m.batch, m.context, blocks);
-  d.tp = tp ? tp : 8;
-  gpu::GpuMemory mem = gpu::memoryPerGpu(d, shape, m.batch, m.context, blocks);
-  if (!gpu::fits(d, mem))
-    return error(formatv("{0} x {1} does not hold {2}: {3:f1} GB of weights "
-                         "and {4:f1} GB of KV cache per GPU, over {5:f0}% of "
-                         "its {6:f0} GB",
-                         d.tp, t.spec.name, m.model, mem.weights / 1e9,
-                         mem.kvCache / 1e9, 100 * gpu::kUsableHbm,
-                         t.spec.hbmBytes / 1e9));
-  return d.tp;
-}
-
 /// The FFN-only step of `words`' model on the fewest LPX chips that hold
 /// it (whole groups, as decode searches), compiled and simulated.
 llvm::Expected<PhaseResult> ffnOnlyStep(const DecodeWords &words,
@@ -232,6 +205,29 @@ llvm::Expected<AfdSpec> lpx::deploy::parseAfdSpec(llvm::StringRef text) {
   return s;
 }
 
+llvm::Expected<gpu::GpuDeployment>
+lpx::deploy::gpuDeploymentFor(const GpuTarget &t, const DecodeMetrics &m,
+                              const gpu::ModelShape &shape,
+                              gpu::Blocks blocks) {
+  gpu::GpuDeployment d;
+  d.gpu = t.spec;
+  d.weights = t.weights ? *t.weights : weightsFormat(m.weights);
+  d.kvCache = kvFormat(m.activations);
+  d.tp = t.tp ? t.tp
+              : gpu::fewestGpus(d, shape, m.batch, m.context, blocks);
+  if (!d.tp)
+    d.tp = 8; // none holds it: the error below says by how much
+  gpu::GpuMemory mem = gpu::memoryPerGpu(d, shape, m.batch, m.context, blocks);
+  if (!gpu::fits(d, mem))
+    return error(formatv("{0} x {1} does not hold {2}: {3:f1} GB of weights "
+                         "and {4:f1} GB of KV cache per GPU, over {5:f0}% of "
+                         "its {6:f0} GB",
+                         d.tp, t.spec.name, m.model, mem.weights / 1e9,
+                         mem.kvCache / 1e9, 100 * gpu::kUsableHbm,
+                         t.spec.hbmBytes / 1e9));
+  return d;
+}
+
 llvm::Error lpx::deploy::checkCompareWords(const CompareWords &w) {
   if (!w.compare.empty())
     if (auto t = parseGpuTarget(w.compare); !t)
@@ -256,11 +252,10 @@ lpx::deploy::runComparisons(const CompareWords &w, const DecodeWords &words,
   Comparisons c;
   if (!w.compare.empty()) {
     GpuTarget t = cantFail(parseGpuTarget(w.compare));
-    gpu::GpuDeployment d = deploymentOf(t, m);
-    auto tp = groupFor(t, d, shape, m, gpu::Blocks::All);
-    if (!tp)
-      return error("--compare: " + llvm::toString(tp.takeError()));
-    d.tp = *tp;
+    auto dep = gpuDeploymentFor(t, m, shape);
+    if (!dep)
+      return error("--compare: " + llvm::toString(dep.takeError()));
+    const gpu::GpuDeployment &d = *dep;
     GpuSide g;
     g.gpu = t.spec.name;
     g.gpus = d.tp;
@@ -272,11 +267,10 @@ lpx::deploy::runComparisons(const CompareWords &w, const DecodeWords &words,
   }
   if (!w.afd.empty()) {
     AfdSpec s = cantFail(parseAfdSpec(w.afd));
-    gpu::GpuDeployment d = deploymentOf(s.gpu, m);
-    auto tp = groupFor(s.gpu, d, shape, m, gpu::Blocks::Attention);
-    if (!tp)
-      return error("--afd: " + llvm::toString(tp.takeError()));
-    d.tp = *tp;
+    auto dep = gpuDeploymentFor(s.gpu, m, shape, gpu::Blocks::Attention);
+    if (!dep)
+      return error("--afd: " + llvm::toString(dep.takeError()));
+    const gpu::GpuDeployment &d = *dep;
     auto ffn = ffnOnlyStep(words, m, scratchDir, progress);
     if (!ffn)
       return error("--afd: " + llvm::toString(ffn.takeError()));

@@ -167,6 +167,7 @@ int runDecodeRun(const DecodeArgs &args,
 /// (docs/serving.md).
 struct ServeArgs : DeploymentArgs, deploy::ServeWords, StudyOptions {
   std::string plot; // the study's SVG
+  std::string compare; // a GPU served the same load (GpuServe.h)
 };
 /// `lpx serve --sweep`: a study of deployments under load (ServeStudy.h).
 int runServeStudy(const ServeArgs &args);

@@ -298,7 +298,8 @@ int main(int argc, char **argv) {
   for (auto [name, field, help] : {
            std::tuple{"--plot", &serve.plot, "SVG of a --sweep study"},
            {"--metric", &serve.metric, "What a --sweep study plots: a column of its CSV (default ttft_p99_us)"},
-           {"--shard", &serve.shard, "Run only part I of N of a --sweep study"}})
+           {"--shard", &serve.shard, "Run only part I of N of a --sweep study"},
+           {"--compare", &serve.compare, "The same load on a GPU deployment, analytic: GPU[:tp=N] (docs/compare.md)"}})
     sv->add_option(name, *field, help);
   sv->add_option("--sweep", serve.sweeps,
                  "A study of deployments under the workload: key=v1,v2,... (a "

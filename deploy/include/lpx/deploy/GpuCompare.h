@@ -46,6 +46,15 @@ struct AfdSpec {
 /// B/s, GB/s, TB/s).
 llvm::Expected<AfdSpec> parseAfdSpec(llvm::StringRef text);
 
+/// `t` at the formats of the LPX deployment `m` (8-bit weights on the FP8
+/// tensor cores, else 16 bits; the KV cache in the activations' format),
+/// on its group or the fewest of 1, 2, 4, 8 GPUs that hold `blocks`'
+/// weights and `m`'s KV cache; the error names what does not fit.
+llvm::Expected<gpu::GpuDeployment>
+gpuDeploymentFor(const GpuTarget &t, const DecodeMetrics &m,
+                 const gpu::ModelShape &shape,
+                 gpu::Blocks blocks = gpu::Blocks::All);
+
 /// Both options checked before anything is compiled.
 llvm::Error checkCompareWords(const CompareWords &w);
 
