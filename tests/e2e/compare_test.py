@@ -90,4 +90,33 @@ for bad, says in [
     lines = p.stderr.strip().splitlines()
     if len(lines) != 1 or says not in lines[0] or p.stdout:
         sys.exit(f"FAIL: {bad}: {p.stderr!r}")
+# lpx serve --compare: the LPX report as without it, the GPU's beside it,
+# served on a table of analytic times at the LPX table's points.
+SERVE = ["serve", "--model", "tiny-llama", "--workload",
+         "poisson:rate=20,prompt=8..16,output=4..8", "--requests", "20",
+         "--json"]
+
+
+def serve(args, code=0):
+    p = subprocess.run([LPX] + SERVE + args, capture_output=True, text=True)
+    if p.returncode != code:
+        sys.exit(f"FAIL: serve {args}: exit {p.returncode}\n{p.stderr}")
+    return p
+
+
+alone = json.loads(serve([]).stdout)
+beside = json.loads(serve(["--compare", "h200"]).stdout)
+gpu = beside.pop("compare")
+for key in ("ttft_us", "tpot_us", "e2e_us", "completed", "tokens_per_second"):
+    if beside[key] != alone[key]:
+        sys.exit(f"FAIL: serve {key} changed beside a comparison")
+    if key not in gpu:
+        sys.exit(f"FAIL: serve compare has no {key}")
+table = gpu["service_table"]
+if table["source"] != "analytic" or gpu["gpu"] != "h200" or \
+        len(table["decode"]) != len(alone["service_table"]["decode"]):
+    sys.exit(f"FAIL: serve compare table: {table}")
+p = serve(["--compare", "h900"], code=2)
+if len(p.stderr.strip().splitlines()) != 1 or "unknown GPU" not in p.stderr:
+    sys.exit(f"FAIL: serve --compare h900: {p.stderr!r}")
 print("compare: ok")
