@@ -149,16 +149,8 @@ llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
   auto search = findFewestChips(
       policy,
       [&](unsigned chips) -> llvm::Expected<ChipTrial> {
-        auto plan = tryChips(t, req, chips, failure, progress);
-        if (!plan)
-          return plan.takeError();
-        if (*plan) {
-          found = std::move(**plan);
-          return ChipTrial{ChipTrial::Fits};
-        }
-        return ChipTrial{failure.moreChipsMayHelp() ? ChipTrial::DoesNotFit
-                                                    : ChipTrial::Fails,
-                         failure.chipsHint};
+        return chipTrial(tryChips(t, req, chips, failure, progress), found,
+                         failure);
       });
   if (!search)
     return search.takeError();

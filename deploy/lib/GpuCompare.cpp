@@ -89,16 +89,8 @@ llvm::Expected<PhaseResult> ffnOnlyStep(const DecodeWords &words,
       [&](unsigned chips) -> llvm::Expected<ChipTrial> {
         if (progress.compiling)
           progress.compiling("FFN-only step", chips);
-        auto r = runPhase(t, shape, chips, failure, progress.stage);
-        if (!r)
-          return r.takeError();
-        if (*r) {
-          found = std::move(**r);
-          return ChipTrial{ChipTrial::Fits};
-        }
-        return ChipTrial{failure.moreChipsMayHelp() ? ChipTrial::DoesNotFit
-                                                    : ChipTrial::Fails,
-                         failure.chipsHint};
+        return chipTrial(runPhase(t, shape, chips, failure, progress.stage),
+                         found, failure);
       });
   if (!search)
     return search.takeError();

@@ -1,7 +1,7 @@
 //===- GpuModel.cpp - Analytic prefill and decode on GPUs ----------------===//
 #include "lpx/gpu/GpuModel.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -9,35 +9,39 @@
 
 using namespace lpx::gpu;
 
+namespace {
+/// Each format's names (the first is the one printed) and bytes.
+struct FormatInfo {
+  Format format;
+  double bytes;
+  std::initializer_list<llvm::StringLiteral> names;
+};
+const FormatInfo kFormats[] = {
+    {Format::Fp16, 2.0, {"fp16", "bf16"}},
+    {Format::Fp8, 1.0, {"fp8", "fp8e4m3", "fp8e5m2"}},
+    {Format::Fp4, 0.5, {"fp4"}},
+};
+const FormatInfo &info(Format f) {
+  for (const FormatInfo &i : kFormats)
+    if (i.format == f)
+      return i;
+  return kFormats[0];
+}
+} // namespace
+
 llvm::Expected<Format> lpx::gpu::parseFormat(llvm::StringRef name) {
-  auto f = llvm::StringSwitch<std::optional<Format>>(name)
-               .Cases("fp16", "bf16", Format::Fp16)
-               .Cases("fp8", "fp8e4m3", "fp8e5m2", Format::Fp8)
-               .Case("fp4", Format::Fp4)
-               .Default(std::nullopt);
-  if (!f)
-    return llvm::createStringError(
-        llvm::formatv("unknown GPU number format '{0}' (fp16, bf16, fp8, fp4)",
-                      name)
-            .str());
-  return *f;
+  for (const FormatInfo &i : kFormats)
+    if (llvm::is_contained(i.names, name))
+      return i.format;
+  return llvm::createStringError(
+      llvm::formatv("unknown GPU number format '{0}' (fp16, bf16, fp8, fp4)",
+                    name)
+          .str());
 }
 
-llvm::StringRef lpx::gpu::formatName(Format f) {
-  switch (f) {
-  case Format::Fp16:
-    return "fp16";
-  case Format::Fp8:
-    return "fp8";
-  case Format::Fp4:
-    return "fp4";
-  }
-  return "fp16";
-}
+llvm::StringRef lpx::gpu::formatName(Format f) { return *info(f).names.begin(); }
 
-double lpx::gpu::bytesPer(Format f) {
-  return f == Format::Fp16 ? 2.0 : f == Format::Fp8 ? 1.0 : 0.5;
-}
+double lpx::gpu::bytesPer(Format f) { return info(f).bytes; }
 
 double lpx::gpu::peakFlops(const GpuSpec &gpu, Format f) {
   return f == Format::Fp16 ? gpu.fp16Flops

@@ -3,7 +3,10 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/YAMLTraits.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
 
 using namespace lpx::gpu;
 
@@ -14,112 +17,98 @@ struct Preset {
 };
 #include "GpuPresets.inc"
 
-struct Hbm {
-  double bytes = 0, bytesPerSecond = 0;
+/// Every figure of a description: its section and key, where it goes, the
+/// least value it may take and whether the least is allowed.
+struct Field {
+  const char *section, *key;
+  double GpuSpec::*member;
+  double least;
+  bool leastAllowed, required;
 };
-struct Flops {
-  double fp16 = 0, fp8 = 0, fp4 = 0;
+constexpr Field kFields[] = {
+    {"hbm", "bytes", &GpuSpec::hbmBytes, 0, false, true},
+    {"hbm", "bytes_per_second", &GpuSpec::hbmBytesPerSecond, 0, false, true},
+    {"flops", "fp16", &GpuSpec::fp16Flops, 0, false, true},
+    {"flops", "fp8", &GpuSpec::fp8Flops, 0, false, true},
+    {"flops", "fp4", &GpuSpec::fp4Flops, 0, true, false},
+    {"nvlink", "bytes_per_second", &GpuSpec::nvlinkBytesPerSecond, 0, false,
+     true},
+    {"nvlink", "latency_us", &GpuSpec::nvlinkLatencyUs, 0, true, true},
+    {"attainable", "compute", &GpuSpec::computeFraction, 0, false, true},
+    {"attainable", "bandwidth", &GpuSpec::bandwidthFraction, 0, false, true},
+    {"attainable", "launch_us", &GpuSpec::launchUs, 0, true, true},
 };
-struct NvLink {
-  double bytesPerSecond = 0, latencyUs = 0;
-};
-struct Attainable {
-  double compute = 0, bandwidth = 0, launchUs = 0;
-};
-struct GpuFile {
-  std::string name, description;
-  Hbm hbm;
-  Flops flops;
-  NvLink nvlink;
-  Attainable attainable;
-};
-} // namespace
 
-namespace llvm::yaml {
-template <> struct MappingTraits<Hbm> {
-  static void mapping(IO &io, Hbm &h) {
-    io.mapRequired("bytes", h.bytes);
-    io.mapRequired("bytes_per_second", h.bytesPerSecond);
-  }
-};
-template <> struct MappingTraits<Flops> {
-  static void mapping(IO &io, Flops &f) {
-    io.mapRequired("fp16", f.fp16);
-    io.mapRequired("fp8", f.fp8);
-    io.mapOptional("fp4", f.fp4);
-  }
-};
-template <> struct MappingTraits<NvLink> {
-  static void mapping(IO &io, NvLink &n) {
-    io.mapRequired("bytes_per_second", n.bytesPerSecond);
-    io.mapRequired("latency_us", n.latencyUs);
-  }
-};
-template <> struct MappingTraits<Attainable> {
-  static void mapping(IO &io, Attainable &a) {
-    io.mapRequired("compute", a.compute);
-    io.mapRequired("bandwidth", a.bandwidth);
-    io.mapRequired("launch_us", a.launchUs);
-  }
-};
-template <> struct MappingTraits<GpuFile> {
-  static void mapping(IO &io, GpuFile &g) {
-    io.mapRequired("name", g.name);
-    io.mapOptional("description", g.description);
-    io.mapRequired("hbm", g.hbm);
-    io.mapRequired("flops", g.flops);
-    io.mapRequired("nvlink", g.nvlink);
-    io.mapRequired("attainable", g.attainable);
-  }
-};
-} // namespace llvm::yaml
-
-static llvm::Error invalid(llvm::StringRef source, llvm::StringRef what) {
-  return llvm::createStringError(
-      llvm::formatv("GPU description '{0}': {1}", source, what).str());
+std::string scalar(llvm::yaml::Node *n) {
+  llvm::SmallString<32> storage;
+  auto *s = llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(n);
+  return s ? s->getValue(storage).str() : std::string();
 }
+
+llvm::Error invalid(llvm::StringRef source, const llvm::Twine &what) {
+  return llvm::createStringError(
+      llvm::formatv("GPU description '{0}': {1}", source, what.str()).str());
+}
+
+/// One `section.key: value` into `spec`, checked against its field.
+llvm::Error setField(GpuSpec &spec, llvm::StringRef section,
+                     llvm::StringRef key, llvm::StringRef value,
+                     llvm::StringRef source, std::vector<bool> &seen) {
+  for (const auto &[i, f] : llvm::enumerate(kFields)) {
+    if (section != f.section || key != f.key)
+      continue;
+    double v = 0;
+    if (value.getAsDouble(v) || v < f.least || (v == f.least && !f.leastAllowed) ||
+        (section == "attainable" && key != "launch_us" && v > 1))
+      return invalid(source, llvm::formatv("{0}.{1} '{2}' is out of range",
+                                           section, key, value));
+    spec.*f.member = v;
+    seen[i] = true;
+    return llvm::Error::success();
+  }
+  return invalid(source, llvm::formatv("unknown key {0}.{1}", section, key));
+}
+} // namespace
 
 llvm::Expected<GpuSpec> lpx::gpu::parseGpuSpec(llvm::StringRef yaml,
                                                llvm::StringRef source) {
-  GpuFile f;
+  llvm::SourceMgr sm;
   std::string diag;
-  llvm::yaml::Input in(
-      yaml, nullptr,
+  sm.setDiagHandler(
       [](const llvm::SMDiagnostic &d, void *ctx) {
         *static_cast<std::string *>(ctx) = d.getMessage().str();
       },
       &diag);
-  in >> f;
-  if (in.error())
-    return invalid(source, diag.empty() ? "not a GPU description" : diag);
-  auto positive = [](double v) { return v > 0; };
-  if (!positive(f.hbm.bytes) || !positive(f.hbm.bytesPerSecond))
-    return invalid(source, "hbm.bytes and hbm.bytes_per_second must be > 0");
-  if (!positive(f.flops.fp16) || !positive(f.flops.fp8) || f.flops.fp4 < 0)
-    return invalid(source, "flops.fp16 and flops.fp8 must be > 0, fp4 >= 0");
-  if (!positive(f.nvlink.bytesPerSecond) || f.nvlink.latencyUs < 0)
-    return invalid(source, "nvlink.bytes_per_second must be > 0 and "
-                           "nvlink.latency_us >= 0");
-  for (double v : {f.attainable.compute, f.attainable.bandwidth})
-    if (!(v > 0 && v <= 1))
-      return invalid(source, "attainable.compute and attainable.bandwidth "
-                             "must be in (0, 1]");
-  if (f.attainable.launchUs < 0)
-    return invalid(source, "attainable.launch_us must be >= 0");
-  GpuSpec s;
-  s.name = f.name;
-  s.description = f.description;
-  s.hbmBytes = f.hbm.bytes;
-  s.hbmBytesPerSecond = f.hbm.bytesPerSecond;
-  s.fp16Flops = f.flops.fp16;
-  s.fp8Flops = f.flops.fp8;
-  s.fp4Flops = f.flops.fp4;
-  s.nvlinkBytesPerSecond = f.nvlink.bytesPerSecond;
-  s.nvlinkLatencyUs = f.nvlink.latencyUs;
-  s.computeFraction = f.attainable.compute;
-  s.bandwidthFraction = f.attainable.bandwidth;
-  s.launchUs = f.attainable.launchUs;
-  return s;
+  llvm::yaml::Stream stream(yaml, sm);
+  llvm::yaml::document_iterator doc = stream.begin();
+  auto *root = llvm::dyn_cast_or_null<llvm::yaml::MappingNode>(
+      doc == stream.end() ? nullptr : doc->getRoot());
+  if (!root)
+    return invalid(source, diag.empty() ? "not a mapping" : diag);
+  GpuSpec spec;
+  std::vector<bool> seen(std::size(kFields), false);
+  for (llvm::yaml::KeyValueNode &kv : *root) {
+    std::string key = scalar(kv.getKey());
+    if (key == "name" || key == "description") {
+      (key == "name" ? spec.name : spec.description) = scalar(kv.getValue());
+      continue;
+    }
+    auto *section = llvm::dyn_cast_or_null<llvm::yaml::MappingNode>(kv.getValue());
+    if (!section)
+      return invalid(source, "unknown key or not a section: " + key);
+    for (llvm::yaml::KeyValueNode &f : *section)
+      if (auto e = setField(spec, key, scalar(f.getKey()),
+                            scalar(f.getValue()), source, seen))
+        return std::move(e);
+  }
+  if (!diag.empty())
+    return invalid(source, diag);
+  if (spec.name.empty())
+    return invalid(source, "no name");
+  for (const auto &[i, f] : llvm::enumerate(kFields))
+    if (f.required && !seen[i])
+      return invalid(source, llvm::formatv("no {0}.{1}", f.section, f.key));
+  return spec;
 }
 
 std::vector<std::string> lpx::gpu::gpuPresetNames() {

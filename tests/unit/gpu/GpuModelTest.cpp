@@ -144,8 +144,12 @@ TEST(GpuSpec, PresetsLoadAndBadInputIsOneLine) {
                           "x.yaml");
   ASSERT_FALSE(bool(bad));
   EXPECT_EQ(llvm::toString(bad.takeError()),
-            "GPU description 'x.yaml': hbm.bytes and hbm.bytes_per_second "
-            "must be > 0");
+            "GPU description 'x.yaml': hbm.bytes '0' is out of range");
+  auto unknownKey = parseGpuSpec(std::string(kRoundGpu) + "pcie: {lanes: 16}\n",
+                                 "y.yaml");
+  ASSERT_FALSE(bool(unknownKey));
+  EXPECT_EQ(llvm::toString(unknownKey.takeError()),
+            "GPU description 'y.yaml': unknown key pcie.lanes");
   EXPECT_FALSE(bool(parseFormat("int3")));
 }
 
