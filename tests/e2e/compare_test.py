@@ -12,8 +12,10 @@ rows (tiny-llama: 2 layers, hidden 64, fp16 rows), and that bad input is
 one line and exit 2. About 2 s.
 """
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 LPX = sys.argv[1]
 MODEL = ["--model", "tiny-llama", "--context", "64", "--prompt", "16"]
@@ -69,6 +71,20 @@ for batch in (1, 2):
     if not (afd["chips"] >= 1 and split["lpx_ffn"] > 0 and
             split["gpu_attention"] < cmp["tpot_us"]):
         sys.exit(f"FAIL: afd: {afd}")
+    # The FFN side is the FFN-only step `lpx models export --ffn-only`
+    # writes, timed alone on the same chips with a group's tensor
+    # parallelism (here 1 chip).
+    with tempfile.TemporaryDirectory() as tmp:
+        ffn = os.path.join(tmp, "ffn.onnx")
+        subprocess.run([LPX, "models", "export", "tiny-llama", "--ffn-only",
+                        "--shape-only", "--context", "64", "--batch",
+                        str(batch), "-o", ffn], check=True,
+                       capture_output=True)
+        alone = json.loads(subprocess.run(
+            [LPX, "decode", "--model", ffn, "--chips", str(afd["chips"]),
+             "--tp", str(min(afd["chips"], 8)), "--json"], check=True,
+            capture_output=True, text=True).stdout)
+        near(split["lpx_ffn"], alone["tpot_compute_us"], "AFD FFN step alone")
 
 text = run(["--compare", "b200", "--afd", AFD]).stdout
 for line in ("(analytic model", "GPU (analytic)", "attention-FFN "

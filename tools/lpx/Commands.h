@@ -122,7 +122,7 @@ int runInspect(const InspectArgs &args);
 struct ModelsExportArgs {
   std::string name;
   std::string output;
-  bool shapeOnly = false;
+  bool shapeOnly = false, ffnOnly = false;
   std::string layers, context, batch, prompt,
       opset; // validated by runModelsExport
 };

@@ -229,6 +229,7 @@ int main(int argc, char **argv) {
       ->required();
   x->add_flag("--shape-only", exportArgs.shapeOnly,
               "Weights without data (for compiling and simulating only)");
+  x->add_flag("--ffn-only", exportArgs.ffnOnly, "The MLP/expert blocks alone (the LPX side of `lpx decode --afd`)");
   x->add_option("--layers", exportArgs.layers,
                 "Decoder layers (default: all of the preset's)");
   x->add_option("--context", exportArgs.context,
