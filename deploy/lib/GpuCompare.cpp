@@ -57,12 +57,12 @@ gpu::Format kvFormat(llvm::StringRef lpx) {
   return lpx.starts_with("fp8") ? gpu::Format::Fp8 : gpu::Format::Fp16;
 }
 
-llvm::Expected<const models::DecoderConfig *> presetOf(const DecodeWords &w) {
-  const models::DecoderConfig *c = models::findPreset(w.model);
+llvm::Expected<const models::DecoderConfig *> presetOf(llvm::StringRef model) {
+  const models::DecoderConfig *c = models::findPreset(model);
   if (!c)
     return error("--compare and --afd take a model preset (the GPU model "
                  "reads its shapes), not '" +
-                 w.model + "'");
+                 model + "'");
   return c;
 }
 
@@ -225,7 +225,11 @@ lpx::deploy::gpuDeploymentFor(const GpuTarget &t, const DecodeMetrics &m,
   return d;
 }
 
-llvm::Error lpx::deploy::checkCompareWords(const CompareWords &w) {
+llvm::Error lpx::deploy::checkCompareWords(const CompareWords &w,
+                                           llvm::StringRef model) {
+  if (w.comparing() && !model.empty())
+    if (auto p = presetOf(model); !p)
+      return p.takeError();
   if (!w.compare.empty())
     if (auto t = parseGpuTarget(w.compare); !t)
       return error("--compare '" + w.compare +
@@ -242,7 +246,7 @@ lpx::deploy::runComparisons(const CompareWords &w, const DecodeWords &words,
                             const PlanProgress &progress) {
   if (auto e = checkCompareWords(w))
     return std::move(e);
-  auto preset = presetOf(words);
+  auto preset = presetOf(words.model);
   if (!preset)
     return preset.takeError();
   const gpu::ModelShape shape = gpu::ModelShape::of(**preset);

@@ -132,6 +132,10 @@ table = gpu["service_table"]
 if table["source"] != "analytic" or gpu["gpu"] != "h200" or \
         len(table["decode"]) != len(alone["service_table"]["decode"]):
     sys.exit(f"FAIL: serve compare table: {table}")
+p = subprocess.run([LPX, "decode", "--model", "/nonexistent.onnx",
+                    "--compare", "h200"], capture_output=True, text=True)
+if p.returncode != 2 or "take a model preset" not in p.stderr:
+    sys.exit(f"FAIL: --compare on a file: {p.stderr!r}")
 p = serve(["--compare", "h900"], code=2)
 if len(p.stderr.strip().splitlines()) != 1 or "unknown GPU" not in p.stderr:
     sys.exit(f"FAIL: serve --compare h900: {p.stderr!r}")

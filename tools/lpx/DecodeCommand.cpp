@@ -72,7 +72,7 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
     if (auto e = checkOutputPath(a.report))
       return reportError(kCmd, std::move(e));
   }
-  if (auto e = checkCompareWords(a))
+  if (auto e = checkCompareWords(a, a.model))
     return reportError(kCmd, std::move(e));
   if (a.comparing() && (a.sensitivity || !a.sweeps.empty() ||
                         !a.contextSweep.empty() || !a.promptSweep.empty()))

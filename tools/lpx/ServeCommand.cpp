@@ -32,7 +32,7 @@ int lpx::cli::runServe(const ServeArgs &a) {
     return reportError(kCmd, std::move(e));
   if (auto e = checkServeOutputs(a))
     return reportError(kCmd, std::move(e));
-  if (auto e = checkCompareWords({a.compare, ""}))
+  if (auto e = checkCompareWords({a.compare, ""}, a.model))
     return reportError(kCmd, std::move(e));
   std::optional<StageProgress> bar;
   auto table = serveTable(t, unsigned(n.chips), n.context, setup, a.cacheDir,

@@ -55,8 +55,10 @@ gpuDeploymentFor(const GpuTarget &t, const DecodeMetrics &m,
                  const gpu::ModelShape &shape,
                  gpu::Blocks blocks = gpu::Blocks::All);
 
-/// Both options checked before anything is compiled.
-llvm::Error checkCompareWords(const CompareWords &w);
+/// Both options checked before anything is compiled, and that `model`
+/// (when given) is a preset, whose shapes the GPU model reads.
+llvm::Error checkCompareWords(const CompareWords &w,
+                              llvm::StringRef model = "");
 
 /// The GPU deployment of `lpx decode --compare` (analytic).
 struct GpuSide {
