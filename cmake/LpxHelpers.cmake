@@ -13,6 +13,22 @@ function(lpx_warnings target)
 endfunction()
 
 # A GoogleTest binary registered with CTest.
+# Writes OUT, the preset files DIR/NAME.yaml of each NAME as C++ raw string
+# literals (a `kPresets` table of {name, text}: isa/EmbedPresets.cmake), so
+# the tools need no data path: the chip presets and the GPU descriptions.
+function(lpx_embed_presets out dir)
+  set(files)
+  foreach(p ${ARGN})
+    list(APPEND files ${dir}/${p}.yaml)
+  endforeach()
+  string(REPLACE ";" "," names "${ARGN}")
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DPRESETS=${names} -DDIR=${dir}
+            -P ${PROJECT_SOURCE_DIR}/isa/EmbedPresets.cmake
+    DEPENDS ${files} ${PROJECT_SOURCE_DIR}/isa/EmbedPresets.cmake
+    VERBATIM)
+endfunction()
+
 function(lpx_add_gtest name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})

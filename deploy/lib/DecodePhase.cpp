@@ -109,10 +109,11 @@ static llvm::Expected<std::string> modelFor(const DecodeTarget &t,
     return t.modelFile;
   llvm::SmallString<256> path(t.scratchDir);
   llvm::sys::path::append(
-      path, llvm::formatv("{0}-q{1}-c{2}-b{3}-l{4}{5}-k{6}.onnx",
+      path, llvm::formatv("{0}-q{1}-c{2}-b{3}-l{4}{5}-k{6}{7}.onnx",
                           t.preset->name, shape.query, shape.context,
                           shape.batch, shape.logitsAt,
-                          shape.argmax ? "-argmax" : "", shape.chunks)
+                          shape.argmax ? "-argmax" : "", shape.chunks,
+                          shape.ffnOnly ? "-ffn" : "")
                 .str());
   models::ExportOptions o;
   o.context = shape.context;
@@ -120,6 +121,7 @@ static llvm::Expected<std::string> modelFor(const DecodeTarget &t,
   o.batch = shape.batch;
   o.logitsAt = shape.logitsAt;
   o.argmax = shape.argmax;
+  o.ffnOnly = shape.ffnOnly;
   o.shapeOnly = true;
   if (llvm::Error e = models::resolveOptions(*t.preset, o))
     return std::move(e);
@@ -157,7 +159,7 @@ lpx::deploy::runPhase(const DecodeTarget &t, const PhaseShape &shape,
   // Both phases keep the KV cache resident in SRAM, as a deployment does:
   // the prefill (exported without a past) writes the prompt's positions
   // into the `cache` positions the step reads.
-  opts.compile.residentKV = !t.noResidentKV;
+  opts.compile.residentKV = !t.noResidentKV && !shape.ffnOnly;
   if (shape.query > 1 && shape.context == shape.query)
     opts.compile.kvContext = shape.cache; // a prefill without a past
   opts.compile.chunks = unsigned(shape.chunks);

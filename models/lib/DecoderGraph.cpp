@@ -49,6 +49,7 @@ private:
   std::string moe(const std::string &x, int64_t layer);
   void rotaryTables();
   void maskBias();
+  void buildFfnOnly();
 
   const DecoderConfig &c;
   const StepShape &s;
@@ -271,7 +272,26 @@ std::string StepBuilder::moe(const std::string &x, int64_t layer) {
   return out;
 }
 
+/// The FFN side of attention-FFN disaggregation: each layer's
+/// post-attention norm, MLP or experts and residual add, from the hidden
+/// states the attention side sends.
+void StepBuilder::buildFfnOnly() {
+  b.input("hidden_states", kFloat, {s.batch, s.query, c.hidden});
+  std::string x = "hidden_states";
+  bool gpt2 = c.family == Family::Gpt2;
+  for (int64_t i = 0; i < s.layers; ++i) {
+    std::string l = "model.layers." + std::to_string(i);
+    b.setScope(l + ".mlp");
+    std::string m = mlp(norm(x, l + (gpt2 ? ".ln_2" : ".post_attention_layernorm")), i);
+    x = b.op("Add", {x, m});
+  }
+  b.opNamed("Identity", {x}, "hidden_out");
+  b.output("hidden_out", kFloat, {s.batch, s.query, c.hidden});
+}
+
 void StepBuilder::build() {
+  if (s.ffnOnly)
+    return buildFfnOnly();
   const int64_t past = s.past();
   b.input("input_ids", kInt64, {s.batch, s.query});
   b.input("attention_mask", kInt64, {s.batch, s.context});

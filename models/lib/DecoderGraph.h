@@ -23,6 +23,8 @@ struct StepShape {
   /// With logitsAt: return the greedy token (ArgMax of the logits,
   /// `next_token` [B, 1] int64) instead of the logits.
   bool argmax = false;
+  /// The FFN blocks alone (ExportOptions::ffnOnly).
+  bool ffnOnly = false;
   int64_t past() const { return context - query; }
 };
 

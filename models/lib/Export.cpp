@@ -95,7 +95,7 @@ static std::unique_ptr<Built> build(const DecoderConfig &c,
   GraphBuilder b(g);
   buildDecoderStep(c,
                    {o.layers, o.context, o.batch, o.prompt, o.opset >= 23,
-                    o.logitsAt, o.argmax},
+                    o.logitsAt, o.argmax, o.ffnOnly},
                    b);
   out->params = std::move(b.parameters());
   for (const Parameter &p : out->params)

@@ -12,6 +12,7 @@
 #include "lpx/deploy/Speculative.h"
 #include "lpx/deploy/StudyRun.h"
 #include "lpx/deploy/DeploymentTarget.h"
+#include "lpx/deploy/GpuCompare.h"
 #include "lpx/deploy/ServeRun.h"
 #include "lpx/endpoint/EndpointSetup.h"
 #include "lpx/isa/AtomicFile.h"
@@ -122,7 +123,7 @@ int runInspect(const InspectArgs &args);
 struct ModelsExportArgs {
   std::string name;
   std::string output;
-  bool shapeOnly = false;
+  bool shapeOnly = false, ffnOnly = false;
   std::string layers, context, batch, prompt,
       opset; // validated by runModelsExport
 };
@@ -145,7 +146,7 @@ int runStudyCommand(const char *command, const deploy::StudySpec &spec,
 
 /// lpx decode: TTFT, TPOT and tokens/s of a preset on a chip (docs/decode.md).
 struct DecodeArgs : deploy::DecodeWords, StudyOptions, deploy::DecodeSweepWords,
-                    deploy::SpeculativeWords {
+                    deploy::SpeculativeWords, deploy::CompareWords {
   bool json = false;
   bool sensitivity = false; // each assumption at the ends of its range
   std::string report;       // HTML page of one deployment
@@ -167,6 +168,7 @@ int runDecodeRun(const DecodeArgs &args,
 /// (docs/serving.md).
 struct ServeArgs : DeploymentArgs, deploy::ServeWords, StudyOptions {
   std::string plot; // the study's SVG
+  std::string compare; // a GPU served the same load (GpuServe.h)
 };
 /// `lpx serve --sweep`: a study of deployments under load (ServeStudy.h).
 int runServeStudy(const ServeArgs &args);

@@ -11,6 +11,7 @@
 #include "Progress.h"
 #include "lpx/deploy/DecodeReport.h"
 #include "lpx/deploy/DecodeSweep.h"
+#include "lpx/deploy/GpuCompare.h"
 
 #include "lpx/isa/AtomicFile.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -91,6 +92,12 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
     if (auto e = checkOutputPath(a.report))
       return reportError(kCmd, std::move(e));
   }
+  if (auto e = checkCompareWords(a, a.model))
+    return reportError(kCmd, std::move(e));
+  if (a.comparing() && (a.sensitivity || !a.sweeps.empty() ||
+                        !a.contextSweep.empty() || !a.promptSweep.empty()))
+    return reportError(kCmd, "--compare and --afd go with one deployment, "
+                             "not a sweep or a --sensitivity");
   if (a.sensitivity)
     return runDecodeSensitivity(a);
   if (!a.sweeps.empty())
@@ -110,15 +117,25 @@ int lpx::cli::runDecode(const DecodeArgs &a) {
     bar.reset();
     if (!m)
       return reportError(kCmd, m.takeError());
+    Comparisons cmp;
+    if (a.comparing())
+      if (auto e = runComparisons(a, a, *m, scratch.path,
+                                  compileProgress(bar, kCmd))
+                       .moveInto(cmp))
+        return reportError(kCmd, std::move(e));
+    bar.reset();
     if (!a.report.empty())
       if (auto e = isa::writeFileAtomically(a.report, renderDecodeReport(*m)))
         return reportError(kCmd, std::move(e));
-    if (a.json)
-      llvm::outs() << llvm::formatv("{0:2}",
-                                    llvm::json::Value(decodeJson(*m)))
+    if (a.json) {
+      llvm::json::Object report = decodeJson(*m);
+      addComparisonsJson(report, cmp, *m);
+      llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
                    << "\n";
-    else
+    } else {
       printDecodeText(*m, llvm::outs());
+      printComparisons(cmp, *m, llvm::outs());
+    }
     return kOk;
   }
   if (auto e = loadDecodeSweepTarget(a, o, t))
@@ -133,6 +150,9 @@ int lpx::cli::runDecodeRun(const DecodeArgs &a,
   if (!a.report.empty())
     return reportError(kCmd, "--report is the page of a timed deployment; "
                              "--run generates tokens without it");
+  if (a.comparing())
+    return reportError(kCmd, "--compare and --afd time a deployment; --run "
+                             "generates tokens without them");
   DecodeSweepNumbers o;
   if (auto e = parseDecodeSweep(a, a, a, o))
     return reportError(kCmd, std::move(e));

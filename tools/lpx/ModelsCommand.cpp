@@ -26,6 +26,7 @@ int lpx::cli::runModelsExport(const ModelsExportArgs &args) {
   }
   models::ExportOptions o;
   o.shapeOnly = args.shapeOnly;
+  o.ffnOnly = args.ffnOnly;
   for (auto [text, option, out] :
        {std::tuple{&args.layers, "--layers", &o.layers},
         {&args.context, "--context", &o.context},

@@ -8,7 +8,7 @@
 #include "Commands.h"
 #include "Progress.h"
 
-#include "lpx/deploy/ServeRun.h"
+#include "lpx/deploy/GpuServe.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace lpx;
@@ -32,13 +32,18 @@ int lpx::cli::runServe(const ServeArgs &a) {
     return reportError(kCmd, std::move(e));
   if (auto e = checkServeOutputs(a))
     return reportError(kCmd, std::move(e));
+  if (auto e = checkCompareWords({a.compare, ""}, a.model))
+    return reportError(kCmd, std::move(e));
   std::optional<StageProgress> bar;
   auto table = serveTable(t, unsigned(n.chips), n.context, setup, a.cacheDir,
                           compileProgress(bar, kCmd));
   bar.reset();
   if (!table)
     return reportError(kCmd, table.takeError());
-  if (auto e = serveAndReport(*table, setup, a.json, llvm::outs()))
+  if (auto e = a.compare.empty()
+                   ? serveAndReport(*table, setup, a.json, llvm::outs())
+                   : serveWithComparison(*table, a, a.compare, n.context,
+                                         setup, a.json, llvm::outs()))
     return reportError(kCmd, std::move(e));
   return kOk;
 }

@@ -229,6 +229,7 @@ int main(int argc, char **argv) {
       ->required();
   x->add_flag("--shape-only", exportArgs.shapeOnly,
               "Weights without data (for compiling and simulating only)");
+  x->add_flag("--ffn-only", exportArgs.ffnOnly, "The MLP/expert blocks alone (the LPX side of `lpx decode --afd`)");
   x->add_option("--layers", exportArgs.layers,
                 "Decoder layers (default: all of the preset's)");
   x->add_option("--context", exportArgs.context,
@@ -251,6 +252,7 @@ int main(int argc, char **argv) {
   addWords(d, decodeWordOptions(), decode);
   addWords(d, decodeSweepWordOptions(), decode);
   addWords(d, speculativeWordOptions(), decode); // --draft (Speculative.h)
+  addWords(d, compareWordOptions(), decode);
   for (auto [name, field, help] : {
            std::tuple{"--metric", &decode.metric, "What a --sweep study plots: a column of its CSV (default tpot_us)"},
            {"--shard", &decode.shard, "Run only part I of N of a --sweep study; join the parts with `lpx sweep merge`"},
@@ -298,7 +300,8 @@ int main(int argc, char **argv) {
   for (auto [name, field, help] : {
            std::tuple{"--plot", &serve.plot, "SVG of a --sweep study"},
            {"--metric", &serve.metric, "What a --sweep study plots: a column of its CSV (default ttft_p99_us)"},
-           {"--shard", &serve.shard, "Run only part I of N of a --sweep study"}})
+           {"--shard", &serve.shard, "Run only part I of N of a --sweep study"},
+           {"--compare", &serve.compare, "The same load on a GPU deployment, analytic: GPU[:tp=N] (docs/compare.md)"}})
     sv->add_option(name, *field, help);
   sv->add_option("--sweep", serve.sweeps,
                  "A study of deployments under the workload: key=v1,v2,... (a "

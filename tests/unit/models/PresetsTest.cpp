@@ -64,6 +64,21 @@ TEST(Presets, ShapeOnlyKeepsOnlySmallInitializers) {
   EXPECT_FALSE(s.externalData);
 }
 
+TEST(Presets, FfnOnlyStepHoldsTheMlpBlocksAlone) {
+  // llama2-70b's published 68,976,648,192 less the embedding and LM head
+  // (2 x 32,000 x 8,192), the final norm (8,192) and per layer Q, K, V, O
+  // (2 x 8,192^2 + 2 x 8,192 x 1,024) and the input norm (8,192): per layer
+  // gate, up, down (3 x 8,192 x 28,672) and the post-attention norm.
+  const DecoderConfig &c = *findPreset("llama2-70b");
+  ExportOptions o;
+  o.ffnOnly = true;
+  ASSERT_FALSE(bool(resolveOptions(c, o)));
+  EXPECT_EQ(summarize(c, o).parameters, 80ull * (3ull * 8192 * 28672 + 8192));
+  const uint64_t rest = 2ull * 32000 * 8192 + 8192 +
+                        80ull * (2ull * 8192 * 8192 + 2ull * 8192 * 1024 + 8192);
+  EXPECT_EQ(summarize(c, o).parameters + rest, 68976648192ull);
+}
+
 TEST(WeightStream, ChunksDoNotChangeTheValues) {
   Parameter p{"w", {3, 5}, {0.5f, 0.25f}};
   std::vector<float> whole(15), parts(15);

@@ -58,6 +58,9 @@ struct PhaseShape {
   /// a decode step's one row is (CompileOptions::replicateBytes per row):
   /// a speculative verification of a few tokens, placed like the step.
   bool replicateRows = false;
+  /// The FFN blocks alone (models::ExportOptions::ffnOnly): no attention,
+  /// no KV cache; the LPX side of `lpx decode --afd`.
+  bool ffnOnly = false;
   int64_t tokens() const { return query * chunks; }
 };
 

@@ -10,6 +10,8 @@
 #define LPX_DEPLOY_FITVERDICT_H
 
 #include "lpx/Transforms/FitReport.h"
+#include "lpx/deploy/ChipSearch.h"
+#include <optional>
 #include <string>
 
 namespace lpx::deploy {
@@ -30,6 +32,22 @@ struct FitVerdict {
 
 /// The verdict of a compile that failed with `message` and filled `fit`.
 FitVerdict fitVerdict(const FitReport &fit, std::string message);
+
+/// The chip search's reading of one compile: Fits when `result` holds a
+/// value (moved into `found`), else what `failure` says of it.
+template <typename T>
+llvm::Expected<ChipTrial> chipTrial(llvm::Expected<std::optional<T>> result,
+                                    std::optional<T> &found,
+                                    const FitVerdict &failure) {
+  if (!result)
+    return result.takeError();
+  if (!*result)
+    return ChipTrial{failure.moreChipsMayHelp() ? ChipTrial::DoesNotFit
+                                                : ChipTrial::Fails,
+                     failure.chipsHint};
+  found = std::move(**result);
+  return ChipTrial{ChipTrial::Fits};
+}
 
 } // namespace lpx::deploy
 

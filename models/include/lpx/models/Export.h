@@ -50,6 +50,11 @@ struct ExportOptions {
   int64_t logitsAt = -1;
   /// With logitsAt: the output is its greedy token, `next_token`.
   bool argmax = false;
+  /// Only the MLP (or mixture-of-experts) blocks with their norms and
+  /// residual adds: `hidden_states` [B, S, D] in, `hidden_out` out; no
+  /// embedding, attention, KV cache or LM head (the FFN side of
+  /// attention-FFN disaggregation, `lpx decode --afd`).
+  bool ffnOnly = false;
 };
 
 /// Checks the options against the preset and fills in the defaults; the error
