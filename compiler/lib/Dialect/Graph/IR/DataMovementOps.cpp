@@ -11,6 +11,15 @@ using namespace mlir;
 using namespace lpx::graph;
 using namespace lpx::graph::detail;
 
+/// A gather's indices operand, which must hold integers.
+static FailureOr<RankedTensorType>
+integerIndices(std::optional<Location> loc, Value indices) {
+  auto idx = rankedType(indices);
+  if (!isa<IntegerType>(idx.getElementType()))
+    return emitOptionalError(loc, "indices must be integers");
+  return idx;
+}
+
 LogicalResult ReshapeOp::verify() {
   auto in = rankedType(getInput()), out = rankedType(getResult());
   if (in.getElementType() != out.getElementType())
@@ -94,14 +103,14 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx,
                                          std::optional<Location> loc, Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   auto data = rankedType(adaptor.getData());
-  auto idx = rankedType(adaptor.getIndices());
   int64_t axis = adaptor.getAxis();
   if (axis < 0 || axis >= data.getRank())
     return emitOptionalError(loc, "axis ", axis, " out of range");
-  if (!isa<IntegerType>(idx.getElementType()))
-    return emitOptionalError(loc, "indices must be integers");
+  FailureOr<RankedTensorType> idx = integerIndices(loc, adaptor.getIndices());
+  if (failed(idx))
+    return failure();
   SmallVector<int64_t> shape(data.getShape().take_front(axis));
-  llvm::append_range(shape, idx.getShape());
+  llvm::append_range(shape, idx->getShape());
   llvm::append_range(shape, data.getShape().drop_front(axis + 1));
   types.push_back(RankedTensorType::get(shape, data.getElementType()));
   return success();
@@ -152,16 +161,16 @@ LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *ctx,
                                                  std::optional<Location> loc, Adaptor adaptor,
                                                  SmallVectorImpl<Type> &types) {
   auto data = rankedType(adaptor.getData());
-  auto idx = rankedType(adaptor.getIndices());
-  if (!llvm::isa<IntegerType>(idx.getElementType()))
-    return emitOptionalError(loc, "indices must be integers");
-  if (idx.getRank() != data.getRank())
+  FailureOr<RankedTensorType> idx = integerIndices(loc, adaptor.getIndices());
+  if (failed(idx))
+    return failure();
+  if (idx->getRank() != data.getRank())
     return emitOptionalError(loc, "indices must have the data's rank");
   int64_t axis = adaptor.getAxis();
   if (axis < 0 || axis >= std::max<int64_t>(data.getRank(), 1))
     return emitOptionalError(loc, "axis ", axis, " out of range for rank ",
                              data.getRank());
-  types.push_back(RankedTensorType::get(idx.getShape(), data.getElementType()));
+  types.push_back(RankedTensorType::get(idx->getShape(), data.getElementType()));
   return success();
 }
 
