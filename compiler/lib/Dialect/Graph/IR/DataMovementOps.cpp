@@ -31,9 +31,7 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx,
-                                            std::optional<Location> loc, Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(TransposeOp) {
   auto in = rankedType(adaptor.getInput());
   ArrayRef<int64_t> perm = adaptor.getPerm();
   if (int64_t(perm.size()) != in.getRank())
@@ -52,9 +50,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx,
   return success();
 }
 
-LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx,
-                                         std::optional<Location> loc, Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(ConcatOp) {
   ValueRange inputs = adaptor.getInputs();
   if (inputs.empty())
     return emitOptionalError(loc, "needs at least one input");
@@ -99,9 +95,7 @@ LogicalResult SliceOp::verify() {
   return success();
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx,
-                                         std::optional<Location> loc, Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(GatherOp) {
   auto data = rankedType(adaptor.getData());
   int64_t axis = adaptor.getAxis();
   if (axis < 0 || axis >= data.getRank())
@@ -128,9 +122,7 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx,
-                                      std::optional<Location> loc, Adaptor adaptor,
-                                      SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(PadOp) {
   auto in = rankedType(adaptor.getInput());
   int64_t rank = in.getRank();
   ArrayRef<int64_t> pads = adaptor.getPads();
@@ -157,9 +149,7 @@ LogicalResult PadOp::verify() {
   return success();
 }
 
-LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *ctx,
-                                                 std::optional<Location> loc, Adaptor adaptor,
-                                                 SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(GatherElementsOp) {
   auto data = rankedType(adaptor.getData());
   FailureOr<RankedTensorType> idx = integerIndices(loc, adaptor.getIndices());
   if (failed(idx))
@@ -170,16 +160,14 @@ LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *ctx,
   if (axis < 0 || axis >= std::max<int64_t>(data.getRank(), 1))
     return emitOptionalError(loc, "axis ", axis, " out of range for rank ",
                              data.getRank());
-  types.push_back(RankedTensorType::get(idx->getShape(), data.getElementType()));
+  types.push_back(
+      RankedTensorType::get(idx->getShape(), data.getElementType()));
   return success();
 }
 
 /// The scatters' result type: the data's.
 #define LPX_SCATTER_OP(Op)                                                     \
-  LogicalResult Op::inferReturnTypes(MLIRContext *ctx,                         \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
+  LPX_INFER_RETURN_TYPES(Op) {                                                 \
     types.push_back(adaptor.getData().getType());                              \
     return success();                                                          \
   }
@@ -231,9 +219,7 @@ LogicalResult ScatterNDOp::verify() {
   return success();
 }
 
-LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *ctx,
-                                             std::optional<Location> loc, Adaptor adaptor,
-                                             SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(GridSampleOp) {
   auto x = rankedType(adaptor.getInput()), g = rankedType(adaptor.getGrid());
   if (!llvm::isa<FloatType>(x.getElementType()) ||
       g.getElementType() != x.getElementType())

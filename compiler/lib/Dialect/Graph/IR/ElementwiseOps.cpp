@@ -96,10 +96,7 @@ LogicalResult checkDomain(Operation *op, const FnInfo &fn, Type elt) {
 } // namespace
 
 #define LPX_BINARY_OP(Op)                                                      \
-  LogicalResult Op::inferReturnTypes(MLIRContext *ctx,                         \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
+  LPX_INFER_RETURN_TYPES(Op) {                                                 \
     return inferBinary(ctx, loc, adaptor, types);                              \
   }
 LPX_BINARY_OP(AddOp)
@@ -116,10 +113,7 @@ LogicalResult DivOp::verify() { return verifySameElementType(*this); }
 // The exponent may have another type than the base.
 LogicalResult PowOp::verify() { return success(); }
 
-LogicalResult WhereOp::inferReturnTypes(MLIRContext *ctx,
-                                        std::optional<Location> loc,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(WhereOp) {
   return inferBroadcast(ctx, loc, adaptor.getOperands(),
                         rankedType(adaptor.getX()).getElementType(), types);
 }
@@ -139,10 +133,7 @@ LogicalResult CastOp::verify() {
   return success();
 }
 
-LogicalResult UnaryFnOp::inferReturnTypes(MLIRContext *ctx,
-                                          std::optional<Location> loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(UnaryFnOp) {
   return inferFn(ctx, loc, "unary", adaptor.getFn(), unaryFn(adaptor.getFn()),
                  {adaptor.getInput()}, types);
 }
@@ -159,10 +150,7 @@ LogicalResult UnaryFnOp::verify() {
   return checkDomain(*this, fn, rankedType(getInput()).getElementType());
 }
 
-LogicalResult BinaryFnOp::inferReturnTypes(MLIRContext *ctx,
-                                           std::optional<Location> loc,
-                                           Adaptor adaptor,
-                                           SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(BinaryFnOp) {
   return inferFn(ctx, loc, "binary", adaptor.getFn(),
                  binaryFn(adaptor.getFn()),
                  {adaptor.getLhs(), adaptor.getRhs()}, types);

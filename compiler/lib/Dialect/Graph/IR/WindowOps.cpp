@@ -47,10 +47,7 @@ static LogicalResult checkBias(std::optional<Location> loc, Value bias,
 // Conv and conv_transpose infer their result type (InferTypeOpAdaptor): the
 // checks below are their shape rules, run by the builders and the verifier.
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *ctx,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(ConvOp) {
   auto x = rankedType(adaptor.getInput()), w = rankedType(adaptor.getWeight());
   FailureOr<int64_t> spatial = spatialRank(loc, x, w);
   if (failed(spatial))
@@ -95,10 +92,7 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *ctx,
   return success();
 }
 
-LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *ctx,
-                                                std::optional<Location> loc,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(ConvTransposeOp) {
   auto x = rankedType(adaptor.getInput()), w = rankedType(adaptor.getWeight());
   Type elt = x.getElementType();
   FailureOr<int64_t> spatial = spatialRank(loc, x, w);
