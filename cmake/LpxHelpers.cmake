@@ -50,3 +50,20 @@ function(lpx_add_dialect name dialect)
   add_public_tablegen_target(MLIR${name}AttrsIncGen)
   add_mlir_doc(${name}Ops ${name}Ops Dialects/ -gen-op-doc)
 endfunction()
+
+# The library of dialect <Name>, Lpx<Name>Dialect: Dialect/<Name>/IR/
+# <Name>Dialect.cpp and the SOURCES of that folder, built after its
+# generated ops (MLIR<Name>OpsIncGen), attributes (MLIR<Name>AttrsIncGen,
+# where lpx_add_dialect made it) and DEPENDS, linking LINK_LIBS publicly.
+function(lpx_add_dialect_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS;LINK_LIBS" ${ARGN})
+  set(sources ${name}Dialect.cpp ${ARG_SOURCES})
+  list(TRANSFORM sources PREPEND Dialect/${name}/IR/)
+  set(depends MLIR${name}OpsIncGen ${ARG_DEPENDS})
+  if(TARGET MLIR${name}AttrsIncGen)
+    list(APPEND depends MLIR${name}AttrsIncGen)
+  endif()
+  add_mlir_dialect_library(Lpx${name}Dialect ${sources}
+    DEPENDS ${depends}
+    LINK_LIBS PUBLIC ${ARG_LINK_LIBS})
+endfunction()

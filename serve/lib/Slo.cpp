@@ -1,19 +1,13 @@
 //===- Slo.cpp - Service-level objectives ---------------------------------===//
 
 #include "lpx/serve/Slo.h"
-#include "Fail.h"
-
-#include "llvm/ADT/SmallVector.h"
+#include "KeyValueSpec.h"
 
 using llvm::Error;
 using llvm::Expected;
 using llvm::StringRef;
 
 namespace lpx::serve {
-
-static Error fail(const std::string &msg) {
-  return failAbout("slo", msg);
-}
 
 const char *metricName(Metric m) {
   switch (m) {
@@ -52,19 +46,12 @@ const char *statName(Stat s) {
 Expected<Slo> parseSlo(StringRef text) {
   Slo slo;
   slo.text = text.str();
-  llvm::SmallVector<StringRef> items;
-  text.split(items, ',', -1, false);
-  if (items.empty())
-    return fail("empty (e.g. ttft_p95=1s,tpot_p99=50ms)");
+  const KeyValueSpec spec("slo", text, "metric_stat=limit");
   const Metric metrics[] = {Metric::SessionE2e, Metric::Ttft, Metric::Tpot,
                             Metric::E2e, Metric::Queue};
   const Stat stats[] = {Stat::Mean, Stat::P50, Stat::P90,
                         Stat::P95,  Stat::P99, Stat::Max};
-  for (StringRef item : items) {
-    auto [name, value] = item.split('=');
-    name = name.trim();
-    if (!item.contains('='))
-      return fail("'" + item.str() + "' is not metric_stat=limit");
+  auto term = [&](StringRef item, StringRef name, StringRef value) -> Error {
     std::optional<Metric> metric;
     StringRef rest;
     for (Metric m : metrics) {
@@ -78,20 +65,26 @@ Expected<Slo> parseSlo(StringRef text) {
       }
     }
     if (!metric)
-      return fail("'" + item.str() +
-                  "' names no metric (ttft, tpot, e2e, queue, session_e2e)");
+      return spec.fail("'" + item.str() +
+                       "' names no metric (ttft, tpot, e2e, queue, "
+                       "session_e2e)");
     std::optional<Stat> stat;
     for (Stat s : stats)
       if (rest == statName(s))
         stat = s;
     if (!stat)
-      return fail("'" + item.str() +
-                  "' names no statistic (mean, p50, p90, p95, p99, max)");
+      return spec.fail("'" + item.str() +
+                       "' names no statistic (mean, p50, p90, p95, p99, max)");
     auto limit = parseDuration(value, name);
     if (!limit)
-      return fail(llvm::toString(limit.takeError()));
+      return spec.fail(llvm::toString(limit.takeError()));
     slo.terms.push_back(SloTerm{*metric, *stat, *limit});
-  }
+    return Error::success();
+  };
+  if (Error e = spec.forEach(term))
+    return std::move(e);
+  if (slo.terms.empty())
+    return spec.fail("empty (e.g. ttft_p95=1s,tpot_p99=50ms)");
   return slo;
 }
 

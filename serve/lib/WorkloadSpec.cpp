@@ -1,9 +1,8 @@
 //===- WorkloadSpec.cpp - Parsing `--workload` ----------------------------===//
 
 #include "lpx/serve/Workload.h"
-#include "Fail.h"
+#include "KeyValueSpec.h"
 
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
 using llvm::Error;
@@ -14,10 +13,6 @@ namespace lpx::serve {
 
 static Error fail(const std::string &msg) {
   return failAbout("workload", msg);
-}
-
-static Error prefixed(StringRef kind, Error e) {
-  return fail(kind.str() + ": " + llvm::toString(std::move(e)));
 }
 
 Expected<WorkloadSpec> parseWorkload(StringRef spec) {
@@ -45,47 +40,49 @@ Expected<WorkloadSpec> parseWorkload(StringRef spec) {
     return fail("unknown kind '" + kind.str() +
                 "' (poisson, closed, agent or trace)");
 
+  // Errors from here on name the kind: "workload: poisson: ...".
+  const KeyValueSpec items("workload: " + kind.str(), rest, "key=value");
+  auto prefixed = [&](Error e) {
+    return items.fail(llvm::toString(std::move(e)));
+  };
   llvm::StringMap<StringRef> values;
-  llvm::SmallVector<StringRef> items;
-  rest.split(items, ',', -1, /*KeepEmpty=*/false);
-  for (StringRef item : items) {
-    auto [key, value] = item.split('=');
-    key = key.trim();
-    if (!item.contains('='))
-      return fail(kind.str() + ": '" + item.str() + "' is not key=value");
+  auto add = [&](StringRef, StringRef key, StringRef value) -> Error {
     if (llvm::find(keys, key) == keys.end()) {
       std::string known;
       for (const char *k : keys)
         known += std::string(known.empty() ? "" : ", ") + k;
-      return fail(kind.str() + ": unknown key '" + key.str() + "' (known: " +
-                  known + ")");
+      return items.fail("unknown key '" + key.str() + "' (known: " + known +
+                        ")");
     }
     if (!values.try_emplace(key, value.trim()).second)
-      return fail(kind.str() + ": key '" + key.str() + "' given twice");
-  }
+      return items.fail("key '" + key.str() + "' given twice");
+    return Error::success();
+  };
+  if (Error e = items.forEach(add))
+    return std::move(e);
   for (const char *k : keys)
     if (!values.count(k))
-      return fail(kind.str() + ": key '" + std::string(k) + "' is missing");
+      return items.fail("key '" + std::string(k) + "' is missing");
 
   auto get = [&](const char *k) { return values.lookup(k); };
   if (values.count("rate")) {
     auto r = parsePositive(get("rate"), "rate");
     if (!r)
-      return prefixed(kind, r.takeError());
+      return prefixed(r.takeError());
     w.rate = *r;
   }
   if (values.count("users")) {
     auto u = parseCount(get("users"), "users");
     if (!u)
-      return prefixed(kind, u.takeError());
+      return prefixed(u.takeError());
     if (*u < 1)
-      return fail(kind.str() + ": 'users' must be at least 1");
+      return items.fail("'users' must be at least 1");
     w.users = *u;
   }
   if (values.count("think")) {
     auto t = parseDuration(get("think"), "think");
     if (!t)
-      return prefixed(kind, t.takeError());
+      return prefixed(t.takeError());
     w.think = *t;
   }
   auto tokens = [&](const char *k, int64_t min, TokenRange &out) -> Error {
@@ -93,7 +90,7 @@ Expected<WorkloadSpec> parseWorkload(StringRef spec) {
       return Error::success();
     auto r = parseTokenRange(get(k), k, min);
     if (!r)
-      return prefixed(kind, r.takeError());
+      return prefixed(r.takeError());
     out = *r;
     return Error::success();
   };
@@ -108,7 +105,7 @@ Expected<WorkloadSpec> parseWorkload(StringRef spec) {
   if (values.count("tool")) {
     auto t = parseDurationRange(get("tool"), "tool");
     if (!t)
-      return prefixed(kind, t.takeError());
+      return prefixed(t.takeError());
     w.tool = *t;
   }
   return w;

@@ -250,11 +250,7 @@ TEST(Elementwise, UnaryFunctions) {
 
 TEST(Elementwise, IntegerNegAndRelu) {
   ProgramBuilder b;
-  uint32_t x = b.input("x", DType::I32, {3});
-  uint32_t n = b.output("neg", DType::I32, {3});
-  uint32_t r = b.output("relu", DType::I32, {3});
-  b.inst(Opcode::Neg, {x}, n);
-  b.inst(Opcode::Relu, {x}, r);
+  negAndRelu(b, DType::I32, {3});
   auto out = runProgram(
       b, {tensor<int32_t>("x", DType::I32, {3}, {5, -3, INT32_MIN})});
   ASSERT_EQ(out.size(), 2u);

@@ -45,18 +45,14 @@ TEST(Runtime, TwoNodesWithASend) {
 
 TEST(Runtime, OutputsFollowBindingOrderAndNames) {
   ProgramBuilder b;
-  uint32_t x = b.input("x", DType::F32, {2});
-  uint32_t n = b.buffer("n", DType::F32, {2});
-  uint32_t r = b.buffer("r", DType::F32, {2});
-  b.inst(Opcode::Neg, {x}, n);
-  b.inst(Opcode::Relu, {x}, r);
+  NegAndRelu p = negAndRelu(b, DType::F32, {2}, /*bindOutputs=*/false);
   // Bind relu first, under names that differ from the buffer names.
   auto *o1 = b.proto().add_outputs();
   o1->set_name("relu_out");
-  o1->set_buffer(r);
+  o1->set_buffer(p.relu);
   auto *o2 = b.proto().add_outputs();
   o2->set_name("neg_out");
-  o2->set_buffer(n);
+  o2->set_buffer(p.neg);
   auto lp = b.load();
   ASSERT_TRUE(bool(lp)) << llvm::toString(lp.takeError());
   // An extra tensor the program does not name is ignored.

@@ -57,6 +57,25 @@ inline std::vector<HostTensor> runProgram(const ProgramBuilder &b,
   return std::move(*out);
 }
 
+/// Two instructions reading one input: neg = -x and relu = max(x, 0), of
+/// type `t` and `shape`. The results are outputs "neg" and "relu", or, with
+/// `bindOutputs` false, unbound buffers of those names the test binds.
+struct NegAndRelu {
+  uint32_t x, neg, relu;
+};
+inline NegAndRelu negAndRelu(ProgramBuilder &b, isa::DType t,
+                             const std::vector<int64_t> &shape,
+                             bool bindOutputs = true) {
+  NegAndRelu p;
+  p.x = b.input("x", t, shape);
+  p.neg = bindOutputs ? b.output("neg", t, shape) : b.buffer("neg", t, shape);
+  p.relu =
+      bindOutputs ? b.output("relu", t, shape) : b.buffer("relu", t, shape);
+  b.inst(isa::Opcode::Neg, {p.x}, p.neg);
+  b.inst(isa::Opcode::Relu, {p.x}, p.relu);
+  return p;
+}
+
 /// One conv-family instruction (`op`: conv or conv_transpose) on f32 x and
 /// w, plus bias when it is not empty; the result's values, or none (see
 /// runProgram for `error`).

@@ -38,47 +38,68 @@ std::string firstError(const std::string &name, const std::string &text) {
   }
 }
 
-TEST(Trace, LpxCsvWithSessionsAndTools) {
-  auto rows = readAll("lpx.csv",
-                      "arrival_ms,prompt_tokens,output_tokens,session,tool_ms\n"
-                      "0,100,10,a,50\n"
-                      "\n"
-                      "1.5,200,20,,\n",
-                      TraceFormat::LpxCsv);
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].session, "a");
-  EXPECT_EQ(rows[0].tool, 50 * kNanosPerMs);
-  EXPECT_EQ(rows[1].arrival, 1500 * kNanosPerUs);
-  EXPECT_EQ(rows[1].session, "");
+/// A trace of each format and the rows it holds, read off its text by hand.
+struct FormatCase {
+  const char *file;
+  const char *text;
+  TraceFormat format;
+  std::vector<TraceRow> rows;
+};
+
+TEST(Trace, EachFormatReadsItsRows) {
+  const FormatCase cases[] = {
+      // Sessions and tool times; a blank line is skipped, empty fields are
+      // none.
+      {"lpx.csv",
+       "arrival_ms,prompt_tokens,output_tokens,session,tool_ms\n"
+       "0,100,10,a,50\n"
+       "\n"
+       "1.5,200,20,,\n",
+       TraceFormat::LpxCsv,
+       {{0, 100, 10, "a", 50 * kNanosPerMs},
+        {1500 * kNanosPerUs, 200, 20, "", 0}}},
+      // A numeric session is its text; absent keys are none.
+      {"t.jsonl",
+       "{\"arrival_s\": 0.5, \"prompt_tokens\": 7, "
+       "\"output_tokens\": 3, \"session\": 12, \"tool_us\": 40}\n"
+       "{\"arrival_s\": 0.75, \"prompt_tokens\": 8, "
+       "\"output_tokens\": 4}\n",
+       TraceFormat::Jsonl,
+       {{500 * kNanosPerMs, 7, 3, "12", 40 * kNanosPerUs},
+        {750 * kNanosPerMs, 8, 4, "", 0}}},
+      // The header and timestamp form of Azure's AzurePublicDataset LLM
+      // traces; arrivals relative to the first row, across midnight.
+      {"azure.csv",
+       "TIMESTAMP,ContextTokens,GeneratedTokens\n"
+       "2023-11-16 23:59:59.9000000,4808,10\n"
+       "2023-11-17 00:00:00.1500000,3180,8\n",
+       TraceFormat::AzureCsv,
+       {{0, 4808, 10, "", 0}, {250 * kNanosPerMs, 3180, 8, "", 0}}},
+      // Vidur's processed traces: arrived_at (seconds), num_prefill_tokens,
+      // num_decode_tokens, sometimes more columns.
+      {"vidur.csv",
+       "arrived_at,num_prefill_tokens,num_decode_tokens,"
+       "num_total_tokens\n"
+       "0.0,374,44,418\n"
+       "4.314579,396,109,505\n",
+       TraceFormat::VidurCsv,
+       {{0, 374, 44, "", 0}, {4314579 * kNanosPerUs, 396, 109, "", 0}}},
+  };
+  for (const FormatCase &c : cases) {
+    SCOPED_TRACE(c.file);
+    std::vector<TraceRow> rows = readAll(c.file, c.text, c.format);
+    ASSERT_EQ(rows.size(), c.rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(rows[i].arrival, c.rows[i].arrival) << "row " << i;
+      EXPECT_EQ(rows[i].prompt, c.rows[i].prompt) << "row " << i;
+      EXPECT_EQ(rows[i].output, c.rows[i].output) << "row " << i;
+      EXPECT_EQ(rows[i].session, c.rows[i].session) << "row " << i;
+      EXPECT_EQ(rows[i].tool, c.rows[i].tool) << "row " << i;
+    }
+  }
 }
 
-TEST(Trace, Jsonl) {
-  auto rows = readAll("t.jsonl",
-                      "{\"arrival_s\": 0.5, \"prompt_tokens\": 7, "
-                      "\"output_tokens\": 3, \"session\": 12, \"tool_us\": 40}\n"
-                      "{\"arrival_s\": 0.75, \"prompt_tokens\": 8, "
-                      "\"output_tokens\": 4}\n",
-                      TraceFormat::Jsonl);
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].arrival, 500 * kNanosPerMs);
-  EXPECT_EQ(rows[0].session, "12");
-  EXPECT_EQ(rows[0].tool, 40 * kNanosPerUs);
-  EXPECT_EQ(rows[1].output, 4);
-}
-
-TEST(Trace, AzureLlmInferenceTrace) {
-  // The header and timestamp form of Azure's AzurePublicDataset LLM traces;
-  // arrivals relative to the first row, across midnight.
-  auto rows = readAll("azure.csv",
-                      "TIMESTAMP,ContextTokens,GeneratedTokens\n"
-                      "2023-11-16 23:59:59.9000000,4808,10\n"
-                      "2023-11-17 00:00:00.1500000,3180,8\n",
-                      TraceFormat::AzureCsv);
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].arrival, 0);
-  EXPECT_EQ(rows[1].arrival, 250 * kNanosPerMs);
-  EXPECT_EQ(rows[1].prompt, 3180);
-  EXPECT_EQ(rows[1].output, 8);
+TEST(Trace, AzureTimestamps) {
   EXPECT_EQ(*parseTimestamp("1970-01-02 00:00:01.5"),
             (86400 + 1) * kNanosPerS + 500 * kNanosPerMs);
   // Years that 64-bit nanoseconds since 1970 cannot hold are no timestamp
@@ -86,20 +107,6 @@ TEST(Trace, AzureLlmInferenceTrace) {
   EXPECT_FALSE(parseTimestamp("1011-11-16 18:15:46.6805900"));
   EXPECT_FALSE(parseTimestamp("2262-04-12 00:00:00"));
   EXPECT_TRUE(parseTimestamp("2261-12-31 23:59:59"));
-}
-
-TEST(Trace, VidurRequestTrace) {
-  // Vidur's processed traces: arrived_at (seconds), num_prefill_tokens,
-  // num_decode_tokens, sometimes more columns.
-  auto rows = readAll("vidur.csv",
-                      "arrived_at,num_prefill_tokens,num_decode_tokens,"
-                      "num_total_tokens\n"
-                      "0.0,374,44,418\n"
-                      "4.314579,396,109,505\n",
-                      TraceFormat::VidurCsv);
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[1].arrival, 4314579 * kNanosPerUs);
-  EXPECT_EQ(rows[1].prompt, 396);
 }
 
 TEST(Trace, BadLinesNameTheLine) {

@@ -496,10 +496,8 @@ void addElementwiseImporters(llvm::StringMap<OpImporter> &table) {
     table[u.onnx] = importUnaryFamily;
   for (const BinaryMapping &b : kBinaryMappings)
     table[b.onnx] = importBinaryFamily;
-  for (const char *op : {"Mod", "BitShift", "PRelu"})
-    table[op] = importBinaryFamily;
-  for (const char *op : {"Max", "Min", "Sum", "Mean"})
-    table[op] = importVariadic;
+  addImporters(table, {"Mod", "BitShift", "PRelu"}, importBinaryFamily);
+  addImporters(table, {"Max", "Min", "Sum", "Mean"}, importVariadic);
   table["Clip"] = importClip;
   table["CastFloat8"] = importCastFloat8;
   table["Identity"] = importIdentity;

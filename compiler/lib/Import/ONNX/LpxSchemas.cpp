@@ -13,13 +13,30 @@ const std::vector<std::string> kIntTypes = {
     "tensor(int8)",   "tensor(int16)",  "tensor(int32)",  "tensor(int64)",
     "tensor(uint8)",  "tensor(uint16)", "tensor(uint32)", "tensor(uint64)"};
 
+/// A schema of the ai.lpx domain, version 1, named `name`.
+onnx::OpSchema lpxSchema(const char *name) {
+  onnx::OpSchema s;
+  s.SetName(name).SetDomain(kLpxDomain).SinceVersion(1);
+  return s;
+}
+
+/// One input X and one output Y of one type T (`types`, `what`), Y shaped
+/// and typed as X.
+onnx::OpSchema sameTypeUnary(const char *name,
+                             const std::vector<std::string> &types,
+                             const char *what) {
+  onnx::OpSchema s = lpxSchema(name);
+  s.Input(0, "X", "", "T")
+      .Output(0, "Y", "", "T")
+      .TypeConstraint("T", types, what)
+      .TypeAndShapeInferenceFunction(onnx::propagateShapeAndTypeFromFirstInput);
+  return s;
+}
+
 /// BitwiseAnd/Or/Xor-18: two integer operands of one type, broadcast.
 onnx::OpSchema bitwiseBinary(const char *name) {
-  onnx::OpSchema s;
-  s.SetName(name)
-      .SetDomain(kLpxDomain)
-      .SinceVersion(1)
-      .Input(0, "A", "", "T")
+  onnx::OpSchema s = lpxSchema(name);
+  s.Input(0, "A", "", "T")
       .Input(1, "B", "", "T")
       .Output(0, "C", "", "T")
       .TypeConstraint("T", kIntTypes, "integer tensors")
@@ -35,32 +52,20 @@ onnx::OpSchema bitwiseBinary(const char *name) {
 }
 
 onnx::OpSchema bitwiseNot() {
-  onnx::OpSchema s;
-  s.SetName("BitwiseNot")
-      .SetDomain(kLpxDomain)
-      .SinceVersion(1)
-      .Input(0, "X", "", "T")
-      .Output(0, "Y", "", "T")
-      .TypeConstraint("T", kIntTypes, "integer tensors")
-      .TypeAndShapeInferenceFunction(onnx::propagateShapeAndTypeFromFirstInput);
-  return s;
+  return sameTypeUnary("BitwiseNot", kIntTypes, "integer tensors");
 }
+
 /// A value rounded to float8 `to` (a Cast to it, a float8 QuantizeLinear):
 /// typed as its float input for ONNX 1.12, which knows no float8; the
 /// importer makes it an f8E4M3FN tensor (Float8Activations.cpp).
 onnx::OpSchema castFloat8() {
-  onnx::OpSchema s;
-  s.SetName("CastFloat8")
-      .SetDomain(kLpxDomain)
-      .SinceVersion(1)
-      .Attr("to", "FLOAT8E4M3FN (17) or FLOAT8E5M2 (19)",
-            onnx::AttributeProto::INT, int64_t(17))
-      .Input(0, "X", "", "T")
-      .Output(0, "Y", "", "T")
-      .TypeConstraint("T", {"tensor(float16)", "tensor(float)",
-                            "tensor(bfloat16)", "tensor(double)"},
-                      "float tensors")
-      .TypeAndShapeInferenceFunction(onnx::propagateShapeAndTypeFromFirstInput);
+  onnx::OpSchema s = sameTypeUnary(
+      "CastFloat8",
+      {"tensor(float16)", "tensor(float)", "tensor(bfloat16)",
+       "tensor(double)"},
+      "float tensors");
+  s.Attr("to", "FLOAT8E4M3FN (17) or FLOAT8E5M2 (19)",
+         onnx::AttributeProto::INT, int64_t(17));
   return s;
 }
 
@@ -70,11 +75,8 @@ onnx::OpSchema castFloat8() {
 onnx::OpSchema resizeAntialias() {
   const onnx::OpSchema *base = onnx::OpSchemaRegistry::Schema("Resize", 13);
   using A = onnx::AttributeProto;
-  onnx::OpSchema s;
-  s.SetName("Resize")
-      .SetDomain(kLpxDomain)
-      .SinceVersion(1)
-      .Attr("mode", "", A::STRING, std::string("nearest"))
+  onnx::OpSchema s = lpxSchema("Resize");
+  s.Attr("mode", "", A::STRING, std::string("nearest"))
       .Attr("coordinate_transformation_mode", "", A::STRING,
             std::string("half_pixel"))
       .Attr("cubic_coeff_a", "", A::FLOAT, -0.75f)

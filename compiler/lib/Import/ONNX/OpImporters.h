@@ -13,6 +13,8 @@
 
 #include "ImportContext.h"
 
+#include <initializer_list>
+
 namespace lpx::onnximport {
 
 // ElementwiseImporters.cpp
@@ -57,6 +59,14 @@ mlir::LogicalResult importGather(NodeContext &n);
 
 // OpTable.cpp
 mlir::LogicalResult importConstant(NodeContext &n);
+
+/// Registers `importer` for each of the ONNX op types `ops`.
+inline void addImporters(llvm::StringMap<OpImporter> &table,
+                         std::initializer_list<const char *> ops,
+                         OpImporter importer) {
+  for (const char *op : ops)
+    table[op] = importer;
+}
 
 /// Families registered by table: each adds its ONNX op types.
 void addElementwiseImporters(llvm::StringMap<OpImporter> &table);

@@ -32,35 +32,20 @@ constexpr const char *kDequant = "output_dtype must be the scale's type; "
                                  "float8 / int4 weights (constants) "
                                  "dequantized at import";
 
+/// The op versions with a note of their own, by opset (those that share
+/// a handling and a note are in kGroups, below).
 const OpVersionEntry kTable[] = {
     // opset 18
-    {"BitwiseAnd", 18, R, kBitwise},
-    {"BitwiseNot", 18, R, kBitwise},
-    {"BitwiseOr", 18, R, kBitwise},
-    {"BitwiseXor", 18, R, kBitwise},
     {"CenterCropPad", 18, D, "Slice and Pad about the centre"},
     {"Col2Im", 18, D, "a MatMul by a constant 0/1 scatter matrix"},
     {"GroupNormalization", 18, D,
      "per-group scale: Reshape, ReduceMean, Sqrt, Div, Mul, Add"},
     {"LpPool", 18, T, "ceil_mode (LpPool is not supported at any opset)"},
     {"Mish", 18, D, "x * tanh(softplus(x))"},
-    {"OptionalGetElement", 18, U, "optional types"},
-    {"OptionalHasElement", 18, U, "optional types"},
     {"Pad", 18, R, "axes input expanded to pads of every dim"},
-    {"ReduceL1", 18, R, kReduce},
-    {"ReduceL2", 18, R, kReduce},
-    {"ReduceLogSum", 18, R, kReduce},
-    {"ReduceLogSumExp", 18, R, kReduce},
-    {"ReduceMax", 18, R, kReduce},
-    {"ReduceMean", 18, R, kReduce},
-    {"ReduceMin", 18, R, kReduce},
-    {"ReduceProd", 18, R, kReduce},
-    {"ReduceSumSquare", 18, R, kReduce},
     {"Resize", 18, R,
      "axes expanded, keep_aspect_ratio_policy applied to sizes; "
      "antialias widens the linear/cubic downscale filter"},
-    {"ScatterElements", 18, T, "reduction max/min: the graph scatter has it"},
-    {"ScatterND", 18, T, "reduction max/min: the graph scatter has it"},
     {"Split", 18, R, "num_outputs turned into split sizes"},
     // opset 19
     {"AveragePool", 19, R,
@@ -82,11 +67,6 @@ const OpVersionEntry kTable[] = {
     {"Gelu", 20, D, "none: x/2 (1 + erf(x/sqrt 2)); tanh: the tanh form"},
     {"GridSample", 20, R, "modes linear/cubic renamed bilinear/bicubic; 4-D"},
     {"ImageDecoder", 20, U, "image bytes"},
-    {"ReduceMax", 20, R, kReduce},
-    {"ReduceMin", 20, R, kReduce},
-    {"RegexFullMatch", 20, U, "string tensors"},
-    {"StringConcat", 20, U, "string tensors"},
-    {"StringSplit", 20, U, "string tensors"},
     // opset 21 (and the ops of kIrTypeOps, below)
     {"GroupNormalization", 21, D,
      "per-channel scale: Reshape, ReduceMean, Sqrt, Div, Mul, Add"},
@@ -104,39 +84,39 @@ const OpVersionEntry kTable[] = {
     {"RotaryEmbedding", 23, D,
      "rotate-half with full-width caches; interleaved or partial: Slice, "
      "Mul, Sub/Add, Concat"},
-    // Opsets 24 to kNewestKnownOpset (ONNX's operator_sets.h of August
-    // 2026): recognised, so a model at those opsets imports every node
-    // unchanged since 23 and names the others.
-    {"Attention", 24, U, kNewer},
-    {"Attention", 25, U, kNewer},
-    {"BitCast", 26, U, kNewer},
-    {"CausalConvWithState", 27, U, kNewer},
-    {"Celu", 28, U, kNewer},
-    {"CumProd", 26, U, kNewer},
-    {"LinearAttention", 27, U, kNewer},
-    {"Range", 27, U, kNewer},
-    {"SplitToSequence", 24, U, kNewer},
-    {"SwiGLU", 28, U, kNewer},
-    {"Swish", 24, U, kNewer},
-    {"TensorScatter", 24, U, kNewer},
-    {"TopK", 24, U, kNewer},
 };
 
-/// The op versions that only added element types the opset-17 schema
-/// checks as before (TypesOnly, no note), by opset.
-struct TypesOnlyVersions {
+/// The op versions that share a handling and a note, by opset: among them
+/// those that only added element types the opset-17 schema checks as before
+/// (TypesOnly, no note).
+struct VersionGroup {
   int since;
+  H how;
+  const char *note;
   std::initializer_list<const char *> ops;
 };
-const TypesOnlyVersions kTypesOnly[] = {
+const VersionGroup kGroups[] = {
+    {18, R, kBitwise, {"BitwiseAnd", "BitwiseNot", "BitwiseOr", "BitwiseXor"}},
+    {18, U, "optional types", {"OptionalGetElement", "OptionalHasElement"}},
+    {18,
+     R,
+     kReduce,
+     {"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
+      "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare"}},
+    {18, T, "reduction max/min: the graph scatter has it",
+     {"ScatterElements", "ScatterND"}},
     {19,
+     T,
+     "",
      {"Constant", "Identity", "If", "Loop", "Reshape", "Scan", "Shape",
       "Size"}},
-    {20,
-     {"ConstantOfShape", "IsInf", "IsNaN"}},
-    {21,
-     {"QLinearMatMul"}},
+    {20, R, kReduce, {"ReduceMax", "ReduceMin"}},
+    {20, U, "string tensors", {"RegexFullMatch", "StringConcat", "StringSplit"}},
+    {20, T, "", {"ConstantOfShape", "IsInf", "IsNaN"}},
+    {21, T, "", {"QLinearMatMul"}},
     {22,
+     T,
+     "",
      {"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Bernoulli", "Conv",
       "ConvTranspose", "Cos", "Cosh", "Det", "Dropout", "Elu", "EyeLike",
       "GRU", "GlobalAveragePool", "GlobalLpPool", "GlobalMaxPool",
@@ -145,6 +125,15 @@ const TypesOnlyVersions kTypesOnly[] = {
       "NegativeLogLikelihoodLoss", "RNN", "RandomNormal", "RandomNormalLike",
       "RandomUniform", "RandomUniformLike", "RoiAlign", "Round", "Selu",
       "Sin", "Sinh", "Softplus", "Softsign", "Tan", "ThresholdedRelu"}},
+    // Opsets 24 to kNewestKnownOpset (ONNX's operator_sets.h of August
+    // 2026): recognised, so a model at those opsets imports every node
+    // unchanged since 23 and names the others.
+    {24, U, kNewer,
+     {"Attention", "SplitToSequence", "Swish", "TensorScatter", "TopK"}},
+    {25, U, kNewer, {"Attention"}},
+    {26, U, kNewer, {"BitCast", "CumProd"}},
+    {27, U, kNewer, {"CausalConvWithState", "LinearAttention", "Range"}},
+    {28, U, kNewer, {"Celu", "SwiGLU"}},
 };
 
 /// The ops whose type constraints list every IR type: ONNX bumps them all
@@ -173,14 +162,14 @@ OpVersionEntry irTypeVersion(const char *op, int since) {
   return {op, since, T, ""};
 }
 
-/// kTable, kTypesOnly and the IR-type ops' versions of opsets 21, 23, 24
-/// and 25.
+/// kTable, kGroups and the IR-type ops' versions of opsets 21, 23, 24 and
+/// 25.
 const std::vector<OpVersionEntry> &allVersions() {
   static const std::vector<OpVersionEntry> all = [] {
     std::vector<OpVersionEntry> v(std::begin(kTable), std::end(kTable));
-    for (const TypesOnlyVersions &t : kTypesOnly)
-      for (const char *op : t.ops)
-        v.push_back({op, t.since, T, ""});
+    for (const VersionGroup &g : kGroups)
+      for (const char *op : g.ops)
+        v.push_back({op, g.since, g.how, g.note});
     for (int since : {21, 23, 24, 25})
       for (const char *op : kIrTypeOps)
         v.push_back(irTypeVersion(op, since));

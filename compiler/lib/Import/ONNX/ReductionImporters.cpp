@@ -513,22 +513,20 @@ LogicalResult importSoftmaxCrossEntropy(NodeContext &n) {
 void addReductionImporters(llvm::StringMap<OpImporter> &table) {
   table["NegativeLogLikelihoodLoss"] = importNllLoss;
   table["SoftmaxCrossEntropyLoss"] = importSoftmaxCrossEntropy;
-  for (const char *op : {"ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
-                         "ReduceL1", "ReduceL2", "ReduceLogSum",
-                         "ReduceLogSumExp", "ReduceSumSquare"})
-    table[op] = importReduceFamily;
-  table["ArgMax"] = importArgReduce;
-  table["ArgMin"] = importArgReduce;
-  table["Softmax"] = importAxisNormalization;
-  table["LogSoftmax"] = importAxisNormalization;
-  table["Hardmax"] = importAxisNormalization;
+  addImporters(table,
+               {"ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+                "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+                "ReduceSumSquare"},
+               importReduceFamily);
+  addImporters(table, {"ArgMax", "ArgMin"}, importArgReduce);
+  addImporters(table, {"Softmax", "LogSoftmax", "Hardmax"},
+               importAxisNormalization);
   table["CumSum"] = importCumSum;
   table["LayerNormalization"] = importLayerNormalization;
   table["BatchNormalization"] = importBatchNormalization;
   table["InstanceNormalization"] = importInstanceNormalization;
   table["MeanVarianceNormalization"] = importMeanVarianceNormalization;
-  table["GlobalAveragePool"] = importGlobalPool;
-  table["GlobalMaxPool"] = importGlobalPool;
+  addImporters(table, {"GlobalAveragePool", "GlobalMaxPool"}, importGlobalPool);
 }
 
 } // namespace lpx::onnximport

@@ -11,6 +11,15 @@ using namespace mlir;
 using namespace lpx::graph;
 using namespace lpx::graph::detail;
 
+/// A gather's indices operand, which must hold integers.
+static FailureOr<RankedTensorType>
+integerIndices(std::optional<Location> loc, Value indices) {
+  auto idx = rankedType(indices);
+  if (!isa<IntegerType>(idx.getElementType()))
+    return emitOptionalError(loc, "indices must be integers");
+  return idx;
+}
+
 LogicalResult ReshapeOp::verify() {
   auto in = rankedType(getInput()), out = rankedType(getResult());
   if (in.getElementType() != out.getElementType())
@@ -22,9 +31,7 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
-LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx,
-                                            std::optional<Location> loc, Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(TransposeOp) {
   auto in = rankedType(adaptor.getInput());
   ArrayRef<int64_t> perm = adaptor.getPerm();
   if (int64_t(perm.size()) != in.getRank())
@@ -43,9 +50,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx,
   return success();
 }
 
-LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx,
-                                         std::optional<Location> loc, Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(ConcatOp) {
   ValueRange inputs = adaptor.getInputs();
   if (inputs.empty())
     return emitOptionalError(loc, "needs at least one input");
@@ -90,18 +95,16 @@ LogicalResult SliceOp::verify() {
   return success();
 }
 
-LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx,
-                                         std::optional<Location> loc, Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(GatherOp) {
   auto data = rankedType(adaptor.getData());
-  auto idx = rankedType(adaptor.getIndices());
   int64_t axis = adaptor.getAxis();
   if (axis < 0 || axis >= data.getRank())
     return emitOptionalError(loc, "axis ", axis, " out of range");
-  if (!isa<IntegerType>(idx.getElementType()))
-    return emitOptionalError(loc, "indices must be integers");
+  FailureOr<RankedTensorType> idx = integerIndices(loc, adaptor.getIndices());
+  if (failed(idx))
+    return failure();
   SmallVector<int64_t> shape(data.getShape().take_front(axis));
-  llvm::append_range(shape, idx.getShape());
+  llvm::append_range(shape, idx->getShape());
   llvm::append_range(shape, data.getShape().drop_front(axis + 1));
   types.push_back(RankedTensorType::get(shape, data.getElementType()));
   return success();
@@ -119,9 +122,7 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
-LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx,
-                                      std::optional<Location> loc, Adaptor adaptor,
-                                      SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(PadOp) {
   auto in = rankedType(adaptor.getInput());
   int64_t rank = in.getRank();
   ArrayRef<int64_t> pads = adaptor.getPads();
@@ -148,29 +149,25 @@ LogicalResult PadOp::verify() {
   return success();
 }
 
-LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *ctx,
-                                                 std::optional<Location> loc, Adaptor adaptor,
-                                                 SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(GatherElementsOp) {
   auto data = rankedType(adaptor.getData());
-  auto idx = rankedType(adaptor.getIndices());
-  if (!llvm::isa<IntegerType>(idx.getElementType()))
-    return emitOptionalError(loc, "indices must be integers");
-  if (idx.getRank() != data.getRank())
+  FailureOr<RankedTensorType> idx = integerIndices(loc, adaptor.getIndices());
+  if (failed(idx))
+    return failure();
+  if (idx->getRank() != data.getRank())
     return emitOptionalError(loc, "indices must have the data's rank");
   int64_t axis = adaptor.getAxis();
   if (axis < 0 || axis >= std::max<int64_t>(data.getRank(), 1))
     return emitOptionalError(loc, "axis ", axis, " out of range for rank ",
                              data.getRank());
-  types.push_back(RankedTensorType::get(idx.getShape(), data.getElementType()));
+  types.push_back(
+      RankedTensorType::get(idx->getShape(), data.getElementType()));
   return success();
 }
 
 /// The scatters' result type: the data's.
 #define LPX_SCATTER_OP(Op)                                                     \
-  LogicalResult Op::inferReturnTypes(MLIRContext *ctx,                         \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
+  LPX_INFER_RETURN_TYPES(Op) {                                                 \
     types.push_back(adaptor.getData().getType());                              \
     return success();                                                          \
   }
@@ -222,9 +219,7 @@ LogicalResult ScatterNDOp::verify() {
   return success();
 }
 
-LogicalResult GridSampleOp::inferReturnTypes(MLIRContext *ctx,
-                                             std::optional<Location> loc, Adaptor adaptor,
-                                             SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(GridSampleOp) {
   auto x = rankedType(adaptor.getInput()), g = rankedType(adaptor.getGrid());
   if (!llvm::isa<FloatType>(x.getElementType()) ||
       g.getElementType() != x.getElementType())

@@ -51,6 +51,29 @@ LogicalResult inferBinary(MLIRContext *ctx, std::optional<Location> loc,
                         rankedType(adaptor.getLhs()).getElementType(), types);
 }
 
+/// The function a unary_fn / binary_fn names, or null when it names none.
+const FnInfo *unaryFn(StringRef mnemonic) {
+  auto id = lpx::isa::unaryFnFromMnemonic(mnemonic);
+  return id ? lpx::isa::unaryFnInfo(int64_t(*id)) : nullptr;
+}
+const FnInfo *binaryFn(StringRef mnemonic) {
+  auto id = lpx::isa::binaryFnFromMnemonic(mnemonic);
+  return id ? lpx::isa::binaryFnInfo(int64_t(*id)) : nullptr;
+}
+
+/// A unary_fn's or binary_fn's result: the operands' broadcast shape, of i1
+/// for a test (isnan, less, ...), else of the first operand's element type.
+/// `fn` is null when the op names no `kind` ("unary", "binary") function.
+LogicalResult inferFn(MLIRContext *ctx, std::optional<Location> loc,
+                      StringRef kind, StringRef name, const FnInfo *fn,
+                      ValueRange operands, SmallVectorImpl<Type> &types) {
+  if (!fn)
+    return emitOptionalError(loc, "unknown ", kind, " function '", name, "'");
+  Type elt = fn->boolResult() ? IntegerType::get(ctx, 1)
+                              : rankedType(operands[0]).getElementType();
+  return inferBroadcast(ctx, loc, operands, elt, types);
+}
+
 LogicalResult verifySameElementType(Operation *op) {
   if (rankedType(op->getOperand(0)).getElementType() !=
       rankedType(op->getOperand(1)).getElementType())
@@ -73,10 +96,7 @@ LogicalResult checkDomain(Operation *op, const FnInfo &fn, Type elt) {
 } // namespace
 
 #define LPX_BINARY_OP(Op)                                                      \
-  LogicalResult Op::inferReturnTypes(MLIRContext *ctx,                         \
-                                     std::optional<Location> loc,              \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
+  LPX_INFER_RETURN_TYPES(Op) {                                                 \
     return inferBinary(ctx, loc, adaptor, types);                              \
   }
 LPX_BINARY_OP(AddOp)
@@ -93,10 +113,7 @@ LogicalResult DivOp::verify() { return verifySameElementType(*this); }
 // The exponent may have another type than the base.
 LogicalResult PowOp::verify() { return success(); }
 
-LogicalResult WhereOp::inferReturnTypes(MLIRContext *ctx,
-                                        std::optional<Location> loc,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(WhereOp) {
   return inferBroadcast(ctx, loc, adaptor.getOperands(),
                         rankedType(adaptor.getX()).getElementType(), types);
 }
@@ -116,26 +133,16 @@ LogicalResult CastOp::verify() {
   return success();
 }
 
-// The operand's shape; its element type, or i1 for tests (isnan, isinf).
-LogicalResult UnaryFnOp::inferReturnTypes(MLIRContext *ctx,
-                                          std::optional<Location> loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &types) {
-  auto fnId = lpx::isa::unaryFnFromMnemonic(adaptor.getFn().str());
-  if (!fnId)
-    return emitOptionalError(loc, "unknown unary function '", adaptor.getFn(),
-                             "'");
-  auto in = rankedType(adaptor.getInput());
-  Type elt = lpx::isa::unaryFnInfo(int64_t(*fnId))->boolResult()
-                 ? IntegerType::get(ctx, 1)
-                 : in.getElementType();
-  types.push_back(RankedTensorType::get(in.getShape(), elt));
-  return success();
+LPX_INFER_RETURN_TYPES(UnaryFnOp) {
+  return inferFn(ctx, loc, "unary", adaptor.getFn(), unaryFn(adaptor.getFn()),
+                 {adaptor.getInput()}, types);
 }
 
 LogicalResult UnaryFnOp::verify() {
-  const FnInfo &fn = *lpx::isa::unaryFnInfo(
-      int64_t(*lpx::isa::unaryFnFromMnemonic(getFn().str())));
+  const FnInfo *info = unaryFn(getFn());
+  if (!info)
+    return success(); // the result type inference names the unknown function
+  const FnInfo &fn = *info;
   if (getParams().size() != fn.params)
     return emitOpError("function '")
            << getFn() << "' takes " << fn.params << " parameters, got "
@@ -143,25 +150,17 @@ LogicalResult UnaryFnOp::verify() {
   return checkDomain(*this, fn, rankedType(getInput()).getElementType());
 }
 
-LogicalResult BinaryFnOp::inferReturnTypes(MLIRContext *ctx,
-                                           std::optional<Location> loc,
-                                           Adaptor adaptor,
-                                           SmallVectorImpl<Type> &types) {
-  auto fnId = lpx::isa::binaryFnFromMnemonic(adaptor.getFn().str());
-  if (!fnId)
-    return emitOptionalError(loc, "unknown binary function '",
-                             adaptor.getFn(), "'");
-  Type elt = rankedType(adaptor.getLhs()).getElementType();
-  if (lpx::isa::binaryFnInfo(int64_t(*fnId))->boolResult())
-    elt = IntegerType::get(ctx, 1);
-  return inferBroadcast(ctx, loc, {adaptor.getLhs(), adaptor.getRhs()}, elt,
-                        types);
+LPX_INFER_RETURN_TYPES(BinaryFnOp) {
+  return inferFn(ctx, loc, "binary", adaptor.getFn(),
+                 binaryFn(adaptor.getFn()),
+                 {adaptor.getLhs(), adaptor.getRhs()}, types);
 }
 
 LogicalResult BinaryFnOp::verify() {
-  const FnInfo &fn = *lpx::isa::binaryFnInfo(
-      int64_t(*lpx::isa::binaryFnFromMnemonic(getFn().str())));
   if (failed(verifySameElementType(*this)))
     return failure();
-  return checkDomain(*this, fn, rankedType(getLhs()).getElementType());
+  const FnInfo *fn = binaryFn(getFn());
+  if (!fn)
+    return success(); // the result type inference names the unknown function
+  return checkDomain(*this, *fn, rankedType(getLhs()).getElementType());
 }

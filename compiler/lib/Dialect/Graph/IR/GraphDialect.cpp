@@ -14,14 +14,9 @@ using namespace lpx::graph;
 #include "lpx/Dialect/Graph/IR/GraphAttrs.cpp.inc"
 
 void GraphDialect::initialize() {
-  addOperations<
-#define GET_OP_LIST
-#include "lpx/Dialect/Graph/IR/GraphOps.cpp.inc"
-      >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "lpx/Dialect/Graph/IR/GraphAttrs.cpp.inc"
-      >();
+#define LPX_GENERATED_OPS "lpx/Dialect/Graph/IR/GraphOps.cpp.inc"
+#define LPX_GENERATED_ATTRS "lpx/Dialect/Graph/IR/GraphAttrs.cpp.inc"
+#include "lpx/Dialect/AddGeneratedContents.inc"
 }
 
 Operation *GraphDialect::materializeConstant(OpBuilder &builder,

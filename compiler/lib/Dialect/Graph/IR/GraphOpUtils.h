@@ -7,6 +7,16 @@
 
 #include <string>
 
+/// Defines `Op`'s result type inference with the signature MLIR's
+/// InferTypeOpAdaptor declares for it, written once for every lpx_graph op
+/// that infers: the context `ctx`, the location `loc` (for
+/// emitOptionalError), the operands and attributes `adaptor`, and `types`,
+/// which the inferred result types are appended to.
+#define LPX_INFER_RETURN_TYPES(Op)                                             \
+  ::mlir::LogicalResult Op::inferReturnTypes(                                  \
+      ::mlir::MLIRContext *ctx, std::optional<::mlir::Location> loc,           \
+      Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types)
+
 namespace lpx::graph::detail {
 
 inline mlir::RankedTensorType rankedType(mlir::Value v) {

@@ -37,10 +37,7 @@ MatMulOp::inferShape(std::optional<Location> loc, ArrayRef<int64_t> a,
 // The lhs element type by default (float activations times int8 weights
 // give floats); i8 operands may also give i32, so a written result type is
 // compatible when the shapes match and the verifier accepts its element.
-LogicalResult MatMulOp::inferReturnTypes(MLIRContext *ctx,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(MatMulOp) {
   auto lhs = rankedType(adaptor.getLhs());
   auto shape = inferShape(loc, lhs.getShape(),
                           rankedType(adaptor.getRhs()).getShape());
@@ -79,10 +76,7 @@ LogicalResult MatMulOp::verify() {
   return success();
 }
 
-LogicalResult DetOp::inferReturnTypes(MLIRContext *ctx,
-                                      std::optional<Location> loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(DetOp) {
   auto x = rankedType(adaptor.getInput());
   if (!llvm::isa<FloatType>(x.getElementType()))
     return emitOptionalError(loc, "input must be floating-point");

@@ -64,10 +64,7 @@ LogicalResult CumSumOp::verify() {
   return verifyAxis(*this, getAxis(), rankedType(getInput()).getRank());
 }
 
-LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(TopKOp) {
   auto in = rankedType(adaptor.getInput());
   if (in.getElementType().isInteger(1))
     return emitOptionalError(loc, "top_k is not defined for bool");

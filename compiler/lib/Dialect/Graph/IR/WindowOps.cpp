@@ -20,18 +20,39 @@ static int64_t windowedExtent(int64_t in, int64_t k, int64_t stride,
   return room / stride + 1;
 }
 
+/// The spatial rank of a conv's input and weight: their rank less the batch
+/// (or out-channel) and channel dims; an error unless they share a rank of 3
+/// or more.
+static FailureOr<int64_t> spatialRank(std::optional<Location> loc,
+                                      RankedTensorType x, RankedTensorType w) {
+  int64_t s = x.getRank() - 2;
+  if (s < 1 || w.getRank() != x.getRank())
+    return emitOptionalError(loc, "input and weight need the same rank, 3 or "
+                                  "more");
+  return s;
+}
+
+/// A conv's optional bias: [m] of the result's element type `elt`.
+static LogicalResult checkBias(std::optional<Location> loc, Value bias,
+                               int64_t m, Type elt) {
+  if (!bias)
+    return success();
+  auto b = rankedType(bias);
+  if (b.getRank() != 1 || b.getDimSize(0) != m || b.getElementType() != elt)
+    return emitOptionalError(loc, "bias must be [M] of the result's element "
+                                  "type");
+  return success();
+}
+
 // Conv and conv_transpose infer their result type (InferTypeOpAdaptor): the
 // checks below are their shape rules, run by the builders and the verifier.
 
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *ctx,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(ConvOp) {
   auto x = rankedType(adaptor.getInput()), w = rankedType(adaptor.getWeight());
-  int64_t rank = x.getRank(), s = rank - 2;
-  if (s < 1 || w.getRank() != rank)
-    return emitOptionalError(loc, "input and weight need the same rank, 3 or "
-                                  "more");
+  FailureOr<int64_t> spatial = spatialRank(loc, x, w);
+  if (failed(spatial))
+    return failure();
+  int64_t s = *spatial;
   // Floating-point conv in one type; integer conv in i32, whose operands
   // may also be i8 (the matrix unit accumulates int8 products in int32).
   Type elt = x.getElementType();
@@ -54,13 +75,8 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *ctx,
     return emitOptionalError(loc, "channels ", shapeStr(x.getShape()),
                              " and weight ", shapeStr(w.getShape()),
                              " do not match group ", g);
-  if (Value bias = adaptor.getBias()) {
-    auto b = rankedType(bias);
-    if (b.getRank() != 1 || b.getDimSize(0) != w.getDimSize(0) ||
-        b.getElementType() != elt)
-      return emitOptionalError(loc, "bias must be [M] of the result's "
-                                    "element type");
-  }
+  if (failed(checkBias(loc, adaptor.getBias(), w.getDimSize(0), elt)))
+    return failure();
   SmallVector<int64_t> shape{x.getDimSize(0), w.getDimSize(0)};
   for (int64_t d = 0; d < s; ++d) {
     if (strides[d] < 1 || dilations[d] < 1)
@@ -76,16 +92,13 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *ctx,
   return success();
 }
 
-LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *ctx,
-                                                std::optional<Location> loc,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LPX_INFER_RETURN_TYPES(ConvTransposeOp) {
   auto x = rankedType(adaptor.getInput()), w = rankedType(adaptor.getWeight());
-  int64_t rank = x.getRank(), s = rank - 2;
   Type elt = x.getElementType();
-  if (s < 1 || w.getRank() != rank)
-    return emitOptionalError(loc, "input and weight need the same rank, 3 or "
-                                  "more");
+  FailureOr<int64_t> spatial = spatialRank(loc, x, w);
+  if (failed(spatial))
+    return failure();
+  int64_t s = *spatial;
   if (w.getElementType() != elt)
     return emitOptionalError(loc, "operands must share the element type");
   if (!llvm::isa<FloatType>(elt))
@@ -102,12 +115,8 @@ LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *ctx,
     return emitOptionalError(
         loc, "the weight must be [C, M/group, kernel...] for group ", g);
   int64_t m = w.getDimSize(1) * g;
-  if (Value bias = adaptor.getBias()) {
-    auto b = rankedType(bias);
-    if (b.getRank() != 1 || b.getDimSize(0) != m || b.getElementType() != elt)
-      return emitOptionalError(loc, "bias must be [M] of the result's "
-                                    "element type");
-  }
+  if (failed(checkBias(loc, adaptor.getBias(), m, elt)))
+    return failure();
   SmallVector<int64_t> shape{x.getDimSize(0), m};
   for (int64_t d = 0; d < s; ++d) {
     if (strides[d] < 1 || dilations[d] < 1)

@@ -16,14 +16,9 @@ using namespace lpx::part;
 #include "lpx/Dialect/Part/IR/PartAttrs.cpp.inc"
 
 void PartDialect::initialize() {
-  addOperations<
-#define GET_OP_LIST
-#include "lpx/Dialect/Part/IR/PartOps.cpp.inc"
-      >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "lpx/Dialect/Part/IR/PartAttrs.cpp.inc"
-      >();
+#define LPX_GENERATED_OPS "lpx/Dialect/Part/IR/PartOps.cpp.inc"
+#define LPX_GENERATED_ATTRS "lpx/Dialect/Part/IR/PartAttrs.cpp.inc"
+#include "lpx/Dialect/AddGeneratedContents.inc"
 }
 
 /// `#lpx_part.chip<"yaml">`: the description is parsed here, once.

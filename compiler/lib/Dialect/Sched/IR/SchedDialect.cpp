@@ -15,14 +15,9 @@ using namespace lpx::sched;
 #include "lpx/Dialect/Sched/IR/SchedAttrs.cpp.inc"
 
 void SchedDialect::initialize() {
-  addOperations<
-#define GET_OP_LIST
-#include "lpx/Dialect/Sched/IR/SchedOps.cpp.inc"
-      >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "lpx/Dialect/Sched/IR/SchedAttrs.cpp.inc"
-      >();
+#define LPX_GENERATED_OPS "lpx/Dialect/Sched/IR/SchedOps.cpp.inc"
+#define LPX_GENERATED_ATTRS "lpx/Dialect/Sched/IR/SchedAttrs.cpp.inc"
+#include "lpx/Dialect/AddGeneratedContents.inc"
 }
 
 LogicalResult SchedDialect::verifyOperationAttribute(Operation *op,
