@@ -21,9 +21,13 @@ static void addWords(CLI::App *app, llvm::ArrayRef<WordOption<Words>> options,
     app->add_option(o.flags, words.*o.word, o.help);
 }
 
-/// The deployment options of decode and serve.
-static void addDeploymentOptions(CLI::App *d, DeploymentArgs &a,
-                                 const std::string &defaultChip) {
+/// A command over a deployment (decode, serve, endpoint) with the
+/// deployment options they share.
+static CLI::App *addDeploymentCommand(CLI::App &app, const char *name,
+                                      const std::string &help,
+                                      DeploymentArgs &a,
+                                      const std::string &defaultChip) {
+  CLI::App *d = app.add_subcommand(name, help);
   d->add_option("--model", a.model,
                 "Preset (see `lpx models list`) or an ONNX decode-step model")
       ->required();
@@ -31,6 +35,21 @@ static void addDeploymentOptions(CLI::App *d, DeploymentArgs &a,
                 "Chip preset or description file (default: " + defaultChip + ")");
   d->add_option("--set", a.sets, "Change a chip parameter: key=value (repeatable)");
   addWords(d, deploymentWordOptions(), a);
+  return d;
+}
+
+/// A study's options (StudyRun.h): the grid, the points at once, the
+/// plotted column and the part to run.
+static void addStudyOptions(CLI::App *d, StudyOptions &o,
+                            const std::string &sweepHelp,
+                            const std::string &jobsHelp,
+                            const char *defaultMetric, const char *shardHelp) {
+  d->add_option("--sweep", o.sweeps, sweepHelp);
+  d->add_option("--jobs,-j", o.jobs, jobsHelp)->check(CLI::Range(1u, 1024u));
+  d->add_option("--metric", o.metric,
+                std::string("What a --sweep study plots: a column of its CSV "
+                            "(default ") + defaultMetric + ")");
+  d->add_option("--shard", o.shard, shardHelp);
 }
 
 int main(int argc, char **argv) {
@@ -244,29 +263,30 @@ int main(int argc, char **argv) {
                 "RotaryEmbedding, RMSNormalization, Gelu)");
 
   DecodeArgs decode;
-  auto *d = app.add_subcommand(
-      "decode", "Time LLM inference as a deployment runs it: compile and "
-                "simulate the prefill and a decode step; TTFT, TPOT, tokens/s, "
-                "chips needed, efficiency against the physical bound");
-  addDeploymentOptions(d, decode, defaultChip);
+  auto *d = addDeploymentCommand(
+      app, "decode",
+      "Time LLM inference as a deployment runs it: compile and simulate the "
+      "prefill and a decode step; TTFT, TPOT, tokens/s, chips needed, "
+      "efficiency against the physical bound",
+      decode, defaultChip);
   addWords(d, decodeWordOptions(), decode);
   addWords(d, decodeSweepWordOptions(), decode);
   addWords(d, speculativeWordOptions(), decode); // --draft (Speculative.h)
   addWords(d, compareWordOptions(), decode);
-  for (auto [name, field, help] : {
-           std::tuple{"--metric", &decode.metric, "What a --sweep study plots: a column of its CSV (default tpot_us)"},
-           {"--shard", &decode.shard, "Run only part I of N of a --sweep study; join the parts with `lpx sweep merge`"},
-           {"--report", &decode.report, "Self-contained HTML report of the deployment (figures, the tokens' path through the stages, SRAM per chip, bounds, placements tried), of a --sweep study or of a --sensitivity"}})
-    d->add_option(name, *field, help);
-  d->add_option("--sweep", decode.sweeps,
-                "A study of whole deployments: key=v1,v2,... (a chip key of "
-                "--set, or chips, tp, pp, batch, context, prompt, weights, "
-                "activations), each point planned as lpx decode plans one; "
-                "repeatable (the grid of all)");
-  d->add_option("--jobs,-j", decode.jobs,
-                "Study points planned at once (default: one per hardware "
-                "thread)")
-      ->check(CLI::Range(1u, 1024u));
+  d->add_option("--report", decode.report,
+                "Self-contained HTML report of the deployment (figures, the "
+                "tokens' path through the stages, SRAM per chip, bounds, "
+                "placements tried), of a --sweep study or of a --sensitivity");
+  addStudyOptions(d, decode,
+                  "A study of whole deployments: key=v1,v2,... (a chip key of "
+                  "--set, or chips, tp, pp, batch, context, prompt, weights, "
+                  "activations), each point planned as lpx decode plans one; "
+                  "repeatable (the grid of all)",
+                  "Study points planned at once (default: one per hardware "
+                  "thread)",
+                  "tpot_us",
+                  "Run only part I of N of a --sweep study; join the parts "
+                  "with `lpx sweep merge`");
   d->add_flag("--sensitivity", decode.sensitivity,
               "Plan the deployment again with each of the chip's ranged "
               "assumptions at the low and the high end of its range: the band "
@@ -292,32 +312,31 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1u, 1u << 20));
 
   ServeArgs serve;
-  auto *sv = app.add_subcommand(
-      "serve", "Serve a workload on a deployment: queueing, batching and the "
-               "network over compiled and simulated steps (docs/serving.md)");
-  addDeploymentOptions(sv, serve, defaultChip);
+  auto *sv = addDeploymentCommand(
+      app, "serve",
+      "Serve a workload on a deployment: queueing, batching and the network "
+      "over compiled and simulated steps (docs/serving.md)",
+      serve, defaultChip);
   addWords(sv, serveWordOptions(), serve);
-  for (auto [name, field, help] : {
-           std::tuple{"--plot", &serve.plot, "SVG of a --sweep study"},
-           {"--metric", &serve.metric, "What a --sweep study plots: a column of its CSV (default ttft_p99_us)"},
-           {"--shard", &serve.shard, "Run only part I of N of a --sweep study"},
-           {"--compare", &serve.compare, "The same load on a GPU deployment, analytic: GPU[:tp=N] (docs/compare.md)"}})
-    sv->add_option(name, *field, help);
-  sv->add_option("--sweep", serve.sweeps,
-                 "A study of deployments under the workload: key=v1,v2,... (a "
-                 "chip key, or chips, tp, pp, context, weights, activations, "
-                 "max_batch); -o is then the study's CSV");
-  sv->add_option("--jobs,-j", serve.jobs, "Study points served at once")
-      ->check(CLI::Range(1u, 1024u));
+  sv->add_option("--plot", serve.plot, "SVG of a --sweep study");
+  sv->add_option("--compare", serve.compare,
+                 "The same load on a GPU deployment, analytic: GPU[:tp=N] "
+                 "(docs/compare.md)");
+  addStudyOptions(sv, serve,
+                  "A study of deployments under the workload: key=v1,v2,... "
+                  "(a chip key, or chips, tp, pp, context, weights, "
+                  "activations, max_batch); -o is then the study's CSV",
+                  "Study points served at once", "ttft_p99_us",
+                  "Run only part I of N of a --sweep study");
   sv->add_flag("--json", serve.json, "Print JSON (keys in docs/serving.md)");
   sv->add_flag("--keep-session-cache", serve.keepSessionCache, "Agent caches stay");
 
   EndpointArgs endpoint;
-  auto *ep = app.add_subcommand(
-      "endpoint", "An OpenAI-compatible streaming HTTP server whose chunks "
-                  "leave at the simulated deployment's times "
-                  "(docs/endpoint.md)");
-  addDeploymentOptions(ep, endpoint, defaultChip);
+  auto *ep = addDeploymentCommand(
+      app, "endpoint",
+      "An OpenAI-compatible streaming HTTP server whose chunks leave at the "
+      "simulated deployment's times (docs/endpoint.md)",
+      endpoint, defaultChip);
   addWords(ep, lpx::endpoint::endpointWordOptions(), endpoint);
 
   CoverageArgs coverage;
