@@ -289,6 +289,8 @@ double applyFloat(UnaryFn fn, double x, llvm::ArrayRef<double> params) {
   case UnaryFn::Clip:
     return std::isnan(x) ? x : std::min(std::max(x, p(0)), p(1));
   case UnaryFn::BitwiseNot: break; // integers only (its domain)
+  case UnaryFn::Quantize:
+  case UnaryFn::Dequantize: break; // rescaleFn
   case UnaryFn::NumFns: break;
   }
   return x;
@@ -307,6 +309,8 @@ llvm::Error lpx::rt::unaryFn(const View &x, const isa::pb::UnaryAttrs &attrs,
   llvm::ArrayRef<double> params(attrs.params().data(), attrs.params_size());
   if (auto e = checkDomain(*info, x.dtype))
     return e;
+  if (info->convertsType())
+    return rescaleFn(x, fn, params, out);
   if (auto e = expectType("result", out.dtype,
                           info->boolResult() ? DType::Bool : x.dtype))
     return e;
