@@ -3,8 +3,8 @@
 # by its generate.py, expected outputs from onnxruntime-node): an int8
 # activation's and a constant int8 weight's DequantizeLinear into MatMul,
 # Gemm or Conv, with or without a QuantizeLinear after it, zero and
-# non-zero zero points (correction terms), per-tensor and per-channel
-# scales. Each model gives onnxruntime's outputs on 1 and 2 chips, every
+# non-zero zero points (correction terms, for MatMul and for Conv: conv_zp,
+# padded by x's zero point), per-tensor and per-channel scales. Each model gives onnxruntime's outputs on 1 and 2 chips, every
 # matrix-unit instruction takes int8 operands, a DequantizeLinear of a
 # constant costs nothing at run time, and the 512-wide two-layer MLP's
 # matrix work is at least 4x below the fp32 network's and its cycles are
