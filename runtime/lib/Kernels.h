@@ -83,7 +83,8 @@ llvm::Error unaryFn(const View &x, const pb::UnaryAttrs &attrs,
                     const OutView &out);
 llvm::Error binaryFn(const View &a, const View &b,
                      const pb::BinaryAttrs &attrs, const OutView &out);
-// Rescale.cpp: unary quantize and dequantize (unaryFn hands them over).
+// Rescale.cpp: unary quantize and dequantize (unaryFn hands them over,
+// the shapes checked).
 llvm::Error rescaleFn(const View &x, isa::UnaryFn fn,
                       llvm::ArrayRef<double> params, const OutView &out);
 // Reduce.cpp

@@ -37,9 +37,6 @@ llvm::Error lpx::rt::rescaleFn(const View &x, UnaryFn fn,
     return fail(std::string(toInt ? "quantize" : "dequantize") +
                 " of a result of type " +
                 std::string(isa::dtypeName(out.dtype)));
-  if (llvm::ArrayRef<int64_t>(x.shape) != out.shape)
-    return fail("operand shape " + shapeStr(x.shape) +
-                " differs from result shape " + shapeStr(out.shape));
   const int64_t n = x.elements();
   return dispatchType(x.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);

@@ -56,11 +56,11 @@ buildConv(NodeContext &n, mlir::Value x, mlir::Value w, mlir::Value bias,
 /// An int8 x (zero point per tensor, input xZp) by a constant int8 weight
 /// (input wIdx, zero point wZp per tensor or per output channel), zero
 /// points compile-time constants: the conv in the matrix unit's int8 mode
-/// with the zero points by correction terms. Null (no failure) when the
-/// operands do not have that form.
+/// with the zero points by correction terms, plus `bias` (int32, may be
+/// null). Null (no failure) when the operands do not have that form.
 mlir::FailureOr<mlir::Value> correctedConv(NodeContext &n, unsigned xZp,
                                            unsigned wIdx, unsigned wZp,
-                                           int biasIdx);
+                                           mlir::Value bias);
 
 // DataMovementImporters.cpp
 mlir::LogicalResult importReshape(NodeContext &n);

@@ -49,7 +49,7 @@ Value perChannel(NodeContext &n, ArrayRef<int32_t> v, int64_t rank) {
 } // namespace
 
 FailureOr<Value> correctedConv(NodeContext &n, unsigned xZp, unsigned wIdx,
-                               unsigned wZp, int biasIdx) {
+                               unsigned wZp, Value bias) {
   auto x = n.input(0);
   const onnx::TensorProto *wc = n.constTensor(wIdx);
   if (failed(x) || !wc || wc->data_type() != onnx::TensorProto::INT8 ||
@@ -67,13 +67,6 @@ FailureOr<Value> correctedConv(NodeContext &n, unsigned xZp, unsigned wIdx,
   auto wv = n.constInts(wIdx);
   if (failed(w) || failed(wv))
     return failure();
-  Value bias;
-  if (biasIdx >= 0 && n.hasInput(biasIdx)) {
-    auto b = n.input(biasIdx);
-    if (failed(b))
-      return failure();
-    bias = *b;
-  }
   const int64_t za = (*zx)[0], k = int64_t(wv->size()) / cout;
   // Padded by zx, as the centred x is by zero (ONNX and onnxruntime).
   std::optional<double> pad = za ? std::optional<double>(za) : std::nullopt;

@@ -455,9 +455,16 @@ LogicalResult importQLinearMatMul(NodeContext &n) {
 /// optional int32 bias at input biasIdx (< 0: none).
 FailureOr<Value> integerConv(NodeContext &n, unsigned xZp, unsigned wIdx,
                              unsigned wZp, int biasIdx) {
+  Value bias;
+  if (biasIdx >= 0 && n.hasInput(biasIdx)) {
+    auto b = n.input(biasIdx);
+    if (failed(b))
+      return failure();
+    bias = *b;
+  }
   bool int8Mode = int8AsIs(n, 0, xZp) && int8AsIs(n, wIdx, wZp);
   if (!int8Mode) {
-    auto corrected = correctedConv(n, xZp, wIdx, wZp, biasIdx);
+    auto corrected = correctedConv(n, xZp, wIdx, wZp, bias);
     if (failed(corrected) || *corrected)
       return corrected;
   }
@@ -467,13 +474,6 @@ FailureOr<Value> integerConv(NodeContext &n, unsigned xZp, unsigned wIdx,
   auto w = centered(n, wIdx, wZp, ParamAxis{0, -1}, "w", int8Mode);
   if (failed(w))
     return failure();
-  Value bias;
-  if (biasIdx >= 0 && n.hasInput(biasIdx)) {
-    auto b = n.input(biasIdx);
-    if (failed(b))
-      return failure();
-    bias = *b;
-  }
   return buildConv(n, *x, *w, bias); // i32: the operands are i8 or i32
 }
 
