@@ -275,6 +275,12 @@ llvm::Error verifyValues(const Check &c, const pb::Attributes &a) {
     const FnInfo *fn = unaryFnInfo(a.unary().fn());
     if (!fn)
       return c.fail("unknown function");
+    if (fn->convertsType() &&
+        !fn->resultKindOk(isFloat(c.resultType()),
+                          !isFloat(c.resultType()) &&
+                              c.resultType() != DType::Bool))
+      return c.fail(std::string(fn->mnemonic) + " of a result of type " +
+                    std::string(dtypeName(c.resultType())));
     return c.count(a.unary().params(), int(fn->params), "parameters");
   }
   case pb::Attributes::kBinary:

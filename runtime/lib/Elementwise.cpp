@@ -289,6 +289,8 @@ double applyFloat(UnaryFn fn, double x, llvm::ArrayRef<double> params) {
   case UnaryFn::Clip:
     return std::isnan(x) ? x : std::min(std::max(x, p(0)), p(1));
   case UnaryFn::BitwiseNot: break; // integers only (its domain)
+  case UnaryFn::Quantize:
+  case UnaryFn::Dequantize: break; // rescaleFn
   case UnaryFn::NumFns: break;
   }
   return x;
@@ -307,12 +309,15 @@ llvm::Error lpx::rt::unaryFn(const View &x, const isa::pb::UnaryAttrs &attrs,
   llvm::ArrayRef<double> params(attrs.params().data(), attrs.params_size());
   if (auto e = checkDomain(*info, x.dtype))
     return e;
-  if (auto e = expectType("result", out.dtype,
-                          info->boolResult() ? DType::Bool : x.dtype))
-    return e;
+  if (!info->convertsType())
+    if (auto e = expectType("result", out.dtype,
+                            info->boolResult() ? DType::Bool : x.dtype))
+      return e;
   if (llvm::ArrayRef<int64_t>(x.shape) != out.shape)
     return fail("operand shape " + shapeStr(x.shape) +
                 " differs from result shape " + shapeStr(out.shape));
+  if (info->convertsType())
+    return rescaleFn(x, fn, params, out);
   const int64_t n = x.elements();
   return dispatchType(x.dtype, [&](auto E) -> llvm::Error {
     using Et = decltype(E);

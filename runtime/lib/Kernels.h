@@ -11,6 +11,7 @@
 
 #include "Shape.h"
 #include "lpx/isa/DType.h"
+#include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/isa/Opcode.h"
 #include "program.pb.h"
 
@@ -82,6 +83,10 @@ llvm::Error unaryFn(const View &x, const pb::UnaryAttrs &attrs,
                     const OutView &out);
 llvm::Error binaryFn(const View &a, const View &b,
                      const pb::BinaryAttrs &attrs, const OutView &out);
+// Rescale.cpp: unary quantize and dequantize (unaryFn hands them over,
+// the shapes checked).
+llvm::Error rescaleFn(const View &x, isa::UnaryFn fn,
+                      llvm::ArrayRef<double> params, const OutView &out);
 // Reduce.cpp
 llvm::Error reduce(const View &x, const pb::ReduceAttrs &attrs,
                    const OutView &out);

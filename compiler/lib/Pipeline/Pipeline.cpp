@@ -10,6 +10,8 @@ unsigned lpx::buildPipeline(OpPassManager &pm, const CompileOptions &opts,
                             StopAfter stop) {
   unsigned passes = 1;
   pm.addNestedPass<func::FuncOp>(createGraphDecompose());
+  pm.addNestedPass<func::FuncOp>(createFuseRescale());
+  ++passes;
   if (!opts.weights.empty() || !opts.activations.empty()) {
     pm.addNestedPass<func::FuncOp>(
         createConvertTypes(ConvertTypesOptions{opts.weights, opts.activations}));

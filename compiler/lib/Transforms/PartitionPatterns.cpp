@@ -23,7 +23,8 @@ static RankedTensorType rankedOf(Value v) {
 /// along any axis they do not broadcast.
 bool lpx::isPointwise(Operation *op) {
   return llvm::isa<AddOp, SubOp, MulOp, DivOp, PowOp, WhereOp, SqrtOp, NegOp,
-                   ReluOp, SigmoidOp, TanhOp, CastOp, UnaryFnOp, BinaryFnOp>(
+                   ReluOp, SigmoidOp, TanhOp, CastOp, UnaryFnOp, BinaryFnOp,
+                   RescaleOp>(
       op);
 }
 

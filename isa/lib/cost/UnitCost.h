@@ -8,6 +8,7 @@
 #ifndef LPX_ISA_COST_UNITCOST_H
 #define LPX_ISA_COST_UNITCOST_H
 
+#include "lpx/isa/ElementwiseFunctions.h"
 #include "lpx/isa/Timing.h"
 #include "program.pb.h"
 
@@ -49,6 +50,8 @@ Cost convCost(const Streams &s);
 Cost convTransposeCost(const Streams &s);
 // VxmCost.cpp
 Cost functionCost(const Streams &s); // unary, binary, reduce, arg_reduce
+/// ALU passes of unary quantize / dequantize (divPasses: a division's).
+uint64_t rescalePasses(const Streams &s, UnaryFn fn, uint64_t divPasses);
 Cost poolCost(const Streams &s);
 Cost topKCost(const Streams &s);
 Cost detCost(const Streams &s);

@@ -25,7 +25,25 @@ Cost lpx::isa::cost::functionCost(const Streams &s) {
                     : fn->passes == kTranscendentalPasses
                         ? s.chip.vxm.transcendentalPasses
                         : fn->passes;
+  if (s.op == Opcode::Unary && fn && fn->convertsType())
+    passes = rescalePasses(s, UnaryFn(id), passes);
   return s.vectorOp(passes);
+}
+
+// quantize and dequantize are priced by the steps they take, each one ALU
+// pass as the plain opcodes (cast, mul, add, round, clip) and the division
+// as div: an integer operand's conversion to f32, the multiply by `pre`
+// unless it is 1, the division by the scale, the rounding, a non-zero zero
+// point, the saturation and the conversion to the result; dequantize
+// converts, subtracts a non-zero zero point and multiplies.
+uint64_t lpx::isa::cost::rescalePasses(const Streams &s, UnaryFn fn,
+                                       uint64_t divPasses) {
+  const auto &params = s.attrs.unary().params();
+  auto param = [&](int i) { return i < params.size() ? params[i] : 0.0; };
+  const bool intIn = !s.operands.empty() && !isFloat(s.operands[0].dtype);
+  if (fn == UnaryFn::Dequantize)
+    return 2 + (param(1) != 0);
+  return uint64_t(intIn) + (param(0) != 1) + divPasses + (param(2) != 0) + 3;
 }
 
 // Every result element reads its window: kernel-volume passes over the

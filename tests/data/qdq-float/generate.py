@@ -19,6 +19,10 @@ from onnxruntime-node:
   zero points, no QuantizeLinear.
 - conv: Conv(3->8, 3x3) with a float bias, per-channel int8 weight, no
   QuantizeLinear, then Relu.
+- conv_zp: Conv(3->8, 3x3, pads 1) of an activation with zero point -9 and
+  a weight with a non-zero zero point per output channel, float bias, no
+  QuantizeLinear, then Relu: int8 products with correction terms, x padded
+  by its zero point.
 - dq_add: x + DequantizeLinear(a constant int8 [300, 300], per-row scale and
   zero point): larger than the importer's folding of small constants, but
   dequantised at compile time all the same (one add at run time).
@@ -127,6 +131,18 @@ def conv(rng):
     save("conv", b, x, b.node("Relu", [c]), [1, 8, 8, 8])
 
 
+def conv_zp(rng):
+    x = rng.standard_normal((1, 3, 10, 10)).astype(f32)
+    w = (rng.standard_normal((8, 3, 3, 3)) * 0.3).astype(f32)
+    zp = np.array([(j % 5) - 2 for j in range(8)], np.int8)
+    q, s = quantise(w, zp, 0)
+    b = Builder()
+    c = b.node("Conv", [b.qdq("x", np.abs(x).max() / 110, -9), b.weight(q, s, zp, 0),
+                        b.const("bias", (rng.standard_normal(8) * 0.1).astype(f32))],
+               kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    save("conv_zp", b, x, b.node("Relu", [c]), [1, 8, 10, 10])
+
+
 def matmul_q_zp(rng):
     x = rng.standard_normal((8, 32)).astype(f32)
     w = (rng.standard_normal((32, 16)) / np.sqrt(32)).astype(f32)
@@ -157,3 +173,4 @@ gemm_bias(rng)
 conv(rng)
 matmul_q_zp(rng)
 dq_add(rng)
+conv_zp(rng)

@@ -108,6 +108,31 @@ TEST(UnaryFamily, TestsGiveBoolAndClipWorksOnIntegers) {
   EXPECT_EQ(c, (std::vector<int32_t>{-2, -1, 3, 5}));
 }
 
+TEST(UnaryFamily, QuantizeAndDequantizeChangeTheType) {
+  using isa::UnaryFn;
+  // quantize, pre 1, scale 0.5, zero point 3, to [-128, 127]: 1.25 / 0.5 =
+  // 2.5 rounds to even 2, + 3 = 5; -0.75 / 0.5 = -1.5 -> -2, + 3 = 1;
+  // 100 -> 203 saturates to 127.
+  auto q = runOne<int8_t>(Opcode::Unary, DType::F32, {3},
+                          std::vector<float>{1.25f, -0.75f, 100}, DType::I8,
+                          {3},
+                          {fnId(UnaryFn::Quantize), bits(1), bits(0.5), bits(3),
+                           bits(-128), bits(127)});
+  EXPECT_EQ(q, (std::vector<int8_t>{5, 1, 127}));
+  // An int32 accumulator: f32(acc) * pre 0.25 / scale 2, floor 0 (a Relu
+  // folded in): 20 -> 5 / 2 = 2.5 -> 2; -40 -> -5 -> 0; 52 -> 6.5 -> 6.
+  auto r = runOne<int8_t>(Opcode::Unary, DType::I32, {3},
+                          std::vector<int32_t>{20, -40, 52}, DType::I8, {3},
+                          {fnId(UnaryFn::Quantize), bits(0.25), bits(2), bits(0),
+                           bits(0), bits(127)});
+  EXPECT_EQ(r, (std::vector<int8_t>{2, 0, 6}));
+  // dequantize, scale 0.5, zero point -2: (x + 2) * 0.5.
+  auto d = runOne<float>(Opcode::Unary, DType::I32, {3},
+                         std::vector<int32_t>{-2, 0, 7}, DType::F32, {3},
+                         {fnId(UnaryFn::Dequantize), bits(0.5), bits(-2)});
+  EXPECT_EQ(d, (std::vector<float>{0, 1, 4.5f}));
+}
+
 TEST(BinaryFamily, ModFollowsTheDivisorAndFmodTheDividend) {
   using isa::BinaryFn;
   auto mod = [](BinaryFn fn, std::vector<int32_t> a, std::vector<int32_t> b) {

@@ -13,6 +13,21 @@ def GraphDecompose : Pass<"lpx-graph-decompose", "mlir::func::FuncOp"> {
   let dependentDialects = ["::lpx::graph::GraphDialect"];
 }
 
+def FuseRescale : Pass<"lpx-fuse-rescale", "mlir::func::FuncOp"> {
+  let summary = "QDQ's quantise and dequantise chains as one vector op each";
+  let description = [{
+    A QuantizeLinear with per-tensor f32 scale and zero point (div, round,
+    add, clip, cast to an integer) becomes one `lpx_graph.rescale
+    "quantize"`, taking over a Relu before it (the saturation's floor rises
+    to the zero point), a multiply by a scalar (its `pre`) and a cast from
+    an integer: a requantise between two int8 products is one op. A mul of
+    an integer's f32 cast (less a scalar zero point) by a scalar scale
+    becomes `lpx_graph.rescale "dequantize"`. Every step keeps its f32
+    rounding. Per-channel parameters are left as they are.
+  }];
+  let dependentDialects = ["::lpx::graph::GraphDialect"];
+}
+
 def ConvertTypes : Pass<"lpx-convert-types", "mlir::func::FuncOp"> {
   let summary = "Hold weights and activations in chosen number formats";
   let description = [{

@@ -86,7 +86,8 @@ FailureOr<WindowAttrs> resolveWindow(NodeContext &n, ArrayRef<int64_t> inSp,
 
 } // namespace
 
-FailureOr<Value> buildConv(NodeContext &n, Value x, Value wt, Value bias) {
+FailureOr<Value> buildConv(NodeContext &n, Value x, Value wt, Value bias,
+                           std::optional<double> padValue, Value *padded) {
   auto xt = n.typeOf(x), wtT = n.typeOf(wt);
   int64_t rank = xt.getRank();
   if (rank < 3 || wtT.getRank() != rank)
@@ -99,6 +100,29 @@ FailureOr<Value> buildConv(NodeContext &n, Value x, Value wt, Value bias) {
   if (failed(w))
     return failure();
   OpBuilder &b = n.builder();
+  if (padValue && padded && *padded) {
+    x = *padded; // made by an earlier call, with these pads
+    w->pads.assign(w->pads.size(), 0);
+  } else if (padValue &&
+             llvm::any_of(w->pads, [](int64_t p) { return p != 0; })) {
+    // The pads as a constant Pad of x (begin amounts of every dim, then
+    // the end amounts), the window then without them.
+    const int64_t s = rank - 2;
+    SmallVector<int64_t> pads(2 * rank, 0);
+    for (int64_t d = 0; d < s; ++d) {
+      pads[2 + d] = w->pads[d];
+      pads[rank + 2 + d] = w->pads[s + d];
+    }
+    auto padOp =
+        n.create<PadOp>(x, PadModeAttr::get(n.ctx(), PadMode::Constant),
+                        b.getDenseI64ArrayAttr(pads), b.getF64FloatAttr(*padValue));
+    if (failed(padOp))
+      return failure();
+    x = *padOp;
+    if (padded)
+      *padded = x;
+    w->pads.assign(2 * s, 0);
+  }
   return n.create<ConvOp>(x, wt, bias, b.getDenseI64ArrayAttr(w->strides),
                           b.getDenseI64ArrayAttr(w->dilations),
                           b.getDenseI64ArrayAttr(w->pads),

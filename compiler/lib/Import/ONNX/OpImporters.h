@@ -44,9 +44,23 @@ mlir::LogicalResult importReduceMean(NodeContext &n);
 // ConvImporters.cpp
 /// lpx_graph.conv of the node's window attributes (group, strides,
 /// dilations, pads / auto_pad, kernel_shape); its result type is the op's
-/// (i32 for integer operands). `bias` may be null.
-mlir::FailureOr<mlir::Value> buildConv(NodeContext &n, mlir::Value x,
-                                       mlir::Value w, mlir::Value bias);
+/// (i32 for integer operands). `bias` may be null. With `padValue`, x is
+/// padded by a Pad with that value first and the conv has no pads; the
+/// padded x is kept in `*padded` (when given) for the next conv of x.
+mlir::FailureOr<mlir::Value>
+buildConv(NodeContext &n, mlir::Value x, mlir::Value w, mlir::Value bias,
+          std::optional<double> padValue = std::nullopt,
+          mlir::Value *padded = nullptr);
+
+// QuantConv.cpp
+/// An int8 x (zero point per tensor, input xZp) by a constant int8 weight
+/// (input wIdx, zero point wZp per tensor or per output channel), zero
+/// points compile-time constants: the conv in the matrix unit's int8 mode
+/// with the zero points by correction terms, plus `bias` (int32, may be
+/// null). Null (no failure) when the operands do not have that form.
+mlir::FailureOr<mlir::Value> correctedConv(NodeContext &n, unsigned xZp,
+                                           unsigned wIdx, unsigned wZp,
+                                           mlir::Value bias);
 
 // DataMovementImporters.cpp
 mlir::LogicalResult importReshape(NodeContext &n);

@@ -15,7 +15,8 @@
 // native int8 mode (i8 x i8 -> i32); so does an int8 A by a constant int8
 // B with other compile-time zero points (A's per tensor, B's per tensor or
 // per column), the zero points then applied by correction terms
-// (correctedMatMul). Otherwise a constant operand (a weight) with a
+// (correctedMatMul), and so does an int8 x by a constant int8 conv weight
+// (QuantConv.cpp). Otherwise a constant operand (a weight) with a
 // constant zero point is centred at compile time.
 //
 // The float requantization follows the ONNX reference (the combined scale
@@ -454,13 +455,6 @@ LogicalResult importQLinearMatMul(NodeContext &n) {
 /// optional int32 bias at input biasIdx (< 0: none).
 FailureOr<Value> integerConv(NodeContext &n, unsigned xZp, unsigned wIdx,
                              unsigned wZp, int biasIdx) {
-  bool int8Mode = int8AsIs(n, 0, xZp) && int8AsIs(n, wIdx, wZp);
-  auto x = centered(n, 0, xZp, kPerTensor, "x", int8Mode);
-  if (failed(x))
-    return failure();
-  auto w = centered(n, wIdx, wZp, ParamAxis{0, -1}, "w", int8Mode);
-  if (failed(w))
-    return failure();
   Value bias;
   if (biasIdx >= 0 && n.hasInput(biasIdx)) {
     auto b = n.input(biasIdx);
@@ -468,6 +462,18 @@ FailureOr<Value> integerConv(NodeContext &n, unsigned xZp, unsigned wIdx,
       return failure();
     bias = *b;
   }
+  bool int8Mode = int8AsIs(n, 0, xZp) && int8AsIs(n, wIdx, wZp);
+  if (!int8Mode) {
+    auto corrected = correctedConv(n, xZp, wIdx, wZp, bias);
+    if (failed(corrected) || *corrected)
+      return corrected;
+  }
+  auto x = centered(n, 0, xZp, kPerTensor, "x", int8Mode);
+  if (failed(x))
+    return failure();
+  auto w = centered(n, wIdx, wZp, ParamAxis{0, -1}, "w", int8Mode);
+  if (failed(w))
+    return failure();
   return buildConv(n, *x, *w, bias); // i32: the operands are i8 or i32
 }
 

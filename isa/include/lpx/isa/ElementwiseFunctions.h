@@ -14,7 +14,9 @@
 
 namespace lpx::isa {
 
-enum class FnDomain : uint8_t { Numeric, Float, Bool, Int, Test, Compare };
+enum class FnDomain : uint8_t {
+  Numeric, Float, Bool, Int, Test, Compare, ToInt, ToFloat
+};
 
 /// `passes` value meaning "the chip's transcendental pass count".
 inline constexpr unsigned kTranscendentalPasses = 0;
@@ -29,6 +31,15 @@ struct FnInfo {
     return domain == FnDomain::Bool || domain == FnDomain::Test ||
            domain == FnDomain::Compare;
   }
+  /// Whether the result's element type is the instruction's own (an
+  /// integer for ToInt, a float for ToFloat), not the operand's.
+  constexpr bool convertsType() const {
+    return domain == FnDomain::ToInt || domain == FnDomain::ToFloat;
+  }
+  /// Whether `result` is a result element type of the function's kind.
+  constexpr bool resultKindOk(bool isFloat, bool isInt) const {
+    return domain == FnDomain::ToInt ? isInt : isFloat;
+  }
   /// Whether the function is defined for an operand element type of the
   /// given kind; the importer, the verifiers and the runtime all ask here.
   constexpr bool accepts(bool isBool, bool isFloat, bool isInt) const {
@@ -38,6 +49,8 @@ struct FnInfo {
     case FnDomain::Bool: return isBool;
     case FnDomain::Int: return isInt;
     case FnDomain::Compare: return true;
+    case FnDomain::ToInt: return !isBool;
+    case FnDomain::ToFloat: return isInt;
     }
     return false;
   }

@@ -24,9 +24,10 @@ namespace lpx::isa {
 // compile held values in (empty in older files: the model's own), and
 // Program.folded_inputs, the values --const-input folded in; and
 // the integer bitwise functions (unary bitwise_not, binary bitwise_and,
-// bitwise_or, bitwise_xor: ONNX's Bitwise* of opset 18).
+// bitwise_or, bitwise_xor: ONNX's Bitwise* of opset 18); 4 the unary
+// quantize and dequantize functions (QDQ's rescaling in one VXM pass).
 inline constexpr uint16_t kFormatMajor = 3;
-inline constexpr uint16_t kFormatMinor = 3;
+inline constexpr uint16_t kFormatMinor = 4;
 // Fixed 16-byte prefix: magic, major, minor, payload size. Never changes.
 inline constexpr char kMagic[4] = {'L', 'P', 'X', 'B'};
 inline constexpr unsigned kHeaderBytes = 16;

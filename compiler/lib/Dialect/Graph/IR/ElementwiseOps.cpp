@@ -143,11 +143,33 @@ LogicalResult UnaryFnOp::verify() {
   if (!info)
     return success(); // the result type inference names the unknown function
   const FnInfo &fn = *info;
+  if (fn.convertsType())
+    return emitOpError("function '")
+           << getFn() << "' changes the element type: lpx_graph.rescale";
   if (getParams().size() != fn.params)
     return emitOpError("function '")
            << getFn() << "' takes " << fn.params << " parameters, got "
            << getParams().size();
   return checkDomain(*this, fn, rankedType(getInput()).getElementType());
+}
+
+LogicalResult RescaleOp::verify() {
+  const FnInfo *fn = unaryFn(getFn());
+  if (!fn || !fn->convertsType())
+    return emitOpError("function '")
+           << getFn() << "' is not quantize or dequantize";
+  if (getParams().size() != fn->params)
+    return emitOpError("function '")
+           << getFn() << "' takes " << fn->params << " parameters, got "
+           << getParams().size();
+  if (rankedType(getInput()).getShape() != rankedType(getResult()).getShape())
+    return emitOpError("rescale must keep the shape");
+  Type out = rankedType(getResult()).getElementType();
+  if (!fn->resultKindOk(isa<FloatType>(out),
+                        isa<IntegerType>(out) && !out.isInteger(1)))
+    return emitOpError("function '")
+           << getFn() << "' cannot give element type " << out;
+  return checkDomain(*this, *fn, rankedType(getInput()).getElementType());
 }
 
 LPX_INFER_RETURN_TYPES(BinaryFnOp) {

@@ -99,11 +99,19 @@ void SliceOp::fillInstructionAttrs(pb::Attributes &a) {
 }
 
 // Generic families: the function id (the verifier checked it exists).
-void UnaryFnOp::fillInstructionAttrs(pb::Attributes &a) {
+static void fillUnary(pb::Attributes &a, StringRef fn, ArrayRef<double> params) {
   pb::UnaryAttrs *u = a.mutable_unary();
-  u->set_fn(uint32_t(*isa::unaryFnFromMnemonic(getFn().str())));
-  for (double p : getParams())
+  u->set_fn(uint32_t(*lpx::isa::unaryFnFromMnemonic(fn.str())));
+  for (double p : params)
     u->add_params(p);
+}
+
+void UnaryFnOp::fillInstructionAttrs(pb::Attributes &a) {
+  fillUnary(a, getFn(), getParams());
+}
+
+void RescaleOp::fillInstructionAttrs(pb::Attributes &a) {
+  fillUnary(a, getFn(), getParams());
 }
 
 void BinaryFnOp::fillInstructionAttrs(pb::Attributes &a) {

@@ -302,6 +302,27 @@ def Graph_UnaryFnOp : Graph_Op<"unary", [Pure, InferTypeOpAdaptor,
   let hasFolder = 1;
 }
 
+def Graph_RescaleOp : Graph_Op<"rescale", [Pure,
+    Lpx_Instruction<"Unary", 1>]> {
+  let summary = "QDQ's quantize or dequantize in one vector pass";
+  let description = [{
+    The unary functions that change the element type (ElementwiseFunctions.def,
+    domains ToInt and ToFloat), each step in f32: `quantize` (params pre,
+    scale, zero_point, lo, hi) gives saturate(round_half_even(f32(x) * pre /
+    scale) + zero_point) to [lo, hi] in the integer result type;
+    `dequantize` (params scale, zero_point) gives (f32(x) - zero_point) *
+    scale in the float result type. Made by `lpx-fuse-rescale`.
+    ```mlir
+    %q = lpx_graph.rescale "quantize" %x {params = array<f64: 1.0, 0.5, 0.0, -128.0, 127.0>} : tensor<4xf32> to tensor<4xi8>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$fn,
+                       DenseF64ArrayAttr:$params);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$fn $input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+}
+
 def Graph_BinaryFnOp : Graph_Op<"binary", [Pure, InferTypeOpAdaptor,
                                             Lpx_Instruction<"Binary", 1>]> {
   let summary = "Elementwise function from the binary list, numpy broadcasting";
