@@ -23,7 +23,10 @@
 //     gallop compiles the count after the one it tries beside it (used when
 //     the first misses without naming a count), the bisection two counts a
 //     third and two thirds into what is left. The count found is the
-//     serial search's (the same assumption that more chips fit too).
+//     serial search's (the same assumption that more chips fit too). No
+//     caller uses it now: lpx serve's search, which did, compiles each
+//     count's prefill beside its step instead (fewer compiles it then does
+//     not need; DecodeRequest::prefillBesideStep).
 //
 //===----------------------------------------------------------------------===//
 #ifndef LPX_DEPLOY_CHIPSEARCH_H
