@@ -185,7 +185,9 @@ lpx::deploy::findFewestChips(const ChipSearchPolicy &p,
         return fb.takeError();
       continue;
     }
-    if (auto fm = narrow((lo + hi) / 2); !fm)
+    const unsigned probe =
+        p.cheapMisfits ? lo + (hi - lo) * 2 / 5 : (lo + hi) / 2;
+    if (auto fm = narrow(probe); !fm)
       return fm.takeError();
   }
   return r;

@@ -7,17 +7,68 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <thread>
 
 using namespace lpx;
 using namespace lpx::deploy;
 
 namespace {
 
+/// The prefill compiled beside the step (DecodeRequest::prefillBesideStep)
+/// at a guessed placement, on its own thread.
+class PrefillBeside {
+public:
+  PrefillBeside(const DecodeTarget &t, const PhaseShape &shape,
+                unsigned chips, unsigned tp)
+      : placed(t) {
+    placed.tp = tp;
+    placed.pp = chips / tp;
+    thread = std::thread([this, shape, chips] {
+      result.emplace(runPhase(placed, shape, chips, failure));
+    });
+  }
+  ~PrefillBeside() {
+    join();
+    if (result)
+      llvm::consumeError(result->takeError()); // not taken: a compile error
+  }
+  void join() {
+    if (thread.joinable())
+      thread.join();
+  }
+  /// Its outcome when the step was placed as guessed; none otherwise.
+  std::optional<llvm::Expected<std::optional<PhaseResult>>>
+  take(const DecodeTarget &step, FitVerdict &why) {
+    join();
+    if (!result || step.tp != placed.tp || step.pp != placed.pp)
+      return std::nullopt;
+    why = failure;
+    auto out = std::move(result);
+    result.reset();
+    return out;
+  }
+
+private:
+  DecodeTarget placed;
+  FitVerdict failure;
+  std::optional<llvm::Expected<std::optional<PhaseResult>>> result;
+  std::thread thread;
+};
+
 /// The two phases on `chips` chips; none when either does not compile
-/// (`failure` says why).
+/// (`failure` says why). With `besideTp` (a width a step fitted at on
+/// fewer chips), the prefill compiles beside the step at that width;
+/// `stepTp` is set to the step's width when it fits.
 llvm::Expected<std::optional<DecodePlan>>
 tryChips(const DecodeTarget &t, const DecodeRequest &req, unsigned chips,
-         FitVerdict &failure, const PlanProgress &progress) {
+         FitVerdict &failure, const PlanProgress &progress,
+         unsigned besideTp = 0, unsigned *stepTp = nullptr) {
+  std::optional<PrefillBeside> beside;
+  if (besideTp && req.prefill && chips % besideTp == 0) {
+    if (progress.compiling)
+      progress.compiling("prefill", chips);
+    beside.emplace(t, *req.prefill, chips, besideTp);
+  }
   if (progress.compiling)
     progress.compiling("decode step", chips);
   auto step = runPhase(t, req.step, chips, failure, progress.stage);
@@ -33,14 +84,21 @@ tryChips(const DecodeTarget &t, const DecodeRequest &req, unsigned chips,
   DecodeTarget placed = t;
   placed.tp = plan.step.program->program().tp();
   placed.pp = plan.step.program->program().pp();
+  if (stepTp)
+    *stepTp = placed.tp;
   for (auto [shape, result, name] :
        {std::tuple{&req.prefill, &plan.prefill, "prefill"},
         std::tuple{&req.verify, &plan.verify, "verification step"}}) {
     if (!*shape)
       continue;
-    if (progress.compiling)
-      progress.compiling(name, chips);
-    auto phase = runPhase(placed, **shape, chips, failure, progress.stage);
+    auto phase = [&]() -> llvm::Expected<std::optional<PhaseResult>> {
+      if (beside && result == &plan.prefill)
+        if (auto done = beside->take(placed, failure))
+          return std::move(*done);
+      if (progress.compiling)
+        progress.compiling(name, chips);
+      return runPhase(placed, **shape, chips, failure, progress.stage);
+    }();
     if (!phase)
       return phase.takeError();
     if (!*phase)
@@ -150,28 +208,35 @@ llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
   }
   // The fewest whole groups for which both phases compile (ChipSearch.h):
   // the plan of the fewest count that fitted is kept, and each misfit's
-  // verdict (the search may compile two counts at once).
+  // verdict. With the prefill beside the step, the width of the step on
+  // the most chips below a count is its prefill's guess.
   std::optional<DecodePlan> found;
   std::map<unsigned, FitVerdict> verdicts;
+  std::map<unsigned, unsigned> stepFits; // chips -> the step's width
   std::mutex m;
-  PlanProgress told; // compiles at once: one told at a time, stages unshown
+  PlanProgress told; // two compiles at once: told one at a time, no stages
   told.compiling = [&](llvm::StringRef what, unsigned chips) {
     std::lock_guard<std::mutex> lock(m);
     if (progress.compiling)
       progress.compiling(what, chips);
   };
-  const PlanProgress &tell = req.searchWorkers > 1 ? told : progress;
+  const PlanProgress &tell = req.prefillBesideStep ? told : progress;
   ChipSearchPolicy policy = wholeGroupsPolicy(t.chip);
   policy.start = req.chipsHint;
-  policy.workers = std::max(req.searchWorkers, 1u);
+  policy.cheapMisfits = req.cheapMisfits;
   auto search = findFewestChips(
       policy,
       [&](unsigned chips) -> llvm::Expected<ChipTrial> {
         FitVerdict verdict;
-        auto plan = tryChips(t, req, chips, verdict, tell);
+        unsigned besideTp = 0, stepTp = 0;
+        if (auto below = stepFits.lower_bound(chips);
+            req.prefillBesideStep && below != stepFits.begin())
+          besideTp = std::prev(below)->second;
+        auto plan = tryChips(t, req, chips, verdict, tell, besideTp, &stepTp);
         if (!plan)
           return plan.takeError();
-        std::lock_guard<std::mutex> lock(m);
+        if (stepTp)
+          stepFits[chips] = stepTp;
         if (*plan) {
           if (!found || chips < found->chips)
             found = std::move(**plan);
@@ -194,9 +259,6 @@ llvm::Expected<DecodePlan> lpx::deploy::planDecode(const DecodeTarget &t,
   if (!search->chips)
     return error(llvm::formatv("the model does not fit on {0} chips: {1}",
                                search->lastMisfit, why(search->lastMisfit)));
-  // Compiled beside the search's counts, a fewer that fitted is kept (the
-  // search assumes that more chips fit whenever fewer do).
-
   found->searched = true;
   found->searchCompiles = search->trials;
   found->hintConfirmed = search->startConfirmed;

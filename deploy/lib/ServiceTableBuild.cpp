@@ -347,8 +347,14 @@ lpx::deploy::buildServiceTable(const DecodeTarget &target, unsigned chips,
   const int64_t maxBatch = g.batches.back();
   DecodeRequest req;
   req.chips = chips;
-  // Two counts at once in the chip search, when there are two cores.
-  req.searchWorkers = std::min(std::thread::hardware_concurrency(), 2u);
+  // The chip search's counts one at a time, each count's prefill beside
+  // its step when there are two cores, and its bisection leaning to the
+  // misfits: a misfit of the chunked prefill stops where the SRAM runs out
+  // (6 to 13 s of CPU on llama2-70b on tsp-v1), a fit compiles it whole
+  // and simulates it (17 to 21 s). Two counts at once compiled counts the
+  // search then did not need.
+  req.prefillBesideStep = std::thread::hardware_concurrency() >= 2;
+  req.cheapMisfits = true;
   req.step = PhaseShape{context, 1, maxBatch};
   req.prefill = PhaseShape{g.prompts.back(), g.prompts.back(), 1, context};
   if (g.prefillChunk) { // the largest prompt's chunks, as lpx decode runs them

@@ -108,6 +108,23 @@ TEST(ChipSearch, LargeModelsTakeLogarithmicallyFewCompiles) {
                                    696u));
 }
 
+TEST(ChipSearch, LeaningToMisfitsFindsTheSameCount) {
+  // As LargeModelsTakeLogarithmicallyFewCompiles, the bisection of groups
+  // 65..127 two fifths of the way up: 65 + 63 * 2/5 = 90 -> 720 fits;
+  // 65..89: 75 -> 600 misses; 76..89: 81 -> 648 misses; 82..89: 85 -> 680
+  // misses; 86..89: 87 -> 696 misses; 88..89: 88 -> 704 fits. The same
+  // 704 in as many compiles (here the middle's probes miss four times
+  // too).
+  FakeCompiler c{700};
+  ChipSearchPolicy p = groupsOf(8, 1024);
+  p.cheapMisfits = true;
+  ChipSearchResult r = search(p, c);
+  EXPECT_EQ(r.chips, 704u);
+  EXPECT_THAT(c.tried, ElementsAre(1u, 16u, 32u, 64u, 128u, 256u, 512u,
+                                   1024u, 720u, 600u, 648u, 680u, 696u,
+                                   704u));
+}
+
 TEST(ChipSearch, TriesTheLargestCountLastAndReportsTheMisfit) {
   // Never fits; at most 48: 1, 16, 32, then 64 is past 48, so 48 itself.
   FakeCompiler c{1000};

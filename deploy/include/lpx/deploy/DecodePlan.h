@@ -30,9 +30,15 @@ struct DecodeRequest {
   /// With chips 0: a count to try first, e.g. a neighbouring deployment's
   /// (ChipSearchPolicy::start); verified by compiling, never trusted.
   unsigned chipsHint = 0;
-  /// With chips 0: counts compiled at once by the search
-  /// (ChipSearchPolicy::workers; its count is the serial search's).
-  unsigned searchWorkers = 1;
+  /// With chips 0 and a prefill: once a step has fitted on fewer chips,
+  /// each count's prefill compiles beside its step on a second thread,
+  /// placed as that step was (the same width, the count over it in
+  /// stages), and again after the step where the step is placed otherwise:
+  /// a count's two compiles at once, every count the serial search's.
+  bool prefillBesideStep = false;
+  /// With chips 0: the bisection leans to misfits, which stop early
+  /// (ChipSearchPolicy::cheapMisfits; the count found is the same).
+  bool cheapMisfits = false;
   int64_t prompt = 0;             // the prompt's tokens (0: prefill->query)
   /// How the prefill chunk was chosen, as the report says it ("" when
   /// there is no prefill).
