@@ -38,23 +38,37 @@ uint64_t lpx::isa::bytesWritten(const pb::Program &p,
   return p.buffers(int(inst.result())).bytes();
 }
 
+uint64_t lpx::isa::firstOperandReadBytes(const ChipSpec &chip,
+                                         const pb::Program &p,
+                                         const pb::Instruction &inst) {
+  if (inst.operands_size() == 0)
+    return 0;
+  const TensorDesc data = descOf(p.buffers(int(inst.operands(0))));
+  const Opcode op = opcodeOf(inst);
+  if (op == Opcode::Gather && inst.operands_size() == 2)
+    return gatherReadBytes(chip, data,
+                           descOf(p.buffers(int(inst.operands(1)))),
+                           inst.attributes().axis().axis());
+  if (op == Opcode::Slice && inst.operands_size() == 1) {
+    const pb::SliceAttrs &a = inst.attributes().slice();
+    return sliceReadBytes(chip, data, descOf(p.buffers(int(inst.result()))),
+                          {a.starts().begin(), a.starts().end()},
+                          {a.steps().begin(), a.steps().end()});
+  }
+  return data.bytes();
+}
+
 uint64_t lpx::isa::bytesRead(const ChipSpec &chip, const pb::Program &p,
                              const pb::Instruction &inst) {
-  const bool gather =
-      opcodeOf(inst) == Opcode::Gather && inst.operands_size() == 2;
   uint64_t bytes = 0;
   for (int i = 0; i < inst.operands_size(); ++i) {
     const uint32_t id = inst.operands(i);
     bool seen = false;
     for (int j = 0; j < i && !seen; ++j)
       seen = inst.operands(j) == id;
-    if (seen)
-      continue;
-    bytes += gather && i == 0
-                 ? gatherReadBytes(chip, descOf(p.buffers(int(id))),
-                                   descOf(p.buffers(int(inst.operands(1)))),
-                                   inst.attributes().axis().axis())
-                 : p.buffers(int(id)).bytes();
+    if (!seen)
+      bytes += i == 0 ? firstOperandReadBytes(chip, p, inst)
+                      : p.buffers(int(id)).bytes();
   }
   return bytes;
 }

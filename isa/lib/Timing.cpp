@@ -110,7 +110,6 @@ static Cost opcodeCost(const Streams &s) {
   case Opcode::Det: return detCost(s);
   case Opcode::Transpose:
   case Opcode::Concat:
-  case Opcode::Slice:
   case Opcode::Broadcast:
   case Opcode::Pad:
   case Opcode::GatherElements:
@@ -120,6 +119,7 @@ static Cost opcodeCost(const Streams &s) {
     return scatterCost(s);
   case Opcode::GridSample: return gridSampleCost(s);
   case Opcode::Gather: return gatherCost(s);
+  case Opcode::Slice: return sliceCost(s);
   case Opcode::Copy:
   case Opcode::StateWrite: // the update only (instructionCost)
     return s.streamed(s.chip.mem, 1);

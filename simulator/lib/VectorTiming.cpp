@@ -70,6 +70,8 @@ struct Streams {
     }
     if (op == Opcode::Gather && in.size() == 2)
       inBytes.front() = gatheredBytes(*in[0], *in[1]);
+    if (op == Opcode::Slice && in.size() == 1)
+      inBytes.front() = slicedBytes(*in[0]);
     // A state write streams the update into place, not the whole state.
     if (op == Opcode::StateWrite && !in.empty())
       out = in.front();
@@ -88,6 +90,43 @@ struct Streams {
     const uint64_t picked = extent(table, 0, axis) * elementsOf(indices) *
                             divUp(slice, chip.vector.bytes) * chip.vector.bytes;
     return std::min<uint64_t>(picked, table.bytes());
+  }
+  /// A slice reads the vectors that hold what it selects. Walking the
+  /// source's axes from the innermost, those the slice takes whole (step 1)
+  /// join one contiguous run; the first it does not take whole ends it
+  /// (with its selected extent inside the run at step 1, outside it
+  /// otherwise). Each run is read as whole vectors, one more where the
+  /// runs do not all start on a vector boundary; never more than the
+  /// source.
+  uint64_t slicedBytes(const isa::pb::Buffer &src) const {
+    const isa::pb::SliceAttrs &a = inst.attributes().slice();
+    const int rank = src.shape_size();
+    if (out->shape_size() != rank || a.starts_size() != rank ||
+        a.steps_size() != rank)
+      return src.bytes();
+    const uint64_t v = chip.vector.bytes;
+    uint64_t run = widthOf(src), runs = 1, start = 0, stride = widthOf(src);
+    bool open = true, aligned = true;
+    for (int d = rank - 1; d >= 0; --d) {
+      const uint64_t picked = dim(out->shape(d));
+      const uint64_t step = uint64_t(std::max<int64_t>(a.steps(d), 1));
+      const bool whole = picked == dim(src.shape(d)) && step == 1;
+      start += uint64_t(std::max<int64_t>(a.starts(d), 0)) * stride;
+      if (open && (whole || step == 1)) {
+        run *= picked;
+        open = whole;
+      } else {
+        open = false;
+        runs *= picked;
+        aligned = aligned && (picked < 2 || (stride * step) % v == 0);
+      }
+      stride *= dim(src.shape(d));
+    }
+    if (open)
+      return src.bytes();
+    aligned = aligned && run % v == 0 && start % v == 0;
+    const uint64_t read = runs * (divUp(run, v) + (aligned ? 0 : 1)) * v;
+    return std::min<uint64_t>(read, divUp(src.bytes(), v) * v);
   }
   uint64_t vectors(const isa::pb::Buffer &b) const {
     return std::max<uint64_t>(divUp(b.bytes(), chip.vector.bytes), 1);

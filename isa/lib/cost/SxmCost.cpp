@@ -1,9 +1,9 @@
 //===- SxmCost.cpp - Cost of switch-unit instructions ---------------------===//
 //
-// Plain data movement (transpose, concat, slice, broadcast, pad,
-// gather_elements) is one pass over the largest stream, priced in
-// Timing.cpp; the entries here depend on attributes or on what the
-// instruction actually reads.
+// Plain data movement (transpose, concat, broadcast, pad, gather_elements)
+// is one pass over the largest stream, priced in Timing.cpp; the entries
+// here depend on attributes or on what the instruction actually reads (a
+// gather's rows, a slice's selection).
 //
 //===----------------------------------------------------------------------===//
 #include "UnitCost.h"
@@ -71,6 +71,70 @@ Cost lpx::isa::cost::gatherCost(const Streams &s) {
                                      s.vectorsOf(s.result), uint64_t(1)});
   const uint64_t floor =
       ceilDiv(read + indices.bytes() + s.result.bytes(),
+              std::max<uint64_t>(s.chip.sramBytesPerCycle(), 1));
+  return Cost{std::max({uint64_t(1), floor,
+                        ceilDiv(vectors, s.chip.sxm.vectorsPerCycle)}),
+              s.chip.sxm.latencyOf(s.opName) + s.transport};
+}
+
+uint64_t lpx::isa::sliceReadBytes(const ChipSpec &chip, const TensorDesc &data,
+                                  const TensorDesc &result,
+                                  const std::vector<int64_t> &starts,
+                                  const std::vector<int64_t> &steps) {
+  const size_t rank = data.shape.size();
+  if (result.shape.size() != rank || starts.size() != rank ||
+      steps.size() != rank || rank == 0)
+    return data.bytes();
+  // The innermost axis the slice does not take whole: everything inside it
+  // is contiguous in both source and result.
+  size_t k = rank;
+  while (k > 0 && result.shape[k - 1] == data.shape[k - 1] &&
+         steps[k - 1] == 1)
+    --k;
+  if (k == 0)
+    return data.bytes();
+  const size_t axis = k - 1;
+  const uint64_t width = dtypeBytes(data.dtype);
+  const uint64_t inner = product(data.shape, axis + 1, rank) * width;
+  // Step 1 on the axis: one run of its selected extent; a larger step picks
+  // each index on it as a run of its own.
+  const bool strided = steps[axis] != 1;
+  const uint64_t run =
+      strided ? inner : uint64_t(std::max<int64_t>(result.shape[axis], 0)) * inner;
+  const uint64_t runs = product(result.shape, 0, strided ? axis + 1 : axis);
+  const uint64_t vectorBytes = std::max<uint32_t>(chip.vector.bytes, 1);
+  // Aligned when every run starts on a vector boundary: the run and each
+  // stride between runs are whole vectors, and so is the first offset.
+  bool aligned = run % vectorBytes == 0;
+  uint64_t offset = 0;
+  for (size_t a = 0; a <= axis; ++a) {
+    const uint64_t stride = product(data.shape, a + 1, rank) * width;
+    offset += uint64_t(std::max<int64_t>(starts[a], 0)) * stride;
+    const uint64_t step = uint64_t(std::max<int64_t>(steps[a], 1));
+    if (result.shape[a] > 1 && (a < axis || strided))
+      aligned = aligned && (stride * step) % vectorBytes == 0;
+  }
+  aligned = aligned && offset % vectorBytes == 0;
+  const uint64_t perRun = ceilDiv(run, vectorBytes) + (aligned ? 0 : 1);
+  return std::min(runs * perRun * vectorBytes,
+                  ceilDiv(data.bytes(), vectorBytes) * vectorBytes);
+}
+
+// A slice streams the vectors that hold what it selects (a chunk's
+// positions of a resident cache, not the cache) and writes its result, in
+// one pass over the longer of the two, no faster than SRAM moves both.
+Cost lpx::isa::cost::sliceCost(const Streams &s) {
+  if (s.operands.size() != 1)
+    return s.streamed(s.chip.sxm, 1);
+  const TensorDesc &data = s.operands[0];
+  const pb::SliceAttrs &a = s.attrs.slice();
+  const uint64_t read = sliceReadBytes(
+      s.chip, data, s.result, {a.starts().begin(), a.starts().end()},
+      {a.steps().begin(), a.steps().end()});
+  const uint64_t vectors =
+      std::max({s.chip.vectorsFor(read), s.vectorsOf(s.result), uint64_t(1)});
+  const uint64_t floor =
+      ceilDiv(read + s.result.bytes(),
               std::max<uint64_t>(s.chip.sramBytesPerCycle(), 1));
   return Cost{std::max({uint64_t(1), floor,
                         ceilDiv(vectors, s.chip.sxm.vectorsPerCycle)}),

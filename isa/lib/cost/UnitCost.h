@@ -59,6 +59,7 @@ Cost detCost(const Streams &s);
 Cost scatterCost(const Streams &s);
 Cost gridSampleCost(const Streams &s);
 Cost gatherCost(const Streams &s);
+Cost sliceCost(const Streams &s);
 
 } // namespace lpx::isa::cost
 

@@ -339,6 +339,63 @@ TEST(Timing, GatherReadsTheRowsItPicks) {
             2u);
 }
 
+// A slice reads the vectors that hold its selection, not its source. lpx3:
+// 320-byte vectors, the SXM takes 4 vectors per cycle, SRAM moves 149,952
+// bytes per cycle (above).
+TEST(Timing, SliceReadsTheVectorsOfItsSelection) {
+  auto chip = loadChipSpec("lpx3");
+  ASSERT_TRUE(bool(chip));
+  auto slice = [&](TensorDesc data, TensorDesc result,
+                   std::vector<int64_t> starts, std::vector<int64_t> steps) {
+    pb::Attributes a;
+    for (int64_t x : starts)
+      a.mutable_slice()->add_starts(x);
+    for (int64_t x : steps)
+      a.mutable_slice()->add_steps(x);
+    return std::make_pair(
+        sliceReadBytes(*chip, data, result, starts, steps),
+        instructionCost(*chip, Opcode::Slice, {data}, result, a).busy);
+  };
+  // A resident key cache [1, 4, 128, 2048] f16 (2,097,152 bytes, 6,554
+  // vectors), a 32-token chunk's positions 0..32 of each of its 512 rows:
+  // a run of 64 bytes per row, the rows 4096 bytes apart (not whole
+  // vectors), so up to 2 vectors a run: 1,024 vectors (327,680 bytes), /
+  // 4 = 256 cycles; the result is 103 vectors. Streaming the cache: 1,639.
+  auto [keyRead, keyBusy] = slice(t(DType::F16, {1, 4, 128, 2048}),
+                                  t(DType::F16, {1, 4, 128, 32}),
+                                  {0, 0, 0, 0}, {1, 1, 1, 1});
+  EXPECT_EQ(keyRead, 327680u);
+  EXPECT_EQ(keyBusy, 256u);
+  // The value cache [1, 4, 2048, 128] f16, positions 0..64: per head one
+  // run of 64 x 128 x 2 = 16,384 bytes (51.2 vectors), heads 524,288
+  // bytes apart (not whole vectors): 53 vectors each, 212 (67,840 bytes),
+  // / 4 = 53 cycles.
+  auto [valueRead, valueBusy] = slice(t(DType::F16, {1, 4, 2048, 128}),
+                                      t(DType::F16, {1, 4, 64, 128}),
+                                      {0, 0, 0, 0}, {1, 1, 1, 1});
+  EXPECT_EQ(valueRead, 67840u);
+  EXPECT_EQ(valueBusy, 53u);
+  // Aligned runs touch no extra vector: [4, 640] f32 rows are 2,560 bytes
+  // (8 vectors); columns 160..320 are 640 bytes at offset 640, 2 vectors a
+  // row: 8 vectors (2,560 bytes), 2 cycles.
+  auto [alignedRead, alignedBusy] = slice(
+      t(DType::F32, {4, 640}), t(DType::F32, {4, 160}), {0, 160}, {1, 1});
+  EXPECT_EQ(alignedRead, 2560u);
+  EXPECT_EQ(alignedBusy, 2u);
+  // Every other row of [8, 640] f32: 4 runs of a whole row (8 vectors,
+  // 5,120 bytes apart): 32 vectors, 8 cycles.
+  auto [stridedRead, stridedBusy] = slice(
+      t(DType::F32, {8, 640}), t(DType::F32, {4, 640}), {0, 0}, {2, 1});
+  EXPECT_EQ(stridedRead, 10240u);
+  EXPECT_EQ(stridedBusy, 8u);
+  // Taking everything streams the source: [10, 10] f32, 400 bytes (2
+  // vectors), 1 cycle.
+  auto [wholeRead, wholeBusy] = slice(t(DType::F32, {10, 10}),
+                                      t(DType::F32, {10, 10}), {0, 0}, {1, 1});
+  EXPECT_EQ(wholeRead, 400u);
+  EXPECT_EQ(wholeBusy, 1u);
+}
+
 // The matrix-unit mapping (MxmCost.cpp) on tsp-v1, from the description: 4
 // planes of 320x320, an int8 tile installs in 40 cycles (x2 for 16-bit), a
 // plane streams one int8 vector per cycle (16-bit: one per 4 cycles), SRAM

@@ -22,9 +22,13 @@ Opcode opcodeOf(const pb::Instruction &inst);
 /// Bytes an instruction writes: its result, except a state_write, which
 /// writes its update into the state in place.
 uint64_t bytesWritten(const pb::Program &p, const pb::Instruction &inst);
+/// Bytes an instruction reads of its first operand: a gather's data only the
+/// rows it picks (gatherReadBytes), a slice's only the vectors that hold its
+/// selection (sliceReadBytes), any other operand whole.
+uint64_t firstOperandReadBytes(const ChipSpec &chip, const pb::Program &p,
+                               const pb::Instruction &inst);
 /// Bytes an instruction reads from SRAM: each operand once (one listed
-/// twice is streamed once), a gather's data only the slices it picks
-/// (gatherReadBytes).
+/// twice is streamed once), the first as firstOperandReadBytes.
 uint64_t bytesRead(const ChipSpec &chip, const pb::Program &p,
                    const pb::Instruction &inst);
 

@@ -69,6 +69,18 @@ uint64_t multiplyAccumulates(Opcode op, const std::vector<TensorDesc> &operands,
 uint64_t gatherReadBytes(const ChipSpec &chip, const TensorDesc &data,
                          const TensorDesc &indices, int64_t axis);
 
+/// Bytes a slice of `data` into `result` reads: the source is read as whole
+/// vectors, and only the vectors that hold the elements it selects. A run
+/// is the selection's contiguous stretch of the source (its innermost axis
+/// that is not taken whole, with everything inside it); a run not aligned
+/// to vectors may touch one vector more than its length, and is counted
+/// so. Never more than streaming all of `data`. `starts` and `steps` are
+/// the slice's attributes (one per axis; otherwise the whole of `data`).
+uint64_t sliceReadBytes(const ChipSpec &chip, const TensorDesc &data,
+                        const TensorDesc &result,
+                        const std::vector<int64_t> &starts,
+                        const std::vector<int64_t> &steps);
+
 /// Multiply-accumulates the MXM can do per cycle at its int8 rate, all
 /// planes together: the peak that MXM utilisation is measured against.
 uint64_t mxmPeakMacsPerCycle(const ChipSpec &chip);
