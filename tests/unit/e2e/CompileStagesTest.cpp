@@ -46,9 +46,10 @@ void expectStages(const std::vector<Heard> &heard,
 
 TEST(CompileStages, DefaultPipeline) {
   expectStages(stagesOf(CompileOptions{2}),
-               {"import", "lpx-graph-decompose", "lpx-grouped-attention",
-                "lpx-partition", "lpx-verify-partitioned", "lpx-schedule",
-                "lpx-allocate-sram", "lpx-verify-scheduled", "emit"});
+               {"import", "lpx-graph-decompose", "lpx-fuse-rescale",
+                "lpx-grouped-attention", "lpx-partition",
+                "lpx-verify-partitioned", "lpx-schedule", "lpx-allocate-sram",
+                "lpx-verify-scheduled", "emit"});
 }
 
 // The stages that count their work (scheduling, allocation, emission) report
@@ -88,7 +89,7 @@ TEST(CompileStages, WorkIsCountedUpToEachStagesTotal) {
 
 TEST(CompileStages, WithNumberFormats) {
   expectStages(stagesOf(CompileOptions{1, "bf16", "bf16"}),
-               {"import", "lpx-graph-decompose", "lpx-convert-types",
+               {"import", "lpx-graph-decompose", "lpx-fuse-rescale", "lpx-convert-types",
                 "lpx-grouped-attention", "lpx-partition",
                 "lpx-verify-partitioned", "lpx-schedule", "lpx-allocate-sram",
                 "lpx-verify-scheduled", "emit"});
