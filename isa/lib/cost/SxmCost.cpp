@@ -56,25 +56,33 @@ uint64_t lpx::isa::gatherReadBytes(const ChipSpec &chip, const TensorDesc &data,
   return std::min(read, data.bytes());
 }
 
-// A gather reads only the slices its indices pick (an embedding lookup of
-// one token reads one row of the table, not the table), streamed with the
-// indices and the result in one pass over the largest of the three, no
-// faster than SRAM moves what it reads and writes.
-Cost lpx::isa::cost::gatherCost(const Streams &s) {
-  if (s.operands.size() != 2)
-    return s.streamed(s.chip.sxm, 1);
-  const TensorDesc &data = s.operands[0], &indices = s.operands[1];
-  const uint64_t read =
-      gatherReadBytes(s.chip, data, indices, s.attrs.axis().axis());
-  const uint64_t vectors = std::max({s.chip.vectorsFor(read),
-                                     s.vectorsOf(indices),
-                                     s.vectorsOf(s.result), uint64_t(1)});
+// One pass through the SXM over the largest of what an instruction reads of
+// its source (`read` bytes), its other streams (`beside`: a gather's
+// indices) and its result, no faster than SRAM moves all of them.
+static Cost selectiveRead(const Streams &s, uint64_t read,
+                          const TensorDesc *beside) {
+  const uint64_t besideBytes = beside ? beside->bytes() : 0;
+  const uint64_t vectors =
+      std::max({s.chip.vectorsFor(read), s.chip.vectorsFor(besideBytes),
+                s.vectorsOf(s.result), uint64_t(1)});
   const uint64_t floor =
-      ceilDiv(read + indices.bytes() + s.result.bytes(),
+      ceilDiv(read + besideBytes + s.result.bytes(),
               std::max<uint64_t>(s.chip.sramBytesPerCycle(), 1));
   return Cost{std::max({uint64_t(1), floor,
                         ceilDiv(vectors, s.chip.sxm.vectorsPerCycle)}),
               s.chip.sxm.latencyOf(s.opName) + s.transport};
+}
+
+// A gather reads only the slices its indices pick (an embedding lookup of
+// one token reads one row of the table, not the table), streamed with the
+// indices and the result.
+Cost lpx::isa::cost::gatherCost(const Streams &s) {
+  if (s.operands.size() != 2)
+    return s.streamed(s.chip.sxm, 1);
+  const TensorDesc &data = s.operands[0], &indices = s.operands[1];
+  return selectiveRead(
+      s, gatherReadBytes(s.chip, data, indices, s.attrs.axis().axis()),
+      &indices);
 }
 
 uint64_t lpx::isa::sliceReadBytes(const ChipSpec &chip, const TensorDesc &data,
@@ -121,22 +129,14 @@ uint64_t lpx::isa::sliceReadBytes(const ChipSpec &chip, const TensorDesc &data,
 }
 
 // A slice streams the vectors that hold what it selects (a chunk's
-// positions of a resident cache, not the cache) and writes its result, in
-// one pass over the longer of the two, no faster than SRAM moves both.
+// positions of a resident cache, not the cache) and writes its result.
 Cost lpx::isa::cost::sliceCost(const Streams &s) {
   if (s.operands.size() != 1)
     return s.streamed(s.chip.sxm, 1);
-  const TensorDesc &data = s.operands[0];
   const pb::SliceAttrs &a = s.attrs.slice();
-  const uint64_t read = sliceReadBytes(
-      s.chip, data, s.result, {a.starts().begin(), a.starts().end()},
-      {a.steps().begin(), a.steps().end()});
-  const uint64_t vectors =
-      std::max({s.chip.vectorsFor(read), s.vectorsOf(s.result), uint64_t(1)});
-  const uint64_t floor =
-      ceilDiv(read + s.result.bytes(),
-              std::max<uint64_t>(s.chip.sramBytesPerCycle(), 1));
-  return Cost{std::max({uint64_t(1), floor,
-                        ceilDiv(vectors, s.chip.sxm.vectorsPerCycle)}),
-              s.chip.sxm.latencyOf(s.opName) + s.transport};
+  return selectiveRead(s,
+                       sliceReadBytes(s.chip, s.operands[0], s.result,
+                                      {a.starts().begin(), a.starts().end()},
+                                      {a.steps().begin(), a.steps().end()}),
+                       nullptr);
 }
