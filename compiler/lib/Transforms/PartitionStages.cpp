@@ -62,10 +62,28 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
       if (ConstantOp c = newWeight(v, seen))
         total += bytesOf(c);
   }
+  // The weight bytes each op adds (the walk's `account`, in order), and at
+  // each place a stage may end, those of the span up to the next such place:
+  // a stage ends where its share of the weights is nearest its target, not
+  // at the first place past it (which piles a whole layer's MLP onto a
+  // stage that already met its target with the embedding and attention).
+  const auto mayEnd = [&](Operation *op) {
+    return !residuals || isResidualAdd(op);
+  };
+  SmallVector<uint64_t> adds(ops.size(), 0), nextSpan(ops.size(), 0);
+  seen.clear();
+  for (auto [i, op] : llvm::enumerate(ops))
+    for (Value v : op->getOperands())
+      if (ConstantOp c = newWeight(v, seen))
+        adds[i] += bytesOf(c);
+  for (uint64_t ahead = 0, i = ops.size(); i-- > 0;) {
+    nextSpan[i] = ahead;
+    ahead = mayEnd(ops[i]) ? adds[i] : ahead + adds[i];
+  }
   seen.clear();
   SmallVector<StageSpan> spans;
   int64_t s = 0;
-  bool due = false, empty = true; // empty: stage s holds no weight yet
+  bool empty = true; // stage s holds no weight yet
   auto account = [&](Operation *op) {
     for (Value v : op->getOperands())
       if (ConstantOp c = newWeight(v, seen)) {
@@ -90,7 +108,6 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
       s = span.first + span.count;
       empty = true;
     }
-    due = false;
   };
   // The expert block being walked (spread over its stages), and the
   // position of its last op.
@@ -142,11 +159,13 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
     }
     spans.push_back({s, 1});
     account(op);
-    due = due ||
-          (s + 1 < pp && sofar * uint64_t(pp) >= total * uint64_t(s + 1));
-    if (due && (!residuals || isResidualAdd(op))) {
+    // Where a stage may end, it ends once the weights so far plus half the
+    // next span reach its share: ending here leaves it nearer its share
+    // than ending after that span.
+    if (mayEnd(op) && s + 1 < pp && !empty &&
+        (2 * sofar + nextSpan[i]) * uint64_t(pp) >=
+            2 * total * uint64_t(s + 1)) {
       ++s;
-      due = false;
       empty = true;
     }
   }

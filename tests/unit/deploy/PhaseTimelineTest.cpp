@@ -85,10 +85,12 @@ TEST(PhaseTimeline, AChunkedPrefillAgainstItsSimulation) {
   const PhaseTimeline &t = phase.timeline;
   const isa::pb::Program &prog = phase.program->program();
   ASSERT_EQ(prog.tp(), 2u);
-  // The stages are the latency bound's, and with the chips past them (none
-  // here) cover the 8 chips: 4 stages of 2.
+  // The stages are the latency bound's and cover the 8 chips: 4 stages of
+  // 2, each holding work (the embedding and layer 0's attention, its MLP,
+  // layer 1, the LM head: each ends at the residual add nearest its share
+  // of the weights).
   EXPECT_EQ(phase.sim.latency.stages.size(), 4u);
-  EXPECT_EQ(prog.pp(), 3u);
+  EXPECT_EQ(prog.pp(), 4u);
 
   EXPECT_EQ(t.cycles, phase.sim.totalCycles);
   EXPECT_EQ(t.chunks, 2);
