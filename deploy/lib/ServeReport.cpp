@@ -112,10 +112,13 @@ std::string summary(const ServeOutcome &out, const ServeSetup &s,
   for (auto [name, latency] : namedLatencies(r))
     summaryRow(h, name, *latency);
   h += "</tbody></table>\n";
-  const auto &p = r.e2eSplitUs;
-  h += llvm::formatv("<p>Mean E2E = queue {0:f1} + network {1:f1} + backoff "
-                     "{2:f1} + host I/O {3:f1} + compute {4:f1} us.</p>\n",
-                     p.queue, p.network, p.backoff, p.hostIo, p.compute);
+  for (auto [name, p] : {std::pair{"TTFT", &r.ttftSplitUs},
+                         std::pair{"E2E", &r.e2eSplitUs}})
+    h += llvm::formatv("<p>Mean {0} = queue {1:f1} + network {2:f1} + "
+                       "backoff {3:f1} + host I/O {4:f1} + compute {5:f1} "
+                       "us.</p>\n",
+                       name, p->queue, p->network, p->backoff, p->hostIo,
+                       p->compute);
   if (r.slo)
     h += llvm::formatv("<p>SLO <code>{0}</code>: {1}; goodput {2:f1}% of "
                        "requests.</p>\n",

@@ -68,10 +68,12 @@ void lpx::deploy::printServeText(const ServeOutcome &out, const ServeSetup &s,
   os << "latency (us):\n";
   for (auto [name, summary] : namedLatencies(r))
     line(os, name, *summary);
-  const auto &p = r.e2eSplitUs;
-  os << llvm::formatv("  mean E2E = queue {0:f1} + network {1:f1} + backoff "
-                      "{2:f1} + host I/O {3:f1} + compute {4:f1}\n",
-                      p.queue, p.network, p.backoff, p.hostIo, p.compute);
+  for (auto [name, p] : {std::pair{"TTFT", &r.ttftSplitUs},
+                         std::pair{"E2E", &r.e2eSplitUs}})
+    os << llvm::formatv("  mean {0} = queue {1:f1} + network {2:f1} + "
+                        "backoff {3:f1} + host I/O {4:f1} + compute {5:f1}\n",
+                        name, p->queue, p->network, p->backoff, p->hostIo,
+                        p->compute);
   os << llvm::formatv("tokens/s {0:f1} (simulated span {1:f3} s)\n",
                       r.tokensPerSecond,
                       serve::toSeconds(out.stats.end - r.firstArrival));

@@ -63,6 +63,11 @@ void MetricsCollector::onRequest(const RequestRecord &r) {
   splitSums.backoff += double(r.backoff);
   splitSums.hostIo += double(r.hostIo);
   splitSums.compute += double(r.compute());
+  ttftSums.queue += double(r.queue());
+  ttftSums.network += double(r.network);
+  ttftSums.backoff += double(r.backoff);
+  ttftSums.hostIo += double(r.hostIoFirst);
+  ttftSums.compute += double(r.ttftCompute());
   e2e.add(e2eUs);
   queue.add(queueUs);
   if (r.output > 1)
@@ -109,9 +114,13 @@ Results MetricsCollector::results() const {
   r.sessionE2e = summarize(sessionE2e);
   if (r.completed) {
     double n = double(r.completed) * double(kNanosPerUs);
-    r.e2eSplitUs = {splitSums.queue / n, splitSums.network / n,
-                    splitSums.backoff / n, splitSums.hostIo / n,
-                    splitSums.compute / n};
+    auto mean = [n](const Results::Split &sums) {
+      return Results::Split{sums.queue / n, sums.network / n,
+                            sums.backoff / n, sums.hostIo / n,
+                            sums.compute / n};
+    };
+    r.e2eSplitUs = mean(splitSums);
+    r.ttftSplitUs = mean(ttftSums);
   }
   Nanos span = r.lastCompletion - r.firstArrival;
   r.tokensPerSecond = span > 0 ? double(r.outputTokens) / toSeconds(span) : 0;

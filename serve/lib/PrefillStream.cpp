@@ -29,6 +29,7 @@ void EngineState::firstToken(Live &l, Nanos now) {
   l.generated = 1; // the prefill's logits give the first token
   l.rec.firstToken = now + l.down;
   l.rec.serverFirstToken = now;
+  l.rec.hostIoFirst = l.rec.hostIo;
 }
 
 void EngineState::nextChunk(int32_t id, Nanos now) {

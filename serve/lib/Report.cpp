@@ -19,6 +19,13 @@ static json::Value summaryJson(const Summary &s) {
                             : "sketch (relative error 0.5%)"}};
 }
 
+/// A mean latency's parts (Results::Split), in microseconds.
+static json::Value splitJson(const Results::Split &p) {
+  return json::Object{{"queue", p.queue},     {"network", p.network},
+                      {"backoff", p.backoff}, {"host_io", p.hostIo},
+                      {"compute", p.compute}};
+}
+
 json::Value reportJson(const Results &r, const RunStats &stats,
                        const EngineConfig &cfg, const ServiceTable &table) {
   json::Value slo = nullptr, goodput = nullptr;
@@ -48,11 +55,8 @@ json::Value reportJson(const Results &r, const RunStats &stats,
       {"ttft_us", summaryJson(r.ttft)},
       {"tpot_us", summaryJson(r.tpot)},
       {"e2e_us", summaryJson(r.e2e)},
-      {"e2e_split_us", json::Object{{"queue", r.e2eSplitUs.queue},
-                                    {"network", r.e2eSplitUs.network},
-                                    {"backoff", r.e2eSplitUs.backoff},
-                                    {"host_io", r.e2eSplitUs.hostIo},
-                                    {"compute", r.e2eSplitUs.compute}}},
+      {"e2e_split_us", splitJson(r.e2eSplitUs)},
+      {"ttft_split_us", splitJson(r.ttftSplitUs)},
       {"queue_us", summaryJson(r.queue)},
       {"session_e2e_us", summaryJson(r.sessionE2e)},
       {"tokens_per_second", r.tokensPerSecond},

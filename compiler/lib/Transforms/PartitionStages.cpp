@@ -50,9 +50,29 @@ bool lpx::isResidualAdd(Operation *op) {
   return !add.getResult().hasOneUse();
 }
 
-SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
-                                     uint64_t stageBytes,
-                                     const ExpertBlocks &blocks) {
+namespace {
+/// The weight bytes each op adds, in order (each weight counted at its
+/// first reader, as the walk's `account` counts it).
+SmallVector<uint64_t> weightAdds(ArrayRef<Operation *> ops) {
+  llvm::DenseSet<Operation *> seen;
+  SmallVector<uint64_t> adds(ops.size(), 0);
+  for (auto [i, op] : llvm::enumerate(ops))
+    for (Value v : op->getOperands())
+      if (ConstantOp c = newWeight(v, seen))
+        adds[i] += bytesOf(c);
+  return adds;
+}
+
+/// One walk of stagesOf. A stage may end at a residual add (any op
+/// without them). `nearest`: it ends at the first at which the weights so
+/// far plus half of those up to the next such place reach its share of
+/// all weights, so where its weights are nearest its share; otherwise at
+/// the first past its share (which can pile a whole layer's MLP onto a
+/// stage that met its share with the embedding and attention).
+SmallVector<StageSpan> cutStages(ArrayRef<Operation *> ops, int64_t pp,
+                                 uint64_t stageBytes,
+                                 const ExpertBlocks &blocks,
+                                 ArrayRef<uint64_t> adds, bool nearest) {
   llvm::DenseSet<Operation *> seen;
   uint64_t total = 0, sofar = 0;
   bool residuals = false;
@@ -62,20 +82,11 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
       if (ConstantOp c = newWeight(v, seen))
         total += bytesOf(c);
   }
-  // The weight bytes each op adds (the walk's `account`, in order), and at
-  // each place a stage may end, those of the span up to the next such place:
-  // a stage ends where its share of the weights is nearest its target, not
-  // at the first place past it (which piles a whole layer's MLP onto a
-  // stage that already met its target with the embedding and attention).
   const auto mayEnd = [&](Operation *op) {
     return !residuals || isResidualAdd(op);
   };
-  SmallVector<uint64_t> adds(ops.size(), 0), nextSpan(ops.size(), 0);
-  seen.clear();
-  for (auto [i, op] : llvm::enumerate(ops))
-    for (Value v : op->getOperands())
-      if (ConstantOp c = newWeight(v, seen))
-        adds[i] += bytesOf(c);
+  // At each place a stage may end, the weight bytes up to the next one.
+  SmallVector<uint64_t> nextSpan(ops.size(), 0);
   for (uint64_t ahead = 0, i = ops.size(); i-- > 0;) {
     nextSpan[i] = ahead;
     ahead = mayEnd(ops[i]) ? adds[i] : ahead + adds[i];
@@ -83,7 +94,7 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
   seen.clear();
   SmallVector<StageSpan> spans;
   int64_t s = 0;
-  bool empty = true; // stage s holds no weight yet
+  bool due = false, empty = true; // empty: stage s holds no weight yet
   auto account = [&](Operation *op) {
     for (Value v : op->getOperands())
       if (ConstantOp c = newWeight(v, seen)) {
@@ -108,6 +119,7 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
       s = span.first + span.count;
       empty = true;
     }
+    due = false;
   };
   // The expert block being walked (spread over its stages), and the
   // position of its last op.
@@ -159,17 +171,47 @@ SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
     }
     spans.push_back({s, 1});
     account(op);
-    // Where a stage may end, it ends once the weights so far plus half the
-    // next span reach its share: ending here leaves it nearer its share
-    // than ending after that span.
-    if (mayEnd(op) && s + 1 < pp && !empty &&
-        (2 * sofar + nextSpan[i]) * uint64_t(pp) >=
-            2 * total * uint64_t(s + 1)) {
+    if (nearest)
+      due = mayEnd(op) && s + 1 < pp && !empty &&
+            (2 * sofar + nextSpan[i]) * uint64_t(pp) >=
+                2 * total * uint64_t(s + 1);
+    else
+      due = due ||
+            (s + 1 < pp && sofar * uint64_t(pp) >= total * uint64_t(s + 1));
+    if (due && mayEnd(op)) {
       ++s;
+      due = false;
       empty = true;
     }
   }
   return spans;
+}
+
+/// The weight bytes of the fullest stage of `spans` (a spread op's over
+/// its stages).
+uint64_t fullestStage(ArrayRef<StageSpan> spans, ArrayRef<uint64_t> adds,
+                      int64_t pp) {
+  SmallVector<uint64_t> bytes(size_t(std::max<int64_t>(pp, 1)), 0);
+  for (auto [span, add] : llvm::zip(spans, adds))
+    for (int64_t st = span.first; st < span.first + span.count; ++st)
+      bytes[size_t(st)] += (add + span.count - 1) / span.count;
+  return *llvm::max_element(bytes);
+}
+} // namespace
+
+SmallVector<StageSpan> lpx::stagesOf(ArrayRef<Operation *> ops, int64_t pp,
+                                     uint64_t stageBytes,
+                                     const ExpertBlocks &blocks) {
+  // Both cuts; the one whose fullest stage holds fewer weight bytes (the
+  // first-past-the-share cut on a tie).
+  const SmallVector<uint64_t> adds = weightAdds(ops);
+  SmallVector<StageSpan> past =
+      cutStages(ops, pp, stageBytes, blocks, adds, false);
+  SmallVector<StageSpan> nearest =
+      cutStages(ops, pp, stageBytes, blocks, adds, true);
+  return fullestStage(nearest, adds, pp) < fullestStage(past, adds, pp)
+             ? nearest
+             : past;
 }
 
 int64_t lpx::stagesNeeded(func::FuncOp f, int64_t tp, uint64_t usable,

@@ -1,11 +1,12 @@
 // RUN: lpx-opt %s --lpx-attach-chip="chip=%S/../Inputs/test-chip.yaml" --lpx-partition-mesh="nodes=2 tp=1 pp=2" --lpx-partition-stages | FileCheck %s
 
-// A stage ends at the residual add where its weights are nearest its share
-// (PartitionStages.cpp). Three blocks of 192, 256 and 64 weight bytes (512
-// in all, 256 a stage): after the first block's add the weights so far are
-// 192, and 448 after the second; 192 is nearer 256 (by 64, against 192), so
-// stage 0 holds the first block alone (192 | 320 bytes). Ending at the first
-// add past the share would give 448 | 64.
+// Stages are cut two ways and the cut whose fullest stage holds fewer
+// weight bytes is kept (PartitionStages.cpp). Three blocks of 192, 256 and
+// 64 weight bytes (512 in all, 256 a stage): after the first block's add the
+// weights so far are 192, and 448 after the second. Ending a stage at the
+// add where its weights are nearest its share (192 is nearer 256 than 448
+// is) gives 192 | 320 bytes; ending it at the first add past its share
+// gives 448 | 64. The first is kept: stage 0 holds the first block alone.
 // CHECK: lpx_graph.matmul %arg0, %{{.*}} {lpx_part.stage = array<i64: 0, 1>}
 // CHECK: lpx_graph.matmul %{{.*}}, %{{.*}} {lpx_part.stage = array<i64: 0, 1>}
 // CHECK: lpx_graph.add %arg0, %{{.*}} {lpx_part.stage = array<i64: 0, 1>}

@@ -105,6 +105,10 @@ TEST(EngineHand, NetworkAndHostIo) {
   // E2E 86 = queue 0 + network 10 + host I/O 4 + 1 + 1 + compute 70.
   EXPECT_EQ(r0.hostIo, us(6));
   EXPECT_EQ(r0.compute(), us(70));
+  // TTFT 64 = queue 0 + network 10 (both ways) + the prefill's host I/O 4
+  // + its compute 50.
+  EXPECT_EQ(r0.hostIoFirst, us(4));
+  EXPECT_EQ(r0.ttftCompute(), us(50));
 }
 
 TEST(EngineHand, StagesWorkOnOneGroupAtATime) {

@@ -75,16 +75,24 @@ TEST(QueueingOracle, LittlesLawOnEveryKindOfRun) {
     cfg.requests = 3000;
     RunResult r = run(shapedTable(2), c.workload, cfg, rec);
     expectLittle(rec);
-    // Every completed E2E splits into parts none of which is negative, and
-    // the mean parts add up to the mean E2E.
+    // Every completed E2E and TTFT splits into parts none of which is
+    // negative (the TTFT's no larger than the E2E's), and the mean parts
+    // add up to the mean E2E and TTFT.
     for (const RequestRecord &q : rec.requests)
       if (q.completed) {
         EXPECT_GE(q.queue(), 0);
         EXPECT_GE(q.compute(), 0);
+        EXPECT_GE(q.ttftCompute(), 0);
+        EXPECT_LE(q.ttftCompute(), q.compute());
+        EXPECT_GE(q.hostIoFirst, 0);
+        EXPECT_LE(q.hostIoFirst, q.hostIo);
       }
-    const Results::Split &sp = r.results.e2eSplitUs;
-    EXPECT_NEAR(sp.queue + sp.network + sp.backoff + sp.hostIo + sp.compute,
-                r.results.e2e.mean, 1e-6 * r.results.e2e.mean);
+    for (auto [sp, mean] :
+         {std::pair{&r.results.e2eSplitUs, r.results.e2e.mean},
+          std::pair{&r.results.ttftSplitUs, r.results.ttft.mean}})
+      EXPECT_NEAR(sp->queue + sp->network + sp->backoff + sp->hostIo +
+                      sp->compute,
+                  mean, 1e-6 * mean);
   }
 }
 

@@ -51,6 +51,9 @@ struct Results {
   struct Split {
     double queue = 0, network = 0, backoff = 0, hostIo = 0, compute = 0;
   } e2eSplitUs;
+  /// Mean TTFT split the same way (host I/O and compute up to the first
+  /// token).
+  Split ttftSplitUs;
   Nanos firstArrival = 0, lastCompletion = 0;
   /// Output tokens of completed requests over first arrival to last
   /// completion.
@@ -73,6 +76,7 @@ private:
   uint64_t good = 0;
   bool any = false;
   Results::Split splitSums; // in ns, summed over completed requests
+  Results::Split ttftSums;  // the same, up to the first token
 };
 
 } // namespace lpx::serve

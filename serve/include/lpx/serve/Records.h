@@ -27,6 +27,7 @@ struct RequestRecord {
   Nanos network = 0;    ///< round trips of every attempt
   Nanos backoff = 0;    ///< waits before retries
   Nanos hostIo = 0;     ///< host I/O of the iterations it waited for
+  Nanos hostIoFirst = 0; ///< of those, the ones up to its first token
   Nanos waitBefore = 0; ///< tool or think time before this call was sent
   // As the server saw it, for traces: the group it ran in, its first token
   // (the prefill's end) and its last token leaving the server.
@@ -39,6 +40,12 @@ struct RequestRecord {
   /// The rest of a completed request's E2E: its iterations' compute, the
   /// stage waits and other sequences' work in them (batching) included.
   Nanos compute() const { return e2e() - queue() - network - backoff - hostIo; }
+  /// The same for TTFT: every round trip, backoff and the queue come before
+  /// the first token (which reaches the client over the accepted attempt's
+  /// way back), so only host I/O divides.
+  Nanos ttftCompute() const {
+    return ttft() - queue() - network - backoff - hostIoFirst;
+  }
   /// Mean time between output tokens (needs output > 1).
   double tpotNs() const {
     return double(completion - firstToken) / double(output - 1);
