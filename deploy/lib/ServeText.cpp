@@ -69,6 +69,7 @@ void lpx::deploy::printServeText(const ServeOutcome &out, const ServeSetup &s,
   for (auto [name, summary] : namedLatencies(r))
     line(os, name, *summary);
   for (auto [name, p] : {std::pair{"TTFT", &r.ttftSplitUs},
+                         std::pair{"TPOT", &r.tpotSplitUs},
                          std::pair{"E2E", &r.e2eSplitUs}})
     os << llvm::formatv("  mean {0} = queue {1:f1} + network {2:f1} + "
                         "backoff {3:f1} + host I/O {4:f1} + compute {5:f1}\n",

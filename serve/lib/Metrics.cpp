@@ -70,8 +70,13 @@ void MetricsCollector::onRequest(const RequestRecord &r) {
   ttftSums.compute += double(r.ttftCompute());
   e2e.add(e2eUs);
   queue.add(queueUs);
-  if (r.output > 1)
+  if (r.output > 1) {
     tpot.add(tpotUs);
+    const double tokens = double(r.output - 1);
+    const double hostIo = double(r.hostIo - r.hostIoFirst) / tokens;
+    tpotSums.hostIo += hostIo;
+    tpotSums.compute += r.tpotNs() - hostIo;
+  }
   if (!slo)
     return;
   bool within = true;
@@ -121,6 +126,10 @@ Results MetricsCollector::results() const {
     };
     r.e2eSplitUs = mean(splitSums);
     r.ttftSplitUs = mean(ttftSums);
+    if (r.tpot.count)
+      r.tpotSplitUs = Results::Split{
+          0, 0, 0, tpotSums.hostIo / double(r.tpot.count) / kNanosPerUs,
+          tpotSums.compute / double(r.tpot.count) / kNanosPerUs};
   }
   Nanos span = r.lastCompletion - r.firstArrival;
   r.tokensPerSecond = span > 0 ? double(r.outputTokens) / toSeconds(span) : 0;

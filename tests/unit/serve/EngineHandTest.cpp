@@ -109,6 +109,13 @@ TEST(EngineHand, NetworkAndHostIo) {
   // + its compute 50.
   EXPECT_EQ(r0.hostIoFirst, us(4));
   EXPECT_EQ(r0.ttftCompute(), us(50));
+  // TPOT 11 = host I/O (1 + 1) / 2 + compute 10 (the steps at batch 1).
+  MetricsCollector m;
+  m.onRequest(r0);
+  const Results::Split tpot = m.results().tpotSplitUs;
+  EXPECT_DOUBLE_EQ(tpot.hostIo, 1.0);
+  EXPECT_DOUBLE_EQ(tpot.compute, 10.0);
+  EXPECT_EQ(tpot.queue + tpot.network + tpot.backoff, 0.0);
 }
 
 TEST(EngineHand, StagesWorkOnOneGroupAtATime) {

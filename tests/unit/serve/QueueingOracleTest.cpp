@@ -89,7 +89,8 @@ TEST(QueueingOracle, LittlesLawOnEveryKindOfRun) {
       }
     for (auto [sp, mean] :
          {std::pair{&r.results.e2eSplitUs, r.results.e2e.mean},
-          std::pair{&r.results.ttftSplitUs, r.results.ttft.mean}})
+          std::pair{&r.results.ttftSplitUs, r.results.ttft.mean},
+          std::pair{&r.results.tpotSplitUs, r.results.tpot.mean}})
       EXPECT_NEAR(sp->queue + sp->network + sp->backoff + sp->hostIo +
                       sp->compute,
                   mean, 1e-6 * mean);

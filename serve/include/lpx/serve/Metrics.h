@@ -54,6 +54,10 @@ struct Results {
   /// Mean TTFT split the same way (host I/O and compute up to the first
   /// token).
   Split ttftSplitUs;
+  /// Mean TPOT (requests with more than one output token) split into the
+  /// host I/O and the compute after the first token, per token: nothing
+  /// else falls between a request's first and last token.
+  Split tpotSplitUs;
   Nanos firstArrival = 0, lastCompletion = 0;
   /// Output tokens of completed requests over first arrival to last
   /// completion.
@@ -77,6 +81,7 @@ private:
   bool any = false;
   Results::Split splitSums; // in ns, summed over completed requests
   Results::Split ttftSums;  // the same, up to the first token
+  Results::Split tpotSums;  // per token after the first, of output > 1
 };
 
 } // namespace lpx::serve
