@@ -31,12 +31,15 @@ llvm::SmallVector<mlir::Operation *> placedOps(mlir::func::FuncOp f);
 /// feeds several ops (the next norm and the next residual add).
 bool isResidualAdd(mlir::Operation *op);
 
-/// Stage of each op of `ops` under `pp` stages: stage s takes the ops up to
-/// the one where the weights read so far pass (s + 1) / pp of all weights,
-/// and on to the next residual add. An op whose table (`spreadableTable`)
-/// is larger than `stageBytes` (what one stage's chips hold; 0: no limit)
-/// starts a fresh stage and gets as many of its own as hold it (fewer when
-/// the stages run out: the fit check then asks for more); the pointwise
+/// Stage of each op of `ops` under `pp` stages, cut two ways and the cut
+/// whose fullest stage holds fewer weight bytes kept: stage s ends at the
+/// first residual add after the weights read so far pass (s + 1) / pp of
+/// all weights, or at the first where those plus half of the ones up to the
+/// next residual add reach it (nearest its share). An op whose table
+/// (`spreadableTable`) is larger than `stageBytes` (what one stage's chips
+/// hold; 0: no limit) starts a fresh stage and gets as many of its own as
+/// hold it (fewer when the stages run out: the fit check then asks for
+/// more); the pointwise
 /// ops between an LM head so spread and the return (the logits' cast) get
 /// its stages too, so they run on its pieces. A block of `blocks` whose
 /// experts' weights pass `stageBytes` is spread alike: all its ops get its
