@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace lpx;
@@ -74,14 +75,10 @@ SmallVector<StageSpan> cutStages(ArrayRef<Operation *> ops, int64_t pp,
                                  const ExpertBlocks &blocks,
                                  ArrayRef<uint64_t> adds, bool nearest) {
   llvm::DenseSet<Operation *> seen;
-  uint64_t total = 0, sofar = 0;
-  bool residuals = false;
-  for (Operation *op : ops) {
-    residuals = residuals || isResidualAdd(op);
-    for (Value v : op->getOperands())
-      if (ConstantOp c = newWeight(v, seen))
-        total += bytesOf(c);
-  }
+  const uint64_t total =
+      std::accumulate(adds.begin(), adds.end(), uint64_t(0));
+  uint64_t sofar = 0;
+  const bool residuals = llvm::any_of(ops, isResidualAdd);
   const auto mayEnd = [&](Operation *op) {
     return !residuals || isResidualAdd(op);
   };
@@ -91,7 +88,6 @@ SmallVector<StageSpan> cutStages(ArrayRef<Operation *> ops, int64_t pp,
     nextSpan[i] = ahead;
     ahead = mayEnd(ops[i]) ? adds[i] : ahead + adds[i];
   }
-  seen.clear();
   SmallVector<StageSpan> spans;
   int64_t s = 0;
   bool due = false, empty = true; // empty: stage s holds no weight yet
