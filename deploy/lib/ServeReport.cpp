@@ -112,9 +112,7 @@ std::string summary(const ServeOutcome &out, const ServeSetup &s,
   for (auto [name, latency] : namedLatencies(r))
     summaryRow(h, name, *latency);
   h += "</tbody></table>\n";
-  for (auto [name, p] : {std::pair{"TTFT", &r.ttftSplitUs},
-                         std::pair{"TPOT", &r.tpotSplitUs},
-                         std::pair{"E2E", &r.e2eSplitUs}})
+  for (auto [name, p] : namedSplits(r))
     h += llvm::formatv("<p>Mean {0} = queue {1:f1} + network {2:f1} + "
                        "backoff {3:f1} + host I/O {4:f1} + compute {5:f1} "
                        "us.</p>\n",

@@ -30,6 +30,12 @@ lpx::deploy::namedLatencies(const serve::Results &r) {
   return v;
 }
 
+std::vector<std::pair<const char *, const serve::Results::Split *>>
+lpx::deploy::namedSplits(const serve::Results &r) {
+  return {{"TTFT", &r.ttftSplitUs}, {"TPOT", &r.tpotSplitUs},
+          {"E2E", &r.e2eSplitUs}};
+}
+
 void lpx::deploy::printServeText(const ServeOutcome &out, const ServeSetup &s,
                                  const CachedTable &c, llvm::raw_ostream &os) {
   const serve::Results &r = out.results;
@@ -68,9 +74,7 @@ void lpx::deploy::printServeText(const ServeOutcome &out, const ServeSetup &s,
   os << "latency (us):\n";
   for (auto [name, summary] : namedLatencies(r))
     line(os, name, *summary);
-  for (auto [name, p] : {std::pair{"TTFT", &r.ttftSplitUs},
-                         std::pair{"TPOT", &r.tpotSplitUs},
-                         std::pair{"E2E", &r.e2eSplitUs}})
+  for (auto [name, p] : namedSplits(r))
     os << llvm::formatv("  mean {0} = queue {1:f1} + network {2:f1} + "
                         "backoff {3:f1} + host I/O {4:f1} + compute {5:f1}\n",
                         name, p->queue, p->network, p->backoff, p->hostIo,

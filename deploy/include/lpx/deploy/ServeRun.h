@@ -75,6 +75,9 @@ llvm::Error serveAndReport(const CachedTable &table, const ServeSetup &setup,
 /// with sessions, session E2E.
 std::vector<std::pair<const char *, const serve::Summary *>>
 namedLatencies(const serve::Results &r);
+/// The mean latencies a summary splits, named: TTFT, TPOT and E2E.
+std::vector<std::pair<const char *, const serve::Results::Split *>>
+namedSplits(const serve::Results &r);
 
 /// Latencies (mean/p50/p90/p95/p99/max), counts, tokens/s, the SLO and the
 /// deployment with its table (where it came from, the interpolation).
